@@ -1,0 +1,10 @@
+export {
+  MAX_RELATIVE_NS,
+  parseNanoseconds,
+  StampRangeError,
+  TimeBase,
+  type Duration,
+  type Stamp,
+} from "./TimeBase";
+export { formatDuration, parseDuration, scaleDuration } from "./durations";
+export { parseStampJson, secNsecOf, type RosTime } from "./stamps";
