@@ -1,0 +1,2 @@
+// Public face of the ros policies (filled in as the policies land).
+export {};
