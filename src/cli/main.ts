@@ -1,11 +1,11 @@
 import { Command, CommanderError } from "commander";
 
+import { CliError } from "./CliError";
 import { registerAnalyze } from "./commands/analyze";
 import { registerBench } from "./commands/bench";
 import { registerDemo } from "./commands/demo";
 import { registerReplay } from "./commands/replay";
 import { registerServe } from "./commands/serve";
-import { CliError } from "./CliError";
 
 /**
  * Runs the `lockstep` command with the given arguments (without `node` and the script path).

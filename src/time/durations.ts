@@ -7,9 +7,13 @@ const DURATION_RE = /^(-?)(\d+)(?:\.(\d+))?\s*(ns|us|ms|s)$/;
  * Parses a duration as DESIGN §3.1 allows: a string with a unit (`"250ns"`, `"40us"`, `"33ms"`,
  * `"1.5s"`), or integer nanoseconds as a number or decimal string. Exact (no float rounding):
  * `"0.1s"` is 100000000 ns. Throws StampRangeError naming `what` when the value is malformed, not
- * a whole number of nanoseconds, negative (unless `allowNegative`), or above 2^53 ns.
+ * a whole number of nanoseconds, negative (unless `options.allowNegative`), or above 2^53 ns.
  */
-export function parseDuration(value: unknown, what = "duration", allowNegative = false): Duration {
+export function parseDuration(
+  value: unknown,
+  what = "duration",
+  options: { allowNegative?: boolean } = {},
+): Duration {
   let ns: bigint;
   if (typeof value === "number") {
     if (!Number.isSafeInteger(value)) {
@@ -41,7 +45,7 @@ export function parseDuration(value: unknown, what = "duration", allowNegative =
       `${what}: expected a duration string such as "33ms" or integer nanoseconds, got ${JSON.stringify(value)}`,
     );
   }
-  if (ns < 0n && !allowNegative) {
+  if (ns < 0n && options.allowNegative !== true) {
     throw new StampRangeError(`${what}: ${value} is negative; a duration here must be >= 0`);
   }
   if (ns > BigInt(Number.MAX_SAFE_INTEGER) || ns < -BigInt(Number.MAX_SAFE_INTEGER)) {

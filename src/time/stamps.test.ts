@@ -1,0 +1,24 @@
+import { describe, expect, it } from "vitest";
+
+import { parseStampJson, secNsecOf } from "./stamps";
+
+describe("parseStampJson", () => {
+  it("accepts decimal strings and ROS 1 / ROS 2 time objects", () => {
+    expect(parseStampJson("1700000000123456789")).toBe(1700000000123456789n);
+    expect(parseStampJson({ sec: 1700000000, nsec: 5 })).toBe(1700000000000000005n);
+    expect(parseStampJson({ sec: 1700000000, nanosec: 5 })).toBe(1700000000000000005n);
+  });
+
+  it("rejects floats, numbers, negatives and bad nanoseconds, naming the field", () => {
+    expect(() => parseStampJson("1.5", "line 3: stamp")).toThrow(/line 3: stamp: "1.5" is not a stamp/);
+    expect(() => parseStampJson(12, "stamp")).toThrow(/is not a stamp/);
+    expect(() => parseStampJson("-1", "stamp")).toThrow(/non-negative/);
+    expect(() => parseStampJson({ sec: 1, nsec: 1e9 }, "stamp")).toThrow(/not a ROS time/);
+    expect(() => parseStampJson({ sec: 1.5, nsec: 0 }, "stamp")).toThrow(/not a ROS time/);
+  });
+
+  it("reads both time shapes", () => {
+    expect(secNsecOf({ sec: 3, nsec: 4 })).toEqual([3, 4]);
+    expect(secNsecOf({ sec: 3, nanosec: 4 })).toEqual([3, 4]);
+  });
+});
