@@ -1,14 +1,142 @@
 import type { Command } from "commander";
 
+import type { BenchmarkReport } from "../../../bench/Benchmark";
+import { runBenchmark } from "../../../bench/harness";
+import { BENCHMARKS, selectBenchmarks } from "../../../bench/registry";
+import { ConfigError } from "../../pipeline";
 import { CliError } from "../CliError";
 
-/** Registers `lockstep bench` (being built: see the open issues). */
+/**
+ * Registers `lockstep bench [NAME…] [--n N] [--json] [--list]` (DESIGN §3.3, §5). Runs the
+ * selected benchmarks (the standard set when no name is given), each as warm-up plus median of
+ * several runs, timing only the delivery loop. `--json` prints one JSON line per benchmark; else a
+ * table. Benchmarks that this build cannot run (a policy not available yet) are skipped with a
+ * note on stderr. Exit 1 when a benchmark fails or a check (the w3-10x heap check) does not pass.
+ */
 export function registerBench(program: Command): void {
   program
     .command("bench")
-    .description("bench (not available yet)")
-    .allowUnknownOption()
-    .action(() => {
-      throw new CliError("'bench' is not available in this build yet", 1);
+    .description("run the benchmarks (W3/W3E synchronizer throughput, heap check); see --list")
+    .argument(
+      "[names...]",
+      'benchmarks to run: full names or leading parts ("w3", "w3e/fkie-approximate-time", "*/*/bare", "w3-10x")',
+    )
+    .option(
+      "--n <N>",
+      "messages per run for W3-based benchmarks (default 1000000; w3-10x runs 10 x N)",
+    )
+    .option("--json", "one JSON line per benchmark instead of a table")
+    .option("--list", "list the benchmarks and exit")
+    .action((names: string[], opts: { n?: string; json?: boolean; list?: boolean }) => {
+      bench(names, opts);
     });
+}
+
+function bench(names: string[], opts: { n?: string; json?: boolean; list?: boolean }): void {
+  if (opts.list === true) {
+    for (const b of BENCHMARKS) {
+      process.stdout.write(
+        `${b.name.padEnd(42)} ${b.standard ? "std" : "   "}  ${b.description}\n`,
+      );
+    }
+    return;
+  }
+  let n: number | undefined;
+  if (opts.n != undefined) {
+    n = Number(opts.n.replace(/_/g, ""));
+    if (!Number.isSafeInteger(n) || n < 1) {
+      throw new CliError(`--n: "${opts.n}" is not a positive integer number of messages`, 2);
+    }
+  }
+  let selected;
+  try {
+    selected = selectBenchmarks(names);
+  } catch (err) {
+    throw new CliError(err instanceof Error ? err.message : String(err), 2);
+  }
+  const json = opts.json === true;
+  if (!json) {
+    process.stdout.write(`${header()}\n`);
+  }
+  let failed = false;
+  for (const b of selected) {
+    let report: BenchmarkReport;
+    try {
+      report = runBenchmark(b, n);
+    } catch (err) {
+      if (err instanceof ConfigError) {
+        process.stderr.write(
+          `lockstep bench: skipped ${b.name}: ${err.issues.map((i) => i.message).join("; ")}\n`,
+        );
+        continue;
+      }
+      failed = true;
+      process.stderr.write(
+        `lockstep bench: ${b.name} failed: ${err instanceof Error ? err.message : String(err)}\n`,
+      );
+      continue;
+    }
+    if (!report.ok) {
+      failed = true;
+    }
+    process.stdout.write(`${json ? JSON.stringify(report) : row(report)}\n`);
+  }
+  if (failed) {
+    process.exitCode = 1;
+  }
+}
+
+const COLUMNS = [
+  ["benchmark", 40],
+  ["n", 9],
+  ["msgs/s", 11],
+  ["ns/msg", 8],
+  ["tuples", 8],
+  ["drops", 8],
+  ["outputHash", 17],
+  ["heapMB", 7],
+] as const;
+
+function header(): string {
+  return COLUMNS.map(([title, width], i) =>
+    i === 0 ? title.padEnd(width) : title.padStart(width),
+  ).join(" ");
+}
+
+function row(r: BenchmarkReport): string {
+  const cells = [
+    r.name,
+    String(r.n),
+    formatRate(r.msgsPerSec),
+    r.nsPerMsg.toFixed(1),
+    String(r.tuples),
+    r.drops == undefined ? "" : String(r.drops),
+    r.outputHash,
+    r.heapMB.toFixed(1),
+  ];
+  const line = cells
+    .map((c, i) => (i === 0 ? c.padEnd(COLUMNS[i]![1]) : c.padStart(COLUMNS[i]![1])))
+    .join(" ");
+  const extras = Object.entries(r)
+    .filter(([k]) => !STANDARD_KEYS.has(k))
+    .map(([k, v]) => `${k}=${String(v)}`);
+  return extras.length > 0 || !r.ok ? `${line}  ${r.ok ? "" : "FAILED "}${extras.join(" ")}` : line;
+}
+
+const STANDARD_KEYS = new Set([
+  "name",
+  "policy",
+  "n",
+  "msgsPerSec",
+  "nsPerMsg",
+  "tuples",
+  "outputHash",
+  "heapMB",
+  "runs",
+  "ok",
+  "drops",
+]);
+
+function formatRate(perSec: number): string {
+  return perSec >= 1e6 ? `${(perSec / 1e6).toFixed(2)} M` : `${(perSec / 1e3).toFixed(1)} k`;
 }

@@ -24,7 +24,7 @@ export function multiply(a: Matrix, b: Matrix): Matrix {
         continue;
       }
       for (let j = 0; j < b.cols; j++) {
-        out.data[i * b.cols + j] += aik * b.data[k * b.cols + j]!;
+        out.data[i * b.cols + j] = out.data[i * b.cols + j]! + aik * b.data[k * b.cols + j]!;
       }
     }
   }
@@ -178,10 +178,5 @@ export function isPositiveDefinite(a: Matrix): boolean {
 
 /** True when every entry is finite. */
 export function allFinite(values: ArrayLike<number>): boolean {
-  for (let i = 0; i < values.length; i++) {
-    if (!Number.isFinite(values[i])) {
-      return false;
-    }
-  }
-  return true;
+  return Array.prototype.every.call(values, (v) => Number.isFinite(v));
 }

@@ -1,2 +1,3 @@
-// Public face of the python policies (filled in as the policies land).
-export {};
+// Public face of the rclpy message_filters policies.
+export { ApproximateTime, type PythonApproximateTimeOptions } from "./ApproximateTime";
+export { ExactTime, type PythonExactTimeOptions } from "./ExactTime";

@@ -1,0 +1,71 @@
+/**
+ * The shape of a benchmark run by `lockstep bench` (DESIGN §5). A benchmark prepares its input
+ * outside any timing, then each `run()` times only its own delivery loop and reports what it
+ * produced, so that two runs (or two implementations) can be compared by `tuples` and
+ * `outputHash`.
+ *
+ * To add one: write `bench/<name>.ts` exporting a `Benchmark` (or a list of them) and add it to
+ * `bench/registry.ts`.
+ */
+export interface Benchmark {
+  /** Unique name; segments separated by "/" ("w3/fkie-approximate-time/bare"). */
+  readonly name: string;
+  /** The policy it exercises (a config `type`), or a short label for non-policy benchmarks. */
+  readonly policy: string;
+  /** One line for `lockstep bench --list` and the human table. */
+  readonly description: string;
+  /** Part of the standard set (`lockstep bench` without names). */
+  readonly standard: boolean;
+  /** Messages per run when `--n` is not given. */
+  readonly defaultN: number;
+  /**
+   * Prepare inputs for `n` messages (untimed). Throws to report that the benchmark cannot run in
+   * this build (e.g. a policy that is not available yet); the message is shown as the reason.
+   */
+  prepare(n: number): BenchmarkCase;
+}
+
+/** A prepared benchmark: inputs built, ready to run several times. */
+export interface BenchmarkCase {
+  /** Messages delivered per run (the divisor of ns/msg). */
+  readonly n: number;
+  /** Untimed warm-up runs before the measured ones. Default 1. */
+  readonly warmups?: number;
+  /** Measured runs; the median is reported. Default 5. */
+  readonly runs?: number;
+  /** One run: builds fresh state (untimed), times only the delivery loop. */
+  run(): RunResult;
+}
+
+/** What one run reports. */
+export interface RunResult {
+  /** Wall time of the timed loop, ns. */
+  readonly elapsedNs: number;
+  /** Number of sets (or other outputs) produced. */
+  readonly tuples: number;
+  /** A hash of the output (W3.md's output hash for synchronizers); must not vary between runs. */
+  readonly outputHash: string;
+  /** Extra figures to print and put in the JSON line (e.g. `drops`, `realTimeFactor`). */
+  readonly extra?: Readonly<Record<string, number | string | boolean>>;
+  /** False when the run failed a check (e.g. the heap grew); `lockstep bench` then exits 1. */
+  readonly ok?: boolean;
+}
+
+/** The line `lockstep bench --json` prints for one benchmark (DESIGN §3.3). */
+export interface BenchmarkReport {
+  readonly name: string;
+  readonly policy: string;
+  readonly n: number;
+  /** Median messages per second. */
+  readonly msgsPerSec: number;
+  /** Median ns per message. */
+  readonly nsPerMsg: number;
+  readonly tuples: number;
+  readonly outputHash: string;
+  /** JS heap used after the last run, MiB. */
+  readonly heapMB: number;
+  /** Timed runs whose median is reported. */
+  readonly runs: number;
+  readonly ok: boolean;
+  readonly [extra: string]: number | string | boolean;
+}

@@ -1,0 +1,89 @@
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
+
+import type { Benchmark, BenchmarkReport, RunResult } from "./Benchmark";
+
+/**
+ * A full garbage collection, so runs start from the same heap state and heap figures mean
+ * something. Works without `node --expose-gc` (the flag is set at run time; the `gc` function is
+ * taken from a fresh context, which sees it).
+ */
+export function collectGarbage(): void {
+  gcFunction()();
+}
+
+let cachedGc: (() => void) | undefined;
+function gcFunction(): () => void {
+  if (cachedGc == undefined) {
+    setFlagsFromString("--expose-gc");
+    cachedGc = runInNewContext("gc") as () => void;
+  }
+  return cachedGc;
+}
+
+/** Heap used now, MiB (one decimal). */
+export function heapUsedMB(): number {
+  return Math.round((process.memoryUsage().heapUsed / 1048576) * 10) / 10;
+}
+
+/**
+ * Runs one benchmark: prepares it for `n` messages (its default when undefined), does the warm-up
+ * runs, then the measured runs with a full GC before each, and reports the median.
+ *
+ * Throws when two runs disagree on `tuples` or `outputHash` (the benchmarked code is not
+ * deterministic, which is a bug).
+ */
+export function runBenchmark(benchmark: Benchmark, n?: number): BenchmarkReport {
+  const prepared = benchmark.prepare(n ?? benchmark.defaultN);
+  const warmups = prepared.warmups ?? 1;
+  const runs = Math.max(1, prepared.runs ?? 5);
+  let reference: RunResult | undefined;
+  const check = (r: RunResult): void => {
+    reference ??= r;
+    if (r.tuples !== reference.tuples || r.outputHash !== reference.outputHash) {
+      throw new Error(
+        `${benchmark.name}: runs disagree (tuples ${reference.tuples} vs ${r.tuples}, ` +
+          `outputHash ${reference.outputHash} vs ${r.outputHash}); the benchmarked code is not deterministic`,
+      );
+    }
+  };
+  for (let i = 0; i < warmups; i++) {
+    check(prepared.run());
+  }
+  const times: number[] = [];
+  let last: RunResult | undefined;
+  for (let i = 0; i < runs; i++) {
+    collectGarbage();
+    last = prepared.run();
+    check(last);
+    times.push(last.elapsedNs);
+  }
+  const heapMB = heapUsedMB();
+  const median = medianOf(times);
+  const result = last!;
+  return {
+    ...result.extra,
+    name: benchmark.name,
+    policy: benchmark.policy,
+    n: prepared.n,
+    msgsPerSec: Math.round((prepared.n * 1e9) / median),
+    nsPerMsg: Math.round((median / prepared.n) * 10) / 10,
+    tuples: result.tuples,
+    outputHash: result.outputHash,
+    heapMB,
+    runs,
+    ok: result.ok ?? true,
+  };
+}
+
+/** The median (mean of the middle two for an even count). */
+export function medianOf(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+/** Monotonic time in ns since an arbitrary origin (sub-microsecond resolution); for differences. */
+export function nowNs(): number {
+  return performance.now() * 1e6;
+}

@@ -1,0 +1,108 @@
+// Smoke test of `lockstep bench` (DESIGN §3.3, §5): spawns the real command. No timing
+// assertions (shared machines are noisy); checks the JSON shape and determinism.
+
+import { spawnSync } from "node:child_process";
+import { join } from "node:path";
+
+import { describe, expect, it } from "vitest";
+
+const ROOT = join(__dirname, "..", "..");
+// LOCKSTEP_BIN runs the same contract against another entry point (e.g. an installed build).
+const BIN = process.env.LOCKSTEP_BIN ?? join(ROOT, "bin", "lockstep.js");
+
+interface Report {
+  name: string;
+  policy: string;
+  n: number;
+  msgsPerSec: number;
+  nsPerMsg: number;
+  tuples: number;
+  outputHash: string;
+  heapMB: number;
+  [extra: string]: unknown;
+}
+
+function bench(args: string[]): { status: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, [BIN, "bench", ...args], {
+    cwd: ROOT,
+    encoding: "utf8",
+    timeout: 240_000,
+  });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+function reports(stdout: string): Report[] {
+  const lines = stdout.split("\n");
+  expect(lines.pop()).toBe("");
+  return lines.map((l) => JSON.parse(l) as Report);
+}
+
+describe("lockstep bench --json", () => {
+  it("prints one well-formed line per standard benchmark, deterministic across runs", () => {
+    const first = bench(["--json", "--n", "100000"]);
+    expect(first.stderr).toBe("");
+    expect(first.status).toBe(0);
+    const a = reports(first.stdout);
+    const names = a.map((r) => r.name);
+    for (const workload of ["w3", "w3e"]) {
+      for (const policy of ["fkie-approximate-time", "fkie-exact-time", "ros-approximate-time"]) {
+        for (const mode of ["bare", "pipeline"]) {
+          expect(names).toContain(`${workload}/${policy}/${mode}`);
+        }
+      }
+    }
+    for (const r of a) {
+      expect(typeof r.name).toBe("string");
+      expect(typeof r.policy).toBe("string");
+      expect(r.n).toBe(100_000);
+      expect(r.msgsPerSec).toBeGreaterThan(0);
+      expect(r.nsPerMsg).toBeGreaterThan(0);
+      expect(Number.isInteger(r.tuples)).toBe(true);
+      expect(r.outputHash).toMatch(/^[0-9a-f]{16}$/);
+      expect(r.heapMB).toBeGreaterThan(0);
+      // Each message is used at most once and every other one is dropped or still held.
+      expect(3 * r.tuples + (r.drops as number)).toBeLessThanOrEqual(r.n);
+    }
+    const byName = new Map(a.map((r) => [r.name, r]));
+    const get = (name: string): Report => byName.get(name)!;
+    for (const policy of ["fkie-approximate-time", "fkie-exact-time", "ros-approximate-time"]) {
+      for (const workload of ["w3", "w3e"]) {
+        // The graph around a policy never changes what it emits.
+        expect(get(`${workload}/${policy}/pipeline`).tuples).toBe(get(`${workload}/${policy}/bare`).tuples);
+        expect(get(`${workload}/${policy}/pipeline`).outputHash).toBe(get(`${workload}/${policy}/bare`).outputHash);
+      }
+      // Shifting every stamp by 1.7e18 ns changes no decision (exact stamps).
+      expect(get(`w3e/${policy}/bare`).tuples).toBe(get(`w3/${policy}/bare`).tuples);
+    }
+    // W3.md: approximate-time policies emit one set per topic-A message (16,667 for N = 100,000,
+    // give or take the last one still held at the end of the stream).
+    expect(get("w3/fkie-approximate-time/bare").tuples).toBeGreaterThanOrEqual(16_666);
+    expect(get("w3/ros-approximate-time/bare").tuples).toBeGreaterThanOrEqual(16_666);
+
+    const second = bench(["--json", "--n", "100000", "w3", "w3e"]);
+    expect(second.status).toBe(0);
+    const b = reports(second.stdout);
+    expect(b.map((r) => [r.name, r.tuples, r.outputHash])).toEqual(a.map((r) => [r.name, r.tuples, r.outputHash]));
+  });
+
+  it("runs the w3-10x heap check by name and reports the heap figures", () => {
+    const r = bench(["w3-10x", "--n", "10000", "--json"]);
+    expect(r.status).toBe(0);
+    const [report, ...rest] = reports(r.stdout);
+    expect(rest).toEqual([]);
+    expect(report!.name).toBe("w3-10x");
+    expect(report!.n).toBe(100_000);
+    expect(report!.ok).toBe(true);
+    expect(typeof report!.heapBeforeMB).toBe("number");
+    expect(typeof report!.heapAfterMB).toBe("number");
+  });
+
+  it("rejects an unknown benchmark name or a bad --n with exit 2", () => {
+    let r = bench(["w4"]);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/no benchmark matches "w4"; available: w3\//);
+    r = bench(["--n", "ten"]);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/--n: "ten" is not a positive integer/);
+  });
+});

@@ -1,0 +1,243 @@
+import { describe, expect, it } from "vitest";
+
+import { Combiner } from "./Combiner";
+import type { DropEvent, DropReason } from "./DropReason";
+import { SimpleUserFilter } from "./SimpleUserFilter";
+import { Sink } from "./Sink";
+import { UserSource } from "./UserSource";
+import type { CombinerPolicy, PolicyHost } from "./policies/CombinerPolicy";
+
+/**
+ * A tiny test policy, written for these tests: a FIFO of capacity `cap` per slot (a full slot
+ * drops its oldest item as `superseded`); whenever every slot holds something, one item of each
+ * is emitted. Stamps are only passed through.
+ */
+class TestFifo<T> implements CombinerPolicy<T> {
+  public readonly type = "test/fifo";
+  public acceptsHeaderless = false;
+  public readonly slots: number;
+  public readonly cap: number;
+  public host: PolicyHost<T> | undefined;
+  #queues: { stamp: number; item: T }[][];
+
+  public constructor(slots: number, cap = 1) {
+    this.slots = slots;
+    this.cap = cap;
+    this.#queues = Array.from({ length: slots }, () => []);
+  }
+  public bind(host: PolicyHost<T>): void {
+    this.host = host;
+  }
+  public add(slot: number, stamp: number, item: T): void {
+    const q = this.#queues[slot]!;
+    q.push({ stamp, item });
+    if (q.length > this.cap) {
+      const old = q.shift()!;
+      this.host!.drop(slot, old.stamp, old.item, "superseded");
+    }
+    while (this.#queues.every((x) => x.length > 0)) {
+      const heads = this.#queues.map((x) => x.shift()!);
+      this.host!.emit(
+        heads.map((h) => h.item),
+        heads.map((h) => h.stamp),
+      );
+    }
+  }
+  public reset(reportDrops?: boolean): void {
+    this.#queues.forEach((q, slot) => {
+      if (reportDrops === true) {
+        for (const h of q) {
+          this.host!.drop(slot, h.stamp, h.item, "reset");
+        }
+      }
+      q.length = 0;
+    });
+  }
+}
+
+type Pair = [number, number];
+class ExpectedException extends Error {}
+
+class Recorder<In extends unknown[]> extends Sink<In> {
+  public readonly got: In[] = [];
+  protected override receive(...ins: In): void {
+    this.got.push(ins);
+  }
+}
+
+type Stamped = { stamp: number; v: string };
+const stampOf = (m: Stamped) => m.stamp;
+const m = (stamp: number, v = String(stamp)): Stamped => ({ stamp, v });
+const brief = (d: DropEvent<Stamped>): [number, number, DropReason] => [d.slot, d.stamp, d.reason];
+
+describe("Combiner", () => {
+  it("upstream test_combiner_fifo: pairs combine to a quadruple; capacity 1 overwrites; a sink exception propagates", () => {
+    const src1 = new UserSource<[Pair]>();
+    const src2 = new UserSource<[Pair]>();
+    const combiner = new Combiner<[Pair, Pair]>(new TestFifo<Pair>(2, 1), { stampOf: () => 0 });
+    let calls = 0;
+    const snk = new SimpleUserFilter<[Pair, Pair]>(([i1, i2], [d1, d2]) => {
+      calls++;
+      if (i1 !== 1 || i2 !== 2 || d1 !== 3.14) {
+        throw new Error("unexpected");
+      }
+      if (d2 !== 6.28) {
+        throw new ExpectedException("d2 != 6.28");
+      }
+      return true;
+    });
+    combiner.connectToSources(src1, src2);
+    combiner.connectToSink(snk);
+    src1.push([1, 2]);
+    src2.push([3.14, 6.28]);
+    src2.push([3.14, 0]);
+    expect(() => {
+      src1.push([1, 2]);
+    }).toThrow(ExpectedException);
+    expect(calls).toBe(2);
+    // The policy moved on before emitting: the next set works.
+    src1.push([1, 2]);
+    src2.push([3.14, 6.28]);
+    expect(calls).toBe(3);
+  });
+
+  it("emits the items in slot order; drops carry slot, stamp and reason once each", () => {
+    const a = new UserSource<[Stamped]>();
+    const b = new UserSource<[Stamped]>();
+    const combiner = new Combiner<[Stamped, Stamped]>(new TestFifo<Stamped>(2), { stampOf });
+    combiner.connectToSources(a, b);
+    const out = new Recorder<[Stamped, Stamped]>();
+    combiner.connectToSink(out);
+    const drops1: DropEvent<Stamped>[] = [];
+    const drops2: DropEvent<Stamped>[] = [];
+    combiner.onDrop((d) => drops1.push(d));
+    combiner.onDrop((d) => drops2.push(d));
+    b.push(m(10));
+    b.push(m(20)); // supersedes 10 on slot 1
+    a.push(m(15));
+    expect(out.got.map(([x, y]) => [x.stamp, y.stamp])).toEqual([[15, 20]]);
+    expect(drops1.map(brief)).toEqual([[1, 10, "superseded"]]);
+    expect(drops2).toEqual(drops1);
+    expect(drops1[0]!.item).toEqual(m(10));
+  });
+
+  it("reporting drops never changes what is emitted", () => {
+    const run = (listen: boolean) => {
+      const srcs = [new UserSource<[Stamped]>(), new UserSource<[Stamped]>(), new UserSource<[Stamped]>()] as const;
+      const c = new Combiner<[Stamped, Stamped, Stamped]>(new TestFifo<Stamped>(3, 2), { stampOf });
+      c.connectToSources(...srcs);
+      const out = new Recorder<[Stamped, Stamped, Stamped]>();
+      c.connectToSink(out);
+      if (listen) {
+        c.onDrop(() => undefined);
+      }
+      for (let i = 0; i < 60; i++) {
+        srcs[(i * 7) % 3]!.push(m(i));
+      }
+      return out.got.map((t) => t.map((x) => x.stamp));
+    };
+    expect(run(true)).toEqual(run(false));
+    expect(run(true).length).toBeGreaterThan(0);
+  });
+
+  it("headerless items are dropped as no-header unless the policy accepts them", () => {
+    const a = new UserSource<[Stamped]>();
+    const b = new UserSource<[Stamped]>();
+    const policy = new TestFifo<Stamped>(2);
+    const combiner = new Combiner<[Stamped, Stamped]>(policy, { stampOf });
+    combiner.connectToSources(a, b);
+    const out = new Recorder<[Stamped, Stamped]>();
+    combiner.connectToSink(out);
+    const drops: DropEvent<Stamped>[] = [];
+    combiner.onDrop((d) => drops.push(d));
+    a.push(m(NaN, "no header"));
+    expect(drops.map((d) => [d.slot, d.reason, d.item.v])).toEqual([[0, "no-header", "no header"]]);
+    expect(drops[0]!.stamp).toBeNaN();
+    policy.acceptsHeaderless = true;
+    a.push(m(NaN, "accepted"));
+    b.push(m(5));
+    expect(out.got.map(([x, y]) => [x.v, y.v])).toEqual([["accepted", "5"]]);
+    expect(drops).toHaveLength(1);
+  });
+
+  it("passes arrivalOf to the policy (default: the stamp)", () => {
+    class Recording extends TestFifo<Stamped> {
+      public readonly seen: [number, number][] = [];
+      public override add(slot: number, stamp: number, item: Stamped, arrival?: number): void {
+        this.seen.push([stamp, arrival!]);
+        super.add(slot, stamp, item);
+      }
+    }
+    const p1 = new Recording(1);
+    const p2 = new Recording(1);
+    const c1 = new Combiner<[Stamped]>(p1, { stampOf });
+    const c2 = new Combiner<[Stamped]>(p2, { stampOf, arrivalOf: (x) => x.stamp + 1000 });
+    const s = new UserSource<[Stamped]>();
+    s.connectToSink(c1.sink(0));
+    c2.sink(0).connectToSource(s);
+    s.push(m(7));
+    expect(p1.seen).toEqual([[7, 7]]);
+    expect(p2.seen).toEqual([[7, 1007]]);
+  });
+
+  it("reset and setPolicy report held items as reset; setPolicy rebinds and checks the slot count", () => {
+    const a = new UserSource<[Stamped]>();
+    const b = new UserSource<[Stamped]>();
+    const p1 = new TestFifo<Stamped>(2, 3);
+    const combiner = new Combiner<[Stamped, Stamped]>(p1, { stampOf });
+    combiner.connectToSources(a, b);
+    const out = new Recorder<[Stamped, Stamped]>();
+    combiner.connectToSink(out);
+    const drops: DropEvent<Stamped>[] = [];
+    combiner.onDrop((d) => drops.push(d));
+    a.push(m(1));
+    a.push(m(2));
+    combiner.reset();
+    expect(drops.map(brief)).toEqual([
+      [0, 1, "reset"],
+      [0, 2, "reset"],
+    ]);
+    b.push(m(3));
+    const p2 = new TestFifo<Stamped>(2, 1);
+    expect(combiner.setPolicy(p2)).toBe(combiner);
+    expect(combiner.policy).toBe(p2);
+    expect(p2.host).toBe(p1.host);
+    expect(drops.map(brief).slice(2)).toEqual([[1, 3, "reset"]]);
+    a.push(m(4));
+    b.push(m(5));
+    expect(out.got.map(([x, y]) => [x.stamp, y.stamp])).toEqual([[4, 5]]);
+    expect(() => combiner.setPolicy(new TestFifo<Stamped>(3))).toThrow(
+      "Combiner.setPolicy: the new policy (test/fifo) has 3 slots, but this combiner has 2 inputs; create a new Combiner instead",
+    );
+  });
+
+  it("sink(i), connectToSources and disconnect check their arguments and cut both sides", () => {
+    const combiner = new Combiner<[Stamped, Stamped]>(new TestFifo<Stamped>(2), { stampOf }).setName("sync");
+    expect(combiner.slots).toBe(2);
+    expect(() => combiner.sink(2)).toThrow("Combiner.sink(2): no such input; this combiner has slots 0..1");
+    expect(combiner.sink(1).name).toBe("sync.sink(1)");
+    const a = new UserSource<[Stamped]>();
+    expect(() => (combiner.connectToSources as (...s: unknown[]) => unknown)(a)).toThrow(
+      "Combiner.connectToSources: got 1 sources for 2 inputs",
+    );
+    const b = new UserSource<[Stamped]>();
+    const conns = combiner.connectToSources(a, b);
+    const out = new Recorder<[Stamped, Stamped]>();
+    const outConn = combiner.connectToSink(out);
+    combiner.disconnect();
+    expect([...conns, outConn].map((c) => c.connected)).toEqual([false, false, false]);
+    expect(() => new Combiner<[Stamped]>(new TestFifo<Stamped>(1), {} as never)).toThrow(/stampOf must be a function/);
+  });
+
+  it("a cycle through the combiner is reported, not a stack overflow", () => {
+    const a = new UserSource<[Stamped]>();
+    const combiner = new Combiner<[Stamped]>(new TestFifo<Stamped>(1), { stampOf });
+    a.connectToSink(combiner.sink(0));
+    const back = new SimpleUserFilter<[Stamped]>(() => true);
+    combiner.connectToSink(back);
+    back.connectToSink(combiner.sink(0));
+    expect(() => {
+      a.push(m(1));
+    }).toThrow(/cycle in the filter graph at Combiner.sink\(0\)/);
+  });
+});

@@ -1,0 +1,217 @@
+import type { Stamp } from "../time";
+import type { Connection } from "./Connection";
+import type { DropReason } from "./DropReason";
+import type { SourceLike } from "./FilterBase";
+import { Sink } from "./Sink";
+import { Source } from "./Source";
+import type { CombinerPolicy, PolicyHost } from "./policies/CombinerPolicy";
+
+/** Options of a `Combiner` over the slot items `T`. */
+export interface CombinerOptions<T extends unknown[]> {
+  /**
+   * The header stamp of an item arriving on `slot` (relative ns, see `time/TimeBase`), or NaN
+   * when the item has no header. Required: policies only ever see stamps.
+   */
+  stampOf: (item: T[number], slot: number) => Stamp;
+  /**
+   * The receive (arrival) time of an item on the same time base, for arrival-driven policies
+   * and headerless messages. Default: the item's stamp.
+   */
+  arrivalOf?: (item: T[number], slot: number) => Stamp;
+}
+
+/**
+ * What the inputs share with their Combiner: read on every message, so plain fields and one hop
+ * (input -> policy) instead of calling back into the Combiner.
+ */
+class CombinerCore<I> {
+  public policy: CombinerPolicy<I>;
+  public readonly host: PolicyHost<I>;
+  public readonly stampOf: (item: I, slot: number) => Stamp;
+  public readonly arrivalOf: ((item: I, slot: number) => Stamp) | undefined;
+  public readonly name: () => string;
+
+  public constructor(
+    policy: CombinerPolicy<I>,
+    host: PolicyHost<I>,
+    options: CombinerOptions<I[]>,
+    name: () => string,
+  ) {
+    this.policy = policy;
+    this.host = host;
+    this.stampOf = options.stampOf;
+    this.arrivalOf = options.arrivalOf;
+    this.name = name;
+  }
+}
+
+/** The sink of one Combiner slot (what `combiner.sink(i)` returns). */
+class CombinerInput<I> extends Sink<[I], I> {
+  readonly #core: CombinerCore<I>;
+  readonly #slot: number;
+
+  public constructor(core: CombinerCore<I>, slot: number) {
+    super();
+    this.#core = core;
+    this.#slot = slot;
+  }
+
+  public override get name(): string {
+    return `${this.#core.name()}.sink(${this.#slot})`;
+  }
+
+  protected override receive(item: I): void {
+    const core = this.#core;
+    const slot = this.#slot;
+    const stamp = core.stampOf(item, slot);
+    const policy = core.policy;
+     
+    if (stamp !== stamp && !policy.acceptsHeaderless) {
+      core.host.drop(
+        slot,
+        stamp,
+        item,
+        "no-header",
+        `${policy.type} needs a header stamp; slot ${slot} received a message without one`,
+      );
+      return;
+    }
+    const arrivalOf = core.arrivalOf;
+    policy.add(slot, stamp, item, arrivalOf == undefined ? stamp : arrivalOf(item, slot));
+  }
+}
+
+/**
+ * N unary inputs, one N-ary output (fkie's `Combiner`, reference §1): each input item goes, with
+ * its stamp, to a `CombinerPolicy`, which decides which items form a set; every set it emits is
+ * sent as the items in slot order.
+ *
+ * Guarantees:
+ * - Synchronous: one input can emit zero, one or several sets before `push` returns.
+ * - Headerless items (stamp NaN) go to a policy only if `policy.acceptsHeaderless`; otherwise
+ *   they are dropped with reason `no-header`.
+ * - Every drop (the policy's and `no-header`) reaches each `onDrop` listener once, with its slot
+ *   and stamp; listening never changes what is emitted.
+ * - Policies update their state before emitting, so an exception from a downstream sink
+ *   propagates to the pusher and leaves the combiner consistent.
+ * - `reset()` and `setPolicy()` report the messages the policy held as drops (reason `reset`).
+ *
+ * ```ts
+ * const combiner = new Combiner<[Imu, Odom]>(new ApproximateTime(2), {
+ *   stampOf: (msg) => base.fromSecNsec(msg.header.stamp.sec, msg.header.stamp.nsec),
+ * });
+ * combiner.connectToSources(imuSource, odomSource);
+ * combiner.connectToSink(fusion);
+ * combiner.onDrop((d) => console.log(d.slot, d.reason));
+ * ```
+ */
+export class Combiner<T extends unknown[]> extends Source<T, T[number]> {
+  readonly #core: CombinerCore<T[number]>;
+  readonly #inputs: CombinerInput<T[number]>[];
+
+  public constructor(policy: CombinerPolicy<T[number]>, options: CombinerOptions<T>) {
+    super();
+    if (typeof options.stampOf !== "function") {
+      throw new TypeError("Combiner: options.stampOf must be a function (item, slot) => Stamp");
+    }
+    checkSlots(policy);
+    const host: PolicyHost<T[number]> = {
+      emit: (items: T[number][]) => {
+        this.sendArray(items as T);
+      },
+      drop: (slot: number, stamp: Stamp, item: T[number], reason: DropReason, detail?: string) => {
+        this.reportDrop(slot, stamp, item, reason, detail);
+      },
+    };
+    this.#core = new CombinerCore(
+      policy,
+      host,
+      options as unknown as CombinerOptions<T[number][]>,
+      () => this.name,
+    );
+    this.#inputs = [];
+    for (let slot = 0; slot < policy.slots; slot++) {
+      this.#inputs.push(new CombinerInput(this.#core, slot));
+    }
+    policy.bind(host);
+  }
+
+  /** The current policy. */
+  public get policy(): CombinerPolicy<T[number]> {
+    return this.#core.policy;
+  }
+
+  /** Number of input slots. */
+  public get slots(): number {
+    return this.#inputs.length;
+  }
+
+  /**
+   * Replace the policy (same slot count, else RangeError). The old policy is reset first, its
+   * held messages reported as drops (`reset`); the new one is bound to this combiner and reset.
+   */
+  public setPolicy(policy: CombinerPolicy<T[number]>): this {
+    checkSlots(policy);
+    if (policy.slots !== this.#inputs.length) {
+      throw new RangeError(
+        `Combiner.setPolicy: the new policy (${policy.type}) has ${policy.slots} slots, ` +
+          `but this combiner has ${this.#inputs.length} inputs; create a new Combiner instead`,
+      );
+    }
+    const core = this.#core;
+    core.policy.reset(true);
+    core.policy = policy;
+    policy.bind(core.host);
+    policy.reset(true);
+    return this;
+  }
+
+  /** The sink of input slot `slot` (0-based). Throws RangeError for a slot that does not exist. */
+  public sink<I extends number>(slot: I): Sink<[T[I]], T[I]> {
+    const input = this.#inputs[slot];
+    if (input == undefined) {
+      throw new RangeError(
+        `Combiner.sink(${slot}): no such input; this combiner has slots 0..${this.#inputs.length - 1}`,
+      );
+    }
+    return input;
+  }
+
+  /** Connect `sources[i]` to input slot i; one source per slot, in slot order. */
+  public connectToSources(...sources: { [K in keyof T]: SourceLike<[T[K]]> }): Connection[] {
+    if (sources.length !== this.#inputs.length) {
+      throw new RangeError(
+        `Combiner.connectToSources: got ${sources.length} sources for ${this.#inputs.length} inputs`,
+      );
+    }
+    return this.#inputs.map((input, i) =>
+      input.connectToSource(sources[i] as SourceLike<[T[number]]>),
+    );
+  }
+
+  /** Disconnect every input from its sources. */
+  public disconnectFromAllSources(): void {
+    for (const input of this.#inputs) {
+      input.disconnectFromAllSources();
+    }
+  }
+
+  /** Disconnect both sides: all inputs and all sinks. */
+  public override disconnect(): void {
+    this.disconnectFromAllSources();
+    this.disconnectFromAllSinks();
+  }
+
+  /** Reset the policy; the messages it held are reported as drops with reason `reset`. */
+  public override reset(): void {
+    this.#core.policy.reset(true);
+  }
+}
+
+function checkSlots(policy: CombinerPolicy<unknown>): void {
+  if (!Number.isInteger(policy.slots) || policy.slots < 1) {
+    throw new RangeError(
+      `Combiner: policy ${policy.type} reports ${String(policy.slots)} slots; need an integer >= 1`,
+    );
+  }
+}

@@ -1,0 +1,266 @@
+import type { Stamp } from "../time";
+import { Connection } from "./Connection";
+import type { DropEvent, DropListener, DropReason } from "./DropReason";
+
+/**
+ * What a drop event of a filter with inputs `In` carries as `item`: the argument itself for a
+ * single-input filter, the argument tuple otherwise.
+ */
+export type DropItem<In extends unknown[]> = In extends [infer A] ? A : In;
+
+/**
+ * Thrown when data reaches a sink that is still handling an earlier call on the same stack: the
+ * filter graph has a cycle. fkie_message_filters throws `logic_error("recursive invocation
+ * detected")` in the same situation (reference §1, Sink).
+ */
+export class FilterCycleError extends Error {
+  /** Name of the filter that was reached a second time. */
+  public readonly filter: string;
+
+  public constructor(filter: string) {
+    super(
+      `recursive invocation detected: a cycle in the filter graph at ${filter} ` +
+        `(data sent by ${filter} came back to it; break the loop or put a Buffer in Queue mode into it)`,
+    );
+    this.name = "FilterCycleError";
+    this.filter = filter;
+  }
+}
+
+/**
+ * Anything that receives `In`: a `Sink<In>` or a `Filter<In, …>` (both are FilterBase instances,
+ * which is what the connection code relies on).
+ */
+export type SinkLike<In extends unknown[]> = FilterBase<In, unknown[], unknown> & {
+  connectToSource(source: SourceLike<In>): Connection;
+};
+
+/** Anything that sends `Out`: a `Source<Out>`, a `Filter<…, Out>` or a Combiner. */
+export type SourceLike<Out extends unknown[]> = FilterBase<unknown[], Out, unknown> & {
+  connectToSink(sink: SinkLike<Out>): Connection;
+};
+
+// Internally every node is handled through this loose view; the public classes keep the types.
+type AnyNode = FilterBase<unknown[], unknown[], unknown>;
+
+const NO_NODES: readonly AnyNode[] = Object.freeze([]);
+const NO_CONNECTIONS: readonly Connection[] = Object.freeze([]);
+const NO_LISTENERS: readonly DropListener[] = Object.freeze([]);
+
+/**
+ * The root of every filter (fkie's `FilterBase`): the connection lists of both sides, the
+ * re-entry guard, synchronous delivery and the shared drop-reporting mechanism.
+ *
+ * Use `Source`, `Sink` or `Filter` as base classes; this class only exists so that a `Filter`
+ * is both a `Source` and a `Sink` for the type checker.
+ *
+ * Guarantees:
+ * - `send` delivers to the connected sinks synchronously, in connection order; an exception
+ *   from a sink propagates to the caller of `send` (the remaining sinks are not called).
+ * - A sink reached again while it is still handling a call throws `FilterCycleError` instead of
+ *   recursing (the guard is a boolean per sink: JavaScript has one thread per realm).
+ * - Each call of `reportDrop` reaches every drop listener once, in registration order. Without
+ *   listeners it costs one length check and allocates nothing.
+ * - Connection lists are copy-on-write, so connecting or disconnecting from inside a callback is
+ *   safe; a sink disconnected during a `send` is skipped if it had not been reached yet.
+ */
+export abstract class FilterBase<In extends unknown[], Out extends unknown[], D> {
+  #name: string | undefined;
+  /** Downstream sinks, parallel to `#sinkConnections` (the hot path reads only this one). */
+  #sinks: readonly AnyNode[] = NO_NODES;
+  #sinkConnections: readonly Connection[] = NO_CONNECTIONS;
+  #sourceConnections: readonly Connection[] = NO_CONNECTIONS;
+  #dropListeners: readonly DropListener[] = NO_LISTENERS;
+  /** Re-entry guard: true while `receive` runs. */
+  #busy = false;
+
+  /** The filter's name in error messages: set with `setName`, else the class name. */
+  public get name(): string {
+    return this.#name ?? this.constructor.name;
+  }
+
+  /** Name this filter in error messages (e.g. after the topic it handles). */
+  public setName(name: string): this {
+    this.#name = name;
+    return this;
+  }
+
+  /**
+   * Clear internal state (queues, held messages) and keep the connections. Held messages are
+   * reported as drops with reason `reset`. Does nothing by default.
+   */
+  public reset(): void {
+    // stateless by default
+  }
+
+  /** Disconnect from every connected source and sink. Never throws. */
+  public disconnect(): void {
+    this.detachSinks();
+    this.detachSources();
+  }
+
+  /**
+   * Listen to this filter's drops. Every message the filter drops or skips is reported once, with
+   * a reason from the shared vocabulary (`DropReason`). Listeners must not throw: an exception
+   * propagates to whoever fed the filter. Reporting never changes what the filter emits.
+   */
+  public onDrop(listener: DropListener<D>): Connection {
+    const l = listener as DropListener;
+    this.#dropListeners = [...this.#dropListeners, l];
+    return new Connection(() => {
+      const i = this.#dropListeners.indexOf(l);
+      if (i >= 0) {
+        this.#dropListeners = removeAt(this.#dropListeners, i);
+      }
+    });
+  }
+
+  /**
+   * Handle one input. Called by connected sources with the re-entry guard set; implementations
+   * update their state before sending, so that an exception from downstream leaves them
+   * consistent. The default throws: a filter without inputs (a pure Source) is never called.
+   */
+  protected receive(..._ins: In): void {
+    throw new Error(`${this.name} has no inputs, or does not implement receive()`);
+  }
+
+  /** Whether anyone listens to drops (lets a filter skip building a drop's `item` or `detail`). */
+  protected get reportsDrops(): boolean {
+    return this.#dropListeners.length !== 0;
+  }
+
+  /** Report one dropped message to every drop listener (see `onDrop`). */
+  protected reportDrop(
+    slot: number,
+    stamp: Stamp,
+    item: D,
+    reason: DropReason,
+    detail?: string,
+  ): void {
+    const listeners = this.#dropListeners;
+    if (listeners.length === 0) {
+      return;
+    }
+    // One object shape for every event (detail may be undefined) keeps listeners monomorphic.
+    const event: DropEvent = { slot, stamp, reason, item, detail };
+    for (const listener of listeners) {
+      listener(event);
+    }
+  }
+
+  /** Pass data to all connected sinks, synchronously and in connection order. */
+  protected send(...outs: Out): void {
+    this.sendArray(outs);
+  }
+
+  /**
+   * `send` for a single output value, without building an argument array (the hot path of unary
+   * filters and sources).
+   */
+  protected send1(this: FilterBase<In, [Out[0]], D>, out: Out[0]): void {
+    const sinks = this.#sinks;
+    for (let i = 0; i < sinks.length; i++) {
+      const sink = sinks[i]!;
+      if (i !== 0 && sinks !== this.#sinks && !this.#sinks.includes(sink)) {
+        continue; // disconnected by an earlier sink of this very send
+      }
+      if (sink.#busy) {
+        throw new FilterCycleError(sink.name);
+      }
+      sink.#busy = true;
+      try {
+        sink.receive(out);
+      } finally {
+        sink.#busy = false;
+      }
+    }
+  }
+
+  /**
+   * `send` with the outputs in an array (which the sinks do not keep). Arities up to 4 are
+   * passed without spreading.
+   */
+  protected sendArray(outs: Out): void {
+    const sinks = this.#sinks;
+    for (let i = 0; i < sinks.length; i++) {
+      const sink = sinks[i]!;
+      if (i !== 0 && sinks !== this.#sinks && !this.#sinks.includes(sink)) {
+        continue;
+      }
+      if (sink.#busy) {
+        throw new FilterCycleError(sink.name);
+      }
+      sink.#busy = true;
+      try {
+        switch (outs.length) {
+          case 1:
+            sink.receive(outs[0]);
+            break;
+          case 2:
+            sink.receive(outs[0], outs[1]);
+            break;
+          case 3:
+            sink.receive(outs[0], outs[1], outs[2]);
+            break;
+          case 4:
+            sink.receive(outs[0], outs[1], outs[2], outs[3]);
+            break;
+          default:
+            sink.receive(...outs);
+        }
+      } finally {
+        sink.#busy = false;
+      }
+    }
+  }
+
+  /** Connect `sink` downstream of this filter (the body of `connectToSink`). */
+  protected attachSink(sink: FilterBase<Out, unknown[], unknown>): Connection {
+    const target = sink as unknown as AnyNode;
+    const connection: Connection = new Connection(() => {
+      const i = this.#sinkConnections.indexOf(connection);
+      if (i >= 0) {
+        this.#sinkConnections = removeAt(this.#sinkConnections, i);
+        this.#sinks = removeAt(this.#sinks, i);
+      }
+      const j = target.#sourceConnections.indexOf(connection);
+      if (j >= 0) {
+        target.#sourceConnections = removeAt(target.#sourceConnections, j);
+      }
+    });
+    this.#sinks = [...this.#sinks, target];
+    this.#sinkConnections = [...this.#sinkConnections, connection];
+    target.#sourceConnections = [...target.#sourceConnections, connection];
+    return connection;
+  }
+
+  /** Connect this filter downstream of `source` (the body of `connectToSource`). */
+  protected attachSource(source: FilterBase<unknown[], In, unknown>): Connection {
+    return (source as unknown as AnyNode).attachSink(this);
+  }
+
+  /** Disconnect every sink (the body of `disconnectFromAllSinks`). */
+  protected detachSinks(): void {
+    for (const c of this.#sinkConnections) {
+      c.disconnect();
+    }
+  }
+
+  /** Disconnect every source (the body of `disconnectFromAllSources`). */
+  protected detachSources(): void {
+    for (const c of this.#sourceConnections) {
+      c.disconnect();
+    }
+  }
+}
+
+/** The `item` of a drop event for the inputs `ins` (see `DropItem`). */
+export function dropItemOf<In extends unknown[]>(ins: In): DropItem<In> {
+  return (ins.length === 1 ? ins[0] : ins) as DropItem<In>;
+}
+
+function removeAt<T>(list: readonly T[], index: number): readonly T[] {
+  const copy = list.slice();
+  copy.splice(index, 1);
+  return copy;
+}

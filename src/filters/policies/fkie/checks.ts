@@ -1,0 +1,45 @@
+// Option validation shared by the fkie policies (internal; not re-exported).
+import type { Duration } from "../../../time";
+import type { PolicyHost } from "../CombinerPolicy";
+
+/** Throws RangeError unless `slots` is a positive integer. */
+export function checkSlotCount(slots: number, policy: string): void {
+  if (!Number.isSafeInteger(slots) || slots < 1) {
+    throw new RangeError(`${policy}: the number of slots must be a positive integer, got ${slots}`);
+  }
+}
+
+/** Returns `n` if it is a non-negative integer, else throws RangeError naming `what`. */
+export function checkQueueSize(n: number, what: string): number {
+  if (!Number.isSafeInteger(n) || n < 0) {
+    throw new RangeError(`${what} must be a non-negative integer (0 = unlimited), got ${n}`);
+  }
+  return n;
+}
+
+/** Returns `d` if it is null or a non-negative integer number of ns, else throws RangeError. */
+export function checkDuration(d: Duration | null, what: string): Duration | null {
+  if (d == undefined) {
+    return null;
+  }
+  if (!Number.isSafeInteger(d) || d < 0) {
+    throw new RangeError(
+      `${what} must be a non-negative integer number of nanoseconds (or null where unlimited is allowed), got ${String(d)}`,
+    );
+  }
+  return d;
+}
+
+/** A host that fails loudly: `add` before `bind` is a programming error. */
+export function unboundHost<T>(policy: string): PolicyHost<T> {
+  return {
+    emit() {
+      throw new Error(`${policy}: the policy emitted before bind() connected it to a host`);
+    },
+    drop() {
+      throw new Error(
+        `${policy}: the policy dropped a message before bind() connected it to a host`,
+      );
+    },
+  };
+}

@@ -1,0 +1,119 @@
+import type { Stamp } from "../../../time";
+import type { CombinerPolicy, PolicyHost } from "../CombinerPolicy";
+
+/** Options of {@link ExactTime} (config type `python/exact-time`). */
+export interface PythonExactTimeOptions {
+  /** Max messages kept per slot (the smallest stamp is evicted beyond it). Integer >= 1. */
+  queueSize: number;
+}
+
+interface Held<T> {
+  item: T;
+  stamp: Stamp;
+}
+
+/**
+ * rclpy message_filters `TimeSynchronizer` with 8.x semantics (7.3.5+, ros2/message_filters#238;
+ * reference ros-message-filters.md §1 Python and §3): one dict per slot keyed by stamp.
+ *
+ * On each message: store it under its stamp (an equal stamp on the same slot replaces the held
+ * message: `duplicate-stamp`); beyond `queueSize` evict the smallest stamp of that slot
+ * (`queue-overflow`). If some stamp is held by every slot, emit only the SMALLEST such stamp,
+ * then delete every held message older than it on every slot (`not-selected`), as C++ ExactTime
+ * does. (Up to 7.3.4 every common stamp was emitted, in order; not offered.) Headerless messages
+ * are not accepted (rclpy raises; callers drop them as `no-header`).
+ */
+export class ExactTime<T> implements CombinerPolicy<T> {
+  public readonly type = "python/exact-time";
+  public readonly slots: number;
+  public readonly acceptsHeaderless = false;
+
+  #host: PolicyHost<T> | undefined;
+  readonly #queueSize: number;
+  readonly #queues: Map<number, Held<T>>[];
+
+  public constructor(slots: number, options: PythonExactTimeOptions) {
+    if (!Number.isInteger(slots) || slots < 1) {
+      throw new RangeError(`python/exact-time: slots must be an integer >= 1, got ${slots}`);
+    }
+    if (!Number.isSafeInteger(options.queueSize) || options.queueSize < 1) {
+      throw new RangeError(`python/exact-time: queueSize must be an integer >= 1, got ${options.queueSize}`);
+    }
+    this.slots = slots;
+    this.#queueSize = options.queueSize;
+    this.#queues = Array.from({ length: slots }, () => new Map<number, Held<T>>());
+  }
+
+  public bind(host: PolicyHost<T>): void {
+    this.#host = host;
+  }
+
+  public add(slot: number, stamp: Stamp, item: T, _arrival: Stamp): void {
+    const host = this.#host;
+    if (host == undefined) {
+      throw new Error("python/exact-time: add() called before bind()");
+    }
+    if (!Number.isInteger(slot) || slot < 0 || slot >= this.slots) {
+      throw new RangeError(`python/exact-time: no slot ${slot} (slots 0..${this.slots - 1})`);
+    }
+    if (stamp !== stamp) {
+      host.drop(slot, stamp, item, "no-header", "python/exact-time needs a header stamp");
+      return;
+    }
+    const mine = this.#queues[slot]!;
+    const previous = mine.get(stamp);
+    mine.set(stamp, { item, stamp });
+    if (previous != undefined) {
+      host.drop(slot, previous.stamp, previous.item, "duplicate-stamp");
+    }
+    while (mine.size > this.#queueSize) {
+      const min = Math.min(...mine.keys());
+      const evicted = mine.get(min)!;
+      mine.delete(min);
+      host.drop(slot, evicted.stamp, evicted.item, "queue-overflow");
+    }
+    // The smallest stamp held by every slot.
+    let common = Infinity;
+    for (const t of this.#queues[0]!.keys()) {
+      if (t < common && this.#queues.every((q) => q.has(t))) {
+        common = t;
+      }
+    }
+    if (common === Infinity) {
+      return;
+    }
+    const held = this.#queues.map((q) => q.get(common)!);
+    const older: [number, Held<T>][] = [];
+    this.#queues.forEach((q, s) => {
+      q.delete(common);
+      for (const [t, h] of q) {
+        if (t < common) {
+          q.delete(t);
+          older.push([s, h]);
+        }
+      }
+    });
+    try {
+      host.emit(
+        held.map((h) => h.item),
+        held.map(() => common),
+      );
+    } finally {
+      for (const [s, h] of older) {
+        host.drop(s, h.stamp, h.item, "not-selected");
+      }
+    }
+  }
+
+  // eslint-disable-next-line @foxglove/no-boolean-parameters -- signature fixed by CombinerPolicy
+  public reset(reportDrops = false): void {
+    this.#queues.forEach((q, slot) => {
+      if (reportDrops) {
+        for (const h of q.values()) {
+          this.#host?.drop(slot, h.stamp, h.item, "reset");
+        }
+      }
+      q.clear();
+    });
+  }
+}

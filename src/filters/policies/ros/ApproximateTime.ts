@@ -1,0 +1,495 @@
+import type { Duration, Stamp } from "../../../time";
+import type { CombinerPolicy, PolicyHost } from "../CombinerPolicy";
+
+/** Options of {@link ApproximateTime} (config type `ros/approximate-time`). */
+export interface RosApproximateTimeOptions {
+  /**
+   * Per-topic limit on held messages (the deque plus the messages provisionally consumed by the
+   * current search). Required, integer >= 1; ROS recommends at least 2.
+   */
+  queueSize: number;
+  /**
+   * How much later sets are penalised when comparing candidates (dimensionless, >= 0).
+   * Default 0.1, as in the ROS code (the ROS wiki says 0; the code and its tests use 0.1).
+   */
+  agePenalty?: number;
+  /**
+   * Per-slot lower bound on the gap between consecutive stamps of that topic (ns, >= 0;
+   * default 0 for every slot). Used only to prove optimality early; a stream that violates its
+   * bound is not rejected (ROS only warns once).
+   */
+  interMessageLowerBound?: readonly Duration[];
+  /**
+   * Largest span (latest minus earliest stamp, ns) a new candidate set may have; `null` or
+   * absent = unlimited (ROS: INT32_MAX s + 999999999 ns). Checked only when there is no pivot.
+   */
+  maxIntervalDuration?: Duration | null;
+  /**
+   * Relative stamp of absolute time 0 (`TimeBase.zero`, default 0). Accepted for uniformity with
+   * the other ROS policies; this algorithm never compares against absolute zero (C++ treats a
+   * zero stamp as an ordinary time), so it has no effect here.
+   */
+  zero?: Stamp;
+}
+
+const NO_PIVOT = -1;
+const INITIAL_CAPACITY = 16;
+
+/**
+ * ROS 2 message_filters `sync_policies::ApproximateTime` (8.0.2; reference
+ * ros-message-filters.md §2.1): the pivot/candidate algorithm. Output sets use each message at
+ * most once, do not cross, and depend only on stamps (not on arrival order across topics) as long
+ * as no queue overflows. One `add` can emit several sets.
+ *
+ * Parity details kept on purpose: the age-penalty products are truncated to whole nanoseconds;
+ * comparisons are exactly `>=` / `<` as in the C++ code; the earliest head wins ties for "start"
+ * (lowest slot) while the latest head wins ties for "end" with the HIGHEST slot (the C++
+ * `(t < time) ^ end` test; §2.1 of the reference says lowest — the code says highest); the max
+ * interval filters only while there is no pivot; a topic that overflowed cannot become the pivot
+ * until a later round clears its flag.
+ *
+ * Drops (each message once): `queue-overflow` (oldest message of an overflowing topic),
+ * `max-timespan` (head discarded because the heads span more than `maxIntervalDuration`),
+ * `not-selected` (skipped while searching: discarded when a better candidate was found, or
+ * discarded because the would-be pivot topic had dropped messages), `reset`.
+ *
+ * ```ts
+ * const policy = new ApproximateTime<Msg>(2, { queueSize: 10 });
+ * policy.bind(host);
+ * policy.add(0, stamp, msg, arrival);
+ * ```
+ */
+export class ApproximateTime<T> implements CombinerPolicy<T> {
+  public readonly type = "ros/approximate-time";
+  public readonly slots: number;
+  public readonly acceptsHeaderless = false;
+
+  #host: PolicyHost<T> | undefined;
+  readonly #queueSize: number;
+  #factor: number; // 1 + age penalty; Math.trunc(d * factor) is time/scaleDuration inlined
+  #maxInterval: number;
+  readonly #lowerBound: Float64Array;
+
+  // Per slot, one ring holding past ++ deque: [head, head+past) is the past vector,
+  // [head+past, head+len) the deque. Slot i uses [i*cap, (i+1)*cap) of the flat arrays.
+  #cap: number;
+  #mask: number;
+  #stamps: Float64Array;
+  #items: (T | undefined)[];
+  readonly #head: Int32Array;
+  readonly #len: Int32Array;
+  readonly #past: Int32Array;
+  readonly #hasDropped: Uint8Array;
+  readonly #virtualMoves: Int32Array;
+  #numNonEmpty = 0;
+  #pastTotal = 0; // sum of #past
+  #droppedFlags = 0; // number of set #hasDropped flags
+
+  #pivot = NO_PIVOT;
+  #pivotTime = 0;
+  #candStart = 0;
+  #candEnd = 0;
+
+  public constructor(slots: number, options: RosApproximateTimeOptions) {
+    if (!Number.isInteger(slots) || slots < 2) {
+      throw new RangeError(`ros/approximate-time: slots must be an integer >= 2, got ${slots}`);
+    }
+    const { queueSize } = options;
+    if (!Number.isSafeInteger(queueSize) || queueSize < 1) {
+      throw new RangeError(
+        `ros/approximate-time: queueSize must be an integer >= 1 (ROS asserts queue_size > 0), got ${queueSize}`,
+      );
+    }
+    this.slots = slots;
+    this.#queueSize = queueSize;
+    this.#factor = 1.1;
+    this.#maxInterval = Infinity;
+    this.#lowerBound = new Float64Array(slots);
+    this.setAgePenalty(options.agePenalty ?? 0.1);
+    this.setMaxIntervalDuration(options.maxIntervalDuration ?? null);
+    const bounds = options.interMessageLowerBound;
+    if (bounds != undefined) {
+      if (bounds.length !== slots) {
+        throw new RangeError(
+          `ros/approximate-time: interMessageLowerBound has ${bounds.length} entries; it needs one per slot (${slots})`,
+        );
+      }
+      bounds.forEach((b, i) => this.setInterMessageLowerBound(i, b));
+    }
+    this.#cap = Math.min(INITIAL_CAPACITY, nextPow2(queueSize + 2));
+    this.#mask = this.#cap - 1;
+    this.#stamps = new Float64Array(slots * this.#cap);
+    this.#items = new Array<T | undefined>(slots * this.#cap).fill(undefined);
+    this.#head = new Int32Array(slots);
+    this.#len = new Int32Array(slots);
+    this.#past = new Int32Array(slots);
+    this.#hasDropped = new Uint8Array(slots);
+    this.#virtualMoves = new Int32Array(slots);
+  }
+
+  /** Sets the age penalty (>= 0, finite). Throws RangeError otherwise. */
+  public setAgePenalty(agePenalty: number): this {
+    if (!Number.isFinite(agePenalty) || agePenalty < 0) {
+      throw new RangeError(`ros/approximate-time: agePenalty must be a finite number >= 0, got ${agePenalty}`);
+    }
+    this.#factor = 1 + agePenalty;
+    return this;
+  }
+
+  /** Sets slot `slot`'s inter-message lower bound (ns, >= 0). Throws RangeError otherwise. */
+  public setInterMessageLowerBound(slot: number, bound: Duration): this {
+    if (!Number.isInteger(slot) || slot < 0 || slot >= this.slots) {
+      throw new RangeError(`ros/approximate-time: no slot ${slot} (slots 0..${this.slots - 1})`);
+    }
+    if (!Number.isSafeInteger(bound) || bound < 0) {
+      throw new RangeError(
+        `ros/approximate-time: interMessageLowerBound[${slot}] must be whole nanoseconds >= 0, got ${bound}`,
+      );
+    }
+    this.#lowerBound[slot] = bound;
+    return this;
+  }
+
+  /** Sets the max interval (ns, >= 0), or `null` for unlimited. Throws RangeError otherwise. */
+  public setMaxIntervalDuration(duration: Duration | null): this {
+    if (duration == undefined) {
+      this.#maxInterval = Infinity;
+      return this;
+    }
+    if (!Number.isSafeInteger(duration) || duration < 0) {
+      throw new RangeError(
+        `ros/approximate-time: maxIntervalDuration must be whole nanoseconds >= 0 or null, got ${duration}`,
+      );
+    }
+    this.#maxInterval = duration;
+    return this;
+  }
+
+  public bind(host: PolicyHost<T>): void {
+    this.#host = host;
+  }
+
+  public add(slot: number, stamp: Stamp, item: T, _arrival: Stamp): void {
+    const host = this.#host;
+    if (host == undefined) {
+      throw new Error("ros/approximate-time: add() called before bind()");
+    }
+    if (!(slot >= 0 && slot < this.slots) || !Number.isInteger(slot)) {
+      throw new RangeError(`ros/approximate-time: no slot ${slot} (slots 0..${this.slots - 1})`);
+    }
+    if (stamp !== stamp) {
+      host.drop(slot, stamp, item, "no-header", "ros/approximate-time needs a header stamp");
+      return;
+    }
+    if (this.#len[slot] === this.#cap) {
+      this.#grow();
+    }
+    const cap = this.#cap;
+    const n = this.#len[slot]!;
+    const at = slot * cap + ((this.#head[slot]! + n) & this.#mask);
+    this.#stamps[at] = stamp;
+    this.#items[at] = item;
+    this.#len[slot] = n + 1;
+    if (this.#past[slot] === n) {
+      // The deque just became non-empty.
+      if (++this.#numNonEmpty === this.slots) {
+        this.#process(host);
+      }
+    }
+    // During process() a deque may hold queueSize + 1 messages; the limit applies afterwards.
+    if (this.#len[slot] > this.#queueSize) {
+      this.#recoverAll();
+      this.#popFront(host, slot, "queue-overflow");
+      if (this.#hasDropped[slot] === 0) {
+        this.#hasDropped[slot] = 1;
+        this.#droppedFlags++;
+      }
+      if (this.#pivot !== NO_PIVOT) {
+        this.#pivot = NO_PIVOT;
+        this.#process(host);
+      }
+    }
+  }
+
+  // eslint-disable-next-line @foxglove/no-boolean-parameters -- signature fixed by CombinerPolicy
+  public reset(reportDrops = false): void {
+    const host = this.#host;
+    for (let i = 0; i < this.slots; i++) {
+      const base = i * this.#cap;
+      for (let k = 0; k < this.#len[i]!; k++) {
+        const at = base + ((this.#head[i]! + k) & this.#mask);
+        if (reportDrops && host != undefined) {
+          host.drop(i, this.#stamps[at]!, this.#items[at] as T, "reset");
+        }
+        this.#items[at] = undefined;
+      }
+      this.#head[i] = 0;
+      this.#len[i] = 0;
+      this.#past[i] = 0;
+      this.#hasDropped[i] = 0;
+    }
+    this.#numNonEmpty = 0;
+    this.#pastTotal = 0;
+    this.#droppedFlags = 0;
+    this.#pivot = NO_PIVOT;
+  }
+
+  #process(host: PolicyHost<T>): void {
+    const N = this.slots;
+    const cap = this.#cap;
+    const mask = this.#mask;
+    const stamps = this.#stamps;
+    const head = this.#head;
+    const len = this.#len;
+    const past = this.#past;
+    const factor = this.#factor;
+    while (this.#numNonEmpty === N) {
+      // Heads of the deques: start = earliest (lowest slot on ties), end = latest (highest slot
+      // on ties, as C++'s `(t < time) ^ end` does).
+      let st = stamps[(head[0]! + past[0]!) & mask]!;
+      let et = st;
+      let s = 0;
+      let e = 0;
+      for (let i = 1; i < N; i++) {
+        const t = stamps[i * cap + ((head[i]! + past[i]!) & mask)]!;
+        if (t < st) {
+          st = t;
+          s = i;
+        }
+        if (!(t < et)) {
+          et = t;
+          e = i;
+        }
+      }
+      if (this.#droppedFlags !== 0) {
+        // No dropped message could beat what is queued now, except on the end topic.
+        const flags = this.#hasDropped;
+        const keep = flags[e]!;
+        flags.fill(0);
+        flags[e] = keep;
+        this.#droppedFlags = keep;
+      }
+      if (this.#pivot === NO_PIVOT) {
+        if (et - st > this.#maxInterval) {
+          this.#popFront(host, s, "max-timespan");
+          continue;
+        }
+        if (this.#droppedFlags !== 0) {
+          // The would-be pivot topic dropped messages: it must not become the pivot.
+          this.#popFront(host, s, "not-selected");
+          continue;
+        }
+        if (this.#pastTotal !== 0) {
+          this.#makeCandidate(host);
+        }
+        this.#candStart = st;
+        this.#candEnd = et;
+        this.#pivot = e;
+        this.#pivotTime = et;
+      } else if (!(Math.trunc((et - this.#candEnd) * factor) >= st - this.#candStart)) {
+        // Better than the candidate (the pivot and its time stay).
+        if (this.#pastTotal !== 0) {
+          this.#makeCandidate(host);
+        }
+        this.#candStart = st;
+        this.#candEnd = et;
+      }
+      // Move the front of deque s into the past.
+      const p = past[s]! + 1;
+      past[s] = p;
+      this.#pastTotal++;
+      if (len[s] === p) {
+        this.#numNonEmpty--;
+      }
+      if (s === this.#pivot) {
+        this.#publish(host);
+      } else if (Math.trunc((et - this.#candEnd) * factor) >= this.#pivotTime - this.#candStart) {
+        this.#publish(host);
+      } else if (this.#numNonEmpty < N) {
+        this.#virtualSearch(host);
+      }
+    }
+  }
+
+  /** Uses the lower bounds to try to prove the candidate optimal before more messages arrive. */
+  #virtualSearch(host: PolicyHost<T>): void {
+    const N = this.slots;
+    const cap = this.#cap;
+    const mask = this.#mask;
+    const stamps = this.#stamps;
+    const head = this.#head;
+    const len = this.#len;
+    const past = this.#past;
+    const lowerBound = this.#lowerBound;
+    const pivotTime = this.#pivotTime;
+    const candStart = this.#candStart;
+    const candEnd = this.#candEnd;
+    const factor = this.#factor;
+    let moved = 0;
+    for (;;) {
+      let vst = 0;
+      let vet = 0;
+      let vs = 0;
+      for (let i = 0; i < N; i++) {
+        const p = past[i]!;
+        let t: number;
+        if (len[i] === p) {
+          // Empty deque: the earliest the next message can be, but not before the pivot.
+          const bound = stamps[i * cap + ((head[i]! + p - 1) & mask)]! + lowerBound[i]!;
+          t = bound > pivotTime ? bound : pivotTime;
+        } else {
+          t = stamps[i * cap + ((head[i]! + p) & mask)]!;
+        }
+        if (i === 0) {
+          vst = vet = t;
+        } else {
+          if (t < vst) {
+            vst = t;
+            vs = i;
+          }
+          if (!(t < vet)) {
+            vet = t;
+          }
+        }
+      }
+      const grown = Math.trunc((vet - candEnd) * factor);
+      if (grown >= pivotTime - candStart) {
+        this.#publish(host); // also undoes the virtual moves
+        return;
+      }
+      if (grown < vst - candStart) {
+        if (moved !== 0) {
+          const moves = this.#virtualMoves;
+          for (let i = 0; i < N; i++) {
+            past[i] = past[i]! - moves[i]!;
+            moves[i] = 0;
+          }
+          this.#pastTotal -= moved;
+          this.#recount();
+        }
+        return;
+      }
+      // vs cannot be the pivot here (see §2.1), so the loop terminates.
+      if (moved === 0) {
+        this.#virtualMoves.fill(0);
+      }
+      const p = past[vs]! + 1;
+      past[vs] = p;
+      if (len[vs] === p) {
+        this.#numNonEmpty--;
+      }
+      this.#virtualMoves[vs] = this.#virtualMoves[vs]! + 1;
+      this.#pastTotal++;
+      moved++;
+    }
+  }
+
+  /** Drops the front of slot i's ring (past must be empty). */
+  #popFront(host: PolicyHost<T>, i: number, reason: "queue-overflow" | "max-timespan" | "not-selected"): void {
+    const at = i * this.#cap + this.#head[i]!;
+    const stamp = this.#stamps[at]!;
+    const item = this.#items[at] as T;
+    this.#items[at] = undefined;
+    this.#head[i] = (this.#head[i]! + 1) & this.#mask;
+    const n = this.#len[i]! - 1;
+    this.#len[i] = n;
+    if (n === 0) {
+      this.#numNonEmpty--;
+    }
+    host.drop(i, stamp, item, reason);
+  }
+
+  /** The current heads become the candidate: every past message is discarded for good. */
+  #makeCandidate(host: PolicyHost<T>): void {
+    this.#pastTotal = 0;
+    for (let i = 0; i < this.slots; i++) {
+      const p = this.#past[i]!;
+      if (p === 0) {
+        continue;
+      }
+      const base = i * this.#cap;
+      let h = this.#head[i]!;
+      this.#head[i] = (h + p) & this.#mask;
+      this.#len[i] = this.#len[i]! - p;
+      this.#past[i] = 0;
+      for (let k = 0; k < p; k++) {
+        const at = base + h;
+        const item = this.#items[at] as T;
+        this.#items[at] = undefined;
+        host.drop(i, this.#stamps[at]!, item, "not-selected");
+        h = (h + 1) & this.#mask;
+      }
+    }
+  }
+
+  #recoverAll(): void {
+    this.#past.fill(0);
+    this.#pastTotal = 0;
+    this.#recount();
+  }
+
+  #recount(): void {
+    let n = 0;
+    for (let i = 0; i < this.slots; i++) {
+      if (this.#len[i]! - this.#past[i]! > 0) {
+        n++;
+      }
+    }
+    this.#numNonEmpty = n;
+  }
+
+  /** Emits the candidate (the oldest held message of each slot) and removes it. */
+  #publish(host: PolicyHost<T>): void {
+    const N = this.slots;
+    const cap = this.#cap;
+    const items = new Array<T>(N);
+    const stamps = new Array<number>(N);
+    let nonEmpty = 0;
+    for (let i = 0; i < N; i++) {
+      const h = this.#head[i]!;
+      const at = i * cap + h;
+      items[i] = this.#items[at] as T;
+      stamps[i] = this.#stamps[at]!;
+      this.#items[at] = undefined;
+      this.#head[i] = (h + 1) & this.#mask;
+      const n = this.#len[i]! - 1;
+      this.#len[i] = n;
+      this.#past[i] = 0;
+      if (n > 0) {
+        nonEmpty++;
+      }
+    }
+    this.#numNonEmpty = nonEmpty;
+    this.#pastTotal = 0;
+    this.#pivot = NO_PIVOT;
+    host.emit(items, stamps);
+  }
+
+  #grow(): void {
+    const oldCap = this.#cap;
+    const cap = oldCap * 2;
+    const stamps = new Float64Array(this.slots * cap);
+    const items = new Array<T | undefined>(this.slots * cap).fill(undefined);
+    for (let i = 0; i < this.slots; i++) {
+      const n = this.#len[i]!;
+      for (let k = 0; k < n; k++) {
+        const from = i * oldCap + ((this.#head[i]! + k) & (oldCap - 1));
+        stamps[i * cap + k] = this.#stamps[from]!;
+        items[i * cap + k] = this.#items[from];
+      }
+      this.#head[i] = 0;
+    }
+    this.#cap = cap;
+    this.#mask = cap - 1;
+    this.#stamps = stamps;
+    this.#items = items;
+  }
+}
+
+function nextPow2(n: number): number {
+  let p = 1;
+  while (p < n) {
+    p *= 2;
+  }
+  return p;
+}

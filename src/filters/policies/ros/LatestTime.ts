@@ -1,0 +1,266 @@
+import type { Stamp } from "../../../time";
+import type { CombinerPolicy, PolicyHost } from "../CombinerPolicy";
+
+/** Rate-estimator settings of {@link LatestTime} (ROS `RateConfig`). */
+export interface LatestTimeRateConfig {
+  /** EMA factor of the rate estimate (dimensionless, 0..1). Default 0.9. */
+  alphaRate?: number;
+  /** EMA factor of the rate error estimate (dimensionless, 0..1). Default 0.3. */
+  alphaError?: number;
+  /** A period deviating by more than `margin` × error is a step change / late (>= 0). Default 10. */
+  margin?: number;
+}
+
+/** Options of {@link LatestTime} (config type `ros/latest-time`). */
+export interface RosLatestTimeOptions {
+  /**
+   * One config shared by every slot, or one per slot (an array of length 1 is shared too).
+   * Default: alphaRate 0.9, alphaError 0.3, margin 10.
+   */
+  rateConfig?: LatestTimeRateConfig | readonly LatestTimeRateConfig[];
+  /**
+   * false (default) keeps ROS's quirk: rate estimators are created in order of FIRST ARRIVAL but
+   * looked up by slot index, so when slots first arrive out of index order a slot is timed by an
+   * estimator created (with the config and start time) of another slot. true indexes them by slot.
+   */
+  fixFirstArrivalOrder?: boolean;
+}
+
+const DEFAULT_ALPHA_RATE = 0.9;
+const DEFAULT_ALPHA_ERROR = 0.3;
+const DEFAULT_MARGIN = 10;
+
+/** ROS LatestTime's per-topic rate estimator (`Rate`). Times are relative stamps (ns). */
+class Rate {
+  public prev: number;
+  public hz = 0;
+  public error = 0;
+  public doHzInit = true;
+  public doErrorInit = true;
+  public readonly alphaRate: number;
+  public readonly alphaError: number;
+  public readonly margin: number;
+
+  public constructor(start: number, config: Required<LatestTimeRateConfig>) {
+    this.prev = start;
+    this.alphaRate = config.alphaRate;
+    this.alphaError = config.alphaError;
+    this.margin = config.margin;
+  }
+
+  /** Updates the estimate with an arrival at `now`; false when time did not advance. */
+  public computeHz(now: number): boolean {
+    // rclcpp Duration::seconds(): nanoseconds / 1e9 as a double.
+    const period = (now - this.prev) / 1e9;
+    if (!(period > 0)) {
+      return false;
+    }
+    for (;;) {
+      if (this.doHzInit) {
+        this.hz = 1.0 / period;
+        this.doHzInit = false;
+        break;
+      }
+      if (this.doErrorInit) {
+        this.error = Math.abs(this.hz - 1.0 / period);
+        this.doErrorInit = false;
+      } else {
+        if (Math.abs(this.hz - 1.0 / period) > this.margin * this.error) {
+          // Step change in rate: start the estimate again from this period.
+          this.doHzInit = true;
+          this.doErrorInit = true;
+          continue;
+        }
+        this.error = this.alphaError * Math.abs(this.hz - 1.0 / period) + (1.0 - this.alphaError) * this.error;
+      }
+      this.hz = this.alphaRate / period + (1.0 - this.alphaRate) * this.hz;
+      break;
+    }
+    this.prev = now;
+    return true;
+  }
+}
+
+/**
+ * ROS 2 message_filters `sync_policies::LatestTime` (4.5.0+, 8.0.2; reference
+ * ros-message-filters.md §2.3): a zero-order hold driven by ARRIVAL time (the `arrival` argument
+ * of `add`, ROS's clock `now()`), not by header stamps — so it accepts headerless messages.
+ *
+ * Each slot keeps its latest message. A slot's first message only starts its rate estimator.
+ * Later messages update it; the tuple of latest messages is emitted when the rate was valid, the
+ * slot is the pivot (the fastest topic, stable sort by rate, that is not late), and every slot
+ * holds a message. Messages are re-emitted until replaced (upsampling of slower topics).
+ *
+ * Quirks kept by default: the first-arrival-order estimator mapping (see
+ * `fixFirstArrivalOrder`); when a slot's second message arrives before as many slots as its
+ * index have arrived, C++ reads past the end of its estimator vector (undefined behaviour) — the
+ * port then skips the rate update (no set can be emitted then anyway: a slot is still empty).
+ * Open issue ros2/message_filters#131 (may not publish for a long time) is inherent.
+ *
+ * Drops: a message replaced before it was ever emitted is reported `superseded`; `reset`.
+ */
+export class LatestTime<T> implements CombinerPolicy<T> {
+  public readonly type = "ros/latest-time";
+  public readonly slots: number;
+  public readonly acceptsHeaderless = true;
+
+  #host: PolicyHost<T> | undefined;
+  readonly #configs: Required<LatestTimeRateConfig>[];
+  readonly #fixOrder: boolean;
+  readonly #items: (T | undefined)[];
+  readonly #stamps: Float64Array;
+  readonly #has: Uint8Array;
+  readonly #emitted: Uint8Array;
+  /** Quirk mode: in first-arrival order. Fixed mode: by slot (sparse until each slot arrives). */
+  #rates: (Rate | undefined)[] = [];
+  readonly #order: Int32Array;
+
+  public constructor(slots: number, options: RosLatestTimeOptions = {}) {
+    if (!Number.isInteger(slots) || slots < 2) {
+      throw new RangeError(`ros/latest-time: slots must be an integer >= 2, got ${slots}`);
+    }
+    this.slots = slots;
+    this.#fixOrder = options.fixFirstArrivalOrder ?? false;
+    const rc = options.rateConfig;
+    const list: readonly LatestTimeRateConfig[] = rc == undefined ? [] : Array.isArray(rc) ? rc : [rc as LatestTimeRateConfig];
+    if (list.length !== 0 && list.length !== 1 && list.length !== slots) {
+      throw new RangeError(
+        `ros/latest-time: rateConfig has ${list.length} entries; give one shared config or one per slot (${slots})`,
+      );
+    }
+    const full = list.map((c, i) => normalize(c, list.length === 1 ? "rateConfig" : `rateConfig[${i}]`));
+    this.#configs = Array.from({ length: slots }, (_, i) => full[list.length === 1 ? 0 : i] ?? defaults());
+    this.#items = new Array<T | undefined>(slots).fill(undefined);
+    this.#stamps = new Float64Array(slots);
+    this.#has = new Uint8Array(slots);
+    this.#emitted = new Uint8Array(slots);
+    this.#order = new Int32Array(slots);
+  }
+
+  public bind(host: PolicyHost<T>): void {
+    this.#host = host;
+  }
+
+  public add(slot: number, stamp: Stamp, item: T, arrival: Stamp): void {
+    const host = this.#host;
+    if (host == undefined) {
+      throw new Error("ros/latest-time: add() called before bind()");
+    }
+    if (!Number.isInteger(slot) || slot < 0 || slot >= this.slots) {
+      throw new RangeError(`ros/latest-time: no slot ${slot} (slots 0..${this.slots - 1})`);
+    }
+    if (this.#has[slot] === 0) {
+      const rate = new Rate(arrival, this.#configs[slot]!);
+      if (this.#fixOrder) {
+        this.#rates[slot] = rate;
+      } else {
+        this.#rates.push(rate);
+      }
+      this.#store(slot, stamp, item);
+      return;
+    }
+    const old = this.#items[slot] as T;
+    const oldStamp = this.#stamps[slot]!;
+    const wasEmitted = this.#emitted[slot] === 1;
+    this.#store(slot, stamp, item);
+    if (!wasEmitted) {
+      host.drop(slot, oldStamp, old, "superseded");
+    }
+    const rate = this.#rates[slot];
+    if (rate == undefined) {
+      return; // C++ reads past its vector here; a slot is still empty, so nothing is emitted
+    }
+    if (rate.computeHz(arrival) && slot === this.#findPivot(arrival) && this.#isFull()) {
+      this.#emitted.fill(1);
+      host.emit(Array.from(this.#items) as T[], Array.from(this.#stamps));
+    }
+  }
+
+  // eslint-disable-next-line @foxglove/no-boolean-parameters -- signature fixed by CombinerPolicy
+  public reset(reportDrops = false): void {
+    for (let i = 0; i < this.slots; i++) {
+      if (reportDrops && this.#has[i] === 1 && this.#emitted[i] === 0) {
+        this.#host?.drop(i, this.#stamps[i]!, this.#items[i] as T, "reset");
+      }
+      this.#items[i] = undefined;
+    }
+    this.#has.fill(0);
+    this.#emitted.fill(0);
+    this.#rates = [];
+  }
+
+  #store(slot: number, stamp: Stamp, item: T): void {
+    this.#items[slot] = item;
+    this.#stamps[slot] = stamp;
+    this.#has[slot] = 1;
+    this.#emitted[slot] = 0;
+  }
+
+  #isFull(): boolean {
+    for (let i = 0; i < this.slots; i++) {
+      if (this.#has[i] === 0) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** The fastest estimator (stable sort by hz, descending) that is not late; -1 if none. */
+  #findPivot(now: number): number {
+    const rates = this.#rates;
+    const order = this.#order;
+    let n = 0;
+    for (let k = 0; k < rates.length; k++) {
+      const r = rates[k];
+      if (r == undefined) {
+        continue;
+      }
+      // stable insertion by hz descending
+      let j = n++;
+      while (j > 0 && rates[order[j - 1]!]!.hz < r.hz) {
+        order[j] = order[j - 1]!;
+        j--;
+      }
+      order[j] = k;
+    }
+    for (let j = 0; j < n; j++) {
+      const k = order[j]!;
+      const r = rates[k]!;
+      const period = (now - r.prev) / 1e9;
+      if (period === 0) {
+        if (r.hz > 0) {
+          return k;
+        }
+        continue;
+      }
+      if (!r.doErrorInit && r.hz - 1.0 / period > r.margin * r.error) {
+        continue; // late
+      }
+      if (r.hz > 0) {
+        return k;
+      }
+    }
+    return -1;
+  }
+}
+
+function defaults(): Required<LatestTimeRateConfig> {
+  return { alphaRate: DEFAULT_ALPHA_RATE, alphaError: DEFAULT_ALPHA_ERROR, margin: DEFAULT_MARGIN };
+}
+
+function normalize(c: LatestTimeRateConfig, what: string): Required<LatestTimeRateConfig> {
+  const out = {
+    alphaRate: c.alphaRate ?? DEFAULT_ALPHA_RATE,
+    alphaError: c.alphaError ?? DEFAULT_ALPHA_ERROR,
+    margin: c.margin ?? DEFAULT_MARGIN,
+  };
+  for (const key of ["alphaRate", "alphaError"] as const) {
+    if (!(out[key] >= 0 && out[key] <= 1)) {
+      throw new RangeError(`ros/latest-time: ${what}.${key} must be a number in [0, 1], got ${out[key]}`);
+    }
+  }
+  if (!(out.margin >= 0) || !Number.isFinite(out.margin)) {
+    throw new RangeError(`ros/latest-time: ${what}.margin must be a finite number >= 0, got ${out.margin}`);
+  }
+  return out;
+}

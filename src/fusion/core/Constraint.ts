@@ -1,0 +1,139 @@
+import { zeros, type Matrix } from "./Matrix";
+import { inverse, choleskyUpper } from "./linalg";
+import { randomUuid } from "./uuid";
+
+/** fuse_constraints / fuse_models constraint type names (exactly as fuse registers them). */
+export const ABSOLUTE_POSE_2D = "fuse_constraints::AbsolutePose2DStampedConstraint";
+/** Relative 2D pose (delta in frame 1), reference/fuse.md §6.2. */
+export const RELATIVE_POSE_2D = "fuse_constraints::RelativePose2DStampedConstraint";
+/** Absolute prior on a Position2DStamped. */
+export const ABSOLUTE_POSITION_2D = "fuse_constraints::AbsolutePosition2DStampedConstraint";
+/** Absolute prior on an Orientation2DStamped (error wrapped). */
+export const ABSOLUTE_ORIENTATION_2D = "fuse_constraints::AbsoluteOrientation2DStampedConstraint";
+/** Absolute constraint on a VelocityLinear2DStamped. */
+export const ABSOLUTE_VELOCITY_LINEAR_2D = "fuse_constraints::AbsoluteVelocityLinear2DStampedConstraint";
+/** Absolute constraint on a VelocityAngular2DStamped. */
+export const ABSOLUTE_VELOCITY_ANGULAR_2D = "fuse_constraints::AbsoluteVelocityAngular2DStampedConstraint";
+/** Absolute constraint on an AccelerationLinear2DStamped. */
+export const ABSOLUTE_ACCELERATION_LINEAR_2D =
+  "fuse_constraints::AbsoluteAccelerationLinear2DStampedConstraint";
+/** The unicycle kinematic constraint (fuse_models), reference/fuse.md §6.3. */
+export const UNICYCLE_2D_KINEMATIC = "fuse_models::Unicycle2DStateKinematicConstraint";
+/** The linear prior produced by marginalization, reference/fuse.md §2.3. */
+export const MARGINAL = "fuse_constraints::MarginalConstraint";
+
+/**
+ * A robust loss as fuse_loss configures it: `type` is the fuse_loss class name (e.g.
+ * "fuse_loss::HuberLoss") and `parameters` its numeric parameters (e.g. `{a: 1}`).
+ */
+export interface LossConfig {
+  readonly type: string;
+  readonly parameters: Readonly<Record<string, number>>;
+}
+
+/** Constructor input of `Constraint`. */
+export interface ConstraintInit {
+  /** Default: a random v4 UUID, as fuse does. */
+  uuid?: string;
+  type: string;
+  source: string;
+  variables: readonly string[];
+  /** The full-length mean (or delta); zeros in unmeasured slots. */
+  mean: ArrayLike<number>;
+  /** Whitening matrix A (rows = residual dimension, cols = mean length). */
+  sqrtInformation: Matrix;
+  /** Full-size covariance (cols × cols), zero rows/columns for unmeasured slots. */
+  covariance: Matrix;
+  loss?: LossConfig | null;
+  /** Type-specific fields written into the JSON next to the standard ones (e.g. `{dt: 0.1}`). */
+  extra?: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * A fuse constraint as plain data: the ordered variable UUIDs (the cost function's parameter
+ * blocks), the measured mean, the whitening matrix `A = chol_upper(Σ⁻¹)` (scattered columns for a
+ * partial measurement, reference/fuse.md §2.2), the reconstructed covariance and an optional loss.
+ *
+ * Guarantees: immutable after construction; residual math is the optimizer's business (it
+ * dispatches on `type`). Subclasses may add fields and put them in `extra` for JSON.
+ */
+export class Constraint {
+  public readonly uuid: string;
+  public readonly type: string;
+  /** Name of the sensor/motion model that created it. */
+  public readonly source: string;
+  public readonly variables: readonly string[];
+  public readonly mean: Float64Array;
+  public readonly sqrtInformation: Matrix;
+  public readonly covariance: Matrix;
+  public readonly loss: LossConfig | null;
+  public readonly extra: Readonly<Record<string, unknown>> | undefined;
+
+  public constructor(init: ConstraintInit) {
+    this.uuid = init.uuid ?? randomUuid();
+    this.type = init.type;
+    this.source = init.source;
+    this.variables = [...init.variables];
+    this.mean = Float64Array.from(init.mean);
+    this.sqrtInformation = init.sqrtInformation;
+    this.covariance = init.covariance;
+    this.loss = init.loss ?? null;
+    this.extra = init.extra;
+  }
+
+  /**
+   * A constraint from a measured mean and the covariance of the selected components, as fuse's
+   * partial-measurement constructors build it (reference/fuse.md §2.2): `A` is
+   * `chol_upper(Σ_S⁻¹)` with its k-th column placed at column `indices[k]` of a `|S|×N` matrix.
+   * `mean` is full length (N); `partialCovariance` is |S|×|S|; `indices` default to all.
+   * Throws RangeError when the covariance is not invertible / positive definite (validate first).
+   */
+  public static fromCovariance(init: {
+    uuid?: string;
+    type: string;
+    source: string;
+    variables: readonly string[];
+    mean: ArrayLike<number>;
+    partialCovariance: Matrix;
+    indices?: readonly number[];
+    loss?: LossConfig | null;
+    extra?: Readonly<Record<string, unknown>>;
+  }): Constraint {
+    const n = init.mean.length;
+    const indices = init.indices ?? Array.from({ length: n }, (_, i) => i);
+    const { sqrtInformation, covariance } = whiten(init.partialCovariance, indices, n, init.type);
+    return new Constraint({ ...init, sqrtInformation, covariance });
+  }
+}
+
+/**
+ * `A` (|S|×n, scattered columns) and the full-size covariance (n×n) for a partial covariance.
+ * Throws RangeError naming `what` when Σ_S is not positive definite.
+ */
+export function whiten(
+  partialCovariance: Matrix,
+  indices: readonly number[],
+  n: number,
+  what: string,
+): { sqrtInformation: Matrix; covariance: Matrix } {
+  const k = indices.length;
+  if (partialCovariance.rows !== k || partialCovariance.cols !== k) {
+    throw new RangeError(
+      `${what}: covariance is ${partialCovariance.rows}x${partialCovariance.cols}, expected ${k}x${k}`,
+    );
+  }
+  const info = inverse(partialCovariance);
+  const l = info ? choleskyUpper(info) : undefined;
+  if (!l) {
+    throw new RangeError(`${what}: covariance is not positive definite`);
+  }
+  const a = zeros(k, n);
+  const cov = zeros(n, n);
+  for (let r = 0; r < k; r++) {
+    for (let c = 0; c < k; c++) {
+      a.data[r * n + indices[c]!] = l.data[r * k + c]!;
+      cov.data[indices[r]! * n + indices[c]!] = partialCovariance.data[r * k + c]!;
+    }
+  }
+  return { sqrtInformation: a, covariance: cov };
+}

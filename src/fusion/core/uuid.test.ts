@@ -1,0 +1,58 @@
+import { createHash } from "node:crypto";
+import { describe, expect, it } from "vitest";
+
+import { NIL_UUID, resolveDeviceId, StampedUuids, uuidFromName } from "./uuid";
+import { TimeBase } from "../../time";
+
+/** Independent RFC 4122 v5 (SHA-1) oracle written for this test. */
+function v5(name: Uint8Array, ns: string): string {
+  const nsBytes = Buffer.from(ns.replace(/-/g, ""), "hex");
+  const h = createHash("sha1").update(nsBytes).update(name).digest().subarray(0, 16);
+  h[6] = (h[6]! & 0x0f) | 0x50;
+  h[8] = (h[8]! & 0x3f) | 0x80;
+  const hex = h.toString("hex");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+describe("fuse UUID recipe (reference/fuse.md §1.7)", () => {
+  it("reproduces the ROS 1 and ROS 2 UUIDs of Orientation3DStamped at Time(1, 0) from fuse's test data", () => {
+    const base = TimeBase.forFirstStamp(0n);
+    const stamp = base.fromSecNsec(1, 0);
+    expect(new StampedUuids(base, "ros1").uuid("fuse_variables::Orientation3DStamped", stamp)).toBe(
+      "d0344d9a-5584-5a24-b972-ea410b25e499",
+    );
+    expect(new StampedUuids(base, "ros2").uuid("fuse_variables::Orientation3DStamped", stamp)).toBe(
+      "f585f09e-8f7b-5d41-890f-0ae773b82097",
+    );
+  });
+
+  it("matches an independent SHA-1 oracle for epoch stamps, both recipes, with a device id", () => {
+    const sec = 1_432_235_498;
+    const nsec = 123_456_789;
+    const base = TimeBase.forFirstSecNsec(sec - 3, 0);
+    const stamp = base.fromSecNsec(sec, nsec);
+    const device = uuidFromName("imu");
+    const typeNs = v5(Buffer.from("fuse_variables::Position2DStamped"), NIL_UUID);
+    const dev = Buffer.from(device.replace(/-/g, ""), "hex");
+    const ros1 = Buffer.alloc(8);
+    ros1.writeUInt32LE(sec, 0);
+    ros1.writeUInt32LE(nsec, 4);
+    const ros2 = Buffer.alloc(8);
+    ros2.writeBigInt64LE(BigInt(sec) * 1_000_000_000n + BigInt(nsec), 0);
+    expect(new StampedUuids(base, "ros1").uuid("fuse_variables::Position2DStamped", stamp, device)).toBe(
+      v5(Buffer.concat([ros1, dev]), typeNs),
+    );
+    expect(new StampedUuids(base, "ros2").uuid("fuse_variables::Position2DStamped", stamp, device)).toBe(
+      v5(Buffer.concat([ros2, dev]), typeNs),
+    );
+  });
+
+  it("resolves device ids: explicit id, then name, then NIL", () => {
+    expect(resolveDeviceId({})).toBe(NIL_UUID);
+    expect(resolveDeviceId({ deviceName: "robot" })).toBe(v5(Buffer.from("robot"), NIL_UUID));
+    expect(resolveDeviceId({ deviceId: "A0000000-0000-0000-0000-000000000001", deviceName: "x" })).toBe(
+      "a0000000-0000-0000-0000-000000000001",
+    );
+    expect(() => resolveDeviceId({ deviceId: "nope" })).toThrow(/not a UUID/);
+  });
+});

@@ -1,0 +1,133 @@
+import type { CostFunction } from "./CostFunction";
+import { wrapAngle } from "./angles";
+import { predictUnicycle2D } from "./unicycle2d";
+
+/** Parameter block sizes of the kinematic constraint: 5 variables at t1, then 5 at t2. */
+const BLOCK_SIZES: readonly number[] = [2, 1, 2, 1, 2, 2, 1, 2, 1, 2];
+/** Offset of each block of one state inside the 8-vector. */
+const STATE_OFFSETS: readonly number[] = [0, 2, 3, 5, 6];
+
+/**
+ * Cost of `fuse_models::Unicycle2DStateKinematicConstraint` (reference/fuse.md §6.3): parameter
+ * blocks `[position1, yaw1, vLinear1, vYaw1, aLinear1, position2, yaw2, vLinear2, vYaw2,
+ * aLinear2]`, `r = A·(s2 − f(s1, dt))` with the yaw component wrapped, `A` the 8 × 8 square-root
+ * information of `Q·dt`. Jacobians: `∂r/∂s2 = A` (split by block), `∂r/∂s1 = −A·F`.
+ */
+export class Unicycle2DStateCost implements CostFunction {
+  public readonly numResiduals = 8;
+  public readonly parameterBlockSizes: readonly number[] = BLOCK_SIZES;
+  /** The time between the two states, in seconds. */
+  public readonly dt: number;
+  readonly #a: Float64Array;
+  readonly #s1 = new Float64Array(8);
+  readonly #pred = new Float64Array(8);
+  readonly #e = new Float64Array(8);
+  readonly #f = new Float64Array(64);
+  readonly #af = new Float64Array(64);
+
+  /**
+   * @param dt seconds from state 1 to state 2.
+   * @param sqrtInformation 8 × 8 row-major `A`.
+   * @throws RangeError when `A` is not 8 × 8 or dt is not finite.
+   */
+  public constructor(dt: number, sqrtInformation: ArrayLike<number>) {
+    if (sqrtInformation.length !== 64) {
+      throw new RangeError(
+        `Unicycle2DStateCost: square-root information has ${sqrtInformation.length} entries, expected 64`,
+      );
+    }
+    if (!Number.isFinite(dt)) {
+      throw new RangeError(`Unicycle2DStateCost: dt ${dt} is not finite`);
+    }
+    this.dt = dt;
+    this.#a = Float64Array.from(sqrtInformation);
+  }
+
+  public evaluate(
+    parameters: readonly Float64Array[],
+    residuals: Float64Array,
+    jacobians: readonly (Float64Array | null)[] | null,
+  ): boolean {
+    const s1 = this.#s1;
+    gatherState(parameters, 0, s1);
+    const pred = this.#pred;
+    const wantJ1 =
+      jacobians != null &&
+      (jacobians[0] != null ||
+        jacobians[1] != null ||
+        jacobians[2] != null ||
+        jacobians[3] != null ||
+        jacobians[4] != null);
+    predictUnicycle2D(s1, this.dt, pred, wantJ1 ? this.#f : undefined);
+    const e = this.#e;
+    gatherState(parameters, 5, e);
+    for (let i = 0; i < 8; i++) {
+      e[i] = e[i]! - pred[i]!;
+    }
+    e[2] = wrapAngle(e[2]!);
+    const a = this.#a;
+    for (let r = 0; r < 8; r++) {
+      let s = 0;
+      for (let c = 0; c < 8; c++) {
+        s += a[r * 8 + c]! * e[c]!;
+      }
+      residuals[r] = s;
+    }
+    if (!jacobians) {
+      return true;
+    }
+    if (wantJ1) {
+      // af = −A·F
+      const f = this.#f;
+      const af = this.#af;
+      for (let r = 0; r < 8; r++) {
+        for (let c = 0; c < 8; c++) {
+          let s = 0;
+          for (let k = 0; k < 8; k++) {
+            s += a[r * 8 + k]! * f[k * 8 + c]!;
+          }
+          af[r * 8 + c] = -s;
+        }
+      }
+      scatterColumns(af, jacobians, 0);
+    }
+    scatterColumns(a, jacobians, 5);
+    return true;
+  }
+}
+
+/** Copies the 5 blocks starting at `first` into an 8-vector. */
+function gatherState(parameters: readonly Float64Array[], first: number, out: Float64Array): void {
+  const p = parameters[first]!;
+  const v = parameters[first + 2]!;
+  const acc = parameters[first + 4]!;
+  out[0] = p[0]!;
+  out[1] = p[1]!;
+  out[2] = parameters[first + 1]![0]!;
+  out[3] = v[0]!;
+  out[4] = v[1]!;
+  out[5] = parameters[first + 3]![0]!;
+  out[6] = acc[0]!;
+  out[7] = acc[1]!;
+}
+
+/** Splits an 8 × 8 matrix's columns into the Jacobian blocks `first … first + 4`. */
+function scatterColumns(
+  m: Float64Array,
+  jacobians: readonly (Float64Array | null)[],
+  first: number,
+): void {
+  for (let b = 0; b < 5; b++) {
+    const j = jacobians[first + b];
+    if (!j) {
+      continue;
+    }
+    const size = BLOCK_SIZES[b]!;
+    const off = STATE_OFFSETS[b]!;
+    for (let r = 0; r < 8; r++) {
+      for (let c = 0; c < size; c++) {
+        j[r * size + c] = m[r * 8 + off + c]!;
+      }
+    }
+  }
+}

@@ -1,0 +1,24 @@
+export { AbsoluteCost } from "./AbsoluteCost";
+export { AbsolutePose2DCost } from "./AbsolutePose2DCost";
+export { Corrector } from "./Corrector";
+export type { CostFunction } from "./CostFunction";
+export { MarginalCost, type MarginalTerm } from "./MarginalCost";
+export { RelativeCost } from "./RelativeCost";
+export { RelativePose2DCost } from "./RelativePose2DCost";
+export { Unicycle2DStateCost } from "./Unicycle2DStateCost";
+export { wrapAngle } from "./angles";
+export { centralDifferenceJacobians, evaluateWithJacobians } from "./finiteDifference";
+export {
+  ArctanLoss,
+  CauchyLoss,
+  createLoss,
+  HuberLoss,
+  SoftLOneLoss,
+  TolerantLoss,
+  TrivialLoss,
+  TukeyLoss,
+  WelschLoss,
+  type LossFunction,
+  type LossSpec,
+} from "./losses";
+export { predictUnicycle2D, UNICYCLE_STATE_SIZE } from "./unicycle2d";

@@ -1,0 +1,29 @@
+import type { LossConfig, SensorMessage, Transaction } from "../core";
+import { Fuse2DSensorModel, type CommonSensorOptions } from "./Fuse2DSensorModel";
+import { linearIndices } from "./common/dimensions";
+import { asObject, readVectorPairWithCovariance } from "./common/rosMessages";
+import { processAccel } from "./common/sensorProc";
+
+/** fuse_models::Acceleration2D parameters (reference/fuse.md §3.5). */
+export interface Acceleration2DOptions extends CommonSensorOptions {
+  /** `dimensions` ("x", "y"). */
+  readonly dimensions?: readonly string[];
+  /** `target_frame`; default "" (message frame). Rotation only. */
+  readonly targetFrame?: string;
+  readonly loss?: LossConfig | null;
+}
+
+/** fuse_models::Acceleration2D on geometry_msgs/AccelWithCovarianceStamped. */
+export class Acceleration2D extends Fuse2DSensorModel<Acceleration2DOptions> {
+  readonly #idx: number[];
+
+  public constructor(options: Acceleration2DOptions) {
+    super(options);
+    this.#idx = linearIndices(options.dimensions, "dimensions");
+  }
+
+  protected override process(event: SensorMessage, stamp: number, frameId: string, tx: Transaction): void {
+    const accel = readVectorPairWithCovariance(asObject(event.message).accel, "accel", stamp, frameId);
+    processAccel(this.env, accel, this.options.loss ?? null, this.options.targetFrame ?? "", this.#idx, tx);
+  }
+}

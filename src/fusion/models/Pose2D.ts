@@ -1,0 +1,68 @@
+import type { LossConfig, SensorMessage, Transaction } from "../core";
+import { Fuse2DSensorModel, type CommonSensorOptions } from "./Fuse2DSensorModel";
+import { angularIndices, linearIndices } from "./common/dimensions";
+import type { PoseMeasurement } from "./common/measurement";
+import { asObject, readPoseWithCovariance } from "./common/rosMessages";
+import { processAbsolutePose, processDifferentialPose, transformPose } from "./common/sensorProc";
+
+/** fuse_models::Pose2D parameters (reference/fuse.md §3.3). */
+export interface Pose2DOptions extends CommonSensorOptions {
+  readonly positionDimensions?: readonly string[];
+  readonly orientationDimensions?: readonly string[];
+  readonly differential?: boolean;
+  /** Differential only; default true. */
+  readonly independent?: boolean;
+  readonly minimumPoseRelativeCovarianceDiagonal?: readonly number[];
+  /** `target_frame`; default "" (message frame). */
+  readonly targetFrame?: string;
+  readonly loss?: LossConfig | null;
+}
+
+/**
+ * fuse_models::Pose2D on geometry_msgs/PoseWithCovarianceStamped: absolute pose constraints, or
+ * relative ones between consecutive kept messages (independent or dependent covariance; no
+ * twist-covariance option).
+ */
+export class Pose2D extends Fuse2DSensorModel<Pose2DOptions> {
+  readonly #pos: number[];
+  readonly #ori: number[];
+  #previous: PoseMeasurement | undefined;
+
+  public constructor(options: Pose2DOptions) {
+    super(options);
+    this.#pos = linearIndices(options.positionDimensions, "positionDimensions");
+    this.#ori = angularIndices(options.orientationDimensions, "orientationDimensions");
+  }
+
+  protected override onSensorStart(): void {
+    this.#previous = undefined;
+  }
+
+  protected override process(event: SensorMessage, stamp: number, frameId: string, tx: Transaction): void {
+    const o = this.options;
+    const pose = readPoseWithCovariance(asObject(event.message).pose, stamp, frameId);
+    const env = this.env;
+    if (o.differential ?? false) {
+      const current = transformPose(env, pose, o.targetFrame ?? "", "pose");
+      if (current == undefined) {
+        return;
+      }
+      if (this.#previous != undefined) {
+        processDifferentialPose(
+          env,
+          this.#previous,
+          current,
+          (o.independent ?? true) ? "independent" : "dependent",
+          o.minimumPoseRelativeCovarianceDiagonal ?? [0, 0, 0],
+          o.loss ?? null,
+          this.#pos,
+          this.#ori,
+          tx,
+        );
+      }
+      this.#previous = current;
+    } else {
+      processAbsolutePose(env, pose, o.loss ?? null, o.targetFrame ?? "", this.#pos, this.#ori, tx);
+    }
+  }
+}

@@ -1,0 +1,33 @@
+import type { LossConfig, SensorMessage, Transaction } from "../core";
+import { Fuse2DSensorModel, type CommonSensorOptions } from "./Fuse2DSensorModel";
+import { angularIndices, linearIndices } from "./common/dimensions";
+import { asObject, readVectorPairWithCovariance } from "./common/rosMessages";
+import { processTwist } from "./common/sensorProc";
+
+/** fuse_models::Twist2D parameters (reference/fuse.md §3.4). */
+export interface Twist2DOptions extends CommonSensorOptions {
+  readonly linearDimensions?: readonly string[];
+  readonly angularDimensions?: readonly string[];
+  /** `target_frame`; default "" (message frame). Rotation only. */
+  readonly targetFrame?: string;
+  readonly linearLoss?: LossConfig | null;
+  readonly angularLoss?: LossConfig | null;
+}
+
+/** fuse_models::Twist2D on geometry_msgs/TwistWithCovarianceStamped: absolute velocity constraints. */
+export class Twist2D extends Fuse2DSensorModel<Twist2DOptions> {
+  readonly #lin: number[];
+  readonly #ang: number[];
+
+  public constructor(options: Twist2DOptions) {
+    super(options);
+    this.#lin = linearIndices(options.linearDimensions, "linearDimensions");
+    this.#ang = angularIndices(options.angularDimensions, "angularDimensions");
+  }
+
+  protected override process(event: SensorMessage, stamp: number, frameId: string, tx: Transaction): void {
+    const o = this.options;
+    const twist = readVectorPairWithCovariance(asObject(event.message).twist, "twist", stamp, frameId);
+    processTwist(this.env, twist, o.linearLoss ?? null, o.angularLoss ?? null, o.targetFrame ?? "", this.#lin, this.#ang, tx);
+  }
+}

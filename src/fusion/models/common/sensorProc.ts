@@ -1,0 +1,517 @@
+import {
+  validateMeasurement,
+  type MeasurementProblem,
+  type PoseMeasurement,
+  type VectorPairMeasurement,
+} from "./measurement";
+import {
+  quatInverse,
+  quatMultiply,
+  quatToMatrix,
+  quatYaw,
+  rotate,
+  rotateCovariance6,
+  type Quat,
+} from "./quaternion";
+import type { Stamp } from "../../../time";
+import {
+  ABSOLUTE_ACCELERATION_LINEAR_2D,
+  ABSOLUTE_POSE_2D,
+  ABSOLUTE_VELOCITY_ANGULAR_2D,
+  ABSOLUTE_VELOCITY_LINEAR_2D,
+  ACCELERATION_LINEAR_2D,
+  Constraint,
+  fromRows,
+  linalg,
+  ORIENTATION_2D,
+  POSITION_2D,
+  RELATIVE_POSE_2D,
+  Variable,
+  VELOCITY_ANGULAR_2D,
+  VELOCITY_LINEAR_2D,
+  wrapAngle,
+  zeros,
+  type LossConfig,
+  type Matrix,
+  type RigidTransform,
+  type StampedUuids,
+  type Transaction,
+  type TransformLookup,
+} from "../../core";
+
+/**
+ * How an orientation is moved into a target frame (the IMU mounting trap, README "Fusion"):
+ * - `"fuse"` (default, parity): tf2's pose transform, q_target = q_target_sensor ⊗ q_measured, as
+ *   fuse's Imu2D/Odometry2D do with `*_target_frame`;
+ * - `"body"`: the body orientation q_measured ⊗ q_target_sensor⁻¹, as robot_localization uses it
+ *   (the sensor reports its own attitude in a world frame; the body's attitude is wanted).
+ */
+export type OrientationTransform = "fuse" | "body";
+
+/** What the processing helpers need from their sensor model. */
+export interface ProcEnv {
+  readonly source: string;
+  readonly deviceId: string;
+  readonly ids: StampedUuids;
+  readonly transforms: TransformLookup | undefined;
+  /** `!disable_checks`. */
+  readonly validate: boolean;
+  /** Records one failed part of the message (the sensor reports the message once). */
+  problem(part: string, problem: MeasurementProblem | "transform-unavailable", detail: string): void;
+}
+
+/** Covariance flat indices of (x, y, yaw) in a ROS 6×6 pose covariance. */
+const POSE_XY_YAW = [0, 1, 5];
+
+function sub3(cov: ArrayLike<number>): Matrix {
+  const m = zeros(3, 3);
+  for (let i = 0; i < 3; i++) {
+    for (let j = 0; j < 3; j++) {
+      m.data[i * 3 + j] = cov[POSE_XY_YAW[i]! * 6 + POSE_XY_YAW[j]!]!;
+    }
+  }
+  return m;
+}
+
+function select(mean: ArrayLike<number>, cov: Matrix, indices: readonly number[]): [number[], Matrix] {
+  return [indices.map((i) => mean[i]!), linalg.subMatrix(cov, indices)];
+}
+
+/**
+ * The transform target ← source at stamp: "identity" when target is empty or equal to source,
+ * undefined (and a recorded problem) when unknown.
+ */
+export function lookupTransform(
+  env: ProcEnv,
+  target: string,
+  source: string,
+  stamp: Stamp,
+  part: string,
+): RigidTransform | undefined | "identity" {
+  if (target === "" || target === source) {
+    return "identity";
+  }
+  const t = env.transforms?.lookup(target, source, stamp);
+  if (t == undefined) {
+    env.problem(part, "transform-unavailable", `no transform from "${source}" to "${target}"`);
+  }
+  return t;
+}
+
+/**
+ * A pose moved into `target` (tf2 doTransform of PoseWithCovarianceStamped: p' = R p + t,
+ * orientation per `mode`, covariance rotated by block-diag(R, R)). Undefined (and a recorded
+ * problem) when the transform is unavailable.
+ */
+export function transformPose(
+  env: ProcEnv,
+  pose: PoseMeasurement,
+  target: string,
+  part: string,
+  mode: OrientationTransform = "fuse",
+): PoseMeasurement | undefined {
+  const t = lookupTransform(env, target, pose.frameId, pose.stamp, part);
+  if (t === "identity") {
+    return pose;
+  }
+  if (t == undefined) {
+    return undefined;
+  }
+  const r = quatToMatrix(t.rotation);
+  const p = rotate(r, pose.position);
+  const q: Quat =
+    mode === "fuse" ? quatMultiply(t.rotation, pose.orientation) : quatMultiply(pose.orientation, quatInverse(t.rotation));
+  return {
+    stamp: pose.stamp,
+    frameId: target,
+    position: [p[0] + t.translation[0], p[1] + t.translation[1], p[2] + t.translation[2]],
+    orientation: q,
+    covariance: rotateCovariance6(pose.covariance, r),
+  };
+}
+
+/** A twist or acceleration rotated into `target` (no lever arm, as fuse does). */
+export function rotateVectorPair(
+  env: ProcEnv,
+  m: VectorPairMeasurement,
+  target: string,
+  part: string,
+): VectorPairMeasurement | undefined {
+  const t = lookupTransform(env, target, m.frameId, m.stamp, part);
+  if (t === "identity") {
+    return m;
+  }
+  if (t == undefined) {
+    return undefined;
+  }
+  const r = quatToMatrix(t.rotation);
+  return {
+    stamp: m.stamp,
+    frameId: target,
+    linear: rotate(r, m.linear),
+    angular: rotate(r, m.angular),
+    covariance: rotateCovariance6(m.covariance, r),
+  };
+}
+
+function check(env: ProcEnv, part: string, mean: ArrayLike<number>, cov: Matrix, precision?: number): boolean {
+  if (!env.validate) {
+    return true;
+  }
+  const p = validateMeasurement(mean, cov, precision);
+  if (p != undefined) {
+    env.problem(part, p, `${part}: ${describe(p)}`);
+    return false;
+  }
+  return true;
+}
+
+function describe(p: MeasurementProblem): string {
+  switch (p) {
+    case "non-finite-mean":
+      return "the measured value is not finite";
+    case "non-finite-covariance":
+      return "the covariance contains NaN or infinity";
+    case "non-symmetric":
+      return "the covariance is not symmetric";
+    case "not-positive-definite":
+      return "the covariance is not positive definite";
+  }
+}
+
+/** Position + orientation variables at the pose's stamp. */
+function poseVariables(env: ProcEnv, stamp: Stamp, x: number, y: number, yaw: number): [Variable, Variable] {
+  return [
+    Variable.stamped(env.ids, POSITION_2D, stamp, env.deviceId, [x, y]),
+    Variable.stamped(env.ids, ORIENTATION_2D, stamp, env.deviceId, [yaw]),
+  ];
+}
+
+/**
+ * fuse's processAbsolutePoseWithCovariance: Position2D + Orientation2D at the stamp and one
+ * AbsolutePose2DStampedConstraint over the selected (x, y | yaw) indices. Returns true when added.
+ */
+export function processAbsolutePose(
+  env: ProcEnv,
+  pose: PoseMeasurement,
+  loss: LossConfig | null,
+  targetFrame: string,
+  positionIndices: readonly number[],
+  orientationIndices: readonly number[],
+  tx: Transaction,
+  mode: OrientationTransform = "fuse",
+): boolean {
+  if (positionIndices.length === 0 && orientationIndices.length === 0) {
+    return false;
+  }
+  const p = transformPose(env, pose, targetFrame, "pose", mode);
+  if (p == undefined) {
+    return false;
+  }
+  const yaw = quatYaw(p.orientation);
+  const mean = [p.position[0], p.position[1], yaw];
+  const indices = [...positionIndices, ...orientationIndices.map((i) => i + 2)];
+  const [partialMean, partialCov] = select(mean, sub3(p.covariance), indices);
+  if (!check(env, "pose", partialMean, partialCov)) {
+    return false;
+  }
+  const [position, orientation] = poseVariables(env, pose.stamp, mean[0]!, mean[1]!, yaw);
+  const fullMean = [0, 0, 0];
+  indices.forEach((i) => (fullMean[i] = mean[i]!));
+  tx.addVariable(position).addVariable(orientation);
+  tx.addConstraint(
+    Constraint.fromCovariance({
+      type: ABSOLUTE_POSE_2D,
+      source: env.source,
+      variables: [position.uuid, orientation.uuid],
+      mean: fullMean,
+      partialCovariance: partialCov,
+      indices,
+      loss,
+    }),
+  );
+  tx.addInvolvedStamp(pose.stamp);
+  return true;
+}
+
+function relativeConstraint(
+  env: ProcEnv,
+  p1: PoseMeasurement,
+  p2: PoseMeasurement,
+  delta: number[],
+  cov: Matrix,
+  positionIndices: readonly number[],
+  orientationIndices: readonly number[],
+  loss: LossConfig | null,
+  precision: number,
+  tx: Transaction,
+): boolean {
+  const indices = [...positionIndices, ...orientationIndices.map((i) => i + 2)];
+  const [partialMean, partialCov] = select(delta, cov, indices);
+  if (!check(env, "relative pose", partialMean, partialCov, precision)) {
+    return false;
+  }
+  const [pos1, ori1] = poseVariables(env, p1.stamp, p1.position[0], p1.position[1], quatYaw(p1.orientation));
+  const [pos2, ori2] = poseVariables(env, p2.stamp, p2.position[0], p2.position[1], quatYaw(p2.orientation));
+  const fullMean = [0, 0, 0];
+  indices.forEach((i) => (fullMean[i] = delta[i]!));
+  tx.addVariable(pos1).addVariable(ori1).addVariable(pos2).addVariable(ori2);
+  tx.addConstraint(
+    Constraint.fromCovariance({
+      type: RELATIVE_POSE_2D,
+      source: env.source,
+      variables: [pos1.uuid, ori1.uuid, pos2.uuid, ori2.uuid],
+      mean: fullMean,
+      partialCovariance: partialCov,
+      indices,
+      loss,
+    }),
+  );
+  tx.addInvolvedStamp(p1.stamp).addInvolvedStamp(p2.stamp);
+  return true;
+}
+
+/** δ = (R(−θ₁)(p₂ − p₁), wrap(θ₂ − θ₁)) and the rotation terms (reference/fuse.md §6.2b). */
+function relativeMean(p1: PoseMeasurement, p2: PoseMeasurement) {
+  const yaw1 = quatYaw(p1.orientation);
+  const sy = Math.sin(-yaw1);
+  const cy = Math.cos(-yaw1);
+  const dx = p2.position[0] - p1.position[0];
+  const dy = p2.position[1] - p1.position[1];
+  const delta = [cy * dx - sy * dy, sy * dx + cy * dy, wrapAngle(quatYaw(p2.orientation) - yaw1)];
+  return { delta, sy, cy, dx, dy };
+}
+
+/**
+ * fuse's processDifferentialPoseWithCovariance (reference/fuse.md §6.2b): independent
+ * `J₁Σ₁J₁ᵀ + J₂Σ₂J₂ᵀ`, or dependent `M(Σ₂ − PΣ₁Pᵀ)Mᵀ + Σ_min`; validated with precision 1e-6.
+ */
+export function processDifferentialPose(
+  env: ProcEnv,
+  pose1: PoseMeasurement,
+  pose2: PoseMeasurement,
+  covarianceModel: "independent" | "dependent",
+  minimumCovarianceDiagonal: readonly number[],
+  loss: LossConfig | null,
+  positionIndices: readonly number[],
+  orientationIndices: readonly number[],
+  tx: Transaction,
+): boolean {
+  if (positionIndices.length === 0 && orientationIndices.length === 0) {
+    return false;
+  }
+  const { delta, sy, cy, dx, dy } = relativeMean(pose1, pose2);
+  const c1 = sub3(pose1.covariance);
+  const c2 = sub3(pose2.covariance);
+  let cov: Matrix;
+  if (covarianceModel === "independent") {
+    const j1 = fromRows([
+      [-cy, sy, sy * dx + cy * dy],
+      [-sy, -cy, -cy * dx + sy * dy],
+      [0, 0, -1],
+    ]);
+    const j2 = fromRows([
+      [cy, -sy, 0],
+      [sy, cy, 0],
+      [0, 0, 1],
+    ]);
+    cov = linalg.add(linalg.sandwich(j1, c1), linalg.sandwich(j2, c2));
+  } else {
+    const p = fromRows([
+      [1, 0, sy * delta[0]! - cy * delta[1]!],
+      [0, 1, cy * delta[0]! + sy * delta[1]!],
+      [0, 0, 1],
+    ]);
+    const m = fromRows([
+      [cy, -sy, 0],
+      [sy, cy, 0],
+      [0, 0, 1],
+    ]);
+    const inner = linalg.add(c2, linalg.scale(linalg.sandwich(p, c1), -1));
+    cov = addDiagonal(linalg.sandwich(m, inner), minimumCovarianceDiagonal);
+  }
+  return relativeConstraint(env, pose1, pose2, delta, cov, positionIndices, orientationIndices, loss, 1e-6, tx);
+}
+
+/**
+ * fuse's processDifferentialPoseWithTwistCovariance: `dt²(Σ_twist,xyψ − offset) + Σ_min`; nothing
+ * (and a recorded problem) when dt < 1e-6 s.
+ */
+export function processDifferentialPoseWithTwistCovariance(
+  env: ProcEnv,
+  pose1: PoseMeasurement,
+  pose2: PoseMeasurement,
+  twist: VectorPairMeasurement,
+  minimumCovarianceDiagonal: readonly number[],
+  twistCovarianceOffsetDiagonal: readonly number[],
+  loss: LossConfig | null,
+  positionIndices: readonly number[],
+  orientationIndices: readonly number[],
+  tx: Transaction,
+): boolean {
+  if (positionIndices.length === 0 && orientationIndices.length === 0) {
+    return false;
+  }
+  const { delta } = relativeMean(pose1, pose2);
+  const dt = (pose2.stamp - pose1.stamp) / 1e9;
+  if (dt < 1e-6) {
+    env.problem("relative pose", "non-finite-mean", `very small time difference ${dt} s between poses`);
+    return false;
+  }
+  const tw = sub3(twist.covariance);
+  for (let i = 0; i < 3; i++) {
+    tw.data[i * 3 + i] = tw.data[i * 3 + i]! - (twistCovarianceOffsetDiagonal[i] ?? 0);
+  }
+  const cov = addDiagonal(linalg.scale(tw, dt * dt), minimumCovarianceDiagonal);
+  return relativeConstraint(env, pose1, pose2, delta, cov, positionIndices, orientationIndices, loss, 1e-6, tx);
+}
+
+function addDiagonal(m: Matrix, diag: readonly number[]): Matrix {
+  const out = { rows: m.rows, cols: m.cols, data: Float64Array.from(m.data) };
+  for (let i = 0; i < m.rows; i++) {
+    out.data[i * m.cols + i] = out.data[i * m.cols + i]! + (diag[i] ?? 0);
+  }
+  return out;
+}
+
+function vector2Constraint(
+  env: ProcEnv,
+  tx: Transaction,
+  part: string,
+  varType: string,
+  constraintType: string,
+  stamp: Stamp,
+  values: [number, number],
+  cov2: Matrix,
+  indices: readonly number[],
+  loss: LossConfig | null,
+): boolean {
+  const [partialMean, partialCov] = select(values, cov2, indices);
+  if (!check(env, part, partialMean, partialCov)) {
+    return false;
+  }
+  const v = Variable.stamped(env.ids, varType, stamp, env.deviceId, values);
+  const fullMean = [0, 0];
+  indices.forEach((i) => (fullMean[i] = values[i]!));
+  tx.addVariable(v);
+  tx.addConstraint(
+    Constraint.fromCovariance({
+      type: constraintType,
+      source: env.source,
+      variables: [v.uuid],
+      mean: fullMean,
+      partialCovariance: partialCov,
+      indices,
+      loss,
+    }),
+  );
+  return true;
+}
+
+function cov2x2(cov: ArrayLike<number>): Matrix {
+  return fromRows([
+    [cov[0]!, cov[1]!],
+    [cov[6]!, cov[7]!],
+  ]);
+}
+
+/**
+ * fuse's processTwistWithCovariance: VelocityLinear2D (covariance [0,1;6,7]) and/or
+ * VelocityAngular2D (covariance [35]) with absolute constraints; the twist is only rotated into
+ * `targetFrame`. Each part is validated on its own; the stamp is involved when anything was added.
+ */
+export function processTwist(
+  env: ProcEnv,
+  twist: VectorPairMeasurement,
+  linearLoss: LossConfig | null,
+  angularLoss: LossConfig | null,
+  targetFrame: string,
+  linearIndices: readonly number[],
+  angularIndices: readonly number[],
+  tx: Transaction,
+): boolean {
+  if (linearIndices.length === 0 && angularIndices.length === 0) {
+    return false;
+  }
+  const t = rotateVectorPair(env, twist, targetFrame, "twist");
+  if (t == undefined) {
+    return false;
+  }
+  let added = false;
+  if (linearIndices.length > 0) {
+    added =
+      vector2Constraint(
+        env,
+        tx,
+        "linear velocity",
+        VELOCITY_LINEAR_2D,
+        ABSOLUTE_VELOCITY_LINEAR_2D,
+        twist.stamp,
+        [t.linear[0], t.linear[1]],
+        cov2x2(t.covariance),
+        linearIndices,
+        linearLoss,
+      ) || added;
+  }
+  if (angularIndices.length > 0) {
+    const w = t.angular[2];
+    const cov = fromRows([[t.covariance[35]!]]);
+    if (check(env, "angular velocity", [w], cov)) {
+      const v = Variable.stamped(env.ids, VELOCITY_ANGULAR_2D, twist.stamp, env.deviceId, [w]);
+      tx.addVariable(v);
+      tx.addConstraint(
+        Constraint.fromCovariance({
+          type: ABSOLUTE_VELOCITY_ANGULAR_2D,
+          source: env.source,
+          variables: [v.uuid],
+          mean: [w],
+          partialCovariance: cov,
+          indices: [0],
+          loss: angularLoss,
+        }),
+      );
+      added = true;
+    }
+  }
+  if (added) {
+    tx.addInvolvedStamp(twist.stamp);
+  }
+  return added;
+}
+
+/**
+ * fuse's processAccelWithCovariance: AccelerationLinear2D (covariance [0,1;6,7]) with an absolute
+ * constraint; rotated only into `targetFrame`.
+ */
+export function processAccel(
+  env: ProcEnv,
+  accel: VectorPairMeasurement,
+  loss: LossConfig | null,
+  targetFrame: string,
+  indices: readonly number[],
+  tx: Transaction,
+): boolean {
+  if (indices.length === 0) {
+    return false;
+  }
+  const a = rotateVectorPair(env, accel, targetFrame, "acceleration");
+  if (a == undefined) {
+    return false;
+  }
+  const added = vector2Constraint(
+    env,
+    tx,
+    "linear acceleration",
+    ACCELERATION_LINEAR_2D,
+    ABSOLUTE_ACCELERATION_LINEAR_2D,
+    accel.stamp,
+    [a.linear[0], a.linear[1]],
+    cov2x2(a.covariance),
+    indices,
+    loss,
+  );
+  if (added) {
+    tx.addInvolvedStamp(accel.stamp);
+  }
+  return added;
+}

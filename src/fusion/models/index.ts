@@ -1,0 +1,11 @@
+export { Acceleration2D, type Acceleration2DOptions } from "./Acceleration2D";
+export { Fuse2DSensorModel, type CommonSensorOptions } from "./Fuse2DSensorModel";
+export { Imu2D, type Imu2DOptions } from "./Imu2D";
+export { Odometry2D, type Odometry2DOptions } from "./Odometry2D";
+export { Pose2D, type Pose2DOptions } from "./Pose2D";
+export { Twist2D, type Twist2DOptions } from "./Twist2D";
+export { Unicycle2DIgnition, type Unicycle2DIgnitionOptions } from "./Unicycle2DIgnition";
+export { validateMeasurement, type MeasurementProblem } from "./common/measurement";
+export type { OrientationTransform } from "./common/sensorProc";
+export { quatFromRpy, quatMultiply, quatInverse, quatYaw, type Quat } from "./common/quaternion";
+export { Throttle } from "./common/Throttle";

@@ -1,0 +1,584 @@
+import type { Problem } from "./Problem";
+import { Corrector } from "../math/Corrector";
+import { wrapAngle } from "../math/angles";
+
+/** Solver options, named after Ceres' `Solver::Options` (and with its defaults). */
+export interface SolverOptions {
+  /** Iteration cap (successful and unsuccessful steps). Default 50. */
+  readonly maxIterations?: number;
+  /** Converged when |Δcost| ≤ functionTolerance · cost. Default 1e-6. */
+  readonly functionTolerance?: number;
+  /** Converged when max |gradient| ≤ gradientTolerance. Default 1e-10. */
+  readonly gradientTolerance?: number;
+  /** Converged when ‖δ‖ ≤ parameterTolerance · (‖x‖ + parameterTolerance). Default 1e-8. */
+  readonly parameterTolerance?: number;
+  /** Initial trust-region radius μ (damping is diag(JᵀJ)/μ). Default 1e4. */
+  readonly initialTrustRegionRadius?: number;
+  /** Largest trust-region radius. Default 1e16. */
+  readonly maxTrustRegionRadius?: number;
+  /** A step is accepted when actual/predicted decrease > this. Default 1e-3. */
+  readonly minRelativeDecrease?: number;
+  /** Clamp of the LM diagonal diag(JᵀJ). Defaults 1e-6 and 1e32. */
+  readonly minLmDiagonal?: number;
+  /** See minLmDiagonal. */
+  readonly maxLmDiagonal?: number;
+  /** Give up (failure) after this many consecutive unusable steps. Default 5. */
+  readonly maxConsecutiveInvalidSteps?: number;
+}
+
+/** How a solve ended (Ceres' TerminationType, lower-cased). */
+export type TerminationType = "convergence" | "no-convergence" | "failure";
+
+/** The outcome of `LevenbergMarquardt.solve` (a subset of Ceres' `Solver::Summary`). */
+export interface SolverSummary {
+  readonly termination: TerminationType;
+  /** Why it stopped, in words. */
+  readonly message: string;
+  /** Steps tried (successful or not). */
+  readonly iterations: number;
+  readonly successfulSteps: number;
+  /** ½Σρ(‖r‖²) before and after. */
+  readonly initialCost: number;
+  readonly finalCost: number;
+  /** Ceres' `IsSolutionUsable()`: converged or stopped by the iteration cap with finite cost. */
+  readonly usable: boolean;
+  /** Number of free scalar parameters. */
+  readonly parameterCount: number;
+}
+
+const DEFAULTS: Required<SolverOptions> = {
+  maxIterations: 50,
+  functionTolerance: 1e-6,
+  gradientTolerance: 1e-10,
+  parameterTolerance: 1e-8,
+  initialTrustRegionRadius: 1e4,
+  maxTrustRegionRadius: 1e16,
+  minRelativeDecrease: 1e-3,
+  minLmDiagonal: 1e-6,
+  maxLmDiagonal: 1e32,
+  maxConsecutiveInvalidSteps: 5,
+};
+
+/**
+ * Levenberg–Marquardt over a `Problem`, following Ceres' trust-region LM (what fuse runs): damping
+ * `diag(JᵀJ)/μ` (diagonal clamped), step accepted when the actual/predicted cost decrease exceeds
+ * `minRelativeDecrease`, μ grown by `1/max(1/3, 1 − (2ρ−1)³)` on success and shrunk by a doubling
+ * factor on failure; convergence by function, gradient or parameter tolerance; robust losses via
+ * Ceres' corrector. Held (constant) blocks keep their values exactly.
+ *
+ * The normal equations `JᵀJ` are assembled into a dense buffer but factorized as an *envelope*
+ * (skyline) Cholesky: row i only spans columns from the first block it shares a residual with.
+ * With parameter blocks in stamp order, a fixed-lag window (a chain of states) is banded and a
+ * solve costs O(n·b²) instead of O(n³). Buffers are kept between solves and grown only when a
+ * problem is larger, so steady-state solving allocates nothing per iteration.
+ *
+ * ```ts
+ * const lm = new LevenbergMarquardt({ maxIterations: 20 });
+ * const summary = lm.solve(problem); // values written into the blocks' data
+ * const cov = lm.covariance(problem, [positionBlock, yawBlock]); // 3×3 row-major
+ * ```
+ */
+export class LevenbergMarquardt {
+  readonly #o: Required<SolverOptions>;
+  #n = 0;
+  #offsets = new Int32Array(0);
+  #first = new Int32Array(0);
+  #h = new Float64Array(0);
+  #l = new Float64Array(0);
+  #g = new Float64Array(0);
+  #delta = new Float64Array(0);
+  #backup = new Float64Array(0);
+  #residuals = new Float64Array(0);
+  #jacobians: Float64Array[] = [];
+  #jacPointers: (Float64Array | null)[] = [];
+  readonly #rho = new Float64Array(3);
+  readonly #corrector = new Corrector();
+
+  public constructor(options?: SolverOptions) {
+    this.#o = { ...DEFAULTS, ...options };
+  }
+
+  /** The options in force (defaults filled in). */
+  public get options(): Required<SolverOptions> {
+    return this.#o;
+  }
+
+  /** Minimizes the problem in place and reports how it went. Never throws for numeric trouble. */
+  public solve(problem: Problem): SolverSummary {
+    const o = this.#o;
+    this.#prepare(problem);
+    const n = this.#n;
+    let cost = this.#linearize(problem);
+    const initialCost = cost;
+    const summary = (
+      termination: TerminationType,
+      message: string,
+      iterations: number,
+      successfulSteps: number,
+    ): SolverSummary => ({
+      termination,
+      message,
+      iterations,
+      successfulSteps,
+      initialCost,
+      finalCost: cost,
+      usable: termination !== "failure" && Number.isFinite(cost),
+      parameterCount: n,
+    });
+    if (!Number.isFinite(cost)) {
+      return summary("failure", "the initial cost is not finite", 0, 0);
+    }
+    if (n === 0) {
+      return summary("convergence", "no free parameters", 0, 0);
+    }
+    if (this.#gradientMaxNorm() <= o.gradientTolerance) {
+      return summary("convergence", "gradient tolerance reached", 0, 0);
+    }
+    let radius = o.initialTrustRegionRadius;
+    let decreaseFactor = 2;
+    let invalidSteps = 0;
+    let successful = 0;
+    for (let iteration = 1; iteration <= o.maxIterations; iteration++) {
+      if (!this.#computeStep(radius)) {
+        invalidSteps++;
+        if (invalidSteps >= o.maxConsecutiveInvalidSteps) {
+          return summary("failure", "too many consecutive invalid steps", iteration, successful);
+        }
+        radius /= decreaseFactor;
+        decreaseFactor *= 2;
+        continue;
+      }
+      invalidSteps = 0;
+      const delta = this.#delta;
+      let stepNorm2 = 0;
+      for (let i = 0; i < n; i++) {
+        stepNorm2 += delta[i]! * delta[i]!;
+      }
+      const xNorm = this.#saveParameters(problem);
+      if (Math.sqrt(stepNorm2) <= (xNorm + o.parameterTolerance) * o.parameterTolerance) {
+        return summary("convergence", "parameter tolerance reached", iteration, successful);
+      }
+      const modelDecrease = this.#modelDecrease();
+      this.#applyStep(problem);
+      const candidate = this.#cost(problem);
+      const change = cost - candidate;
+      if (Number.isFinite(candidate) && Math.abs(change) <= o.functionTolerance * cost) {
+        this.#restoreParameters(problem);
+        return summary("convergence", "function tolerance reached", iteration, successful);
+      }
+      const ratio = change / modelDecrease;
+      if (Number.isFinite(candidate) && modelDecrease > 0 && ratio > o.minRelativeDecrease) {
+        successful++;
+        const f = 2 * ratio - 1;
+        radius = Math.min(o.maxTrustRegionRadius, radius / Math.max(1 / 3, 1 - f * f * f));
+        decreaseFactor = 2;
+        cost = this.#linearize(problem);
+        if (this.#gradientMaxNorm() <= o.gradientTolerance) {
+          return summary("convergence", "gradient tolerance reached", iteration, successful);
+        }
+      } else {
+        this.#restoreParameters(problem);
+        radius /= decreaseFactor;
+        decreaseFactor *= 2;
+      }
+    }
+    return summary("no-convergence", "maximum number of iterations reached", o.maxIterations, successful);
+  }
+
+  /**
+   * The covariance of the given blocks at the current values: the matching sub-matrix of
+   * `(JᵀJ)⁻¹` (what `ceres::Covariance` returns), row-major over the blocks' concatenated
+   * components; rows and columns of constant blocks are zero. Undefined when `JᵀJ` is not
+   * positive definite (some free direction is unconstrained).
+   */
+  public covariance(problem: Problem, blockIndices: readonly number[]): Float64Array | undefined {
+    this.#prepare(problem);
+    const n = this.#n;
+    const cost = this.#linearize(problem);
+    let total = 0;
+    for (const b of blockIndices) {
+      total += problem.blocks[b]!.data.length;
+    }
+    const out = new Float64Array(total * total);
+    if (!Number.isFinite(cost)) {
+      return undefined;
+    }
+    if (n > 0) {
+      this.#l.set(this.#h.subarray(0, n * n));
+      if (!this.#factor()) {
+        return undefined;
+      }
+    }
+    const column = this.#delta;
+    let col = 0;
+    for (const bj of blockIndices) {
+      const oj = this.#offsets[bj]!;
+      const sj = problem.blocks[bj]!.data.length;
+      for (let cj = 0; cj < sj; cj++, col++) {
+        if (oj < 0) {
+          continue;
+        }
+        column.fill(0, 0, n);
+        column[oj + cj] = 1;
+        this.#solveFactored(column);
+        let row = 0;
+        for (const bi of blockIndices) {
+          const oi = this.#offsets[bi]!;
+          const si = problem.blocks[bi]!.data.length;
+          for (let ci = 0; ci < si; ci++, row++) {
+            out[row * total + col] = oi < 0 ? 0 : column[oi + ci]!;
+          }
+        }
+      }
+    }
+    return out;
+  }
+
+  /** Assigns column offsets, the envelope, and grows the buffers. */
+  #prepare(problem: Problem): void {
+    const blocks = problem.blocks;
+    if (this.#offsets.length < blocks.length) {
+      this.#offsets = new Int32Array(Math.max(blocks.length, 2 * this.#offsets.length));
+    }
+    let n = 0;
+    for (let b = 0; b < blocks.length; b++) {
+      const block = blocks[b]!;
+      if (block.constant) {
+        this.#offsets[b] = -1;
+      } else {
+        this.#offsets[b] = n;
+        n += block.data.length;
+      }
+    }
+    this.#n = n;
+    if (this.#first.length < n) {
+      const cap = Math.max(n, 2 * this.#first.length);
+      this.#first = new Int32Array(cap);
+      this.#g = new Float64Array(cap);
+      this.#delta = new Float64Array(cap);
+      this.#backup = new Float64Array(cap);
+    }
+    if (this.#h.length < n * n) {
+      this.#h = new Float64Array(n * n);
+      this.#l = new Float64Array(n * n);
+    }
+    const first = this.#first;
+    for (let i = 0; i < n; i++) {
+      first[i] = i;
+    }
+    let maxM = 0;
+    let maxSize = 0;
+    let maxBlocks = 0;
+    for (const rb of problem.residualBlocks) {
+      maxM = Math.max(maxM, rb.cost.numResiduals);
+      maxBlocks = Math.max(maxBlocks, rb.blockIndices.length);
+      let lowest = n;
+      for (const b of rb.blockIndices) {
+        maxSize = Math.max(maxSize, blocks[b]!.data.length);
+        const off = this.#offsets[b]!;
+        if (off >= 0 && off < lowest) {
+          lowest = off;
+        }
+      }
+      for (const b of rb.blockIndices) {
+        const off = this.#offsets[b]!;
+        if (off < 0) {
+          continue;
+        }
+        const size = blocks[b]!.data.length;
+        for (let c = off; c < off + size; c++) {
+          if (lowest < first[c]!) {
+            first[c] = lowest;
+          }
+        }
+      }
+    }
+    if (this.#residuals.length < maxM) {
+      this.#residuals = new Float64Array(maxM);
+    }
+    const jacSize = maxM * maxSize;
+    if (this.#jacobians.length < maxBlocks || (this.#jacobians[0]?.length ?? 0) < jacSize) {
+      const count = Math.max(maxBlocks, this.#jacobians.length);
+      const size = Math.max(jacSize, this.#jacobians[0]?.length ?? 0);
+      this.#jacobians = Array.from({ length: count }, () => new Float64Array(size));
+      this.#jacPointers = new Array<Float64Array | null>(count).fill(null);
+    }
+  }
+
+  /** Evaluates cost, gradient g = J̃ᵀr̃ and H = J̃ᵀJ̃ (lower envelope) at the current values. */
+  #linearize(problem: Problem): number {
+    const n = this.#n;
+    const h = this.#h;
+    const g = this.#g;
+    const first = this.#first;
+    for (let i = 0; i < n; i++) {
+      const row = i * n;
+      for (let j = first[i]!; j <= i; j++) {
+        h[row + j] = 0;
+      }
+      g[i] = 0;
+    }
+    const offsets = this.#offsets;
+    const r = this.#residuals;
+    const jacs = this.#jacobians;
+    const ptrs = this.#jacPointers;
+    const blocks = problem.blocks;
+    let cost = 0;
+    for (const rb of problem.residualBlocks) {
+      const m = rb.cost.numResiduals;
+      const idx = rb.blockIndices;
+      const k = idx.length;
+      for (let a = 0; a < k; a++) {
+        ptrs[a] = offsets[idx[a]!]! >= 0 ? jacs[a]! : null;
+      }
+      if (!rb.cost.evaluate(rb.parameters, r, ptrs)) {
+        return NaN;
+      }
+      let s = 0;
+      for (let i = 0; i < m; i++) {
+        s += r[i]! * r[i]!;
+      }
+      if (rb.loss) {
+        rb.loss.evaluate(s, this.#rho);
+        cost += 0.5 * this.#rho[0]!;
+        const corr = this.#corrector.reset(s, this.#rho);
+        for (let a = 0; a < k; a++) {
+          const j = ptrs[a];
+          if (j) {
+            corr.correctJacobian(r, m, j, blocks[idx[a]!]!.data.length);
+          }
+        }
+        corr.correctResiduals(r, m);
+      } else {
+        cost += 0.5 * s;
+      }
+      for (let a = 0; a < k; a++) {
+        const ja = ptrs[a];
+        if (!ja) {
+          continue;
+        }
+        const oa = offsets[idx[a]!]!;
+        const sa = blocks[idx[a]!]!.data.length;
+        for (let i = 0; i < sa; i++) {
+          let acc = 0;
+          for (let q = 0; q < m; q++) {
+            acc += ja[q * sa + i]! * r[q]!;
+          }
+          g[oa + i] = g[oa + i]! + acc;
+        }
+        for (let b = 0; b < k; b++) {
+          const jb = ptrs[b];
+          if (!jb) {
+            continue;
+          }
+          const ob = offsets[idx[b]!]!;
+          if (ob > oa) {
+            continue;
+          }
+          const sb = blocks[idx[b]!]!.data.length;
+          for (let i = 0; i < sa; i++) {
+            const row = (oa + i) * n + ob;
+            const jEnd = ob === oa ? i + 1 : sb;
+            for (let j = 0; j < jEnd; j++) {
+              let acc = 0;
+              for (let q = 0; q < m; q++) {
+                acc += ja[q * sa + i]! * jb[q * sb + j]!;
+              }
+              h[row + j] = h[row + j]! + acc;
+            }
+          }
+        }
+      }
+    }
+    return cost;
+  }
+
+  /** Cost only (residuals, no Jacobians) at the current values; NaN when an evaluation fails. */
+  #cost(problem: Problem): number {
+    const r = this.#residuals;
+    let cost = 0;
+    for (const rb of problem.residualBlocks) {
+      if (!rb.cost.evaluate(rb.parameters, r, null)) {
+        return NaN;
+      }
+      let s = 0;
+      for (let i = 0; i < rb.cost.numResiduals; i++) {
+        s += r[i]! * r[i]!;
+      }
+      if (rb.loss) {
+        rb.loss.evaluate(s, this.#rho);
+        cost += 0.5 * this.#rho[0]!;
+      } else {
+        cost += 0.5 * s;
+      }
+    }
+    return cost;
+  }
+
+  #gradientMaxNorm(): number {
+    let worst = 0;
+    for (let i = 0; i < this.#n; i++) {
+      const v = Math.abs(this.#g[i]!);
+      if (!(v <= worst)) {
+        worst = v;
+      }
+    }
+    return worst;
+  }
+
+  /** Solves (H + diag(clamp(diag H))/radius)·δ = −g into #delta; false when not PD. */
+  #computeStep(radius: number): boolean {
+    const n = this.#n;
+    const h = this.#h;
+    const l = this.#l;
+    const first = this.#first;
+    const o = this.#o;
+    for (let i = 0; i < n; i++) {
+      const row = i * n;
+      for (let j = first[i]!; j < i; j++) {
+        l[row + j] = h[row + j]!;
+      }
+      const d = Math.min(o.maxLmDiagonal, Math.max(o.minLmDiagonal, h[row + i]!));
+      l[row + i] = h[row + i]! + d / radius;
+    }
+    if (!this.#factor()) {
+      return false;
+    }
+    const delta = this.#delta;
+    for (let i = 0; i < n; i++) {
+      delta[i] = -this.#g[i]!;
+    }
+    this.#solveFactored(delta);
+    for (let i = 0; i < n; i++) {
+      if (!Number.isFinite(delta[i])) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Envelope Cholesky of #l in place (lower). */
+  #factor(): boolean {
+    const n = this.#n;
+    const l = this.#l;
+    const first = this.#first;
+    for (let i = 0; i < n; i++) {
+      const ri = i * n;
+      const fi = first[i]!;
+      for (let j = fi; j <= i; j++) {
+        const rj = j * n;
+        let s = l[ri + j]!;
+        const start = fi > first[j]! ? fi : first[j]!;
+        for (let k = start; k < j; k++) {
+          s -= l[ri + k]! * l[rj + k]!;
+        }
+        if (j < i) {
+          l[ri + j] = s / l[rj + j]!;
+        } else {
+          if (!(s > 0) || !Number.isFinite(s)) {
+            return false;
+          }
+          l[ri + i] = Math.sqrt(s);
+        }
+      }
+    }
+    return true;
+  }
+
+  /** Solves L·Lᵀ·x = b in place with the envelope factor in #l. */
+  #solveFactored(b: Float64Array): void {
+    const n = this.#n;
+    const l = this.#l;
+    const first = this.#first;
+    for (let i = 0; i < n; i++) {
+      const ri = i * n;
+      let s = b[i]!;
+      for (let k = first[i]!; k < i; k++) {
+        s -= l[ri + k]! * b[k]!;
+      }
+      b[i] = s / l[ri + i]!;
+    }
+    for (let i = n - 1; i >= 0; i--) {
+      const ri = i * n;
+      const xi = b[i]! / l[ri + i]!;
+      b[i] = xi;
+      for (let k = first[i]!; k < i; k++) {
+        b[k] = b[k]! - l[ri + k]! * xi;
+      }
+    }
+  }
+
+  /** Predicted decrease −(gᵀδ + ½δᵀHδ) of the undamped model. */
+  #modelDecrease(): number {
+    const n = this.#n;
+    const h = this.#h;
+    const g = this.#g;
+    const d = this.#delta;
+    const first = this.#first;
+    let lin = 0;
+    let quad = 0;
+    for (let i = 0; i < n; i++) {
+      const di = d[i]!;
+      lin += g[i]! * di;
+      const row = i * n;
+      let off = 0;
+      for (let j = first[i]!; j < i; j++) {
+        off += h[row + j]! * d[j]!;
+      }
+      quad += di * (h[row + i]! * di + 2 * off);
+    }
+    return -(lin + 0.5 * quad);
+  }
+
+  /** Copies the free parameters into #backup; returns their Euclidean norm. */
+  #saveParameters(problem: Problem): number {
+    const blocks = problem.blocks;
+    const backup = this.#backup;
+    let norm2 = 0;
+    for (let b = 0; b < blocks.length; b++) {
+      const off = this.#offsets[b]!;
+      if (off < 0) {
+        continue;
+      }
+      const data = blocks[b]!.data;
+      for (let i = 0; i < data.length; i++) {
+        backup[off + i] = data[i]!;
+        norm2 += data[i]! * data[i]!;
+      }
+    }
+    return Math.sqrt(norm2);
+  }
+
+  #restoreParameters(problem: Problem): void {
+    const blocks = problem.blocks;
+    for (let b = 0; b < blocks.length; b++) {
+      const off = this.#offsets[b]!;
+      if (off < 0) {
+        continue;
+      }
+      const data = blocks[b]!.data;
+      for (let i = 0; i < data.length; i++) {
+        data[i] = this.#backup[off + i]!;
+      }
+    }
+  }
+
+  /** x ← x ⊞ δ (wrapping angular components). */
+  #applyStep(problem: Problem): void {
+    const blocks = problem.blocks;
+    const delta = this.#delta;
+    for (let b = 0; b < blocks.length; b++) {
+      const off = this.#offsets[b]!;
+      if (off < 0) {
+        continue;
+      }
+      const block = blocks[b]!;
+      const data = block.data;
+      const angular = block.angular;
+      for (let i = 0; i < data.length; i++) {
+        const v = data[i]! + delta[off + i]!;
+        data[i] = angular?.[i] === true ? wrapAngle(v) : v;
+      }
+    }
+  }
+}

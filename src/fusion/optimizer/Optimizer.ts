@@ -1,0 +1,204 @@
+import { GraphProblem } from "./GraphProblem";
+import { LevenbergMarquardt, type SolverOptions, type SolverSummary } from "./LevenbergMarquardt";
+import { odometry2DEstimate, type Odometry2DEstimate } from "./odometry2DEstimate";
+import { Graph, type MotionModel, type ReadonlyGraph, type Transaction } from "../core";
+import type { DropReason } from "../../filters/DropReason";
+import type { Stamp } from "../../time";
+
+/** How a sensor's transactions are handled (fuse's per-sensor optimizer parameters, §1.1). */
+export interface SensorRegistration {
+  /** Names of the motion models applied to this sensor's transactions, in order. Default none. */
+  readonly motionModels?: readonly string[];
+  /** Whether a transaction from this sensor may start the optimizer. Default false. */
+  readonly ignition?: boolean;
+}
+
+/** A transaction the optimizer dropped (reported once, with a reason from the shared vocabulary). */
+export interface TransactionDrop {
+  /** The sensor that sent it. */
+  readonly sensor: string;
+  /** The transaction stamp. */
+  readonly stamp: Stamp;
+  readonly reason: DropReason;
+  /** What happened, e.g. "older than the lag expiration by 0.12 s". */
+  readonly detail: string;
+}
+
+/** Options shared by the optimizers. */
+export interface OptimizerOptions {
+  /** The optimizer's name: the `source` of the marginal constraints it creates. Default "fixed_lag_smoother" / "batch_optimizer". */
+  readonly name?: string;
+  /** Levenberg–Marquardt options (Ceres' names and defaults). */
+  readonly solver?: SolverOptions;
+  /**
+   * Compute Odometry2DPublisher-style estimates (pose, twist and their covariances at the newest
+   * complete state) after each optimization. Default true.
+   */
+  readonly estimates?: boolean;
+  /** Device UUID of the states the estimates read. Default NIL. */
+  readonly estimateDeviceId?: string;
+}
+
+/** Thrown when the graph cannot be updated or the solution is unusable (fuse shuts down there). */
+export class OptimizerError extends Error {
+  public constructor(message: string) {
+    super(message);
+    this.name = "OptimizerError";
+  }
+}
+
+/**
+ * The part of fuse_optimizers::Optimizer both optimizers share (reference/fuse.md §1.6): the
+ * registry of sensors and motion models, `applyMotionModels`, the graph, the solver, and
+ * `notify` (motion models' and listeners' graph callbacks, then the estimate listeners).
+ */
+export abstract class Optimizer {
+  /** The graph being optimized (live; listeners get a clone). */
+  public readonly graph = new Graph();
+  protected readonly name: string;
+  protected readonly solver: LevenbergMarquardt;
+  protected readonly sensors = new Map<string, Required<SensorRegistration>>();
+  protected readonly motionModels = new Map<string, MotionModel>();
+  readonly #estimates: boolean;
+  readonly #deviceId: string | undefined;
+  readonly #notifyListeners: ((tx: Transaction, graph: ReadonlyGraph) => void)[] = [];
+  readonly #estimateListeners: ((estimate: Odometry2DEstimate) => void)[] = [];
+  readonly #dropListeners: ((drop: TransactionDrop) => void)[] = [];
+  #lastSummary: SolverSummary | undefined;
+  #cycles = 0;
+
+  protected constructor(options: OptimizerOptions | undefined, defaultName: string) {
+    this.name = options?.name ?? defaultName;
+    this.solver = new LevenbergMarquardt(options?.solver);
+    this.#estimates = options?.estimates ?? true;
+    this.#deviceId = options?.estimateDeviceId;
+  }
+
+  /** Registers a motion model under its name (it must already be initialized). Returns this. */
+  public addMotionModel(name: string, model: MotionModel): this {
+    this.motionModels.set(name, model);
+    return this;
+  }
+
+  /**
+   * Registers a sensor by name. Throws RangeError when it names a motion model that was not
+   * added. Returns this.
+   */
+  public addSensor(name: string, registration: SensorRegistration = {}): this {
+    const models = registration.motionModels ?? [];
+    for (const m of models) {
+      if (!this.motionModels.has(m)) {
+        throw new RangeError(
+          `sensor "${name}" uses motion model "${m}", which is not configured (known: ${[...this.motionModels.keys()].join(", ") || "none"})`,
+        );
+      }
+    }
+    this.sensors.set(name, { motionModels: models, ignition: registration.ignition ?? false });
+    this.onSensorsChanged();
+    return this;
+  }
+
+  /** Called after each optimization with the merged transaction and a graph snapshot. Returns this. */
+  public onNotify(listener: (tx: Transaction, graph: ReadonlyGraph) => void): this {
+    this.#notifyListeners.push(listener);
+    return this;
+  }
+
+  /** Receives the Odometry2D estimate after each optimization (when enabled). Returns this. */
+  public onEstimate(listener: (estimate: Odometry2DEstimate) => void): this {
+    this.#estimateListeners.push(listener);
+    return this;
+  }
+
+  /** Receives every transaction the optimizer drops, once. Returns this. */
+  public onDrop(listener: (drop: TransactionDrop) => void): this {
+    this.#dropListeners.push(listener);
+    return this;
+  }
+
+  /** The summary of the latest solve. */
+  public get lastSummary(): SolverSummary | undefined {
+    return this.#lastSummary;
+  }
+
+  /** Number of optimization cycles run. */
+  public get cycles(): number {
+    return this.#cycles;
+  }
+
+  /** The transaction-callback of fuse: queue a sensor transaction. */
+  public abstract transactionCallback(sensorName: string, transaction: Transaction): void;
+
+  /** Hook for subclasses (autostart checks). */
+  protected onSensorsChanged(): void {
+    // Default: nothing.
+  }
+
+  /** The registration of a sensor; throws RangeError for an unknown one. */
+  protected sensor(name: string): Required<SensorRegistration> {
+    const s = this.sensors.get(name);
+    if (s == undefined) {
+      throw new RangeError(
+        `transaction from unknown sensor "${name}" (registered: ${[...this.sensors.keys()].join(", ") || "none"})`,
+      );
+    }
+    return s;
+  }
+
+  /** fuse's applyMotionModels: every motion model of the sensor, in order; false on the first failure. */
+  protected applyMotionModels(sensorName: string, tx: Transaction): boolean {
+    for (const m of this.sensor(sensorName).motionModels) {
+      if (!this.motionModels.get(m)!.apply(tx)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  protected reportDrop(drop: TransactionDrop): void {
+    for (const l of this.#dropListeners) {
+      l(drop);
+    }
+  }
+
+  /** Applies the transaction, optimizes and notifies; throws OptimizerError like fuse's fatal paths. */
+  protected updateOptimizeNotify(tx: Transaction): void {
+    try {
+      this.graph.update(tx);
+    } catch (error) {
+      throw new OptimizerError(
+        `${this.name}: failed to update the graph with the transaction at ${tx.stamp}: ${
+          error instanceof Error ? error.message : String(error)
+        }`,
+      );
+    }
+    const built = new GraphProblem(this.graph);
+    const summary = this.solver.solve(built.problem);
+    this.#lastSummary = summary;
+    this.#cycles++;
+    this.#notify(tx, built);
+    if (!summary.usable) {
+      throw new OptimizerError(
+        `${this.name}: optimization failed after updating the graph with the transaction at ${tx.stamp} (${summary.message})`,
+      );
+    }
+  }
+
+  #notify(tx: Transaction, built: GraphProblem): void {
+    const snapshot = this.graph.clone();
+    for (const m of this.motionModels.values()) {
+      m.graphCallback(snapshot);
+    }
+    for (const l of this.#notifyListeners) {
+      l(tx, snapshot);
+    }
+    if (this.#estimates && this.#estimateListeners.length > 0) {
+      const estimate = odometry2DEstimate(this.graph, tx.involvedStamps, built, this.solver, this.#deviceId);
+      if (estimate) {
+        for (const l of this.#estimateListeners) {
+          l(estimate);
+        }
+      }
+    }
+  }
+}

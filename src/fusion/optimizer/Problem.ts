@@ -1,0 +1,86 @@
+import type { CostFunction } from "../math/CostFunction";
+import type { LossFunction } from "../math/losses";
+
+/** One parameter block: a variable's live values, updated in place by the solver. */
+export interface ParameterBlock {
+  /** The values (the variable's `data`); the solver writes the solution here. */
+  readonly data: Float64Array;
+  /** Components whose manifold wraps to [-π, π) after each update (Orientation2D), else null. */
+  readonly angular: readonly boolean[] | null;
+  /** Held constant (fuse's hold): the solver never changes it. */
+  constant: boolean;
+}
+
+/** One residual block: a cost function, an optional robust loss and its parameter blocks. */
+export interface ResidualBlock {
+  readonly cost: CostFunction;
+  /** Undefined = plain least squares. */
+  readonly loss: LossFunction | undefined;
+  /** Indices into `Problem.blocks`, in the cost function's parameter order. */
+  readonly blockIndices: readonly number[];
+  /** The blocks' data arrays in the same order (what `cost.evaluate` receives). */
+  readonly parameters: readonly Float64Array[];
+}
+
+/**
+ * A non-linear least-squares problem in Ceres' shape: parameter blocks and residual blocks
+ * `½ρ(‖r(x)‖²)`. The order of parameter blocks is the solver's column order: add them in stamp
+ * order for chain-shaped graphs, so the normal equations stay banded (see `LevenbergMarquardt`).
+ *
+ * ```ts
+ * const problem = new Problem();
+ * const x = problem.addParameterBlock(variable.data);
+ * problem.addResidualBlock(new AbsoluteCost([1, 2], [1, 0, 0, 1]), undefined, [x]);
+ * ```
+ */
+export class Problem {
+  /** Parameter blocks in column order. */
+  public readonly blocks: ParameterBlock[] = [];
+  /** Residual blocks in insertion order. */
+  public readonly residualBlocks: ResidualBlock[] = [];
+
+  /** Adds a parameter block over `data` and returns its index. */
+  public addParameterBlock(
+    data: Float64Array,
+    options?: { readonly angular?: readonly boolean[]; readonly constant?: boolean },
+  ): number {
+    const angular = options?.angular;
+    this.blocks.push({
+      data,
+      angular: angular != undefined && angular.some((a) => a) ? angular : null,
+      constant: options?.constant ?? false,
+    });
+    return this.blocks.length - 1;
+  }
+
+  /**
+   * Adds a residual block. Throws RangeError when the number of blocks or a block's size does
+   * not match the cost function's `parameterBlockSizes`, or an index is unknown.
+   */
+  public addResidualBlock(
+    cost: CostFunction,
+    loss: LossFunction | undefined,
+    blockIndices: readonly number[],
+  ): number {
+    const sizes = cost.parameterBlockSizes;
+    if (sizes.length !== blockIndices.length) {
+      throw new RangeError(
+        `residual block expects ${sizes.length} parameter blocks, got ${blockIndices.length}`,
+      );
+    }
+    const parameters = blockIndices.map((b, i) => {
+      const block = this.blocks[b];
+      if (block == undefined) {
+        throw new RangeError(`residual block refers to unknown parameter block ${b}`);
+      }
+      if (block.data.length !== sizes[i]) {
+        throw new RangeError(
+          `parameter ${i} of the residual block has ${block.data.length} values, the cost function expects ${sizes[i]}`,
+        );
+      }
+      return block.data;
+    });
+    this.residualBlocks.push({ cost, loss, blockIndices: [...blockIndices], parameters });
+    return this.residualBlocks.length - 1;
+  }
+}

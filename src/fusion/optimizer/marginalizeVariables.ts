@@ -1,0 +1,314 @@
+import { MarginalConstraint } from "./MarginalConstraint";
+import { costFunctionFor } from "./costFunctionFor";
+import { Transaction, VARIABLE_TYPES, type Constraint, type Matrix, type ReadonlyGraph } from "../core";
+import { Corrector } from "../math/Corrector";
+import {
+  choleskyInPlace,
+  choleskySolveInPlace,
+  forwardSubstituteInPlace,
+  symmetricEigenInPlace,
+} from "../math/dense";
+
+/** Relative eigenvalue below which a direction of a singular information matrix is dropped. */
+const RANK_TOLERANCE = 1e-12;
+
+/**
+ * fuse_constraints::marginalizeVariables (reference/fuse.md §2.3, §6.4): a transaction that
+ * removes the given variables and every constraint attached to them, and adds a
+ * `MarginalConstraint` carrying the information those constraints held about the remaining
+ * variables they touch.
+ *
+ * Every removed constraint is linearized at the current values (with Ceres' robust-loss
+ * correction, as fuse does), the marginalized block is eliminated by a Schur complement
+ * `H' = H_kk − H_km·H_mm⁻¹·H_mk`, `g' = g_k − H_km·H_mm⁻¹·g_m`, and `H'`, `g'` are written as
+ * `r = b + A·(x ⊟ x̄)` with `AᵀA = H'`, `Aᵀb = g'` (Cholesky; for a singular `H'` an
+ * eigen-decomposition keeps only the informative directions). fuse eliminates variable by
+ * variable with dense QR and may emit several marginal constraints; this emits one over all the
+ * remaining neighbours, which carries exactly the same information.
+ *
+ * @param source the constraint source (the optimizer's name).
+ * @param stamp the transaction stamp.
+ * @throws RangeError when a constraint cannot be evaluated (unknown type, non-finite Jacobian).
+ */
+export function marginalizeVariables(
+  source: string,
+  uuids: readonly string[],
+  graph: ReadonlyGraph,
+  stamp: number,
+): Transaction {
+  const tx = new Transaction(stamp);
+  if (uuids.length === 0) {
+    return tx;
+  }
+  const marginalized = new Set(uuids);
+  const constraints: Constraint[] = [];
+  const seen = new Set<string>();
+  for (const u of uuids) {
+    tx.removeVariable(u);
+    if (!graph.variableExists(u)) {
+      continue;
+    }
+    for (const c of graph.getConnectedConstraints(u)) {
+      if (!seen.has(c.uuid)) {
+        seen.add(c.uuid);
+        constraints.push(c);
+        tx.removeConstraint(c.uuid);
+      }
+    }
+  }
+  // Column layout: marginalized variables first, then the kept neighbours in order of appearance.
+  const order: string[] = [];
+  const offset = new Map<string, number>();
+  let dm = 0;
+  for (const u of uuids) {
+    if (graph.variableExists(u) && !offset.has(u)) {
+      offset.set(u, dm);
+      order.push(u);
+      dm += graph.getVariable(u).data.length;
+    }
+  }
+  const kept: string[] = [];
+  let d = dm;
+  for (const c of constraints) {
+    for (const v of c.variables) {
+      if (!offset.has(v) && !marginalized.has(v)) {
+        offset.set(v, d);
+        kept.push(v);
+        d += graph.getVariable(v).data.length;
+      }
+    }
+  }
+  const dk = d - dm;
+  if (dk === 0) {
+    return tx;
+  }
+
+  // H = JᵀJ (full, symmetric) and g = Jᵀr over the removed constraints.
+  const h = new Float64Array(d * d);
+  const g = new Float64Array(d);
+  const rho = new Float64Array(3);
+  const corrector = new Corrector();
+  for (const c of constraints) {
+    const { cost, loss } = costFunctionFor(c);
+    const m = cost.numResiduals;
+    const params = c.variables.map((v) => graph.getVariable(v).data);
+    const r = new Float64Array(m);
+    const jac = cost.parameterBlockSizes.map((s) => new Float64Array(m * s));
+    const ok = cost.evaluate(params, r, jac);
+    if (!ok || !r.every(Number.isFinite) || !jac.every((j) => j.every(Number.isFinite))) {
+      throw new RangeError(
+        `cannot marginalize: constraint ${c.uuid} (${c.type}) gave a non-finite residual or Jacobian`,
+      );
+    }
+    if (loss) {
+      let s = 0;
+      for (let i = 0; i < m; i++) {
+        s += r[i]! * r[i]!;
+      }
+      loss.evaluate(s, rho);
+      corrector.reset(s, rho);
+      jac.forEach((j, i) => corrector.correctJacobian(r, m, j, cost.parameterBlockSizes[i]!));
+      corrector.correctResiduals(r, m);
+    }
+    c.variables.forEach((va, ia) => {
+      const oa = offset.get(va)!;
+      const ja = jac[ia]!;
+      const sa = cost.parameterBlockSizes[ia]!;
+      for (let i = 0; i < sa; i++) {
+        let acc = 0;
+        for (let q = 0; q < m; q++) {
+          acc += ja[q * sa + i]! * r[q]!;
+        }
+        g[oa + i] = g[oa + i]! + acc;
+      }
+      c.variables.forEach((vb, ib) => {
+        const ob = offset.get(vb)!;
+        const jb = jac[ib]!;
+        const sb = cost.parameterBlockSizes[ib]!;
+        for (let i = 0; i < sa; i++) {
+          for (let j = 0; j < sb; j++) {
+            let acc = 0;
+            for (let q = 0; q < m; q++) {
+              acc += ja[q * sa + i]! * jb[q * sb + j]!;
+            }
+            h[(oa + i) * d + ob + j] = h[(oa + i) * d + ob + j]! + acc;
+          }
+        }
+      });
+    });
+  }
+
+  // Schur complement onto the kept block.
+  const { hk, gk } = schurComplement(h, g, d, dm);
+  const factor = sqrtInformation(hk, gk, dk);
+  if (factor == undefined) {
+    return tx;
+  }
+  const { a, b, rows } = factor;
+  const blocks: Matrix[] = [];
+  const points: Float64Array[] = [];
+  const angular: boolean[][] = [];
+  for (const v of kept) {
+    const variable = graph.getVariable(v);
+    const size = variable.data.length;
+    const o = offset.get(v)! - dm;
+    const block = new Float64Array(rows * size);
+    for (let r = 0; r < rows; r++) {
+      for (let c = 0; c < size; c++) {
+        block[r * size + c] = a[r * dk + o + c]!;
+      }
+    }
+    blocks.push({ rows, cols: size, data: block });
+    points.push(Float64Array.from(variable.data));
+    const wraps = VARIABLE_TYPES[variable.type]?.wrapsAngle === true;
+    angular.push(Array.from({ length: size }, () => wraps));
+  }
+  tx.addConstraint(
+    new MarginalConstraint({ source, variables: kept, a: blocks, b, linearizationPoints: points, angular }),
+  );
+  return tx;
+}
+
+/** Returns H_kk − H_km·H_mm⁻¹·H_mk and g_k − H_km·H_mm⁻¹·g_m (H full symmetric d × d). */
+function schurComplement(
+  h: Float64Array,
+  g: Float64Array,
+  d: number,
+  dm: number,
+): { hk: Float64Array; gk: Float64Array } {
+  const dk = d - dm;
+  const hk = new Float64Array(dk * dk);
+  const gk = new Float64Array(dk);
+  for (let i = 0; i < dk; i++) {
+    gk[i] = g[dm + i]!;
+    for (let j = 0; j < dk; j++) {
+      hk[i * dk + j] = h[(dm + i) * d + dm + j]!;
+    }
+  }
+  if (dm === 0) {
+    return { hk, gk };
+  }
+  // X = H_mm⁻¹·[H_mk | g_m], by Cholesky or, when H_mm is singular, its pseudo-inverse.
+  const hmm = new Float64Array(dm * dm);
+  for (let i = 0; i < dm; i++) {
+    for (let j = 0; j < dm; j++) {
+      hmm[i * dm + j] = h[i * d + j]!;
+    }
+  }
+  const cols = dk + 1;
+  const x = new Float64Array(dm * cols);
+  const rhs = new Float64Array(dm);
+  const solve = makeSpdSolver(hmm, dm);
+  for (let c = 0; c < cols; c++) {
+    for (let i = 0; i < dm; i++) {
+      rhs[i] = c < dk ? h[i * d + dm + c]! : g[i]!;
+    }
+    solve(rhs);
+    for (let i = 0; i < dm; i++) {
+      x[i * cols + c] = rhs[i]!;
+    }
+  }
+  for (let i = 0; i < dk; i++) {
+    for (let c = 0; c < cols; c++) {
+      let acc = 0;
+      for (let q = 0; q < dm; q++) {
+        acc += h[(dm + i) * d + q]! * x[q * cols + c]!;
+      }
+      if (c < dk) {
+        hk[i * dk + c] = hk[i * dk + c]! - acc;
+      } else {
+        gk[i] = gk[i]! - acc;
+      }
+    }
+  }
+  // Symmetrize against round-off.
+  for (let i = 0; i < dk; i++) {
+    for (let j = 0; j < i; j++) {
+      const v = 0.5 * (hk[i * dk + j]! + hk[j * dk + i]!);
+      hk[i * dk + j] = v;
+      hk[j * dk + i] = v;
+    }
+  }
+  return { hk, gk };
+}
+
+/** A solver for M·x = b (in place) for symmetric PSD M: Cholesky, else the pseudo-inverse. */
+function makeSpdSolver(m: Float64Array, n: number): (b: Float64Array) => void {
+  const l = Float64Array.from(m);
+  if (choleskyInPlace(l, n)) {
+    return (b) => choleskySolveInPlace(l, n, b);
+  }
+  const values = new Float64Array(n);
+  const vectors = new Float64Array(n * n);
+  symmetricEigenInPlace(Float64Array.from(m), n, values, vectors);
+  const max = values.reduce((acc, v) => Math.max(acc, v), 0);
+  const tmp = new Float64Array(n);
+  return (b) => {
+    tmp.fill(0);
+    for (let k = 0; k < n; k++) {
+      const lambda = values[k]!;
+      if (!(lambda > RANK_TOLERANCE * max)) {
+        continue;
+      }
+      let proj = 0;
+      for (let i = 0; i < n; i++) {
+        proj += vectors[i * n + k]! * b[i]!;
+      }
+      proj /= lambda;
+      for (let i = 0; i < n; i++) {
+        tmp[i] = tmp[i]! + vectors[i * n + k]! * proj;
+      }
+    }
+    b.set(tmp);
+  };
+}
+
+/**
+ * A (rows × n, row-major) and b with AᵀA = H and Aᵀb = g: `A = Lᵀ`, `b = L⁻¹g` from the Cholesky
+ * factor, or for a singular H one row `√λ·vᵀ` (with `b = vᵀg/√λ`) per informative eigenpair.
+ * Undefined when H carries no information.
+ */
+function sqrtInformation(
+  h: Float64Array,
+  g: Float64Array,
+  n: number,
+): { a: Float64Array; b: Float64Array; rows: number } | undefined {
+  const l = Float64Array.from(h);
+  if (choleskyInPlace(l, n)) {
+    const a = new Float64Array(n * n);
+    for (let i = 0; i < n; i++) {
+      for (let j = 0; j <= i; j++) {
+        a[j * n + i] = l[i * n + j]!; // A = Lᵀ (upper)
+      }
+    }
+    const b = Float64Array.from(g);
+    forwardSubstituteInPlace(l, n, b);
+    return { a, b, rows: n };
+  }
+  const values = new Float64Array(n);
+  const vectors = new Float64Array(n * n);
+  symmetricEigenInPlace(Float64Array.from(h), n, values, vectors);
+  const max = values.reduce((acc, v) => Math.max(acc, v), 0);
+  const keep: number[] = [];
+  for (let k = 0; k < n; k++) {
+    if (values[k]! > RANK_TOLERANCE * max) {
+      keep.push(k);
+    }
+  }
+  if (keep.length === 0) {
+    return undefined;
+  }
+  const rows = keep.length;
+  const a = new Float64Array(rows * n);
+  const b = new Float64Array(rows);
+  keep.forEach((k, r) => {
+    const s = Math.sqrt(values[k]!);
+    let proj = 0;
+    for (let i = 0; i < n; i++) {
+      a[r * n + i] = s * vectors[i * n + k]!;
+      proj += vectors[i * n + k]! * g[i]!;
+    }
+    b[r] = proj / s;
+  });
+  return { a, b, rows };
+}

@@ -1,0 +1,513 @@
+import { frameIdOf } from "../../messages";
+import { TimeBase, type Stamp } from "../../time";
+import { parseFusionConfig, type FusionConfig } from "../config";
+import {
+  Graph,
+  ORIENTATION_2D,
+  POSITION_2D,
+  StampedUuids,
+  type FusionContext,
+  type FusionDrop,
+  type MotionModel,
+  type ReadonlyGraph,
+  type RigidTransform,
+  type SensorModel,
+  type Transaction,
+  type TransformLookup,
+  type UuidRecipe,
+} from "../core";
+import {
+  Acceleration2D,
+  Imu2D,
+  Odometry2D,
+  Pose2D,
+  Twist2D,
+  Unicycle2DIgnition,
+  type Acceleration2DOptions,
+  type Imu2DOptions,
+  type Odometry2DOptions,
+  type Pose2DOptions,
+  type Twist2DOptions,
+} from "../models";
+import { Unicycle2D, type Unicycle2DOptions } from "../motion";
+
+/** Something that looks transforms up and throws when it cannot (the pipeline's TransformBuffer). */
+export interface ThrowingTransformSource {
+  lookup(target: string, source: string, stamp?: Stamp): RigidTransform;
+}
+
+/**
+ * The optimizer the runner drives (helper G's FixedLagSmoother / BatchOptimizer fit it): `update`
+ * applies one cycle's merged transaction, `optimize` solves, and `graph` is what sensors and
+ * motion models see after each cycle. Absent → the runner keeps an unoptimized Graph.
+ */
+export interface FusionOptimizer {
+  update(transaction: Transaction): void;
+  optimize(): void;
+  readonly graph: ReadonlyGraph;
+}
+
+/** A fused pose (DESIGN §3.3 summary `fusion.finalPose`). */
+export interface FusedPose {
+  readonly stamp: Stamp;
+  readonly x: number;
+  readonly y: number;
+  readonly yaw: number;
+}
+
+/** Shape of the pipeline's start context the runner uses (structural: fusion imports no pipeline). */
+export interface RunnerStartContext {
+  readonly timeBase: TimeBase;
+  readonly transforms?: ThrowingTransformSource;
+  readonly config?: { readonly inputs?: readonly { readonly topic: string }[] };
+}
+
+/** Shape of a pipeline message event the runner uses. */
+export interface RunnerMessageEvent {
+  readonly input: { readonly topic: string; readonly message: unknown };
+  readonly arrival: Stamp | undefined;
+}
+
+/** Options of FusionRunner. */
+export interface FusionRunnerOptions {
+  /** Builds the optimizer once the time base is known; default none (transactions only). */
+  readonly createOptimizer?: (config: FusionConfig, context: FusionContext) => FusionOptimizer;
+}
+
+interface Pending {
+  readonly sensor: string;
+  readonly tx: Transaction;
+}
+
+/**
+ * Runs fuse's sensor models, motion models and optimizer cycle over a message stream, the way
+ * fuse's optimizer does (reference/fuse.md §1.6, §6.4), and records every processed sensor
+ * transaction as DESIGN §3.4 JSON.
+ *
+ * Flow: messages go to the sensors subscribed to their topic (sensors are started at the first
+ * message, so "now" is that message's receive time); sent transactions are queued; at every
+ * `optimizer.updatePeriod` of receive time the queue is processed oldest first: before ignition
+ * only an ignition sensor's transaction starts the run (older transactions of other sensors are
+ * purged; without ignition sensors the run starts at once); each transaction gets its sensor's
+ * motion models applied (a failure is retried next cycle, or dropped once its max stamp plus
+ * `transactionTimeout` is older than the newest pending stamp); successes are written out and merged
+ * into the cycle transaction, which goes to the optimizer (or an unoptimized Graph), then every
+ * sensor and motion model gets `graphCallback`.
+ *
+ * It has the shape of a pipeline extension (`name`, `topics`, `start`, `message`, `finish`,
+ * `summary`, `describe`, `outputs`) without importing the pipeline layer.
+ */
+export class FusionRunner {
+  public readonly name = "fusion";
+  readonly #config: FusionConfig;
+  readonly #options: FusionRunnerOptions;
+  #base: TimeBase | undefined;
+  #transforms: ThrowingTransformSource | undefined;
+  #inputs: readonly { readonly topic: string }[] = [];
+  #context: FusionContext | undefined;
+  readonly #sensors = new Map<string, SensorModel>();
+  readonly #motion = new Map<string, MotionModel>();
+  #optimizer: FusionOptimizer | undefined;
+  #graph: Graph | undefined;
+  #started = false;
+  #pluginsStarted = false;
+  #now: Stamp = 0;
+  #nextTick: Stamp | undefined;
+  #pending: Pending[] = [];
+  readonly #lines: string[] = [];
+  readonly #drops: FusionDrop[] = [];
+  readonly #warnings: string[] = [];
+  readonly #dropCounts = new Map<string, number>();
+  #transactions = 0;
+  readonly #perSensor = new Map<string, number>();
+  #finalPose: FusedPose | undefined;
+  #recipe: UuidRecipe | undefined;
+  #warnedOrientation = false;
+
+  /** `fusion` is the raw config section (validated here; throws FusionConfigError with a path). */
+  public constructor(fusion: unknown, options: FusionRunnerOptions = {}) {
+    this.#config = parseFusionConfig(fusion);
+    this.#options = options;
+    this.#recipe = this.#config.uuidRecipe;
+  }
+
+  /** The validated configuration. */
+  public get config(): FusionConfig {
+    return this.#config;
+  }
+
+  /** Topics the sensors read (so a recording reader delivers them). */
+  public get topics(): string[] {
+    const out = new Set<string>();
+    for (const s of this.#config.sensors.values()) {
+      if (typeof s.params.topic === "string") {
+        out.add(s.params.topic);
+      } else if (s.type === "fuse_models::Unicycle2DIgnition") {
+        out.add("set_pose");
+      }
+    }
+    return [...out];
+  }
+
+  /** Transactions written so far, as JSON lines (DESIGN §3.4). */
+  public get transactionLines(): readonly string[] {
+    return this.#lines;
+  }
+
+  /** Every dropped message (once each). */
+  public get drops(): readonly FusionDrop[] {
+    return this.#drops;
+  }
+
+  /** Warnings (e.g. the IMU orientation convention check). */
+  public get warnings(): readonly string[] {
+    return this.#warnings;
+  }
+
+  /** The latest fused pose (after the last cycle), if any. */
+  public get finalPose(): FusedPose | undefined {
+    return this.#finalPose;
+  }
+
+  /** The graph sensors see (the optimizer's, or the unoptimized one). */
+  public get graph(): ReadonlyGraph | undefined {
+    return this.#optimizer?.graph ?? this.#graph;
+  }
+
+  /** Fixes the time base and transforms (the pipeline's start). */
+  public start(context: RunnerStartContext): void {
+    this.#base = context.timeBase;
+    this.#transforms = context.transforms;
+    this.#inputs = context.config?.inputs ?? [];
+  }
+
+  /** One message (any topic), with its relative receive time. */
+  public message(event: RunnerMessageEvent): void {
+    const arrival = event.arrival;
+    if (arrival == undefined || this.#base == undefined) {
+      return;
+    }
+    this.#now = arrival;
+    if (!this.#pluginsStarted) {
+      this.#recipe ??= detectRecipe(event.input.message);
+      if (this.#recipe == undefined) {
+        return; // wait for a stamped message to tell ROS 1 from ROS 2
+      }
+      this.#startPlugins();
+    }
+    this.#tick(arrival);
+    for (const [name, sensor] of this.#sensors) {
+      if (sensor.topics.includes(event.input.topic)) {
+        if (this.#config.sensors.get(name)?.type === "fuse_models::Imu2D") {
+          const frame = frameIdOf(event.input.message);
+          if (frame != undefined && frame !== "") {
+            let set = this.#imuFrames.get(name);
+            if (set == undefined) {
+              set = new Set();
+              this.#imuFrames.set(name, set);
+            }
+            set.add(frame);
+          }
+        }
+        sensor.handleMessage({ topic: event.input.topic, message: event.input.message, receiveTime: arrival });
+      }
+    }
+  }
+
+  /** End of stream: runs the remaining cycles, stops the plugins. */
+  public finish(): void {
+    if (!this.#pluginsStarted) {
+      return;
+    }
+    this.#cycle();
+    this.#cycle();
+    for (const s of this.#sensors.values()) {
+      s.stop();
+    }
+    for (const m of this.#motion.values()) {
+      m.stop();
+    }
+  }
+
+  /** Keys merged into summary.json. */
+  public summary(): Record<string, unknown> {
+    const base = this.#base;
+    const pose = this.#finalPose;
+    return {
+      transactions: this.#transactions,
+      fusion: {
+        finalPose:
+          pose && base ? { stamp: base.format(pose.stamp), x: pose.x, y: pose.y, yaw: pose.yaw } : null,
+        transactionsBySensor: Object.fromEntries(this.#perSensor),
+        drops: Object.fromEntries(this.#dropCounts),
+        optimized: this.#optimizer != undefined,
+        uuidRecipe: this.#recipe ?? null,
+        warnings: [...this.#warnings],
+      },
+    };
+  }
+
+  /** Lines for the human summary. */
+  public describe(): string[] {
+    const lines = [`fusion: ${this.#transactions} transactions (${[...this.#perSensor].map(([k, v]) => `${k} ${v}`).join(", ")})`];
+    const p = this.#finalPose;
+    if (p && this.#base) {
+      lines.push(
+        `fusion: final pose at ${this.#base.format(p.stamp)}: x ${p.x.toFixed(3)} m, y ${p.y.toFixed(3)} m, yaw ${p.yaw.toFixed(4)} rad${this.#optimizer ? "" : " (not optimized: no optimizer)"}`,
+      );
+    }
+    for (const w of this.#warnings) {
+      lines.push(`fusion warning: ${w}`);
+    }
+    return lines;
+  }
+
+  /** Extra output files. */
+  public outputs(): { file: string; lines: Iterable<string> }[] {
+    return [{ file: "transactions.jsonl", lines: this.#lines }];
+  }
+
+  #startPlugins(): void {
+    const base = this.#base!;
+    const lookup: TransformLookup | undefined = this.#transforms
+      ? {
+          lookup: (target, source, stamp) => {
+            try {
+              return this.#transforms!.lookup(target, source, stamp);
+            } catch {
+              return undefined;
+            }
+          },
+        }
+      : undefined;
+    const context: FusionContext = {
+      timeBase: base,
+      uuids: new StampedUuids(base, this.#recipe!),
+      transforms: lookup,
+      drop: (d) => {
+        this.#drops.push(d);
+        const key = d.reason;
+        this.#dropCounts.set(key, (this.#dropCounts.get(key) ?? 0) + 1);
+      },
+      warn: (m) => this.#warnings.push(m),
+      now: () => this.#now,
+    };
+    this.#context = context;
+    for (const [name, m] of this.#config.motionModels) {
+      const model = new Unicycle2D(m.params as unknown as Unicycle2DOptions);
+      model.initialize(context, name);
+      this.#motion.set(name, model);
+    }
+    for (const [name, s] of this.#config.sensors) {
+      const sensor = this.#createSensor(s.type, this.#resolveTopic(s.params));
+      sensor.initialize(context, name, (tx) => this.#pending.push({ sensor: name, tx }));
+      this.#sensors.set(name, sensor);
+    }
+    if (this.#options.createOptimizer) {
+      this.#optimizer = this.#options.createOptimizer(this.#config, context);
+    } else {
+      this.#graph = new Graph();
+    }
+    this.#checkImuMounting();
+    this.#pluginsStarted = true;
+    for (const m of this.#motion.values()) {
+      m.start();
+    }
+    for (const s of this.#sensors.values()) {
+      s.start();
+    }
+    if (![...this.#config.sensors.values()].some((s) => s.ignition)) {
+      this.#started = true;
+    }
+    this.#nextTick = this.#now + this.#config.optimizer.updatePeriod;
+  }
+
+  #resolveTopic(params: Readonly<Record<string, unknown>>): Record<string, unknown> {
+    if (params.topic == undefined && typeof params.slot === "number") {
+      const input = this.#inputs[params.slot];
+      if (input == undefined) {
+        throw new RangeError(`fusion sensor slot ${params.slot} is not one of the ${this.#inputs.length} pipeline inputs`);
+      }
+      return { ...params, topic: input.topic };
+    }
+    return { ...params };
+  }
+
+  #createSensor(type: string, p: Record<string, unknown>): SensorModel {
+    switch (type) {
+      case "fuse_models::Odometry2D":
+        return new Odometry2D(p as unknown as Odometry2DOptions);
+      case "fuse_models::Imu2D":
+        return new Imu2D(p as unknown as Imu2DOptions);
+      case "fuse_models::Pose2D":
+        return new Pose2D(p as unknown as Pose2DOptions);
+      case "fuse_models::Twist2D":
+        return new Twist2D(p as unknown as Twist2DOptions);
+      case "fuse_models::Acceleration2D":
+        return new Acceleration2D(p as unknown as Acceleration2DOptions);
+      default:
+        return new Unicycle2DIgnition(p);
+    }
+  }
+
+  /** Warns when an Imu2D with an orientation target frame sits on a rotated mount. */
+  #checkImuMounting(): void {
+    for (const [name, s] of this.#config.sensors) {
+      const target = s.params.orientationTargetFrame;
+      if (s.type !== "fuse_models::Imu2D" || typeof target !== "string" || target === "") {
+        continue;
+      }
+      const mode = (s.params.orientationTransform as string | undefined) ?? "fuse";
+      this.#pendingImuCheck.push({ name, target, mode });
+    }
+  }
+
+  readonly #pendingImuCheck: { name: string; target: string; mode: string }[] = [];
+
+  #tick(now: Stamp): void {
+    while (this.#nextTick != undefined && now >= this.#nextTick) {
+      this.#cycle();
+      this.#nextTick += this.#config.optimizer.updatePeriod;
+    }
+  }
+
+  #cycle(): void {
+    this.#pending.sort((a, b) => a.tx.stamp - b.tx.stamp);
+    if (!this.#started) {
+      const ign = this.#pending.find((p) => this.#config.sensors.get(p.sensor)?.ignition === true);
+      if (ign == undefined) {
+        const newest = this.#pending.at(-1)?.tx.stamp ?? 0;
+        this.#pending = this.#pending.filter((p) => {
+          const keep = p.tx.maxStamp() + this.#config.optimizer.transactionTimeout >= newest;
+          if (!keep) {
+            this.#dropTx(p, "transaction timed out before ignition");
+          }
+          return keep;
+        });
+        return;
+      }
+      this.#started = true;
+      const startStamp = ign.tx.minStamp();
+      this.#pending = this.#pending.filter((p) => {
+        const keep = p === ign || p.tx.minStamp() >= startStamp;
+        if (!keep) {
+          this.#dropTx(p, "older than the ignition transaction that started the run");
+        }
+        return keep;
+      });
+      // fuse processes the ignition transaction alone in its first cycle.
+      this.#process([ign]);
+      this.#pending = this.#pending.filter((p) => p !== ign);
+      return;
+    }
+    const batch = this.#pending;
+    this.#pending = [];
+    this.#process(batch);
+  }
+
+  #process(batch: Pending[]): void {
+    const base = this.#base!;
+    if (batch.length === 0) {
+      return;
+    }
+    const newest = batch.at(-1)!.tx.stamp;
+    let cycleTx: Transaction | undefined;
+    for (const p of batch) {
+      const cfg = this.#config.sensors.get(p.sensor)!;
+      let ok = true;
+      for (const m of cfg.motionModels) {
+        ok = this.#motion.get(m)!.apply(p.tx) && ok;
+      }
+      if (!ok) {
+        if (p.tx.maxStamp() + this.#config.optimizer.transactionTimeout < newest) {
+          this.#dropTx(p, "the motion model could not connect the transaction before the timeout");
+        } else {
+          this.#pending.push(p);
+        }
+        continue;
+      }
+      this.#lines.push(JSON.stringify(p.tx.toJson(base, p.sensor)));
+      this.#transactions++;
+      this.#perSensor.set(p.sensor, (this.#perSensor.get(p.sensor) ?? 0) + 1);
+      cycleTx = cycleTx ? cycleTx.merge(p.tx, { overwrite: true }) : p.tx.clone();
+    }
+    if (cycleTx == undefined || cycleTx.empty()) {
+      return;
+    }
+    let graph: ReadonlyGraph;
+    if (this.#optimizer) {
+      this.#optimizer.update(cycleTx);
+      this.#optimizer.optimize();
+      graph = this.#optimizer.graph;
+    } else {
+      this.#graph!.update(cycleTx);
+      graph = this.#graph!;
+    }
+    this.#updateFinalPose(graph, cycleTx.maxStamp());
+    for (const m of this.#motion.values()) {
+      m.graphCallback(graph);
+    }
+    for (const s of this.#sensors.values()) {
+      s.graphCallback(graph);
+    }
+    this.#runImuCheck();
+  }
+
+  #dropTx(p: Pending, detail: string): void {
+    const topic = this.#sensors.get(p.sensor)?.topics[0] ?? "";
+    this.#context!.drop({ sensor: p.sensor, topic, stamp: p.tx.stamp, reason: "too-late", detail });
+  }
+
+  #updateFinalPose(graph: ReadonlyGraph, stamp: Stamp): void {
+    const ids = this.#context!.uuids;
+    const p = graph.findVariable(ids.uuid(POSITION_2D, stamp));
+    const o = graph.findVariable(ids.uuid(ORIENTATION_2D, stamp));
+    if (p && o) {
+      this.#finalPose = { stamp, x: p.data[0]!, y: p.data[1]!, yaw: o.data[0]! };
+    }
+  }
+
+  #runImuCheck(): void {
+    if (this.#warnedOrientation || this.#pendingImuCheck.length === 0 || this.#transforms == undefined) {
+      return;
+    }
+    if (!this.#pendingImuCheck.every((c) => this.#imuFrames.has(c.name))) {
+      return;
+    }
+    this.#warnedOrientation = true;
+    for (const c of this.#pendingImuCheck) {
+      this.#warnImu(c);
+    }
+  }
+
+  #warnImu(c: { name: string; target: string; mode: string }): void {
+    for (const frame of this.#imuFrames.get(c.name) ?? []) {
+      let t: RigidTransform;
+      try {
+        t = this.#transforms!.lookup(c.target, frame);
+      } catch {
+        continue;
+      }
+      const [x, y] = t.rotation;
+      // "fuse" and "body" agree only when the mount has no roll/pitch component.
+      if (Math.abs(x) > 1e-6 || Math.abs(y) > 1e-6) {
+        this.#warnings.push(
+          `sensor "${c.name}": the IMU frame "${frame}" is rotated (roll/pitch) relative to "${c.target}"; ` +
+            `fuse's orientation transform (q_${c.target}_${frame} ⊗ q_measured, orientationTransform "fuse") and the body attitude ` +
+            `(q_measured ⊗ q_${c.target}_${frame}⁻¹, "body") disagree; using "${c.mode}"`,
+        );
+      }
+    }
+  }
+
+  readonly #imuFrames = new Map<string, Set<string>>();
+}
+
+/** ROS 1 stamps carry `nsec`, ROS 2 `nanosec`; undefined when the message has no header stamp. */
+function detectRecipe(message: unknown): UuidRecipe | undefined {
+  const stamp = (message as { header?: { stamp?: Record<string, unknown> } } | undefined)?.header?.stamp;
+  if (stamp == undefined) {
+    return undefined;
+  }
+  return "nanosec" in stamp ? "ros2" : "ros1";
+}

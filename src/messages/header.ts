@@ -1,0 +1,71 @@
+import type { RosTime } from "../time";
+
+/**
+ * Why a message cannot give a stamp: it has no header (no `header.stamp` and no Foxglove
+ * `timestamp`), or its stamp is zero (unset). The names are the drop reasons of the vocabulary.
+ */
+export type StampProblem = "no-header" | "zero-stamp";
+
+function isTime(t: unknown): t is RosTime {
+  if (typeof t !== "object" || t == undefined) {
+    return false;
+  }
+  const o = t as { sec?: unknown; nsec?: unknown; nanosec?: unknown };
+  return typeof o.sec === "number" && (typeof o.nsec === "number" || typeof o.nanosec === "number");
+}
+
+/**
+ * The time object a decoded message is stamped with, without copying: ROS 1 `header.stamp`
+ * (`{sec, nsec}`), ROS 2 `header.stamp` (`{sec, nanosec}`) or a Foxglove schema's `timestamp`.
+ * Undefined when there is none. Never throws, whatever the input.
+ */
+export function stampOf(message: unknown): RosTime | undefined {
+  if (typeof message !== "object" || message == undefined) {
+    return undefined;
+  }
+  const m = message as { header?: { stamp?: unknown }; timestamp?: unknown };
+  const header = m.header;
+  if (typeof header === "object" && header != undefined && isTime(header.stamp)) {
+    return header.stamp;
+  }
+  return isTime(m.timestamp) ? m.timestamp : undefined;
+}
+
+/** The nanoseconds part of a ROS 1 (`nsec`) or ROS 2 (`nanosec`) time. */
+export function nsecOf(t: RosTime): number {
+  return "nsec" in t ? t.nsec : t.nanosec;
+}
+
+/**
+ * The stamp of a message, or the drop reason when it has none: `"no-header"` without a header
+ * stamp, `"zero-stamp"` when the stamp is 0.0 (ROS's "unset"). Allocation-free; never throws.
+ */
+export function readStamp(message: unknown): RosTime | StampProblem {
+  const t = stampOf(message);
+  if (t === undefined) {
+    return "no-header";
+  }
+  return t.sec === 0 && nsecOf(t) === 0 ? "zero-stamp" : t;
+}
+
+/**
+ * The frame a message is expressed in: ROS `header.frame_id` or a Foxglove schema's `frame_id`.
+ * Undefined when the message has neither (an empty string is returned as is).
+ */
+export function frameIdOf(message: unknown): string | undefined {
+  if (typeof message !== "object" || message == undefined) {
+    return undefined;
+  }
+  const m = message as { header?: { frame_id?: unknown }; frame_id?: unknown };
+  const id = m.header?.frame_id ?? m.frame_id;
+  return typeof id === "string" ? id : undefined;
+}
+
+/** `child_frame_id` of an odometry or transform message, if it has one. */
+export function childFrameIdOf(message: unknown): string | undefined {
+  if (typeof message !== "object" || message == undefined) {
+    return undefined;
+  }
+  const id = (message as { child_frame_id?: unknown }).child_frame_id;
+  return typeof id === "string" ? id : undefined;
+}

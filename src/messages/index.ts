@@ -1,0 +1,16 @@
+export {
+  childFrameIdOf,
+  frameIdOf,
+  nsecOf,
+  readStamp,
+  stampOf,
+  type StampProblem,
+} from "./header";
+export {
+  covarianceBlock,
+  isCovarianceProblem,
+  isCovarianceUnknown,
+  readCovariance,
+  type CovarianceProblem,
+} from "./covariance";
+export { quaternionAt, rpyOf, yawOf, type QuaternionLike } from "./orientation";

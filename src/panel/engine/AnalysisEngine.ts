@@ -1,0 +1,234 @@
+import { DROP_REASONS, type DropReason } from "../../filters/DropReason";
+import { quaternionAt, yawOf } from "../../messages";
+import {
+  defaultExtensions,
+  parseConfig,
+  Pipeline,
+  type PipelineConfig,
+  type PipelineExtension,
+  type PipelineInput,
+} from "../../pipeline";
+import type { DropRow, EngineDelta, EngineInput, EngineStats, MarkBatch, Pose2D, TupleRow } from "./engineTypes";
+import { tuningHints } from "./hints";
+
+/** Longest row lists handed out in one delta; older rows of a huge batch are skipped (counted in stats). */
+export const DELTA_CAP = 20_000;
+
+const REASON_CODE = new Map<DropReason, number>(DROP_REASONS.map((r, i) => [r, i + 2]));
+
+/** Timeline code of a drop reason (2 + its index in DROP_REASONS). */
+export function dropCode(reason: DropReason): number {
+  return REASON_CODE.get(reason) ?? 2;
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v != undefined && !Array.isArray(v);
+}
+
+/** The 2D pose of a nav_msgs/Odometry-like message (pose.pose.position / orientation), if any. */
+export function odometryPose(message: unknown): { x: number; y: number; yaw: number } | undefined {
+  if (!isRecord(message) || !isRecord(message.pose) || !isRecord(message.pose.pose)) {
+    return undefined;
+  }
+  const p = message.pose.pose.position;
+  if (!isRecord(p) || typeof p.x !== "number" || typeof p.y !== "number") {
+    return undefined;
+  }
+  const q = quaternionAt(message, "pose", "pose", "orientation");
+  return { x: p.x, y: p.y, yaw: q ? yawOf(q) : 0 };
+}
+
+type Input = PipelineInput & { readonly seq: number };
+
+function statsOf(pipeline: Pipeline<Input>): EngineStats {
+  const s = pipeline.statistics;
+  const inputs = pipeline.config.inputs ?? [];
+  const drops: Partial<Record<DropReason, number>> = {};
+  for (const [reason, n] of s.drops) {
+    drops[reason] = n;
+  }
+  const hints = s.hints();
+  return {
+    policyType: pipeline.config.policy.type,
+    tuples: s.tuples,
+    drops,
+    timespan:
+      s.timespans.count === 0
+        ? undefined
+        : { min: s.timespans.min, median: s.timespans.median, p95: s.timespans.quantile(0.95), max: s.timespans.max },
+    lag: s.lags.count === 0 ? undefined : { median: s.lags.median, p95: s.lags.quantile(0.95), max: s.lags.max },
+    topics: inputs.map((input, slot) => {
+      const t = s.topics.get(input.topic);
+      let dropped = 0;
+      for (const n of t?.drops.values() ?? []) {
+        dropped += n;
+      }
+      return { topic: input.topic, messages: t?.messages ?? 0, matched: s.used[slot] ?? 0, dropped, rate: t?.rate ?? NaN };
+    }),
+    suggested: hints,
+  };
+}
+
+/**
+ * The panel's analysis engine: the project's Pipeline (src/pipeline, the same code as
+ * `lockstep analyze`, so the counts agree) over message events in arrival order, collecting what
+ * the views need and handing it out as deltas (`takeDelta`). Optionally a second pipeline with
+ * another policy runs on the same messages for comparison. Runs anywhere (Web Worker, main
+ * thread, Node tests): no DOM, no React.
+ *
+ * Guarantees: every input message is counted once and is matched, held, or reported as a drop
+ * with a reason; memory is bounded (the pipeline keeps fixed-size statistics; deltas are taken
+ * and forgotten, each capped at DELTA_CAP rows).
+ *
+ * Throws ConfigError from the constructor (and from `compare`) when a config is invalid.
+ */
+export class AnalysisEngine {
+  readonly #config: PipelineConfig;
+  readonly #compareConfig: PipelineConfig | undefined;
+  readonly #rawPolicy: Readonly<Record<string, unknown>>;
+  #main!: Pipeline<Input>;
+  #compare: Pipeline<Input> | undefined;
+  #tuples: TupleRow[] = [];
+  #drops: DropRow[] = [];
+  #marks: MarkBatch = { slots: [], stamps: [], codes: [] };
+  #rawPoses: Pose2D[] = [];
+  #ingested = 0;
+
+  /**
+   * @param configJson the pipeline config JSON (DESIGN §3.2), with `inputs`
+   * @param comparePolicyJson optional second `policy` JSON to run side by side on the same data
+   */
+  public constructor(configJson: unknown, comparePolicyJson?: unknown) {
+    this.#config = parseConfig(configJson);
+    this.#rawPolicy = isRecord(configJson) && isRecord(configJson.policy) ? configJson.policy : {};
+    this.#compareConfig =
+      comparePolicyJson == undefined
+        ? undefined
+        : parseConfig({ inputs: this.#config.inputs, policy: comparePolicyJson });
+    this.#build();
+  }
+
+  #build(): void {
+    const main = new Pipeline<Input>(this.#config);
+    for (const ext of defaultExtensions<Input>(this.#config)) {
+      main.use(ext);
+    }
+    main.use(this.#observer());
+    main.onTuple((t) => {
+      const stamps = [...t.stamps];
+      this.#tuples.push({ index: t.index, stamps, seqs: t.items.map((i) => i.input.seq), timespan: t.timespan, lag: t.lag });
+      for (let slot = 0; slot < stamps.length; slot++) {
+        this.#mark(slot, stamps[slot]!, 1);
+      }
+    });
+    main.onDrop((d) => {
+      const slot = d.slot >= 0 ? d.slot : (this.#config.inputs ?? []).findIndex((i) => i.topic === d.topic);
+      this.#drops.push({ slot, topic: d.topic, stamp: d.stamp, reason: d.reason, detail: d.detail, seq: d.input.seq });
+      if (slot >= 0 && !Number.isNaN(d.stamp)) {
+        this.#mark(slot, d.stamp, dropCode(d.reason));
+      }
+    });
+    this.#main = main;
+    this.#compare = this.#compareConfig ? new Pipeline<Input>(this.#compareConfig) : undefined;
+  }
+
+  /** Records received marks and raw odometry poses as the pipeline sees each message. */
+  #observer(): PipelineExtension<Input> {
+    return {
+      name: "lockstep-panel",
+      message: (ev) => {
+        if (ev.stamp === undefined) {
+          return;
+        }
+        for (const slot of ev.slots) {
+          this.#mark(slot, ev.stamp, 0);
+        }
+        if (ev.slots.length > 0) {
+          const pose = odometryPose(ev.input.message);
+          if (pose) {
+            this.#rawPoses.push({ stamp: ev.stamp, ...pose });
+          }
+        }
+      },
+    };
+  }
+
+  #mark(slot: number, stamp: number, code: number): void {
+    this.#marks.slots.push(slot);
+    this.#marks.stamps.push(stamp);
+    this.#marks.codes.push(code);
+  }
+
+  /** Input topics in slot order. */
+  public get topics(): readonly string[] {
+    return (this.#config.inputs ?? []).map((i) => i.topic);
+  }
+
+  /** The validated config. */
+  public get config(): PipelineConfig {
+    return this.#config;
+  }
+
+  /** Forgets everything seen (after a seek, or before a whole-recording analysis). */
+  public reset(): void {
+    this.#tuples = [];
+    this.#drops = [];
+    this.#marks = { slots: [], stamps: [], codes: [] };
+    this.#rawPoses = [];
+    this.#ingested = 0;
+    this.#build();
+  }
+
+  /**
+   * Runs events through the pipeline(s), in the order given (arrival order). A message the
+   * pipeline rejects (a stamp outside the time base's window) is skipped and reported as
+   * `zero-stamp`-like drop detail; it never stops the stream.
+   */
+  public ingest(events: readonly EngineInput[]): void {
+    for (const ev of events) {
+      this.#ingested++;
+      try {
+        this.#main.push(ev);
+      } catch (err) {
+        const slot = this.topics.indexOf(ev.topic);
+        this.#drops.push({ slot, topic: ev.topic, stamp: NaN, reason: "zero-stamp", detail: err instanceof Error ? err.message : String(err), seq: ev.seq });
+      }
+      try {
+        this.#compare?.push(ev);
+      } catch {
+        // reported once, above
+      }
+    }
+  }
+
+  /** Everything new since the previous call, plus the cumulative statistics and hints. */
+  public takeDelta(): EngineDelta {
+    const cap = <T>(xs: T[]): T[] => (xs.length > DELTA_CAP ? xs.slice(xs.length - DELTA_CAP) : xs);
+    const marks = this.#marks;
+    if (marks.codes.length > DELTA_CAP * 4) {
+      const from = marks.codes.length - DELTA_CAP * 4;
+      marks.slots = marks.slots.slice(from);
+      marks.stamps = marks.stamps.slice(from);
+      marks.codes = marks.codes.slice(from);
+    }
+    const stats = statsOf(this.#main);
+    const delta: EngineDelta = {
+      baseSec: this.#main.timeBase?.baseSec,
+      tuples: cap(this.#tuples),
+      drops: cap(this.#drops),
+      marks,
+      rawPoses: cap(this.#rawPoses),
+      fusedPoses: [],
+      transactions: [],
+      stats,
+      hints: tuningHints(stats, this.#rawPolicy),
+      compare: this.#compare ? statsOf(this.#compare) : undefined,
+      ingested: this.#ingested,
+    };
+    this.#tuples = [];
+    this.#drops = [];
+    this.#marks = { slots: [], stamps: [], codes: [] };
+    this.#rawPoses = [];
+    return delta;
+  }
+}

@@ -1,0 +1,154 @@
+import type { SettingsTreeChildren, SettingsTreeField, SettingsTreeFields, SettingsTreeNode, Topic } from "@foxglove/extension";
+
+import type { LockstepConfig } from "./panelConfig";
+
+/** Sensor model types offered when adding a sensor (fuse's names). */
+export const SENSOR_TYPES = [
+  "fuse_models::Odometry2D",
+  "fuse_models::Imu2D",
+  "fuse_models::Pose2D",
+  "fuse_models::Twist2D",
+  "fuse_models::Acceleration2D",
+] as const;
+
+/** Motion model types offered (fuse's names). */
+export const MOTION_MODEL_TYPES = ["fuse_models::Unicycle2D"] as const;
+
+type Grouped = Map<string, { nodeError?: string; fields: Map<string, string> }>;
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v != undefined && !Array.isArray(v);
+}
+
+/**
+ * The field that edits one scalar or list value of a fusion object generically: strings,
+ * numbers and booleans as themselves, lists of scalars as comma-separated text, anything else as
+ * read-only JSON. This keeps the editor in step with the fusion config without a second schema.
+ */
+export function genericField(key: string, value: unknown, error?: string): SettingsTreeField {
+  if (typeof value === "boolean") {
+    return { label: key, input: "boolean", value, error };
+  }
+  if (typeof value === "number") {
+    return { label: key, input: "number", value, error };
+  }
+  if (typeof value === "string" || value == undefined) {
+    return { label: key, input: "string", value: value ?? undefined, error };
+  }
+  if (Array.isArray(value) && value.every((v) => typeof v === "string" || typeof v === "number")) {
+    return { label: key, input: "string", value: value.join(", "), help: "comma-separated list", error };
+  }
+  return { label: key, input: "string", value: JSON.stringify(value), readonly: true, help: "edit in the layout JSON", error };
+}
+
+/**
+ * Parses text typed into a generic list field back to JSON: a list when the current value is a
+ * list (numbers when every item is numeric), otherwise the text itself.
+ */
+export function parseGenericText(text: string, current: unknown): unknown {
+  if (Array.isArray(current)) {
+    const items = text
+      .split(",")
+      .map((s) => s.trim())
+      .filter((s) => s !== "");
+    const allNumeric = items.length > 0 && items.every((s) => /^-?\d+(\.\d+)?(e-?\d+)?$/i.test(s));
+    const hadStrings = current.some((v) => typeof v === "string");
+    return allNumeric && !hadStrings ? items.map(Number) : items;
+  }
+  return text;
+}
+
+function objectFields(obj: Record<string, unknown>, grouped: Grouped, nodeKey: string, topics: readonly Topic[] | undefined): SettingsTreeFields {
+  const fields: SettingsTreeFields = {};
+  for (const [key, value] of Object.entries(obj)) {
+    const error = grouped.get(nodeKey)?.fields.get(key);
+    if (key === "topic" && (typeof value === "string" || value == undefined)) {
+      const options = (topics ?? []).map((t) => ({ label: `${t.name} (${t.schemaName})`, value: t.name }));
+      if (typeof value === "string" && !options.some((o) => o.value === value)) {
+        options.unshift({ label: value === "" ? "(choose a topic)" : `${value} (not in this data source)`, value });
+      }
+      fields[key] = { label: "topic", input: "select", value: value ?? "", options, error };
+    } else if (key === "type" && nodeKey.startsWith("fusion/sensor")) {
+      const options: { label: string; value: string }[] = SENSOR_TYPES.map((t) => ({ label: t, value: t }));
+      if (typeof value === "string" && !options.some((o) => o.value === value)) {
+        options.push({ label: value, value });
+      }
+      fields[key] = { label: "type", input: "select", value: typeof value === "string" ? value : "", options, error };
+    } else {
+      fields[key] = genericField(key, value, error);
+    }
+  }
+  // Errors on keys that are not present (a required key is missing) still get shown.
+  for (const [key, message] of grouped.get(nodeKey)?.fields ?? []) {
+    if (fields[key] == undefined) {
+      fields[key] = { label: key, input: "string", value: undefined, error: message };
+    }
+  }
+  return fields;
+}
+
+/**
+ * The "Fusion" node: an enable action when the config has no fusion section; otherwise the motion
+ * model, the optimizer parameters and one child per sensor model, edited generically.
+ */
+export function fusionNodes(
+  config: LockstepConfig,
+  env: { readonly topics: readonly Topic[] | undefined },
+  grouped: Grouped,
+): SettingsTreeNode {
+  const fusion = config.fusion;
+  if (!isRecord(fusion)) {
+    return {
+      label: "Fusion (off)",
+      icon: "Walk",
+      defaultExpansionState: "collapsed",
+      error: grouped.get("fusion")?.nodeError,
+      actions: [{ type: "action", id: "enable-fusion", label: "Enable fusion preview", icon: "Add", display: "inline" }],
+    };
+  }
+  const top: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(fusion)) {
+    if (k !== "sensors" && k !== "motionModel") {
+      top[k] = v;
+    }
+  }
+  const fields = objectFields(top, grouped, "fusion", env.topics);
+  const motion = isRecord(fusion.motionModel) ? fusion.motionModel : {};
+  const motionType = typeof motion.type === "string" ? motion.type : "";
+  const motionOptions: { label: string; value: string }[] = MOTION_MODEL_TYPES.map((t) => ({ label: t, value: t }));
+  if (motionType !== "" && !motionOptions.some((o) => o.value === motionType)) {
+    motionOptions.push({ label: motionType, value: motionType });
+  }
+  fields.motionModel = {
+    label: "Motion model",
+    input: "select",
+    value: motionType,
+    options: motionOptions,
+    error: grouped.get("fusion")?.fields.get("motionModel"),
+  };
+  const children: SettingsTreeChildren = {};
+  const sensors = Array.isArray(fusion.sensors) ? fusion.sensors : [];
+  sensors.forEach((sensor, i) => {
+    const key = `sensor${i}`;
+    const s = isRecord(sensor) ? sensor : {};
+    children[key] = {
+      label: typeof s.name === "string" && s.name !== "" ? s.name : `Sensor ${i}`,
+      icon: "Radar",
+      fields: objectFields(s, grouped, `fusion/${key}`, env.topics),
+      error: grouped.get(`fusion/${key}`)?.nodeError,
+      defaultExpansionState: "collapsed",
+      actions: [{ type: "action", id: "remove-sensor", label: "Remove sensor", icon: "Delete", display: "inline" }],
+    };
+  });
+  return {
+    label: "Fusion",
+    icon: "Walk",
+    fields,
+    children,
+    error: grouped.get("fusion")?.nodeError,
+    actions: [
+      { type: "action", id: "add-sensor", label: "Add sensor", icon: "Add", display: "inline" },
+      { type: "action", id: "disable-fusion", label: "Disable fusion", icon: "Clear", display: "menu" },
+    ],
+  };
+}

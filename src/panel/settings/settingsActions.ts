@@ -1,0 +1,276 @@
+import type { SettingsTreeAction } from "@foxglove/extension";
+
+import { parseGenericText, SENSOR_TYPES } from "./fusionSettings";
+import { DEFAULT_NAMESPACE, type LockstepConfig } from "./panelConfig";
+import { defaultPolicy, POLICY_PARAMS, type ParamSpec } from "./policyParams";
+import { ACTION } from "./settingsTree";
+
+/** What actions need besides the config. */
+export interface ActionEnv {
+  /** Presets by name (loaded by the "Load preset" field). */
+  readonly presets: Readonly<Record<string, unknown>>;
+  /** Topic offered for a new input slot (e.g. the first unused data-source topic). */
+  readonly suggestTopic?: (config: LockstepConfig) => string;
+}
+
+function clone<T>(v: T): T {
+  return JSON.parse(JSON.stringify(v)) as T;
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v != undefined && !Array.isArray(v);
+}
+
+function slotIndex(key: string | undefined): number | undefined {
+  const m = key == undefined ? undefined : /^slot(\d+)$/.exec(key);
+  return m ? Number(m[1]) : undefined;
+}
+
+function sensorIndex(key: string | undefined): number | undefined {
+  const m = key == undefined ? undefined : /^sensor(\d+)$/.exec(key);
+  return m ? Number(m[1]) : undefined;
+}
+
+/**
+ * The JSON value a settings field edit stores for a policy parameter. Empty input removes the key
+ * (the library's default applies); "unlimited" stores null where allowed; anything else is kept
+ * as typed so that the validator can name it.
+ */
+export function paramValue(spec: ParamSpec, value: unknown): unknown {
+  switch (spec.kind) {
+    case "duration": {
+      if (typeof value !== "string" || value.trim() === "") {
+        return undefined;
+      }
+      const t = value.trim();
+      if (spec.nullable === true && /^(unlimited|none|null)$/i.test(t)) {
+        return null;
+      }
+      return /^\d+$/.test(t) && Number.isSafeInteger(Number(t)) ? Number(t) : t;
+    }
+    case "trigger":
+      return value === "any" ? "any" : typeof value === "string" && /^\d+$/.test(value) ? Number(value) : value;
+    case "boolean":
+      return value === true ? true : undefined;
+    default:
+      return typeof value === "number" && Number.isFinite(value) ? value : undefined;
+  }
+}
+
+function setDotted(obj: Record<string, unknown>, dotted: string, value: unknown): void {
+  const keys = dotted.split(".");
+  let cur = obj;
+  for (const k of keys.slice(0, -1)) {
+    if (!isRecord(cur[k])) {
+      cur[k] = {};
+    }
+    cur = cur[k] as Record<string, unknown>;
+  }
+  const last = keys[keys.length - 1]!;
+  if (value === undefined) {
+    delete cur[last];
+  } else {
+    cur[last] = value;
+  }
+  // Drop a nested object that became empty (e.g. rateConfig).
+  if (keys.length > 1 && Object.keys(cur).length === 0) {
+    delete obj[keys[0]!];
+  }
+}
+
+/** Keeps every per-slot array as long as `inputs` (pads with 0, trims the end). */
+function syncPerSlot(config: LockstepConfig, removed?: number, movedUp?: number): void {
+  for (const spec of POLICY_PARAMS[config.policy.type] ?? []) {
+    const arr = config.policy[spec.key];
+    if (spec.perSlot !== true || !Array.isArray(arr)) {
+      continue;
+    }
+    const copy = [...(arr as unknown[])];
+    if (removed != undefined) {
+      copy.splice(removed, 1);
+    }
+    if (movedUp != undefined && movedUp > 0 && movedUp < copy.length) {
+      [copy[movedUp - 1], copy[movedUp]] = [copy[movedUp], copy[movedUp - 1]];
+    }
+    while (copy.length < config.inputs.length) {
+      copy.push(0);
+    }
+    copy.length = config.inputs.length;
+    config.policy[spec.key] = copy;
+  }
+}
+
+/**
+ * Applies one settings-tree action to the config and returns the new config (the argument is
+ * never mutated). Unknown actions and paths return the config unchanged, as the extension API
+ * asks (new action kinds appear over time).
+ */
+export function applySettingsAction(config: LockstepConfig, action: SettingsTreeAction, env: ActionEnv): LockstepConfig {
+  const next = clone(config);
+  const path = action.payload.path;
+  if (action.action === "perform-node-action") {
+    const id = action.payload.id;
+    const slot = slotIndex(path[1]);
+    switch (id) {
+      case ACTION.addInput:
+        next.inputs.push({ topic: env.suggestTopic?.(next) ?? "" });
+        syncPerSlot(next);
+        return next;
+      case ACTION.removeInput:
+        if (slot != undefined && slot < next.inputs.length) {
+          next.inputs.splice(slot, 1);
+          syncPerSlot(next, slot);
+          if (typeof next.policy.trigger === "number" && next.policy.trigger >= next.inputs.length) {
+            next.policy.trigger = 0;
+          }
+        }
+        return next;
+      case ACTION.moveInputUp:
+        if (slot != undefined && slot > 0 && slot < next.inputs.length) {
+          [next.inputs[slot - 1], next.inputs[slot]] = [next.inputs[slot]!, next.inputs[slot - 1]!];
+          syncPerSlot(next, undefined, slot);
+        }
+        return next;
+      case ACTION.enableFusion:
+        next.fusion = { motionModel: { type: "fuse_models::Unicycle2D" }, sensors: [] };
+        return next;
+      case ACTION.disableFusion:
+        delete next.fusion;
+        return next;
+      case ACTION.addSensor: {
+        const fusion = isRecord(next.fusion) ? next.fusion : (next.fusion = {});
+        const sensors = Array.isArray(fusion.sensors) ? (fusion.sensors as unknown[]) : (fusion.sensors = []);
+        sensors.push({ name: `sensor${sensors.length}`, type: SENSOR_TYPES[0], topic: next.inputs[0]?.topic ?? "" });
+        return next;
+      }
+      case ACTION.removeSensor: {
+        const i = sensorIndex(path[1]);
+        const sensors = isRecord(next.fusion) && Array.isArray(next.fusion.sensors) ? (next.fusion.sensors as unknown[]) : undefined;
+        if (i != undefined && sensors && i < sensors.length) {
+          sensors.splice(i, 1);
+        }
+        return next;
+      }
+      default:
+        return config;
+    }
+  }
+  if (action.action !== "update") {
+    return config;
+  }
+  const value = action.payload.value;
+  const [node, a, b] = path;
+  switch (node) {
+    case "general":
+      if (a === "preset" && typeof value === "string" && env.presets[value] != undefined) {
+        const preset = clone(env.presets[value]) as LockstepConfig;
+        preset.publish = { ...(isRecord(preset.publish) ? preset.publish : {}), enabled: false };
+        preset.publish.namespace ??= DEFAULT_NAMESPACE;
+        return preset;
+      }
+      return config;
+    case "inputs": {
+      const slot = slotIndex(a);
+      if (slot == undefined || slot >= next.inputs.length || b == undefined) {
+        return config;
+      }
+      if (b === "topic") {
+        next.inputs[slot] = { ...next.inputs[slot], topic: typeof value === "string" ? value : "" };
+        return next;
+      }
+      const spec = POLICY_PARAMS[next.policy.type]?.find((p) => p.perSlot === true && p.key === b);
+      if (!spec) {
+        return config;
+      }
+      const arr = Array.isArray(next.policy[b]) ? [...(next.policy[b] as unknown[])] : next.inputs.map(() => 0 as unknown);
+      arr[slot] = paramValue(spec, value) ?? 0;
+      next.policy[b] = arr;
+      if (arr.every((v) => v === 0)) {
+        delete next.policy[b];
+      }
+      return next;
+    }
+    case "policy": {
+      if (a === "type") {
+        if (typeof value !== "string" || value === next.policy.type) {
+          return config;
+        }
+        next.policy = defaultPolicy(value) as LockstepConfig["policy"];
+        return next;
+      }
+      const spec = POLICY_PARAMS[next.policy.type]?.find((p) => p.perSlot !== true && p.key === a);
+      if (!spec) {
+        return config;
+      }
+      setDotted(next.policy, spec.key, paramValue(spec, value));
+      return next;
+    }
+    case "buffer":
+      if (a === "policy") {
+        if (value === "" || value == undefined) {
+          delete next.buffer;
+        } else {
+          next.buffer = { ...(next.buffer ?? {}), policy: String(value) };
+        }
+        return next;
+      }
+      if (a === "maxQueueSize" && next.buffer) {
+        if (typeof value === "number") {
+          next.buffer.maxQueueSize = value;
+        } else {
+          delete next.buffer.maxQueueSize;
+        }
+        return next;
+      }
+      return config;
+    case "publish":
+      next.publish ??= { enabled: false, namespace: DEFAULT_NAMESPACE };
+      if (a === "enabled") {
+        next.publish.enabled = value === true;
+        return next;
+      }
+      if (a === "namespace") {
+        next.publish.namespace = typeof value === "string" ? value.trim() : DEFAULT_NAMESPACE;
+        return next;
+      }
+      return config;
+    case "fusion":
+      return updateFusion(next, config, path.slice(1), value);
+    default:
+      return config;
+  }
+}
+
+function updateFusion(next: LockstepConfig, config: LockstepConfig, rest: readonly string[], value: unknown): LockstepConfig {
+  if (!isRecord(next.fusion)) {
+    return config;
+  }
+  const fusion = next.fusion;
+  let target: Record<string, unknown> = fusion;
+  let key = rest[0];
+  const si = sensorIndex(rest[0]);
+  if (si != undefined) {
+    const sensors = Array.isArray(fusion.sensors) ? (fusion.sensors as unknown[]) : [];
+    const sensor = sensors[si];
+    if (!isRecord(sensor)) {
+      return config;
+    }
+    target = sensor;
+    key = rest[1];
+  } else if (key === "motionModel") {
+    fusion.motionModel = { ...(isRecord(fusion.motionModel) ? fusion.motionModel : {}), type: value };
+    return next;
+  }
+  if (key == undefined) {
+    return config;
+  }
+  const current = target[key];
+  if (value === undefined || value === "") {
+    delete target[key];
+  } else if (typeof value === "string") {
+    target[key] = parseGenericText(value, current);
+  } else {
+    target[key] = value;
+  }
+  return next;
+}

@@ -1,0 +1,288 @@
+import type {
+  SettingsTreeChildren,
+  SettingsTreeField,
+  SettingsTreeFields,
+  SettingsTreeNodes,
+  Topic,
+} from "@foxglove/extension";
+
+import { groupIssues, slotKey, type ConfigIssue } from "./configErrors";
+import { publishNamespace, type LockstepConfig } from "./panelConfig";
+import { POLICY_PARAMS, POLICY_TYPES, type ParamSpec } from "./policyParams";
+import { fusionNodes } from "./fusionSettings";
+
+/** What the tree needs besides the config. */
+export interface SettingsEnv {
+  /** The data source's topics (undefined until the host reports them). */
+  readonly topics: readonly Topic[] | undefined;
+  /** Whether publishing is possible, and if not, why (shown next to the disabled switch). */
+  readonly publish: { readonly available: boolean; readonly reason?: string };
+  /** Validation problems of the current config (from the pipeline's parser). */
+  readonly issues: readonly ConfigIssue[];
+  /** Preset names offered for loading. */
+  readonly presets: readonly string[];
+}
+
+/** Node action ids the tree uses (handled in settingsActions.ts). */
+export const ACTION = {
+  addInput: "add-input",
+  removeInput: "remove-input",
+  moveInputUp: "move-input-up",
+  addSensor: "add-sensor",
+  removeSensor: "remove-sensor",
+  enableFusion: "enable-fusion",
+  disableFusion: "disable-fusion",
+} as const;
+
+/** Text shown for a JSON value in a string field ("unlimited" for null). */
+export function durationText(value: unknown): string | undefined {
+  if (value === null) {
+    return "unlimited";
+  }
+  if (typeof value === "string" || typeof value === "number") {
+    return String(value);
+  }
+  return undefined;
+}
+
+function getPath(obj: Record<string, unknown>, dotted: string): unknown {
+  let cur: unknown = obj;
+  for (const k of dotted.split(".")) {
+    if (typeof cur !== "object" || cur == undefined) {
+      return undefined;
+    }
+    cur = (cur as Record<string, unknown>)[k];
+  }
+  return cur;
+}
+
+/** The settings field that edits one policy parameter holding `value`. */
+export function paramField(spec: ParamSpec, value: unknown, slots: number, error?: string): SettingsTreeField {
+  const common = { label: spec.label, help: spec.help, error };
+  switch (spec.kind) {
+    case "int":
+      return {
+        ...common,
+        input: "number",
+        value: typeof value === "number" ? value : undefined,
+        min: 0,
+        step: 1,
+        precision: 0,
+        placeholder: spec.defaultText === "" ? "required" : `${spec.defaultText} (default)`,
+      };
+    case "float":
+      return {
+        ...common,
+        input: "number",
+        value: typeof value === "number" ? value : undefined,
+        step: 0.1,
+        placeholder: `${spec.defaultText} (default)`,
+      };
+    case "duration":
+      return {
+        ...common,
+        input: "string",
+        value: durationText(value),
+        placeholder:
+          spec.defaultText === ""
+            ? 'required, e.g. "50ms"'
+            : `${spec.defaultText} (default)${spec.nullable === true ? ', or "unlimited"' : ""}`,
+      };
+    case "boolean":
+      return { ...common, input: "boolean", value: value === true };
+    case "trigger": {
+      const options = [
+        { label: "any slot", value: "any" },
+        ...Array.from({ length: Math.max(slots, 1) }, (_, i) => ({ label: `slot ${i}`, value: String(i) })),
+      ];
+      return {
+        ...common,
+        input: "select",
+        value: value === undefined ? "0" : String(value),
+        options,
+      };
+    }
+  }
+}
+
+function topicField(topic: string, topics: readonly Topic[] | undefined, error?: string): SettingsTreeField {
+  const options = (topics ?? []).map((t) => ({ label: `${t.name} (${t.schemaName})`, value: t.name }));
+  const known = topic === "" || options.some((o) => o.value === topic);
+  if (!known) {
+    options.unshift({ label: `${topic} (not in this data source)`, value: topic });
+  }
+  if (topic === "") {
+    options.unshift({ label: "(choose a topic)", value: "" });
+  }
+  return {
+    label: "Topic",
+    input: "select",
+    value: topic,
+    options,
+    error:
+      error ??
+      (topic === ""
+        ? "Choose a topic for this slot"
+        : !known && topics != undefined
+          ? `${topic} is not among the data source's topics`
+          : undefined),
+  };
+}
+
+/**
+ * Builds the panel's settings tree from its config. Pure: the same config and env give the same
+ * nodes. Every validation issue appears on the field that holds the value (or on its node).
+ */
+export function buildSettingsNodes(config: LockstepConfig, env: SettingsEnv): SettingsTreeNodes {
+  const policyType = config.policy.type;
+  const grouped = groupIssues(env.issues, policyType);
+  const errAt = (node: string, field: string): string | undefined => grouped.get(node)?.fields.get(field);
+  const nodeErr = (node: string): string | undefined => {
+    const g = grouped.get(node);
+    if (!g) {
+      return undefined;
+    }
+    // Issues on fields this tree does not show surface on the node, never disappear.
+    return g.nodeError;
+  };
+  const params = POLICY_PARAMS[policyType] ?? [];
+  const slotParams = params.filter((p) => p.perSlot === true);
+  const slots = config.inputs.length;
+
+  const inputChildren: SettingsTreeChildren = {};
+  config.inputs.forEach((input, i) => {
+    const key = `inputs/${slotKey(i)}`;
+    const fields: SettingsTreeFields = { topic: topicField(input.topic, env.topics, errAt(key, "topic")) };
+    for (const spec of slotParams) {
+      const arr = config.policy[spec.key];
+      fields[spec.key] = paramField(spec, Array.isArray(arr) ? arr[i] : undefined, slots, errAt(key, spec.key));
+    }
+    inputChildren[slotKey(i)] = {
+      label: `Slot ${i}${input.topic !== "" ? `: ${input.topic}` : ""}`,
+      icon: "Topic",
+      fields,
+      error: nodeErr(key),
+      actions: [
+        ...(i > 0 ? [{ type: "action" as const, id: ACTION.moveInputUp, label: "Move up", icon: "MoveUp" as const }] : []),
+        { type: "action", id: ACTION.removeInput, label: "Remove slot", icon: "Delete", display: "inline" },
+      ],
+    };
+  });
+
+  const policyFields: SettingsTreeFields = {
+    type: {
+      label: "Type",
+      input: "select",
+      value: policyType,
+      options: [
+        ...POLICY_TYPES.map((t) => ({ label: t, value: t })),
+        ...(POLICY_TYPES.includes(policyType) ? [] : [{ label: `${policyType} (unknown)`, value: policyType }]),
+      ],
+      error: errAt("policy", "type"),
+    },
+  };
+  for (const spec of params) {
+    if (spec.perSlot !== true) {
+      policyFields[spec.key] = paramField(spec, getPath(config.policy, spec.key), slots, errAt("policy", spec.key));
+    }
+  }
+  // Issues on keys the policy does not have (typos from hand-edited JSON) still get a field.
+  for (const [field, message] of grouped.get("policy")?.fields ?? []) {
+    if (policyFields[field] == undefined) {
+      policyFields[field] = { label: field, input: "string", value: durationText(getPath(config.policy, field)) ?? JSON.stringify(getPath(config.policy, field)), error: message, readonly: true };
+    }
+  }
+
+  const buffer = config.buffer;
+  const canPublish = env.publish.available;
+  const publishFields: SettingsTreeFields = {
+    enabled: {
+      label: "Publish",
+      input: "boolean",
+      value: canPublish && config.publish?.enabled === true,
+      disabled: !canPublish,
+      help: canPublish
+        ? "Republish synchronized tuples and fusion output under the namespace"
+        : (env.publish.reason ?? "This data source cannot publish"),
+      error: errAt("publish", "enabled"),
+    },
+    namespace: {
+      label: "Namespace",
+      input: "string",
+      value: config.publish?.namespace ?? publishNamespace(config),
+      placeholder: "/lockstep",
+      error: errAt("publish", "namespace"),
+    },
+  };
+  if (!canPublish) {
+    publishFields.status = {
+      label: "Status",
+      input: "string",
+      readonly: true,
+      value: env.publish.reason ?? "This data source cannot publish",
+    };
+  }
+
+  const nodes: SettingsTreeNodes = {
+    general: {
+      label: "Presets",
+      icon: "Star",
+      error: nodeErr("general"),
+      defaultExpansionState: "collapsed",
+      fields: {
+        preset: {
+          label: "Load preset",
+          input: "select",
+          value: "",
+          options: [{ label: "(choose to load)", value: "" }, ...env.presets.map((p) => ({ label: p, value: p }))],
+          help: "Replaces the whole configuration with the preset (publishing stays off)",
+        },
+      },
+    },
+    inputs: {
+      label: "Input topics",
+      icon: "Topic",
+      error: nodeErr("inputs") ?? (slots === 0 ? "Add at least one input topic" : undefined),
+      children: inputChildren,
+      actions: [{ type: "action", id: ACTION.addInput, label: "Add input", icon: "Add", display: "inline" }],
+    },
+    policy: { label: "Sync policy", icon: "Sync", fields: policyFields, error: nodeErr("policy") },
+    buffer: {
+      label: "Buffer",
+      icon: "Cells",
+      defaultExpansionState: "collapsed",
+      error: nodeErr("buffer"),
+      fields: {
+        policy: {
+          label: "Mode",
+          input: "select",
+          value: buffer?.policy ?? "",
+          options: [
+            { label: "none (direct)", value: "" },
+            { label: "queue", value: "queue" },
+            { label: "passthru", value: "passthru" },
+            { label: "discard", value: "discard" },
+          ],
+          error: errAt("buffer", "policy"),
+        },
+        ...(buffer != undefined
+          ? {
+              maxQueueSize: {
+                label: "Max queue size",
+                input: "number" as const,
+                value: typeof buffer.maxQueueSize === "number" ? buffer.maxQueueSize : undefined,
+                min: 0,
+                step: 1,
+                precision: 0,
+                placeholder: "0 = unlimited",
+                error: errAt("buffer", "maxQueueSize"),
+              },
+            }
+          : {}),
+      },
+    },
+    fusion: fusionNodes(config, env, grouped),
+    publish: { label: "Publish", icon: "Share", fields: publishFields, error: nodeErr("publish") },
+  };
+  return nodes;
+}

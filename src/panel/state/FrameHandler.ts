@@ -1,0 +1,116 @@
+import type { Immutable, MessageEvent, RenderState, Topic } from "@foxglove/extension";
+
+import type { EngineInput } from "../engine/engineTypes";
+import { slimMessage } from "../engine/slimMessage";
+import type { MessageCache } from "./MessageCache";
+
+/** What the frame handler drives. */
+export interface FrameSink {
+  /** Sends a live frame's input messages to the engine (must not block). */
+  post(events: EngineInput[]): void;
+  /** Forgets everything accumulated (a seek happened). */
+  reset(): void;
+  /** Topics, colour scheme and playback times changed (only called with what changed). */
+  update(changes: {
+    topics?: readonly Topic[];
+    colorScheme?: "dark" | "light";
+    currentTime?: { sec: number; nsec: number };
+    startTime?: { sec: number; nsec: number };
+    endTime?: { sec: number; nsec: number };
+    allFrames?: readonly Immutable<MessageEvent>[];
+  }): void;
+}
+
+/**
+ * The panel's `onRender` logic, kept free of React so it can be tested and timed: resets on
+ * `didSeek` (before handling the frame that follows the seek), hands the new messages of input
+ * topics to the engine with sequence numbers, remembers them for republishing when a cache is
+ * given, reports other changes, and ALWAYS calls `done` (even when something throws), so the
+ * host's playback never waits on the panel.
+ */
+export class FrameHandler {
+  #seq = 0;
+  #inputs = new Set<string>();
+  #cache: MessageCache | undefined;
+  readonly #sink: FrameSink;
+  /** Renders handled and the slowest one (ms), for diagnostics and the performance test. */
+  public renders = 0;
+  public maxRenderMs = 0;
+
+  public constructor(sink: FrameSink) {
+    this.#sink = sink;
+  }
+
+  /** The topics whose messages go to the engine. */
+  public setInputs(topics: readonly string[]): this {
+    this.#inputs = new Set(topics);
+    return this;
+  }
+
+  /** Where to remember messages for republishing (undefined = do not keep messages). */
+  public setCache(cache: MessageCache | undefined): this {
+    this.#cache = cache;
+    return this;
+  }
+
+  /** Handles one render state, then calls `done`. Returns any error (already contained). */
+  public handle(state: Immutable<RenderState>, done: () => void): Error | undefined {
+    const t0 = performance.now();
+    try {
+      if (state.didSeek === true) {
+        this.#cache?.clear();
+        this.#sink.reset();
+      }
+      const changes: Parameters<FrameSink["update"]>[0] = {};
+      let changed = false;
+      if (state.topics) {
+        changes.topics = state.topics as readonly Topic[];
+        changed = true;
+      }
+      if (state.colorScheme) {
+        changes.colorScheme = state.colorScheme;
+        changed = true;
+      }
+      if (state.currentTime) {
+        changes.currentTime = state.currentTime;
+        changes.startTime = state.startTime;
+        changes.endTime = state.endTime;
+        changed = true;
+      }
+      if (state.allFrames) {
+        changes.allFrames = state.allFrames;
+        changed = true;
+      }
+      if (changed) {
+        this.#sink.update(changes);
+      }
+      const frame = state.currentFrame;
+      if (frame && frame.length > 0) {
+        const events: EngineInput[] = [];
+        for (const m of frame) {
+          if (!this.#inputs.has(m.topic)) {
+            continue;
+          }
+          const seq = this.#seq++;
+          this.#cache?.put(seq, m as MessageEvent);
+          events.push({
+            seq,
+            topic: m.topic,
+            schemaName: m.schemaName,
+            receiveTime: { sec: m.receiveTime.sec, nsec: m.receiveTime.nsec },
+            message: slimMessage(m.message),
+          });
+        }
+        this.#sink.post(events);
+      }
+      return undefined;
+    } catch (err) {
+      return err instanceof Error ? err : new Error(String(err));
+    } finally {
+      const ms = performance.now() - t0;
+      this.renders++;
+      this.maxRenderMs = Math.max(this.maxRenderMs, ms);
+      done();
+    }
+  }
+}

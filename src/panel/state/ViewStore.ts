@@ -1,0 +1,125 @@
+import type { DropReason } from "../../filters/DropReason";
+import type { DropRow, EngineDelta, EngineStats, Pose2D, TupleRow } from "../engine/engineTypes";
+import { RingBuffer } from "./RingBuffer";
+
+/**
+ * Caps of the panel's stores (items). With them the panel holds at most about 10 MB whatever the
+ * recording length or live duration: tuples ~ 10k × ~200 B, timeline marks 3 × 8 slots × 50k ×
+ * 8 B, poses 2 × 20k × 48 B, transactions 500 × a few kB.
+ */
+export const CAPS = {
+  tuples: 10_000,
+  drops: 5_000,
+  /** Examples kept per drop reason (the first ones seen). */
+  dropExamples: 5,
+  /** Timeline marks per slot and kind (received, matched, dropped). */
+  marks: 50_000,
+  poses: 20_000,
+  transactions: 500,
+} as const;
+
+/** Timeline marks of one input slot. */
+export interface SlotMarks {
+  readonly received: RingBuffer<number>;
+  readonly matched: RingBuffer<number>;
+  readonly droppedStamps: RingBuffer<number>;
+  readonly droppedCodes: RingBuffer<number>;
+}
+
+function slotMarks(): SlotMarks {
+  return {
+    received: new RingBuffer(CAPS.marks),
+    matched: new RingBuffer(CAPS.marks),
+    droppedStamps: new RingBuffer(CAPS.marks),
+    droppedCodes: new RingBuffer(CAPS.marks),
+  };
+}
+
+/**
+ * What the views show, accumulated from engine deltas in bounded ring buffers (see CAPS).
+ * `version` increases on every change so React can tell when to redraw.
+ */
+export class ViewStore {
+  public readonly tuples = new RingBuffer<TupleRow>(CAPS.tuples);
+  public readonly drops = new RingBuffer<DropRow>(CAPS.drops);
+  public readonly dropExamples = new Map<DropReason, DropRow[]>();
+  public readonly marks: SlotMarks[] = [];
+  public readonly rawPoses = new RingBuffer<Pose2D>(CAPS.poses);
+  public readonly fusedPoses = new RingBuffer<Pose2D>(CAPS.poses);
+  public readonly transactions = new RingBuffer<unknown>(CAPS.transactions);
+  public stats: EngineStats | undefined;
+  public compare: EngineStats | undefined;
+  public hints: string[] = [];
+  public baseSec: number | undefined;
+  public ingested = 0;
+  public version = 0;
+
+  /** Adds a delta's rows and replaces the statistics. */
+  public apply(delta: EngineDelta): this {
+    this.baseSec = delta.baseSec ?? this.baseSec;
+    for (const t of delta.tuples) {
+      this.tuples.push(t);
+    }
+    for (const d of delta.drops) {
+      this.drops.push(d);
+      let ex = this.dropExamples.get(d.reason);
+      if (!ex) {
+        ex = [];
+        this.dropExamples.set(d.reason, ex);
+      }
+      if (ex.length < CAPS.dropExamples) {
+        ex.push(d);
+      }
+    }
+    const { slots, stamps, codes } = delta.marks;
+    for (let i = 0; i < codes.length; i++) {
+      const slot = slots[i]!;
+      while (this.marks.length <= slot) {
+        this.marks.push(slotMarks());
+      }
+      const m = this.marks[slot]!;
+      const code = codes[i]!;
+      if (code === 0) {
+        m.received.push(stamps[i]!);
+      } else if (code === 1) {
+        m.matched.push(stamps[i]!);
+      } else {
+        m.droppedStamps.push(stamps[i]!);
+        m.droppedCodes.push(code);
+      }
+    }
+    for (const p of delta.rawPoses) {
+      this.rawPoses.push(p);
+    }
+    for (const p of delta.fusedPoses) {
+      this.fusedPoses.push(p);
+    }
+    for (const t of delta.transactions) {
+      this.transactions.push(t);
+    }
+    this.stats = delta.stats;
+    this.compare = delta.compare;
+    this.hints = delta.hints;
+    this.ingested = delta.ingested;
+    this.version++;
+    return this;
+  }
+
+  /** Forgets everything (seek, new config, new analysis). */
+  public clear(): this {
+    this.tuples.clear();
+    this.drops.clear();
+    this.dropExamples.clear();
+    this.marks.length = 0;
+    this.rawPoses.clear();
+    this.fusedPoses.clear();
+    this.transactions.clear();
+    this.stats = undefined;
+    this.compare = undefined;
+    this.hints = [];
+    this.baseSec = undefined;
+    this.ingested = 0;
+    this.version++;
+    return this;
+  }
+}

@@ -1,0 +1,55 @@
+import type { ReactElement } from "react";
+
+import type { EngineStats } from "../engine/engineTypes";
+import { fmtMs } from "./format";
+import type { Theme } from "./theme";
+
+/** Per-topic counts, set statistics (timespan, lag) and the tuning hints. */
+export function StatsView(props: { stats: EngineStats | undefined; hints: readonly string[]; theme: Theme }): ReactElement {
+  const { stats, hints, theme } = props;
+  if (!stats) {
+    return <div style={{ color: theme.muted }}>No data yet.</div>;
+  }
+  return (
+    <div style={{ fontSize: 12 }}>
+      <table style={{ borderSpacing: "12px 2px", marginLeft: -12 }}>
+        <thead>
+          <tr style={{ textAlign: "left" }}>
+            <th>slot</th>
+            <th>topic</th>
+            <th>messages</th>
+            <th>matched</th>
+            <th>dropped</th>
+            <th>rate</th>
+          </tr>
+        </thead>
+        <tbody>
+          {stats.topics.map((t, i) => {
+            return (
+              <tr key={i} data-testid={`topic-row-${i}`}>
+                <td>{i}</td>
+                <td>{t.topic}</td>
+                <td>{t.messages}</td>
+                <td>{t.matched}</td>
+                <td>{t.dropped}</td>
+                <td>{Number.isFinite(t.rate) ? `${t.rate.toFixed(1)} Hz` : "–"}</td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+      <p>
+        Policy <b>{stats.policyType}</b>: <span data-testid="stats-tuples">{stats.tuples}</span> sets. Timespan min{" "}
+        {fmtMs(stats.timespan?.min)}, median {fmtMs(stats.timespan?.median)}, p95 {fmtMs(stats.timespan?.p95)}, max{" "}
+        {fmtMs(stats.timespan?.max)}. Lag median {fmtMs(stats.lag?.median)}, p95 {fmtMs(stats.lag?.p95)}.
+      </p>
+      {hints.length > 0 && (
+        <ul data-testid="hints" style={{ paddingLeft: 18 }}>
+          {hints.map((h, i) => (
+            <li key={i}>{h}</li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,160 @@
+import { useEffect, useRef, useState, type ReactElement } from "react";
+
+import type { SlotMarks } from "../state/ViewStore";
+import { reasonColor, reasonOfCode, type Theme } from "./theme";
+
+/** Visible window of the timeline in relative ns. */
+export interface TimeWindow {
+  readonly from: number;
+  readonly to: number;
+}
+
+/** The full extent of the marks (relative ns), or undefined when there are none. */
+export function marksExtent(marks: readonly SlotMarks[]): TimeWindow | undefined {
+  let from = Infinity;
+  let to = -Infinity;
+  for (const m of marks) {
+    for (const ring of [m.received, m.matched, m.droppedStamps]) {
+      if (ring.size > 0) {
+        from = Math.min(from, ring.at(0)!);
+        to = Math.max(to, ring.last()!);
+      }
+    }
+  }
+  return from <= to ? { from, to: to === from ? from + 1e9 : to } : undefined;
+}
+
+/** Zooms `w` by `factor` (< 1 = in) around the fraction `at` of its width. */
+export function zoomWindow(w: TimeWindow, factor: number, at: number): TimeWindow {
+  const span = (w.to - w.from) * factor;
+  const pivot = w.from + (w.to - w.from) * at;
+  return { from: pivot - span * at, to: pivot + span * (1 - at) };
+}
+
+const ROW = 28;
+const LABEL = 170;
+
+/**
+ * One row per input topic: every message received (grey), matched into a set (green) or dropped
+ * (coloured by reason). Wheel zooms, drag pans, double-click resets, click seeks (when the host
+ * can seek). Drawn on a canvas; cost is proportional to the marks held (bounded by ViewStore CAPS).
+ */
+export function Timeline(props: {
+  marks: readonly SlotMarks[];
+  topics: readonly string[];
+  theme: Theme;
+  scheme: "dark" | "light" | undefined;
+  width: number;
+  version: number;
+  onSeek?: (stamp: number) => void;
+}): ReactElement {
+  const { marks, topics, theme, scheme, width, version, onSeek } = props;
+  const canvas = useRef<HTMLCanvasElement>(null);
+  const [window, setWindow] = useState<TimeWindow | undefined>();
+  const drag = useRef<{ x: number; w: TimeWindow; moved: boolean } | undefined>(undefined);
+  const height = Math.max(1, topics.length) * ROW + 24;
+  const extent = marksExtent(marks);
+  const view = window ?? extent;
+
+  useEffect(() => {
+    const c = canvas.current;
+    const ctx = c?.getContext("2d");
+    if (!c || !ctx) {
+      return;
+    }
+    const dpr = globalThis.devicePixelRatio > 0 ? globalThis.devicePixelRatio : 1;
+    c.width = width * dpr;
+    c.height = height * dpr;
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    ctx.fillStyle = theme.panel;
+    ctx.fillRect(0, 0, width, height);
+    ctx.font = "11px sans-serif";
+    const plotW = Math.max(10, width - LABEL - 8);
+    topics.forEach((topic, slot) => {
+      const y = slot * ROW;
+      ctx.fillStyle = theme.text;
+      ctx.fillText(topic.length > 26 ? `…${topic.slice(-25)}` : topic, 4, y + 17);
+      ctx.strokeStyle = theme.border;
+      ctx.beginPath();
+      ctx.moveTo(LABEL, y + ROW - 0.5);
+      ctx.lineTo(width, y + ROW - 0.5);
+      ctx.stroke();
+      const m = marks[slot];
+      if (!m || !view) {
+        return;
+      }
+      const x = (s: number): number => LABEL + ((s - view.from) / (view.to - view.from)) * plotW;
+      const tick = (ring: { size: number; at(i: number): number | undefined }, color: string, y0: number, h: number): void => {
+        ctx.fillStyle = color;
+        let lastPx = -1;
+        for (let i = 0; i < ring.size; i++) {
+          const px = Math.round(x(ring.at(i)!));
+          if (px < LABEL || px > width || px === lastPx) {
+            continue;
+          }
+          lastPx = px;
+          ctx.fillRect(px, y0, 1, h);
+        }
+      };
+      tick(m.received, theme.received, y + 4, ROW - 8);
+      tick(m.matched, theme.matched, y + 4, ROW - 8);
+      for (let i = 0; i < m.droppedStamps.size; i++) {
+        const px = x(m.droppedStamps.at(i)!);
+        if (px < LABEL || px > width) {
+          continue;
+        }
+        ctx.fillStyle = reasonColor(reasonOfCode(m.droppedCodes.at(i)!), scheme);
+        ctx.fillRect(Math.round(px) - 1, y + 2, 3, ROW - 4);
+      }
+    });
+    if (view) {
+      ctx.fillStyle = theme.muted;
+      const span = (view.to - view.from) / 1e9;
+      ctx.fillText(`${span.toFixed(span < 10 ? 3 : 1)} s shown`, LABEL, height - 6);
+    }
+  }, [marks, topics, theme, scheme, width, height, view, version]);
+
+  const fractionAt = (clientX: number): number => {
+    const rect = canvas.current!.getBoundingClientRect();
+    return Math.min(1, Math.max(0, (clientX - rect.left - LABEL) / Math.max(10, rect.width - LABEL - 8)));
+  };
+
+  return (
+    <canvas
+      ref={canvas}
+      data-testid="timeline"
+      style={{ width, height, cursor: "crosshair", display: "block" }}
+      onWheel={(e) => {
+        if (view) {
+          setWindow(zoomWindow(view, e.deltaY > 0 ? 1.25 : 0.8, fractionAt(e.clientX)));
+        }
+      }}
+      onMouseDown={(e) => {
+        if (view) {
+          drag.current = { x: e.clientX, w: view, moved: false };
+        }
+      }}
+      onMouseMove={(e) => {
+        const d = drag.current;
+        if (d && canvas.current) {
+          const dx = e.clientX - d.x;
+          if (Math.abs(dx) > 2) {
+            d.moved = true;
+            const perPx = (d.w.to - d.w.from) / Math.max(10, canvas.current.getBoundingClientRect().width - LABEL - 8);
+            setWindow({ from: d.w.from - dx * perPx, to: d.w.to - dx * perPx });
+          }
+        }
+      }}
+      onMouseUp={(e) => {
+        const d = drag.current;
+        drag.current = undefined;
+        if (d && !d.moved && view && onSeek) {
+          onSeek(view.from + (view.to - view.from) * fractionAt(e.clientX));
+        }
+      }}
+      onDoubleClick={() => {
+        setWindow(undefined);
+      }}
+    />
+  );
+}

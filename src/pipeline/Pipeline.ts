@@ -1,0 +1,450 @@
+import { Combiner } from "../filters/Combiner";
+import type { DropReason } from "../filters/DropReason";
+import { Sink } from "../filters/Sink";
+import { UserSource } from "../filters/UserSource";
+import { quatFromRpy, TransformBuffer } from "../filters/tf";
+import { frameIdOf, nsecOf, readStamp } from "../messages";
+import { TimeBase, type Stamp } from "../time";
+import { ConfigError } from "./ConfigError";
+import { PipelineStats } from "./PipelineStats";
+import type { PipelineConfig } from "./config";
+import { createPolicy } from "./createPolicy";
+import type {
+  PipelineDrop,
+  PipelineExtension,
+  PipelineInput,
+  PipelineMessageEvent,
+  PipelineTuple,
+  SlotItem,
+} from "./types";
+
+/** Options of a Pipeline. */
+export interface PipelineOptions {
+  /** Values kept per statistic for percentiles (reservoir size). Default 4096. */
+  readonly sampleSize?: number;
+  /** Example drops kept per reason. Default 5. */
+  readonly dropExamples?: number;
+  /** Topics whose messages carry tf2_msgs/TFMessage. Default ["/tf"] and ["/tf_static"] (static). */
+  readonly tfTopics?: readonly string[];
+  readonly tfStaticTopics?: readonly string[];
+}
+
+const NO_SLOTS: readonly number[] = Object.freeze([]);
+
+/**
+ * The running pipeline a config describes (DESIGN §3.2): input topics → Combiner(policy) →
+ * tuples, plus a TransformBuffer (fed by /tf, /tf_static and the config's static transforms),
+ * statistics and tuning hints. Runs in Node, the browser and a Web Worker (no I/O).
+ *
+ * Guarantees:
+ * - Push messages in receive order; tuples and drops are delivered synchronously from `push`.
+ * - The time base is the whole second of the first header stamp (`TimeBase.forFirstStamp`); the
+ *   policy is built then (`createPolicy`). Config errors surface in the constructor.
+ * - Every input message is either used in tuples, dropped once with a reason (`no-header`,
+ *   `zero-stamp`, the policy's reasons, `discarded` for a Discard buffer), or still held by the
+ *   policy at the end (`statistics().heldAtEnd`).
+ * - Memory is bounded: counters, fixed-size reservoirs and a few examples per drop reason.
+ *
+ * Buffer: `buffer.policy` "discard" drops every input message (`discarded`); "queue" and
+ * "passthru" deliver to the combiner: an analysis drains the queue after every message, like a
+ * consumer that keeps up, so the queue never overflows here (`hints().queueSize` estimates what a
+ * live consumer needs).
+ *
+ * ```ts
+ * const pipeline = new Pipeline(parseConfig(json));
+ * pipeline.onTuple((t) => console.log(t.stamps));
+ * for await (const m of recording.messages({ topics: pipeline.topics })) pipeline.push(m);
+ * pipeline.finish();
+ * ```
+ */
+export class Pipeline<M extends PipelineInput = PipelineInput> {
+  public readonly config: PipelineConfig;
+  /** Fed by /tf, /tf_static and `config.transforms`. */
+  public readonly transforms = new TransformBuffer();
+  readonly #slotsByTopic = new Map<string, number[]>();
+  readonly #inputTopics: string[];
+  readonly #tfTopics: Set<string>;
+  readonly #tfStaticTopics: Set<string>;
+  readonly #sampleSize: number;
+  readonly #dropExamples: number;
+  readonly #extensions: PipelineExtension<M>[] = [];
+  #tupleObservers: readonly ((t: PipelineTuple<M>) => void)[] = [];
+  #dropObservers: readonly ((d: PipelineDrop<M>) => void)[] = [];
+  #timeBase: TimeBase | undefined;
+  #combiner: Combiner<SlotItem<M>[]> | undefined;
+  #sources: UserSource<[SlotItem<M>]>[] = [];
+  #index = -1;
+  #newestStamp = -Infinity;
+  #finished = false;
+  readonly #stats: PipelineStats;
+
+  public constructor(config: PipelineConfig, options: PipelineOptions = {}) {
+    this.config = config;
+    if (!config.inputs || config.inputs.length === 0) {
+      throw new ConfigError([
+        { path: "/inputs", message: 'a pipeline over topics needs "inputs": [{"topic": …}, …]' },
+      ]);
+    }
+    this.#inputTopics = [];
+    config.inputs.forEach((input, slot) => {
+      const list = this.#slotsByTopic.get(input.topic);
+      if (list) {
+        list.push(slot);
+      } else {
+        this.#slotsByTopic.set(input.topic, [slot]);
+        this.#inputTopics.push(input.topic);
+      }
+    });
+    // Surface policy errors now rather than at the first message.
+    createPolicy(config.policy, config.slots, new TimeBase(0));
+    this.#tfTopics = new Set(options.tfTopics ?? ["/tf"]);
+    this.#tfStaticTopics = new Set(options.tfStaticTopics ?? ["/tf_static"]);
+    this.#sampleSize = options.sampleSize ?? 4096;
+    this.#dropExamples = options.dropExamples ?? 5;
+    this.#stats = new PipelineStats(config, this.#sampleSize, this.#dropExamples);
+    (config.transforms ?? []).forEach((t, i) => {
+      const rotation =
+        t.quaternion ??
+        (t.rpy ? quatFromRpy(t.rpy[0], t.rpy[1], t.rpy[2]) : ([0, 0, 0, 1] as const));
+      try {
+        this.transforms.setTransform(
+          t.parent,
+          t.child,
+          0,
+          { translation: t.translation, rotation },
+          true,
+        );
+      } catch (err) {
+        throw new ConfigError([
+          { path: `/transforms/${i}`, message: err instanceof Error ? err.message : String(err) },
+        ]);
+      }
+    });
+  }
+
+  /** The topics a reader must deliver: the inputs, tf topics, and what extensions ask for. */
+  public get topics(): string[] {
+    const out = new Set([...this.#inputTopics, ...this.#tfTopics, ...this.#tfStaticTopics]);
+    for (const ext of this.#extensions) {
+      for (const t of ext.topics ?? []) {
+        out.add(t);
+      }
+    }
+    return [...out];
+  }
+
+  /** The input topics, in slot order of first appearance. */
+  public get inputTopics(): readonly string[] {
+    return this.#inputTopics;
+  }
+
+  /** The time base (after the first stamp). */
+  public get timeBase(): TimeBase | undefined {
+    return this.#timeBase;
+  }
+
+  /** Register an extension (see PipelineExtension). Must happen before the first push. */
+  public use(extension: PipelineExtension<M>): this {
+    if (this.#index >= 0) {
+      throw new Error(
+        `Pipeline.use(${extension.name}): extensions must be registered before the first message`,
+      );
+    }
+    this.#extensions.push(extension);
+    return this;
+  }
+
+  /** The registered extensions. */
+  public get extensions(): readonly PipelineExtension<M>[] {
+    return this.#extensions;
+  }
+
+  /** Observe every tuple; returns an unsubscribe function. */
+  public onTuple(observer: (tuple: PipelineTuple<M>) => void): () => void {
+    this.#tupleObservers = [...this.#tupleObservers, observer];
+    return () => {
+      this.#tupleObservers = this.#tupleObservers.filter((o) => o !== observer);
+    };
+  }
+
+  /** Observe every drop; returns an unsubscribe function. */
+  public onDrop(observer: (drop: PipelineDrop<M>) => void): () => void {
+    this.#dropObservers = [...this.#dropObservers, observer];
+    return () => {
+      this.#dropObservers = this.#dropObservers.filter((o) => o !== observer);
+    };
+  }
+
+  /**
+   * Feed one message (any topic; others than inputs and tf only reach extensions). Throws when
+   * called after `finish`, or when a stamp lies outside the time base's ±52-day window (naming
+   * the topic and stamp).
+   */
+  public push(input: M): void {
+    if (this.#finished) {
+      throw new Error("Pipeline.push after finish()");
+    }
+    const index = ++this.#index;
+    const topic = input.topic;
+    const slots = this.#slotsByTopic.get(topic) ?? NO_SLOTS;
+    const isTf = this.#tfTopics.has(topic);
+    const isTfStatic = this.#tfStaticTopics.has(topic);
+    let stamp: Stamp | undefined;
+    let arrival: Stamp | undefined;
+
+    if (isTf || isTfStatic) {
+      this.#addTf(input, isTfStatic);
+      arrival = this.#arrival(input);
+    } else if (slots.length > 0) {
+      const topicStats = this.#stats.topic(topic);
+      const header = readStamp(input.message);
+      if (typeof header === "string") {
+        arrival = this.#arrival(input);
+        topicStats.addMessage(arrival ?? NaN);
+        const acceptsHeaderless = header === "no-header" && this.#policyAcceptsHeaderless();
+        if (acceptsHeaderless && arrival !== undefined) {
+          for (const slot of slots) {
+            this.#feed(slot, NaN, arrival, index, input);
+          }
+        } else {
+          for (const slot of slots) {
+            this.#emitDrop(
+              input,
+              slot,
+              NaN,
+              header,
+              header === "no-header"
+                ? "the message has no header stamp"
+                : "the header stamp is 0 (unset)",
+              index,
+            );
+          }
+        }
+      } else {
+        this.#ensureStarted(header.sec, nsecOf(header));
+        stamp = this.#relative(topic, header.sec, nsecOf(header));
+        arrival = this.#arrival(input)!;
+        topicStats.addMessage(arrival);
+        topicStats.addStamp(stamp, arrival);
+        if (stamp > this.#newestStamp) {
+          this.#newestStamp = stamp;
+        }
+        for (const slot of slots) {
+          if (this.config.buffer?.policy === "discard") {
+            this.#emitDrop(
+              input,
+              slot,
+              stamp,
+              "discarded",
+              "the buffer's policy is discard",
+              index,
+            );
+          } else {
+            this.#feed(slot, stamp, arrival, index, input);
+          }
+        }
+      }
+    } else {
+      arrival = this.#arrival(input);
+      const header = readStamp(input.message);
+      if (typeof header !== "string" && this.#timeBase) {
+        try {
+          stamp = this.#timeBase.fromSecNsec(header.sec, nsecOf(header));
+        } catch {
+          stamp = undefined;
+        }
+      }
+    }
+
+    if (this.#extensions.length > 0) {
+      const event: PipelineMessageEvent<M> = { input, index, slots, stamp, arrival };
+      for (const ext of this.#extensions) {
+        ext.message?.(event);
+      }
+    }
+  }
+
+  /** End of stream: extensions finish. Idempotent. */
+  public finish(): void {
+    if (this.#finished) {
+      return;
+    }
+    this.#finished = true;
+    for (const ext of this.#extensions) {
+      ext.finish?.();
+    }
+  }
+
+  /** A statistics snapshot (plain data; see PipelineStats). */
+  public get statistics(): PipelineStats {
+    return this.#stats;
+  }
+
+  #policyAcceptsHeaderless(): boolean {
+    return this.#combiner?.policy.acceptsHeaderless ?? false;
+  }
+
+  #arrival(input: M): Stamp | undefined {
+    const base = this.#timeBase;
+    if (!base) {
+      return undefined;
+    }
+    try {
+      return base.fromSecNsec(input.receiveTime.sec, input.receiveTime.nsec);
+    } catch {
+      return undefined;
+    }
+  }
+
+  #relative(topic: string, sec: number, nsec: number): Stamp {
+    try {
+      return this.#timeBase!.fromSecNsec(sec, nsec);
+    } catch (err) {
+      throw new Error(
+        `topic ${topic}: header stamp ${sec}.${String(nsec).padStart(9, "0")} cannot be used: ${err instanceof Error ? err.message : String(err)}`,
+      );
+    }
+  }
+
+  #ensureStarted(sec: number, nsec: number): void {
+    if (this.#timeBase) {
+      return;
+    }
+    const base = TimeBase.forFirstSecNsec(sec, nsec);
+    this.#timeBase = base;
+    this.#stats.timeBase = base;
+    const policy = createPolicy<SlotItem<M>>(this.config.policy, this.config.slots, base);
+    const combiner = new Combiner<SlotItem<M>[]>(policy, {
+      stampOf: (item) => item.stamp,
+      arrivalOf: (item) => item.arrival,
+    });
+    combiner.setName(`${this.config.policy.type} combiner`);
+    combiner.onDrop((d) => {
+      this.#stats.policyDropped[d.slot]!++;
+      this.#emitDrop(d.item.input, d.slot, d.stamp, d.reason, d.detail, this.#index);
+    });
+    const sources: UserSource<[SlotItem<M>]>[] = [];
+    for (let slot = 0; slot < this.config.slots; slot++) {
+      const source = new UserSource<[SlotItem<M>]>().setName(`input ${slot}`);
+      combiner.sink(slot).connectToSource(source);
+      sources.push(source);
+    }
+    combiner.connectToSink(
+      new TupleSink<M>((items) => {
+        this.#emitTuple(items);
+      }),
+    );
+    this.#combiner = combiner;
+    this.#sources = sources;
+    for (const ext of this.#extensions) {
+      ext.start?.({ config: this.config, timeBase: base, transforms: this.transforms });
+    }
+  }
+
+  #feed(slot: number, stamp: Stamp, arrival: Stamp, index: number, input: M): void {
+    this.#stats.accepted[slot]!++;
+    this.#sources[slot]!.push({ slot, stamp, arrival, index, input });
+  }
+
+  #emitTuple(items: SlotItem<M>[]): void {
+    const stamps = items.map((i) => i.stamp);
+    let lo = Infinity;
+    let hi = -Infinity;
+    for (const s of stamps) {
+      if (s === s) {
+        lo = Math.min(lo, s);
+        hi = Math.max(hi, s);
+      }
+    }
+    const timespan = hi >= lo ? hi - lo : 0;
+    const lag = hi > -Infinity ? this.#newestStamp - hi : 0;
+    const tuple: PipelineTuple<M> = {
+      index: this.#stats.tuples,
+      items,
+      stamps,
+      timespan,
+      lag,
+      after: this.#index,
+    };
+    this.#stats.addTuple(tuple);
+    for (const o of this.#tupleObservers) {
+      o(tuple);
+    }
+    for (const ext of this.#extensions) {
+      ext.tuple?.(tuple);
+    }
+  }
+
+  #emitDrop(
+    input: M,
+    slot: number,
+    stamp: Stamp,
+    reason: DropReason,
+    detail: string | undefined,
+    after: number,
+  ): void {
+    const drop: PipelineDrop<M> = { topic: input.topic, slot, stamp, reason, detail, input, after };
+    this.#stats.addDrop(drop);
+    for (const o of this.#dropObservers) {
+      o(drop);
+    }
+  }
+
+  #addTf(input: M, isStatic: boolean): void {
+    const transforms = (input.message as { transforms?: unknown } | undefined)?.transforms;
+    if (!Array.isArray(transforms)) {
+      return;
+    }
+    for (const t of transforms as TfEntry[]) {
+      const header = readStamp(t);
+      const parent = frameIdOf(t);
+      if (parent == undefined || typeof t.child_frame_id !== "string" || !t.transform) {
+        continue;
+      }
+      let stamp = 0;
+      if (!isStatic) {
+        if (typeof header === "string") {
+          continue;
+        }
+        this.#ensureStarted(header.sec, nsecOf(header));
+        stamp = this.#relative(input.topic, header.sec, nsecOf(header));
+      }
+      const { translation: p, rotation: q } = t.transform;
+      try {
+        this.transforms.setTransform(
+          parent,
+          t.child_frame_id,
+          stamp,
+          { translation: [p.x, p.y, p.z], rotation: [q.x, q.y, q.z, q.w] },
+          isStatic,
+        );
+      } catch {
+        // A malformed transform (empty frame, zero quaternion) cannot be used; lookups will say
+        // which frame is missing.
+      }
+    }
+  }
+}
+
+interface TfEntry {
+  header?: unknown;
+  child_frame_id?: unknown;
+  transform?: {
+    translation: { x: number; y: number; z: number };
+    rotation: { x: number; y: number; z: number; w: number };
+  };
+}
+
+/** The combiner's output sink. */
+class TupleSink<M extends PipelineInput> extends Sink<SlotItem<M>[]> {
+  readonly #onTuple: (items: SlotItem<M>[]) => void;
+
+  public constructor(onTuple: (items: SlotItem<M>[]) => void) {
+    super();
+    this.#onTuple = onTuple;
+  }
+
+  protected override receive(...items: SlotItem<M>[]): void {
+    this.#onTuple(items);
+  }
+}

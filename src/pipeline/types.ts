@@ -1,0 +1,121 @@
+import type { DropReason } from "../filters/DropReason";
+import type { TransformBuffer } from "../filters/tf";
+import type { Stamp, TimeBase } from "../time";
+import type { PipelineConfig } from "./config";
+
+/** A ROS time `{sec, nsec}` (receive times). */
+export interface ReceiveTime {
+  readonly sec: number;
+  readonly nsec: number;
+}
+
+/**
+ * One message fed to a Pipeline. A recording's `RecordedMessage` fits this shape, as does a
+ * Foxglove `MessageEvent` after renaming (the pipeline never imports either).
+ */
+export interface PipelineInput {
+  readonly topic: string;
+  readonly receiveTime: ReceiveTime;
+  /** The decoded message. */
+  readonly message: unknown;
+  readonly schemaName?: string;
+}
+
+/** A message accepted into a combiner slot. */
+export interface SlotItem<M extends PipelineInput = PipelineInput> {
+  readonly slot: number;
+  /** Header stamp (relative to the pipeline's TimeBase; NaN when headerless and the policy allows it). */
+  readonly stamp: Stamp;
+  /** Receive time on the same base. */
+  readonly arrival: Stamp;
+  /** Index of the message among everything pushed (0-based). */
+  readonly index: number;
+  readonly input: M;
+}
+
+/** One synchronized set, as observers and outputs see it. */
+export interface PipelineTuple<M extends PipelineInput = PipelineInput> {
+  /** 0-based, in emission order. */
+  readonly index: number;
+  /** The items in slot order. */
+  readonly items: readonly SlotItem<M>[];
+  /** Header stamps in slot order (relative). */
+  readonly stamps: readonly Stamp[];
+  /** max − min of the stamps (ns). */
+  readonly timespan: number;
+  /** Newest header stamp seen on any input at emission minus the tuple's newest stamp (ns). */
+  readonly lag: number;
+  /** Index of the pushed message whose arrival caused the emission. */
+  readonly after: number;
+}
+
+/** One dropped message. */
+export interface PipelineDrop<M extends PipelineInput = PipelineInput> {
+  readonly topic: string;
+  /** Input slot, or -1 for a message that never reached a slot. */
+  readonly slot: number;
+  /** Relative header stamp; NaN when the message had none or it was zero/unreadable. */
+  readonly stamp: Stamp;
+  readonly reason: DropReason;
+  readonly detail: string | undefined;
+  readonly input: M;
+  /** Index of the pushed message that caused the drop. */
+  readonly after: number;
+}
+
+/** Every message pushed, with what the pipeline made of it (for observers such as fusion). */
+export interface PipelineMessageEvent<M extends PipelineInput = PipelineInput> {
+  readonly input: M;
+  /** Index among everything pushed. */
+  readonly index: number;
+  /** Slots this topic feeds (empty for other topics). */
+  readonly slots: readonly number[];
+  /** Relative header stamp, or undefined when it has none / zero stamp / before any time base. */
+  readonly stamp: Stamp | undefined;
+  /** Relative receive time, or undefined before the time base is known. */
+  readonly arrival: Stamp | undefined;
+}
+
+/** What an extension gets when the pipeline starts (at the first stamp). */
+export interface PipelineContext {
+  readonly config: PipelineConfig;
+  readonly timeBase: TimeBase;
+  /** Fed by /tf, /tf_static and the config's static transforms. */
+  readonly transforms: TransformBuffer;
+}
+
+/** A file an extension contributes to `analyze --out`. */
+export interface ExtensionOutput {
+  /** File name inside the output folder (e.g. "transactions.jsonl"). */
+  readonly file: string;
+  /** JSON Lines content, one string per line (without newline)… */
+  readonly lines?: Iterable<string>;
+  /** …or raw bytes. */
+  readonly bytes?: Uint8Array;
+}
+
+/**
+ * The extension point of a Pipeline (used by fusion): observers of every message and tuple plus
+ * contributions to the results. All methods are optional and synchronous; an exception propagates
+ * to whoever pushed the message. Register with `pipeline.use(extension)` before the first push.
+ *
+ * - `start` runs once, when the first stamp fixes the time base (before that message's `message`).
+ * - `message` sees every pushed message, input topic or not, in push order, after the pipeline
+ *   handled it (its tuples and drops already delivered).
+ * - `tuple` sees every synchronized set, in emission order.
+ * - `finish` runs once at the end of the stream (`pipeline.finish()`).
+ * - `summary` returns an object whose keys are merged into summary.json (e.g. `transactions`,
+ *   `fusion`); `describe` returns lines for the human summary; `outputs` returns extra files.
+ */
+export interface PipelineExtension<M extends PipelineInput = PipelineInput> {
+  readonly name: string;
+  /** Extra topics the extension needs read from a recording (besides the inputs and tf). */
+  readonly topics?: readonly string[];
+  start?(context: PipelineContext): void;
+  message?(event: PipelineMessageEvent<M>): void;
+  tuple?(tuple: PipelineTuple<M>): void;
+  finish?(): void;
+  summary?(): Record<string, unknown>;
+  describe?(): string[];
+  outputs?(): Iterable<ExtensionOutput>;
+}

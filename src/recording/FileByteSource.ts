@@ -1,0 +1,62 @@
+import { open, type FileHandle } from "node:fs/promises";
+
+import { checkRange, type ByteSource } from "./ByteSource";
+
+/**
+ * A ByteSource over a file on disk (Node only: import it from `recording/node`). Each `read` is one
+ * positioned read into a fresh buffer, so memory stays proportional to what the reader asks for.
+ * Call `close()` when done (or use `FileByteSource.open` with try/finally).
+ *
+ * ```ts
+ * const source = await FileByteSource.open("samples/husky-2015.bag");
+ * try { for await (const m of readRecording(source)) { … } } finally { await source.close(); }
+ * ```
+ */
+export class FileByteSource implements ByteSource {
+  public readonly size: number;
+  /** The path it was opened from (for messages). */
+  public readonly path: string;
+  readonly #handle: FileHandle;
+
+  private constructor(handle: FileHandle, size: number, path: string) {
+    this.#handle = handle;
+    this.size = size;
+    this.path = path;
+  }
+
+  /** Opens `path` for reading. Rejects with the file system's error (ENOENT, EISDIR, …). */
+  public static async open(path: string): Promise<FileByteSource> {
+    const handle = await open(path, "r");
+    try {
+      const stat = await handle.stat();
+      if (!stat.isFile()) {
+        throw new Error(`${path} is not a regular file`);
+      }
+      return new FileByteSource(handle, stat.size, path);
+    } catch (err) {
+      await handle.close();
+      throw err;
+    }
+  }
+
+  public async read(offset: number, length: number): Promise<Uint8Array> {
+    checkRange(this.size, offset, length);
+    const buffer = new Uint8Array(length);
+    let done = 0;
+    while (done < length) {
+      const { bytesRead } = await this.#handle.read(buffer, done, length - done, offset + done);
+      if (bytesRead === 0) {
+        throw new RangeError(
+          `${this.path} ended at byte offset ${offset + done} while reading ${length} bytes at ${offset} (was it truncated while open?)`,
+        );
+      }
+      done += bytesRead;
+    }
+    return buffer;
+  }
+
+  /** Closes the file. */
+  public async close(): Promise<void> {
+    await this.#handle.close();
+  }
+}

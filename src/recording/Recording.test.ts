@@ -1,0 +1,340 @@
+import { Bag } from "@foxglove/rosbag";
+import { MessageWriter as Ros1Writer } from "@foxglove/rosmsg-serialization";
+import { MessageWriter as Ros2Writer } from "@foxglove/rosmsg2-serialization";
+import { parse } from "@foxglove/rosmsg";
+import { McapIndexedReader, TempBuffer } from "@mcap/core";
+import zstd from "@foxglove/wasm-zstd";
+import { readFile } from "node:fs/promises";
+import { beforeAll, describe, expect, it } from "vitest";
+
+import { ArrayByteSource, BlobByteSource } from "./ByteSource";
+import { RecordingError } from "./RecordingError";
+import { openRecording } from "./openRecording";
+import { openRecordingFile } from "./openRecordingFile";
+import { lz4StoredFrame } from "./testing/lz4Frame";
+import { writeMcap, type FixtureChannel, type FixtureMessage } from "./testing/mcapFixtures";
+import { HAS_SHARED_DATA, sharedRecording } from "./testing/paths";
+import type { RecordedMessage, Recording } from "./types";
+import { readStamp } from "../messages";
+
+/** Reads everything; returns what was delivered and the error that ended the read, if any. */
+async function drain(recording: Recording, topics?: string[]): Promise<{ messages: RecordedMessage[]; error?: unknown }> {
+  const messages: RecordedMessage[] = [];
+  try {
+    for await (const m of recording.messages({ topics })) {
+      messages.push(m);
+    }
+  } catch (error) {
+    return { messages, error };
+  }
+  return { messages };
+}
+
+function ns(m: RecordedMessage): bigint {
+  return BigInt(m.receiveTime.sec) * 1_000_000_000n + BigInt(m.receiveTime.nsec);
+}
+
+function countByTopic(messages: RecordedMessage[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const m of messages) {
+    out[m.topic] = (out[m.topic] ?? 0) + 1;
+  }
+  return out;
+}
+
+// Counts as listed in /work/shared/data/README.md (not from this reader).
+const EXPECTED: Record<string, Record<string, number>> = {
+  "husky-2015.bag": { "/imu/data": 11865, "/husky_velocity_controller/odom": 3952, "/fix": 989 },
+  "mustang-2014.bag": {
+    "/xsens/imu_data": 13334,
+    "/my_odometry2imu/imu_data": 13333,
+    "/wheel_odometry": 1294,
+    "/stereo_odometer/odometry": 1313,
+  },
+  "cartographer-b0-2014-short.bag": { imu: 1974, horizontal_laser_2d: 345, vertical_laser_2d: 385 },
+  "fuse-tutorial-turtlebot3.bag": { "/odom": 2741, "/imu": 2253, "/scan": 457, "/cmd_vel": 2335, "/joint_states": 2741 },
+};
+
+describe.skipIf(!HAS_SHARED_DATA)("ROS 1 bags from ../shared/data", () => {
+  for (const [file, expected] of Object.entries(EXPECTED)) {
+    it(`${file}: every message, per-topic counts as documented, receive times non-decreasing`, async () => {
+      const recording = await openRecordingFile(sharedRecording(file));
+      try {
+        expect(recording.info.format).toBe("ros1bag");
+        expect(recording.info.profile).toBe("ros1");
+        expect(recording.info.indexed).toBe(true);
+        const { messages, error } = await drain(recording);
+        expect(error).toBeUndefined();
+        expect(countByTopic(messages)).toEqual(expected);
+        expect(Object.fromEntries(recording.info.messageCounts!)).toEqual(expected);
+        for (let i = 1; i < messages.length; i++) {
+          expect(ns(messages[i]!) >= ns(messages[i - 1]!)).toBe(true);
+        }
+        // decoded, with readable headers
+        const first = messages.find((m) => m.topic !== "/cmd_vel")!;
+        expect(typeof readStamp(first.message)).toBe("object");
+      } finally {
+        await recording.close();
+      }
+    });
+  }
+
+  it("husky-2015.bag: topic filter, progress and documented frame ids", async () => {
+    const recording = await openRecordingFile(sharedRecording("husky-2015.bag"));
+    const fractions: number[] = [];
+    const frames = new Set<string>();
+    let n = 0;
+    for await (const m of recording.messages({ topics: ["/fix"], onProgress: (p) => fractions.push(p.fraction) })) {
+      expect(m.topic).toBe("/fix");
+      expect(m.schemaName).toBe("sensor_msgs/NavSatFix");
+      frames.add((m.message as { header: { frame_id: string } }).header.frame_id);
+      n++;
+    }
+    await recording.close();
+    expect(n).toBe(989);
+    expect([...frames]).toEqual(["/gps"]);
+    expect(fractions.at(-1)).toBe(1);
+    expect(fractions.every((f, i) => i === 0 || f >= fractions[i - 1]!)).toBe(true);
+  });
+});
+
+describe.skipIf(!HAS_SHARED_DATA)("truncated and corrupted bags", () => {
+  let bytes: Uint8Array;
+  let chunks: { pos: number; count: number; start: bigint; end: bigint }[];
+  let full: RecordedMessage[];
+  beforeAll(async () => {
+    bytes = new Uint8Array(await readFile(sharedRecording("husky-2015.bag")));
+    // The chunk layout, from @foxglove/rosbag directly (independent of our reader).
+    const bag = new Bag({ read: async (o, l) => bytes.subarray(o, o + l), size: () => bytes.length }, { parse: false });
+    await bag.open();
+    chunks = bag.chunkInfos.map((c) => ({
+      pos: c.chunkPosition,
+      count: c.connections.reduce((s, x) => s + x.count, 0),
+      start: BigInt(c.startTime.sec) * 1_000_000_000n + BigInt(c.startTime.nsec),
+      end: BigInt(c.endTime.sec) * 1_000_000_000n + BigInt(c.endTime.nsec),
+    }));
+    for (let i = 1; i < chunks.length; i++) {
+      expect(chunks[i]!.start > chunks[i - 1]!.end).toBe(true); // precondition: no overlap
+    }
+    full = (await drain(await openRecording(new ArrayByteSource(bytes)))).messages;
+  });
+
+  it("a truncated bag delivers every complete chunk, then names the offset of the cut chunk", async () => {
+    const k = 5;
+    const cut = bytes.subarray(0, chunks[k]!.pos + 1000);
+    const recording = await openRecording(new ArrayByteSource(cut));
+    expect(recording.info.indexed).toBe(false);
+    expect(recording.info.indexProblem).toMatch(/truncated/);
+    const { messages, error } = await drain(recording);
+    expect(error).toBeInstanceOf(RecordingError);
+    expect((error as RecordingError).offset).toBe(chunks[k]!.pos);
+    expect((error as RecordingError).message).toMatch(new RegExp(`at byte offset ${chunks[k]!.pos}: the file is truncated`));
+    const before = chunks.slice(0, k).reduce((s, c) => s + c.count, 0);
+    expect(messages.length).toBe(before);
+    messages.forEach((m, i) => {
+      expect(m.topic).toBe(full[i]!.topic);
+      expect(ns(m)).toBe(ns(full[i]!));
+    });
+  });
+
+  it("a bag cut right after a chunk's index records reports the missing index after delivering all", async () => {
+    const cut = bytes.subarray(0, chunks[3]!.pos);
+    const { messages, error } = await drain(await openRecording(new ArrayByteSource(cut)));
+    expect(messages.length).toBe(chunks.slice(0, 3).reduce((s, c) => s + c.count, 0));
+    expect(error).toBeInstanceOf(RecordingError);
+    expect((error as RecordingError).offset).toBe(chunks[3]!.pos);
+    expect((error as RecordingError).reason).toMatch(/index starts at byte/);
+  });
+
+  it("a corrupted chunk fails with its offset and the decompressor's reason, after the chunks before it", async () => {
+    const k = 3;
+    const bad = bytes.slice();
+    for (let i = 0; i < 64; i++) {
+      bad[chunks[k]!.pos + 400 + i] = bad[chunks[k]!.pos + 400 + i]! ^ 0x5a;
+    }
+    const recording = await openRecording(new ArrayByteSource(bad));
+    expect(recording.info.indexed).toBe(true);
+    const { messages, error } = await drain(recording);
+    expect(error).toBeInstanceOf(RecordingError);
+    expect((error as RecordingError).offset).toBe(chunks[k]!.pos);
+    expect((error as RecordingError).reason).toMatch(/chunk 3 is unreadable/);
+    expect(messages.length).toBe(chunks.slice(0, k).reduce((s, c) => s + c.count, 0));
+  });
+
+  it("garbage is rejected at offset 0", async () => {
+    await expect(openRecording(new ArrayByteSource(new TextEncoder().encode("hello world, not a bag")))).rejects.toThrow(
+      /at byte offset 0: not a recording Lockstep reads/,
+    );
+  });
+
+  it("reads through a Blob (the Web Worker path)", async () => {
+    const recording = await openRecording(new BlobByteSource(new Blob([bytes as Uint8Array<ArrayBuffer>])));
+    const { messages } = await drain(recording, ["/husky_velocity_controller/odom"]);
+    expect(messages.length).toBe(3952);
+  });
+});
+
+// ---- MCAP files made here ----
+
+const ROS2_DEF = `std_msgs/Header header
+float64 value
+================================================================================
+MSG: std_msgs/Header
+builtin_interfaces/Time stamp
+string frame_id
+================================================================================
+MSG: builtin_interfaces/Time
+int32 sec
+uint32 nanosec`;
+
+const ROS1_DEF = `Header header
+float64 value
+================================================================================
+MSG: std_msgs/Header
+uint32 seq
+time stamp
+string frame_id`;
+
+function ros2Fixture(n: number): { channels: FixtureChannel[]; messages: FixtureMessage[]; values: number[] } {
+  const writer = new Ros2Writer(parse(ROS2_DEF, { ros2: true }));
+  const channels: FixtureChannel[] = ["/a", "/b"].map((topic) => ({
+    topic,
+    schemaName: "test_msgs/msg/Value",
+    schemaEncoding: "ros2msg",
+    schema: ROS2_DEF,
+    messageEncoding: "cdr",
+  }));
+  const messages: FixtureMessage[] = [];
+  const values: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const t = 1_700_000_000_000_000_000n + BigInt(i) * 10_000_000n;
+    values.push(i * 0.5);
+    messages.push({
+      channel: i % 2,
+      logTime: t,
+      data: writer.writeMessage({
+        header: { stamp: { sec: Number(t / 1_000_000_000n), nanosec: Number(t % 1_000_000_000n) - 1000 }, frame_id: `f${i % 2}` },
+        value: i * 0.5,
+      }),
+    });
+  }
+  return { channels, messages, values };
+}
+
+async function mcapRecording(bytes: Uint8Array): Promise<Recording> {
+  return await openRecording(new ArrayByteSource(bytes));
+}
+
+async function chunkOffsets(bytes: Uint8Array): Promise<bigint[]> {
+  const buf = new TempBuffer(bytes);
+  const reader = await McapIndexedReader.Initialize({ readable: buf });
+  return reader.chunkIndexes.map((c) => c.chunkStartOffset);
+}
+
+describe("MCAP", () => {
+  beforeAll(async () => {
+    await zstd.isLoaded;
+  });
+  const zstdCompress = (data: Uint8Array): { compression: string; compressedData: Uint8Array } => ({
+    compression: "zstd",
+    compressedData: new Uint8Array(zstd.compress(data, 3)),
+  });
+
+  it("ROS 2 cdr, zstd chunks: every message decoded, in log-time order, profile ros2", async () => {
+    const { channels, messages, values } = ros2Fixture(400);
+    const bytes = await writeMcap(channels, messages, { profile: "ros2", compress: zstdCompress, chunkSize: 2048 });
+    expect((await chunkOffsets(bytes)).length).toBeGreaterThan(3);
+    const recording = await mcapRecording(bytes);
+    expect(recording.info.format).toBe("mcap");
+    expect(recording.info.profile).toBe("ros2");
+    expect(Object.fromEntries(recording.info.messageCounts!)).toEqual({ "/a": 200, "/b": 200 });
+    const { messages: read, error } = await drain(recording);
+    expect(error).toBeUndefined();
+    expect(read.map((m) => (m.message as { value: number }).value)).toEqual(values);
+    expect(read.map((m) => m.topic)).toEqual(messages.map((m) => channels[m.channel]!.topic));
+    expect(read.map(ns)).toEqual(messages.map((m) => m.logTime));
+    const stamp = readStamp(read[3]!.message);
+    expect(stamp).toEqual({ sec: 1_700_000_000, nanosec: 30_000_000 - 1000 });
+    expect(read[3]!.channel.messageEncoding).toBe("cdr");
+  });
+
+  it("ROS 1, lz4 chunks, time-overlapping chunks merged by log time", async () => {
+    const writer = new Ros1Writer(parse(ROS1_DEF));
+    const channels: FixtureChannel[] = [
+      { topic: "/x", schemaName: "test_msgs/Value", schemaEncoding: "ros1msg", schema: ROS1_DEF, messageEncoding: "ros1" },
+    ];
+    // written out of order: log times 0, 10, 20, … then 5, 15, 25, … (two overlapping runs)
+    const messages: FixtureMessage[] = [];
+    for (const offset of [0, 5]) {
+      for (let i = 0; i < 150; i++) {
+        const t = 1_000_000_000n + BigInt(i * 10 + offset) * 1_000_000n;
+        messages.push({
+          channel: 0,
+          logTime: t,
+          data: writer.writeMessage({ header: { seq: i, stamp: { sec: 1, nsec: i }, frame_id: "x" }, value: i * 10 + offset }),
+        });
+      }
+    }
+    const bytes = await writeMcap(channels, messages, {
+      chunkSize: 1024,
+      compress: (data) => ({ compression: "lz4", compressedData: lz4StoredFrame(data) }),
+    });
+    const recording = await mcapRecording(bytes);
+    expect(recording.info.profile).toBe("ros1");
+    const { messages: read, error } = await drain(recording);
+    expect(error).toBeUndefined();
+    const expectedValues = [...messages].sort((a, b) => Number(a.logTime - b.logTime)).map((m) => Number((m.logTime - 1_000_000_000n) / 1_000_000n));
+    expect(read.map((m) => (m.message as { value: number }).value)).toEqual(expectedValues);
+  });
+
+  it("json encoding, uncompressed", async () => {
+    const channels: FixtureChannel[] = [
+      { topic: "/j", schemaName: "foxglove.Pose", schemaEncoding: "jsonschema", schema: "{}", messageEncoding: "json" },
+    ];
+    const messages: FixtureMessage[] = [1, 2, 3].map((i) => ({
+      channel: 0,
+      logTime: BigInt(i),
+      data: new TextEncoder().encode(JSON.stringify({ timestamp: { sec: i, nsec: 0 }, frame_id: "map" })),
+    }));
+    const { messages: read } = await drain(await mcapRecording(await writeMcap(channels, messages)));
+    expect(read.map((m) => readStamp(m.message))).toEqual([1, 2, 3].map((sec) => ({ sec, nsec: 0 })));
+  });
+
+  it("a truncated MCAP delivers the complete chunks, then names the offset of the cut chunk", async () => {
+    const { channels, messages } = ros2Fixture(400);
+    const bytes = await writeMcap(channels, messages, { compress: zstdCompress, chunkSize: 2048 });
+    const offsets = await chunkOffsets(bytes);
+    const k = 3;
+    const cut = bytes.subarray(0, Number(offsets[k]!) + 10);
+    const recording = await mcapRecording(cut);
+    expect(recording.info.indexed).toBe(false);
+    const { messages: read, error } = await drain(recording);
+    expect(error).toBeInstanceOf(RecordingError);
+    expect((error as RecordingError).offset).toBe(Number(offsets[k]!));
+    expect((error as RecordingError).reason).toMatch(/truncated/);
+    // exactly the messages of chunks 0..k-1 (the reader of the intact file tells which)
+    const reader = await McapIndexedReader.Initialize({ readable: new TempBuffer(bytes) });
+    const before = reader.chunkIndexes.slice(0, k);
+    const expectedCount = messages.filter((m) => before.some((c) => m.logTime >= c.messageStartTime && m.logTime <= c.messageEndTime)).length;
+    expect(read.length).toBe(expectedCount);
+    expect(read.map(ns)).toEqual(messages.slice(0, expectedCount).map((m) => m.logTime));
+  });
+
+  it("a corrupted MCAP chunk fails with the chunk offset, after the chunks before it", async () => {
+    const { channels, messages } = ros2Fixture(400);
+    const bytes = await writeMcap(channels, messages, { compress: zstdCompress, chunkSize: 2048 });
+    const reader = await McapIndexedReader.Initialize({ readable: new TempBuffer(bytes) });
+    const k = 2;
+    const chunk = reader.chunkIndexes[k]!;
+    const bad = bytes.slice();
+    const mid = Number(chunk.chunkStartOffset) + Number(chunk.chunkLength) - 40;
+    for (let i = 0; i < 16; i++) {
+      bad[mid + i] = bad[mid + i]! ^ 0xff;
+    }
+    const { messages: read, error } = await drain(await mcapRecording(bad));
+    expect(error).toBeInstanceOf(RecordingError);
+    expect((error as RecordingError).offset).toBe(Number(chunk.chunkStartOffset));
+    const expectedCount = messages.filter((m) => m.logTime < chunk.messageStartTime).length;
+    expect(read.length).toBe(expectedCount);
+  });
+});

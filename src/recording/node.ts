@@ -1,0 +1,3 @@
+export { FileByteSource } from "./FileByteSource";
+export { FileWritable } from "./FileWritable";
+export { openRecordingFile } from "./openRecordingFile";
