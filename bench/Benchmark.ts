@@ -19,10 +19,10 @@ export interface Benchmark {
   /** Messages per run when `--n` is not given. */
   readonly defaultN: number;
   /**
-   * Prepare inputs for `n` messages (untimed). Throws to report that the benchmark cannot run in
-   * this build (e.g. a policy that is not available yet); the message is shown as the reason.
+   * Prepare inputs for `n` messages (untimed; may be async, e.g. to read a file). Throwing a
+   * `ConfigError` reports that the benchmark cannot run in this build (it is skipped with a note).
    */
-  prepare(n: number): BenchmarkCase;
+  prepare(n: number): BenchmarkCase | Promise<BenchmarkCase>;
 }
 
 /** A prepared benchmark: inputs built, ready to run several times. */
@@ -33,8 +33,8 @@ export interface BenchmarkCase {
   readonly warmups?: number;
   /** Measured runs; the median is reported. Default 5. */
   readonly runs?: number;
-  /** One run: builds fresh state (untimed), times only the delivery loop. */
-  run(): RunResult;
+  /** One run: builds fresh state (untimed), times only the delivery loop. May be async. */
+  run(): RunResult | Promise<RunResult>;
 }
 
 /** What one run reports. */

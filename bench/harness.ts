@@ -33,8 +33,8 @@ export function heapUsedMB(): number {
  * Throws when two runs disagree on `tuples` or `outputHash` (the benchmarked code is not
  * deterministic, which is a bug).
  */
-export function runBenchmark(benchmark: Benchmark, n?: number): BenchmarkReport {
-  const prepared = benchmark.prepare(n ?? benchmark.defaultN);
+export async function runBenchmark(benchmark: Benchmark, n?: number): Promise<BenchmarkReport> {
+  const prepared = await benchmark.prepare(n ?? benchmark.defaultN);
   const warmups = prepared.warmups ?? 1;
   const runs = Math.max(1, prepared.runs ?? 5);
   let reference: RunResult | undefined;
@@ -48,13 +48,13 @@ export function runBenchmark(benchmark: Benchmark, n?: number): BenchmarkReport 
     }
   };
   for (let i = 0; i < warmups; i++) {
-    check(prepared.run());
+    check(await prepared.run());
   }
   const times: number[] = [];
   let last: RunResult | undefined;
   for (let i = 0; i < runs; i++) {
     collectGarbage();
-    last = prepared.run();
+    last = await prepared.run();
     check(last);
     times.push(last.elapsedNs);
   }

@@ -122,7 +122,7 @@ describe("W3 generator", () => {
     const { topics, stamps } = generateW3(1_000_000);
     const lines = [];
     for (let i = 0; i < 20; i++) {
-      lines.push(`${i} ${W3_TOPICS[topics[i]!]} ${stamps[i]}`);
+      lines.push(`${i} ${W3_TOPICS[topics[i]!]!} ${stamps[i]!}`);
     }
     expect(lines.join("\n")).toBe(FIRST_20);
     expect(counts(topics)).toEqual([166_667, 555_555, 277_778]);

@@ -8,8 +8,8 @@
  * Every W3 stamp is below 2^53, so plain numbers hold them exactly.
  */
 
-import { TimeBase } from "../src/time";
 import { Fnv64 } from "./Fnv64";
+import { TimeBase } from "../src/time";
 
 /** Topic names by index (A 30 Hz, B 100 Hz, C 50 Hz). */
 export const W3_TOPICS = ["A", "B", "C"] as const;

@@ -5,16 +5,16 @@
  * filled, code optimized) versus at the end. Growth above `HEAP_GROWTH_LIMIT_MB` fails the check.
  */
 
+import type { Benchmark, BenchmarkCase, RunResult } from "./Benchmark";
+import { Fnv64 } from "./Fnv64";
+import { collectGarbage, heapUsedMB, nowNs } from "./harness";
+import { W3Stream } from "./w3";
+import { W3_DEFAULT_N, W3_POLICIES, type StampedMessage } from "./w3Sync";
 import { Combiner } from "../src/filters/Combiner";
 import { Sink } from "../src/filters/Sink";
 import { UserSource } from "../src/filters/UserSource";
 import { createPolicy } from "../src/pipeline";
 import { TimeBase, type Stamp } from "../src/time";
-import type { Benchmark, BenchmarkCase, RunResult } from "./Benchmark";
-import { Fnv64 } from "./Fnv64";
-import { collectGarbage, heapUsedMB, nowNs } from "./harness";
-import { W3_DEFAULT_N, W3_POLICIES, type StampedMessage } from "./w3Sync";
-import { W3Stream } from "./w3";
 
 /** Heap growth (MiB) between the 10 % mark and the end that still counts as flat. */
 export const HEAP_GROWTH_LIMIT_MB = 8;

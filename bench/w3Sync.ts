@@ -7,15 +7,15 @@
  * Every policy is configured as W3.md says: max queue size 10, no age or timespan limit.
  */
 
-import { Combiner } from "../src/filters/Combiner";
-import type { CombinerPolicy } from "../src/filters/policies/CombinerPolicy";
-import { Sink } from "../src/filters/Sink";
-import { UserSource } from "../src/filters/UserSource";
-import { createPolicy, type PolicyConfig } from "../src/pipeline";
-import { TimeBase, type Stamp } from "../src/time";
 import type { Benchmark, BenchmarkCase, RunResult } from "./Benchmark";
 import { nowNs } from "./harness";
 import { generateW3, outputHash, W3E_OFFSET_NS, w3eSecNsec, w3eTimeBase, type W3Data } from "./w3";
+import { Combiner } from "../src/filters/Combiner";
+import { Sink } from "../src/filters/Sink";
+import { UserSource } from "../src/filters/UserSource";
+import type { CombinerPolicy } from "../src/filters/policies/CombinerPolicy";
+import { createPolicy, type PolicyConfig } from "../src/pipeline";
+import { TimeBase, type Stamp } from "../src/time";
 
 /** A ROS 1-shaped message carrying only its header stamp. */
 export interface StampedMessage {

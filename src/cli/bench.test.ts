@@ -3,7 +3,6 @@
 
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
-
 import { describe, expect, it } from "vitest";
 
 const ROOT = join(__dirname, "..", "..");
@@ -26,7 +25,7 @@ function bench(args: string[]): { status: number | null; stdout: string; stderr:
   const r = spawnSync(process.execPath, [BIN, "bench", ...args], {
     cwd: ROOT,
     encoding: "utf8",
-    timeout: 240_000,
+    timeout: 600_000,
   });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
@@ -38,52 +37,63 @@ function reports(stdout: string): Report[] {
 }
 
 describe("lockstep bench --json", () => {
-  it("prints one well-formed line per standard benchmark, deterministic across runs", () => {
-    const first = bench(["--json", "--n", "100000"]);
-    expect(first.stderr).toBe("");
-    expect(first.status).toBe(0);
-    const a = reports(first.stdout);
-    const names = a.map((r) => r.name);
-    for (const workload of ["w3", "w3e"]) {
-      for (const policy of ["fkie-approximate-time", "fkie-exact-time", "ros-approximate-time"]) {
-        for (const mode of ["bare", "pipeline"]) {
-          expect(names).toContain(`${workload}/${policy}/${mode}`);
+  // One fresh process per benchmark (the default), then all in one process: same outputs.
+  it(
+    "prints one well-formed line per standard benchmark, deterministic across runs",
+    { timeout: 900_000 },
+    () => {
+      const first = bench(["--json", "--n", "100000"]);
+      expect(first.stderr).toBe("");
+      expect(first.status).toBe(0);
+      const a = reports(first.stdout);
+      const names = a.map((r) => r.name);
+      for (const workload of ["w3", "w3e"]) {
+        for (const policy of ["fkie-approximate-time", "fkie-exact-time", "ros-approximate-time"]) {
+          for (const mode of ["bare", "pipeline"]) {
+            expect(names).toContain(`${workload}/${policy}/${mode}`);
+          }
         }
       }
-    }
-    for (const r of a) {
-      expect(typeof r.name).toBe("string");
-      expect(typeof r.policy).toBe("string");
-      expect(r.n).toBe(100_000);
-      expect(r.msgsPerSec).toBeGreaterThan(0);
-      expect(r.nsPerMsg).toBeGreaterThan(0);
-      expect(Number.isInteger(r.tuples)).toBe(true);
-      expect(r.outputHash).toMatch(/^[0-9a-f]{16}$/);
-      expect(r.heapMB).toBeGreaterThan(0);
-      // Each message is used at most once and every other one is dropped or still held.
-      expect(3 * r.tuples + (r.drops as number)).toBeLessThanOrEqual(r.n);
-    }
-    const byName = new Map(a.map((r) => [r.name, r]));
-    const get = (name: string): Report => byName.get(name)!;
-    for (const policy of ["fkie-approximate-time", "fkie-exact-time", "ros-approximate-time"]) {
-      for (const workload of ["w3", "w3e"]) {
-        // The graph around a policy never changes what it emits.
-        expect(get(`${workload}/${policy}/pipeline`).tuples).toBe(get(`${workload}/${policy}/bare`).tuples);
-        expect(get(`${workload}/${policy}/pipeline`).outputHash).toBe(get(`${workload}/${policy}/bare`).outputHash);
+      for (const r of a) {
+        expect(typeof r.name).toBe("string");
+        expect(typeof r.policy).toBe("string");
+        expect(r.n).toBe(100_000);
+        expect(r.msgsPerSec).toBeGreaterThan(0);
+        expect(r.nsPerMsg).toBeGreaterThan(0);
+        expect(Number.isInteger(r.tuples)).toBe(true);
+        expect(r.outputHash).toMatch(/^[0-9a-f]{16}$/);
+        expect(r.heapMB).toBeGreaterThan(0);
+        // Each message is used at most once and every other one is dropped or still held.
+        expect(3 * r.tuples + (r.drops as number)).toBeLessThanOrEqual(r.n);
       }
-      // Shifting every stamp by 1.7e18 ns changes no decision (exact stamps).
-      expect(get(`w3e/${policy}/bare`).tuples).toBe(get(`w3/${policy}/bare`).tuples);
-    }
-    // W3.md: approximate-time policies emit one set per topic-A message (16,667 for N = 100,000,
-    // give or take the last one still held at the end of the stream).
-    expect(get("w3/fkie-approximate-time/bare").tuples).toBeGreaterThanOrEqual(16_666);
-    expect(get("w3/ros-approximate-time/bare").tuples).toBeGreaterThanOrEqual(16_666);
+      const byName = new Map(a.map((r) => [r.name, r]));
+      const get = (name: string): Report => byName.get(name)!;
+      for (const policy of ["fkie-approximate-time", "fkie-exact-time", "ros-approximate-time"]) {
+        for (const workload of ["w3", "w3e"]) {
+          // The graph around a policy never changes what it emits.
+          expect(get(`${workload}/${policy}/pipeline`).tuples).toBe(
+            get(`${workload}/${policy}/bare`).tuples,
+          );
+          expect(get(`${workload}/${policy}/pipeline`).outputHash).toBe(
+            get(`${workload}/${policy}/bare`).outputHash,
+          );
+        }
+        // Shifting every stamp by 1.7e18 ns changes no decision (exact stamps).
+        expect(get(`w3e/${policy}/bare`).tuples).toBe(get(`w3/${policy}/bare`).tuples);
+      }
+      // W3.md: approximate-time policies emit one set per topic-A message (16,667 for N = 100,000,
+      // give or take the last one still held at the end of the stream).
+      expect(get("w3/fkie-approximate-time/bare").tuples).toBeGreaterThanOrEqual(16_666);
+      expect(get("w3/ros-approximate-time/bare").tuples).toBeGreaterThanOrEqual(16_666);
 
-    const second = bench(["--json", "--n", "100000", "w3", "w3e"]);
-    expect(second.status).toBe(0);
-    const b = reports(second.stdout);
-    expect(b.map((r) => [r.name, r.tuples, r.outputHash])).toEqual(a.map((r) => [r.name, r.tuples, r.outputHash]));
-  });
+      const second = bench(["--json", "--n", "100000", "--in-process", "w3", "w3e"]);
+      expect(second.status).toBe(0);
+      const b = reports(second.stdout);
+      expect(b.map((r) => [r.name, r.tuples, r.outputHash])).toEqual(
+        a.map((r) => [r.name, r.tuples, r.outputHash]),
+      );
+    },
+  );
 
   it("runs the w3-10x heap check by name and reports the heap figures", () => {
     const r = bench(["w3-10x", "--n", "10000", "--json"]);

@@ -65,7 +65,6 @@ class CombinerInput<I> extends Sink<[I], I> {
     const slot = this.#slot;
     const stamp = core.stampOf(item, slot);
     const policy = core.policy;
-     
     if (stamp !== stamp && !policy.acceptsHeaderless) {
       core.host.drop(
         slot,

@@ -154,10 +154,10 @@ export abstract class FilterBase<In extends unknown[], Out extends unknown[], D>
   }
 
   /**
-   * `send` for a single output value, without building an argument array (the hot path of unary
-   * filters and sources).
+   * `send` for exactly one output value, without building an argument array (the hot path of
+   * unary filters and sources). Only for filters whose `Out` has one element.
    */
-  protected send1(this: FilterBase<In, [Out[0]], D>, out: Out[0]): void {
+  protected send1(out: Out[0]): void {
     const sinks = this.#sinks;
     for (let i = 0; i < sinks.length; i++) {
       const sink = sinks[i]!;

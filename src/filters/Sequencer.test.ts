@@ -137,7 +137,7 @@ describe("Sequencer", () => {
           let held: Msg[] = [];
           const expectOut: Msg[] = [];
           const expectDrops: number[] = [];
-          const byStampThenArrival = (a: Msg, b: Msg) => a.stamp - b.stamp || a.id - b.id;
+          const byStampThenArrival = (a: Msg, b: Msg) => (a.stamp !== b.stamp ? a.stamp - b.stamp : a.id - b.id);
           for (const e of events) {
             if (e === -1) {
               seq.flush();

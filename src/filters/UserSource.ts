@@ -14,13 +14,18 @@ import { Source } from "./Source";
 export class UserSource<Out extends unknown[]> extends Source<Out> {
   /** Send `args` to every connected sink, in connection order. */
   public push(...args: Out): void {
-    this.sendArray(args);
+    // The unary case skips the argument array (see FilterBase.send1): the common hot path.
+    if (args.length === 1) {
+      this.send1(args[0]);
+    } else {
+      this.sendArray(args);
+    }
   }
 
   /** A plain function that pushes into this source (fkie's `src(args...)` call syntax). */
   public asFunction(): (...args: Out) => void {
     return (...args: Out) => {
-      this.sendArray(args);
+      this.push(...args);
     };
   }
 }

@@ -29,8 +29,9 @@ export function readCovariance(values: unknown, n: number): number[][] | Covaria
     rows.push(row);
   }
   for (let i = 0; i < n; i++) {
-    if (rows[i]![i]! < 0) {
-      return { problem: `covariance[${i}][${i}] is negative (${rows[i]![i]})` };
+    const d = rows[i]![i]!;
+    if (d < 0) {
+      return { problem: `covariance[${i}][${i}] is negative (${d})` };
     }
     for (let j = i + 1; j < n; j++) {
       const a = rows[i]![j]!;

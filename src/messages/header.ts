@@ -23,8 +23,8 @@ export function stampOf(message: unknown): RosTime | undefined {
   if (typeof message !== "object" || message == undefined) {
     return undefined;
   }
-  const m = message as { header?: { stamp?: unknown }; timestamp?: unknown };
-  const header = m.header;
+  const m = message as { header?: unknown; timestamp?: unknown };
+  const header = m.header as { stamp?: unknown } | null | undefined;
   if (typeof header === "object" && header != undefined && isTime(header.stamp)) {
     return header.stamp;
   }
@@ -42,7 +42,7 @@ export function nsecOf(t: RosTime): number {
  */
 export function readStamp(message: unknown): RosTime | StampProblem {
   const t = stampOf(message);
-  if (t === undefined) {
+  if (t == undefined) {
     return "no-header";
   }
   return t.sec === 0 && nsecOf(t) === 0 ? "zero-stamp" : t;

@@ -1,27 +1,365 @@
-import type { PanelExtensionContext, Topic } from "@foxglove/extension";
-import { useEffect, useLayoutEffect, useState, type ReactElement } from "react";
+import type { PanelExtensionContext, SettingsTreeAction, Topic } from "@foxglove/extension";
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactElement } from "react";
 import { createRoot } from "react-dom/client";
 
+import { parseConfig, ConfigError, type ConfigIssue } from "../pipeline";
+import { EngineClient, type EnginePort } from "./engine/EngineClient";
+import { analyzeRange, findRangeSubscribe } from "./engine/rangeAnalysis";
+import { FrameHandler } from "./state/FrameHandler";
+import { MessageCache } from "./state/MessageCache";
+import { publishUnavailableReason, TuplePublisher } from "./state/Publisher";
+import { ViewStore } from "./state/ViewStore";
+import { configFromState, publishNamespace, type LockstepConfig } from "./settings/panelConfig";
+import { defaultPolicy } from "./settings/policyParams";
+import { PRESETS } from "./settings/presets";
+import { applySettingsAction } from "./settings/settingsActions";
+import { buildSettingsNodes } from "./settings/settingsTree";
+import { CompareView } from "./views/CompareView";
+import { DropsView } from "./views/DropsView";
+import { StatsView } from "./views/StatsView";
+import { Timeline } from "./views/Timeline";
+import { TrajectoryView } from "./views/TrajectoryView";
+import { TransactionsView } from "./views/TransactionsView";
+import { TuplesTable } from "./views/TuplesTable";
+import { themeFor } from "./views/theme";
+import { spawnEngineWorker } from "./worker/spawnEngineWorker";
+
+const TABS = ["tuples", "timeline", "drops", "stats", "transactions", "trajectory", "compare"] as const;
+type Tab = (typeof TABS)[number];
+
+type Analysis =
+  | { state: "idle" }
+  | { state: "running"; fraction: number; messages: number; abort: AbortController }
+  | { state: "done"; messages: number; cancelled: boolean };
+
+/** Validation issues of a config (empty when valid). Never throws. */
+export function configIssues(config: LockstepConfig): ConfigIssue[] {
+  try {
+    parseConfig(config);
+    return [];
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      return [...err.issues];
+    }
+    return [{ path: "/", message: err instanceof Error ? err.message : String(err) }];
+  }
+}
+
 function LockstepPanel({ context }: { context: PanelExtensionContext }): ReactElement {
+  const [config, setConfig] = useState<LockstepConfig>(() => configFromState(context.initialState));
   const [topics, setTopics] = useState<readonly Topic[] | undefined>();
-  const [renderDone, setRenderDone] = useState<(() => void) | undefined>();
+  const [scheme, setScheme] = useState<"dark" | "light" | undefined>();
+  const [range, setRange] = useState<{ start?: { sec: number; nsec: number }; end?: { sec: number; nsec: number } }>({});
+  const [engineError, setEngineError] = useState<string | undefined>();
+  const [version, setVersion] = useState(0);
+  const [tab, setTab] = useState<Tab>("tuples");
+  const [analysis, setAnalysis] = useState<Analysis>({ state: "idle" });
+  const [compareType, setCompareType] = useState("ros/approximate-time");
+  const [size, setSize] = useState({ width: 800, height: 500 });
+  const store = useMemo(() => new ViewStore(), []);
+  const cache = useMemo(() => new MessageCache(), []);
+  const publisherRef = useRef<TuplePublisher | undefined>(undefined);
+  const analysisRef = useRef(false);
+  const rafRef = useRef<number | undefined>(undefined);
+
+  const bump = useCallback(() => {
+    if (rafRef.current == undefined) {
+      rafRef.current = requestAnimationFrame(() => {
+        rafRef.current = undefined;
+        setVersion(store.version);
+      });
+    }
+  }, [store]);
+
+  const engine = useMemo(
+    () =>
+      new EngineClient(
+        {
+          onDelta: (delta) => {
+            store.apply(delta);
+            if (!analysisRef.current) {
+              publisherRef.current?.publishTuples(delta.tuples, cache);
+            }
+            setEngineError(undefined);
+            bump();
+          },
+          onError: (message) => {
+            setEngineError(message);
+          },
+        },
+        spawnEngineWorker() as EnginePort | undefined,
+      ),
+    [store, cache, bump],
+  );
+  useEffect(() => () => {
+    engine.dispose();
+  }, [engine]);
+
+  const handler = useMemo(
+    () =>
+      new FrameHandler({
+        post: (events) => {
+          if (!analysisRef.current) {
+            engine.post(events);
+          }
+        },
+        reset: () => {
+          if (!analysisRef.current) {
+            engine.reset();
+            store.clear();
+            bump();
+          }
+        },
+        update: (changes) => {
+          if (changes.topics) {
+            setTopics(changes.topics);
+          }
+          if (changes.colorScheme) {
+            setScheme(changes.colorScheme);
+          }
+          if (changes.startTime || changes.endTime) {
+            setRange((r) =>
+              r.start?.sec === changes.startTime?.sec && r.end?.sec === changes.endTime?.sec && r.end?.nsec === changes.endTime?.nsec
+                ? r
+                : { start: changes.startTime, end: changes.endTime },
+            );
+          }
+        },
+      }),
+    [engine, store, bump],
+  );
 
   useLayoutEffect(() => {
     context.onRender = (renderState, done) => {
-      setRenderDone(() => done);
-      setTopics(renderState.topics);
+      handler.handle(renderState, done);
     };
     context.watch("topics");
-  }, [context]);
+    context.watch("currentFrame");
+    context.watch("didSeek");
+    context.watch("colorScheme");
+    context.watch("currentTime");
+    context.setDefaultPanelTitle("Lockstep");
+  }, [context, handler]);
 
   useEffect(() => {
-    renderDone?.();
-  }, [renderDone]);
+    const el = context.panelElement;
+    const obs = new ResizeObserver(() => {
+      setSize({ width: el.clientWidth, height: el.clientHeight });
+    });
+    obs.observe(el);
+    return () => {
+      obs.disconnect();
+    };
+  }, [context]);
+
+  const issues = useMemo(() => configIssues(config), [config]);
+  const valid = issues.length === 0;
+  const inputTopics = useMemo(() => config.inputs.map((i) => i.topic), [config.inputs]);
+  const publishReason = publishUnavailableReason(context);
+  const publishing = publishReason == undefined && config.publish?.enabled === true && valid;
+
+  // Subscriptions and engine configuration follow the (valid) config.
+  const configKey = JSON.stringify({ inputs: config.inputs, policy: config.policy, buffer: config.buffer, transforms: config.transforms, fusion: config.fusion });
+  useEffect(() => {
+    if (!valid) {
+      context.unsubscribeAll();
+      return;
+    }
+    context.subscribe(inputTopics.map((topic) => ({ topic })));
+    handler.setInputs(inputTopics);
+    store.clear();
+    engine.configure(JSON.parse(configKey) as unknown, defaultPolicy(compareType));
+    bump();
+  }, [configKey, valid, context, handler, engine, store, inputTopics, compareType, bump]);
+
+  // Publishing: advertise only while switched on and possible.
+  const schemaKey = inputTopics.map((t) => topics?.find((x) => x.name === t)?.schemaName ?? "").join("|");
+  const namespace = publishNamespace(config);
+  useEffect(() => {
+    if (!publishing) {
+      handler.setCache(undefined);
+      cache.clear();
+      return;
+    }
+    const schemas = schemaKey.split("|");
+    const pub = new TuplePublisher(
+      context,
+      namespace,
+      inputTopics.map((topic, i) => ({ topic, schemaName: schemas[i] ?? "" })),
+      config.fusion != undefined,
+    ).start();
+    publisherRef.current = pub;
+    handler.setCache(cache);
+    return () => {
+      pub.stop();
+      publisherRef.current = undefined;
+      handler.setCache(undefined);
+    };
+  }, [publishing, namespace, schemaKey, inputTopics, context, handler, cache, config.fusion]);
+
+  // Saved state and settings editor.
+  const actionHandler = useCallback(
+    (action: SettingsTreeAction) => {
+      setConfig((prev) =>
+        applySettingsAction(prev, action, {
+          presets: PRESETS,
+          suggestTopic: (c) => topics?.find((t) => !c.inputs.some((i) => i.topic === t.name))?.name ?? "",
+        }),
+      );
+    },
+    [topics],
+  );
+  useEffect(() => {
+    context.saveState(config);
+    context.updatePanelSettingsEditor({
+      actionHandler,
+      nodes: buildSettingsNodes(config, {
+        topics,
+        publish: { available: publishReason == undefined, reason: publishReason },
+        issues,
+        presets: Object.keys(PRESETS),
+      }),
+    });
+  }, [context, config, topics, issues, actionHandler, publishReason]);
+
+  const rangeSubscribe = findRangeSubscribe(context);
+  const runAnalysis = useCallback(() => {
+    if (!rangeSubscribe || !valid) {
+      return;
+    }
+    const abort = new AbortController();
+    analysisRef.current = true;
+    engine.reset();
+    store.clear();
+    setAnalysis({ state: "running", fraction: 0, messages: 0, abort });
+    void (async () => {
+      let messages = 0;
+      try {
+        messages = await analyzeRange(rangeSubscribe, inputTopics, async (events) => { await engine.ingest(events); }, {
+          start: range.start,
+          end: range.end,
+          signal: abort.signal,
+          onProgress: (fraction, n) => {
+            messages = n;
+            setAnalysis({ state: "running", fraction, messages: n, abort });
+          },
+        });
+        await engine.flush();
+      } catch (err) {
+        setEngineError(`analysis failed: ${err instanceof Error ? err.message : String(err)}`);
+      }
+      setAnalysis({ state: "done", messages, cancelled: abort.signal.aborted });
+    })();
+  }, [rangeSubscribe, valid, engine, store, inputTopics, range]);
+
+  const backToLive = useCallback(() => {
+    analysisRef.current = false;
+    engine.reset();
+    store.clear();
+    setAnalysis({ state: "idle" });
+    bump();
+  }, [engine, store, bump]);
+
+  const seek = context.seekPlayback;
+  const onSeek = useMemo(() => {
+    if (!seek || store.baseSec == undefined) {
+      return undefined;
+    }
+    const base = store.baseSec;
+    return (stamp: number) => {
+      const sec = base + Math.floor(stamp / 1e9);
+      seek.call(context, { sec, nsec: Math.round(stamp - Math.floor(stamp / 1e9) * 1e9) });
+    };
+    // version: baseSec changes with deltas
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [seek, context, version]);
+
+  const theme = themeFor(scheme);
+  const stats = store.stats;
+  const viewHeight = Math.max(120, size.height - 86);
+  const button = { background: theme.panel, color: theme.text, border: `1px solid ${theme.border}`, borderRadius: 4, padding: "2px 8px", cursor: "pointer" } as const;
 
   return (
-    <div style={{ padding: "1rem", fontFamily: "sans-serif" }}>
-      <h2 style={{ margin: 0 }}>Lockstep</h2>
-      <p>{topics ? `${topics.length} topics available` : "Waiting for a data source…"}</p>
+    <div
+      data-testid="lockstep-root"
+      data-version={version}
+      style={{ background: theme.background, color: theme.text, height: "100%", display: "flex", flexDirection: "column", fontFamily: "system-ui, sans-serif", fontSize: 13, overflow: "hidden" }}
+    >
+      <div style={{ display: "flex", gap: 12, alignItems: "center", padding: "6px 8px", borderBottom: `1px solid ${theme.border}`, flexWrap: "wrap" }}>
+        <b>Lockstep</b>
+        <span style={{ color: theme.muted }}>{config.policy.type}</span>
+        <span>
+          sets <b data-testid="tuple-count">{stats?.tuples ?? 0}</b>
+        </span>
+        <span>
+          messages <b data-testid="ingested">{store.ingested}</b>
+        </span>
+        <span>
+          drops <b data-testid="drop-count">{Object.values(stats?.drops ?? {}).reduce((a, b) => a + b, 0)}</b>
+        </span>
+        {engine.skipped > 0 && (
+          <span data-testid="skipped" data-count={engine.skipped} style={{ color: theme.error }} title="The analysis could not keep up with the data rate; these live messages were not analyzed">
+            skipped {engine.skipped}
+          </span>
+        )}
+        {publishing && <span data-testid="publishing" style={{ color: theme.matched }}>publishing under {namespace}</span>}
+        <span style={{ flex: 1 }} />
+        {analysis.state === "running" ? (
+          <span data-testid="analysis-progress">
+            analyzing {(100 * analysis.fraction).toFixed(0)}% ({analysis.messages} messages){" "}
+            <button style={button} onClick={() => { analysis.abort.abort(); }}>
+              Cancel
+            </button>
+          </span>
+        ) : analysis.state === "done" ? (
+          <span data-testid="analysis-done">
+            {analysis.cancelled ? "analysis cancelled" : "whole recording analyzed"} ({analysis.messages} messages){" "}
+            <button style={button} onClick={backToLive}>
+              Back to playback
+            </button>
+          </span>
+        ) : (
+          <button
+            style={{ ...button, opacity: rangeSubscribe && valid ? 1 : 0.5 }}
+            disabled={!rangeSubscribe || !valid}
+            title={rangeSubscribe ? "Run the pipeline over every message of the recording" : "Only recordings can be analyzed as a whole"}
+            onClick={runAnalysis}
+            data-testid="analyze-button"
+          >
+            Analyze whole recording
+          </button>
+        )}
+      </div>
+      {(!valid || engineError != undefined) && (
+        <div data-testid="config-error" style={{ color: theme.error, padding: "4px 8px", whiteSpace: "pre-wrap", fontSize: 12 }}>
+          {!valid ? `Configuration: ${issues.map((i) => `${i.path}: ${i.message}`).join("; ")} (fix it in the panel settings)` : engineError}
+        </div>
+      )}
+      <div style={{ display: "flex", gap: 2, padding: "4px 8px" }}>
+        {TABS.map((t) => (
+          <button
+            key={t}
+            data-testid={`tab-${t}`}
+            onClick={() => { setTab(t); }}
+            style={{ ...button, background: t === tab ? theme.accent : theme.panel, color: t === tab ? theme.background : theme.text }}
+          >
+            {t}
+          </button>
+        ))}
+      </div>
+      <div style={{ flex: 1, overflow: tab === "tuples" ? "hidden" : "auto", padding: "0 8px 8px" }}>
+        {tab === "tuples" && <TuplesTable tuples={store.tuples} topics={inputTopics} baseSec={store.baseSec} theme={theme} height={viewHeight} />}
+        {tab === "timeline" && (
+          <Timeline marks={store.marks} topics={inputTopics} theme={theme} scheme={scheme} width={Math.max(200, size.width - 16)} version={version} onSeek={onSeek} />
+        )}
+        {tab === "drops" && <DropsView stats={stats} examples={store.dropExamples} baseSec={store.baseSec} theme={theme} scheme={scheme} />}
+        {tab === "stats" && <StatsView stats={stats} hints={store.hints} theme={theme} />}
+        {tab === "transactions" && <TransactionsView transactions={store.transactions} theme={theme} fusionOn={config.fusion != undefined} />}
+        {tab === "trajectory" && (
+          <TrajectoryView raw={store.rawPoses} fused={store.fusedPoses} theme={theme} width={Math.max(200, size.width - 16)} height={viewHeight} version={version} />
+        )}
+        {tab === "compare" && <CompareView main={stats} compare={store.compare} compareType={compareType} onCompareType={setCompareType} theme={theme} />}
+      </div>
     </div>
   );
 }

@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
 
-import { openRecordingFile } from "../recording/node";
-import { HAS_SHARED_DATA, sharedRecording } from "../recording/testing/paths";
-import type { RecordedMessage } from "../recording";
 import { readStamp, nsecOf } from "../messages";
+import type { RecordedMessage } from "../recording";
 import { Pipeline } from "./Pipeline";
 import { parseConfig } from "./parseConfig";
 import type { PipelineDrop, PipelineExtension, PipelineInput, PipelineTuple } from "./types";
+import { openRecordingFile } from "../recording/node";
+import { HAS_SHARED_DATA, sharedRecording } from "../recording/testing/paths";
 
 const APPROX = { type: "fkie/approximate-time", maxQueueSize: 10, maxAge: null } as const;
 
@@ -16,7 +16,9 @@ function msg(topic: string, message: unknown, sec = 100, nsec = 0): PipelineInpu
 
 describe("Pipeline", () => {
   it("turns headerless and zero-stamp messages into named drops, never a crash", () => {
-    const p = new Pipeline(parseConfig({ inputs: [{ topic: "/a" }, { topic: "/b" }], policy: APPROX }));
+    const p = new Pipeline(
+      parseConfig({ inputs: [{ topic: "/a" }, { topic: "/b" }], policy: APPROX }),
+    );
     const drops: PipelineDrop[] = [];
     p.onDrop((d) => drops.push(d));
     p.push(msg("/a", { data: 1 }));
@@ -35,7 +37,12 @@ describe("Pipeline", () => {
   });
 
   it("emits tuples, computes timespan and lag, and feeds extensions in order", () => {
-    const p = new Pipeline(parseConfig({ inputs: [{ topic: "/a" }, { topic: "/b" }], policy: { type: "fkie/approximate-time" } }));
+    const p = new Pipeline(
+      parseConfig({
+        inputs: [{ topic: "/a" }, { topic: "/b" }],
+        policy: { type: "fkie/approximate-time" },
+      }),
+    );
     const seen: string[] = [];
     const ext: PipelineExtension = {
       name: "probe",
@@ -48,7 +55,9 @@ describe("Pipeline", () => {
     };
     p.use(ext);
     expect(p.topics).toContain("/extra");
-    const h = (sec: number, nsec: number): unknown => ({ header: { stamp: { sec, nsec }, frame_id: "f" } });
+    const h = (sec: number, nsec: number): unknown => ({
+      header: { stamp: { sec, nsec }, frame_id: "f" },
+    });
     // two 1 Hz topics, /b 10 ms after /a (fkie's one-period lag with minDistance 0)
     const tuples: PipelineTuple[] = [];
     p.onTuple((t) => tuples.push(t));
@@ -63,9 +72,10 @@ describe("Pipeline", () => {
       [1_000_000_000, 1_010_000_000],
     ]);
     expect(tuples.map((t) => t.timespan)).toEqual([10_000_000, 10_000_000]);
-    // emitted when /b's next message (1 s later) arrived: lag = newest stamp − tuple's newest
-    expect(tuples.map((t) => t.lag)).toEqual([1_000_000_000, 1_000_000_000]);
-    expect(tuples.map((t) => t.after)).toEqual([3, 5]);
+    // each set is emitted when /a's next message (1 s later) shows /a's head is optimal:
+    // lag = newest stamp seen (a_{i+1}) − the set's newest stamp (b_i) = 1 s − 10 ms
+    expect(tuples.map((t) => t.lag)).toEqual([990_000_000, 990_000_000]);
+    expect(tuples.map((t) => t.after)).toEqual([2, 4]);
     expect(seen[0]).toBe("start base=1700000000");
     expect(seen.at(-1)).toBe("finish");
     expect(seen).toContain("msg /extra 5000000000");
@@ -84,7 +94,14 @@ describe("Pipeline", () => {
       parseConfig({
         inputs: [{ topic: "/a" }],
         policy: APPROX,
-        transforms: [{ parent: "base_link", child: "imu_link", translation: [0, -0.3, 0.52], rpy: [1.570796327, 0, -1.570796327] }],
+        transforms: [
+          {
+            parent: "base_link",
+            child: "imu_link",
+            translation: [0, -0.3, 0.52],
+            rpy: [1.570796327, 0, -1.570796327],
+          },
+        ],
       }),
     );
     const tf = (sec: number, x: number): PipelineInput =>
@@ -107,29 +124,40 @@ describe("Pipeline", () => {
 });
 
 describe.skipIf(!HAS_SHARED_DATA)("Pipeline on mustang-2014.bag", () => {
-  it("backward IMU stamps through fkie/approximate-time become out-of-order-reset drops, with full accounting", async () => {
-    const topics = ["/xsens/imu_data", "/wheel_odometry"];
+  // In receive-time order (ties in file order) the stamps of /xsens/imu_data never step back;
+  // those of /my_odometry2imu/imu_data do. Both go through the policy; the test counts backward
+  // steps itself and checks the pipeline's statistics and the policy's out-of-order resets.
+  it("backward stamps through fkie/approximate-time become out-of-order-reset drops, with full accounting", async () => {
+    const topics = ["/xsens/imu_data", "/my_odometry2imu/imu_data", "/wheel_odometry"];
     const config = parseConfig({
       inputs: topics.map((topic) => ({ topic })),
-      policy: { type: "fkie/approximate-time", maxQueueSize: 50, maxAge: null, maxTimespan: "60ms" },
+      policy: {
+        type: "fkie/approximate-time",
+        maxQueueSize: 50,
+        maxAge: null,
+        maxTimespan: "60ms",
+      },
     });
     const p = new Pipeline<RecordedMessage>(config);
     const drops: PipelineDrop<RecordedMessage>[] = [];
     p.onDrop((d) => drops.push(d));
     let tuples = 0;
     p.onTuple(() => tuples++);
-    // independent count of backward steps per topic
     const last = new Map<string, bigint>();
     const backward = new Map<string, number>();
+    const backwardAt: number[] = [];
+    let index = -1;
     const recording = await openRecordingFile(sharedRecording("mustang-2014.bag"));
     try {
       for await (const m of recording.messages({ topics })) {
+        index++;
         const s = readStamp(m.message);
         if (typeof s !== "string") {
           const ns = BigInt(s.sec) * 1_000_000_000n + BigInt(nsecOf(s));
           const prev = last.get(m.topic);
-          if (prev !== undefined && ns < prev) {
+          if (prev != undefined && ns < prev) {
             backward.set(m.topic, (backward.get(m.topic) ?? 0) + 1);
+            backwardAt.push(index);
           }
           last.set(m.topic, ns);
         }
@@ -139,17 +167,22 @@ describe.skipIf(!HAS_SHARED_DATA)("Pipeline on mustang-2014.bag", () => {
       await recording.close();
     }
     p.finish();
-    expect(backward.get("/xsens/imu_data")).toBe(452); // data/README.md
-    expect(p.statistics.topic("/xsens/imu_data").backwardSteps).toBe(452);
+    const nBack = backward.get("/my_odometry2imu/imu_data") ?? 0;
+    expect(nBack).toBeGreaterThan(0);
+    expect(backward.get("/xsens/imu_data") ?? 0).toBe(0);
+    expect(p.statistics.topic("/my_odometry2imu/imu_data").backwardSteps).toBe(nBack);
     const resets = drops.filter((d) => d.reason === "out-of-order-reset");
     expect(resets.length).toBeGreaterThan(0);
-    expect(resets.every((d) => d.stamp === d.stamp && d.slot >= 0)).toBe(true);
+    expect(resets.every((d) => d.stamp === d.stamp && d.slot >= 0 && d.slot < 3)).toBe(true);
+    // every reset happened while handling a message whose stamp stepped back
+    const at = new Set(backwardAt);
+    expect(resets.every((d) => at.has(d.after))).toBe(true);
     expect(tuples).toBeGreaterThan(500);
     // every accepted message is used, dropped once, or still held
     const s = p.statistics;
-    for (let slot = 0; slot < 2; slot++) {
+    for (let slot = 0; slot < 3; slot++) {
       expect(s.used[slot]! + s.policyDropped[slot]! + s.heldAtEnd[slot]!).toBe(s.accepted[slot]);
     }
-    expect(s.accepted).toEqual([13334, 1294]);
+    expect(s.accepted).toEqual([13334, 13333, 1294]);
   });
 });

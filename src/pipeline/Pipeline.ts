@@ -107,13 +107,7 @@ export class Pipeline<M extends PipelineInput = PipelineInput> {
         t.quaternion ??
         (t.rpy ? quatFromRpy(t.rpy[0], t.rpy[1], t.rpy[2]) : ([0, 0, 0, 1] as const));
       try {
-        this.transforms.setTransform(
-          t.parent,
-          t.child,
-          0,
-          { translation: t.translation, rotation },
-          true,
-        );
+        this.transforms.setStaticTransform(t.parent, t.child, { translation: t.translation, rotation });
       } catch (err) {
         throw new ConfigError([
           { path: `/transforms/${i}`, message: err instanceof Error ? err.message : String(err) },
@@ -193,7 +187,7 @@ export class Pipeline<M extends PipelineInput = PipelineInput> {
     let arrival: Stamp | undefined;
 
     if (isTf || isTfStatic) {
-      this.#addTf(input, isTfStatic);
+      this.#addTf(input, isTfStatic ? "static" : "dynamic");
       arrival = this.#arrival(input);
     } else if (slots.length > 0) {
       const topicStats = this.#stats.topic(topic);
@@ -202,7 +196,7 @@ export class Pipeline<M extends PipelineInput = PipelineInput> {
         arrival = this.#arrival(input);
         topicStats.addMessage(arrival ?? NaN);
         const acceptsHeaderless = header === "no-header" && this.#policyAcceptsHeaderless();
-        if (acceptsHeaderless && arrival !== undefined) {
+        if (acceptsHeaderless && arrival != undefined) {
           for (const slot of slots) {
             this.#feed(slot, NaN, arrival, index, input);
           }
@@ -383,14 +377,18 @@ export class Pipeline<M extends PipelineInput = PipelineInput> {
     detail: string | undefined,
     after: number,
   ): void {
-    const drop: PipelineDrop<M> = { topic: input.topic, slot, stamp, reason, detail, input, after };
-    this.#stats.addDrop(drop);
-    for (const o of this.#dropObservers) {
-      o(drop);
+    this.#stats.addDrop(input.topic, slot, stamp, reason, detail);
+    const observers = this.#dropObservers;
+    if (observers.length > 0) {
+      const drop: PipelineDrop<M> = { topic: input.topic, slot, stamp, reason, detail, input, after };
+      for (const o of observers) {
+        o(drop);
+      }
     }
   }
 
-  #addTf(input: M, isStatic: boolean): void {
+  #addTf(input: M, kind: "static" | "dynamic"): void {
+    const isStatic = kind === "static";
     const transforms = (input.message as { transforms?: unknown } | undefined)?.transforms;
     if (!Array.isArray(transforms)) {
       return;
@@ -411,13 +409,12 @@ export class Pipeline<M extends PipelineInput = PipelineInput> {
       }
       const { translation: p, rotation: q } = t.transform;
       try {
-        this.transforms.setTransform(
-          parent,
-          t.child_frame_id,
-          stamp,
-          { translation: [p.x, p.y, p.z], rotation: [q.x, q.y, q.z, q.w] },
-          isStatic,
-        );
+        const transform = { translation: [p.x, p.y, p.z], rotation: [q.x, q.y, q.z, q.w] } as const;
+        if (isStatic) {
+          this.transforms.setStaticTransform(parent, t.child_frame_id, transform);
+        } else {
+          this.transforms.setTransform(parent, t.child_frame_id, stamp, transform);
+        }
       } catch {
         // A malformed transform (empty frame, zero quaternion) cannot be used; lookups will say
         // which frame is missing.

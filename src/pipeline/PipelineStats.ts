@@ -1,7 +1,7 @@
 import type { DropReason } from "../filters/DropReason";
 import type { Stamp, TimeBase } from "../time";
-import type { PipelineConfig } from "./config";
 import { Reservoir } from "./Reservoir";
+import type { PipelineConfig } from "./config";
 
 /** Running statistics of one topic (bounded memory: counters plus two reservoirs). */
 export class TopicStats {
@@ -169,13 +169,9 @@ export class PipelineStats {
     }
   }
 
-  public addDrop(drop: {
-    topic: string;
-    slot: number;
-    stamp: Stamp;
-    reason: DropReason;
-    detail: string | undefined;
-  }): void {
+  /** Count one drop (kept as an example while its reason has fewer than the limit). */
+  public addDrop(topic: string, slot: number, stamp: Stamp, reason: DropReason, detail: string | undefined): void {
+    const drop = { topic, slot, stamp, reason, detail };
     this.drops.set(drop.reason, (this.drops.get(drop.reason) ?? 0) + 1);
     this.topic(drop.topic).addDrop(drop.reason);
     let list = this.dropExamples.get(drop.reason);
@@ -205,14 +201,14 @@ export class PipelineStats {
       return p && p.count > 0 ? p.median : undefined;
     });
     const minDistance = periods.map((p) =>
-      p !== undefined && p > 0 ? Math.floor(p / 2) : undefined,
+      p != undefined && p > 0 ? Math.floor(p / 2) : undefined,
     );
     const maxTimespan = this.timespans.count > 0 ? this.timespans.quantile(0.99) : undefined;
     const maxLag = this.lags.count > 0 ? Math.max(0, this.lags.max) : undefined;
     const queueSize = periods.map((p) =>
-      p !== undefined && p > 0 && maxLag !== undefined ? Math.ceil(maxLag / p) + 1 : undefined,
+      p != undefined && p > 0 && maxLag != undefined ? Math.ceil(maxLag / p) + 1 : undefined,
     );
-    const known = queueSize.filter((q): q is number => q !== undefined);
+    const known = queueSize.filter((q): q is number => q != undefined);
     return {
       minDistance,
       maxTimespan,

@@ -23,7 +23,7 @@ describe("Reservoir", () => {
         fc.double({ min: 0, max: 1, noNaN: true }),
         (values, p) => {
           const r = new Reservoir(256);
-          values.forEach((v) => r.add(v));
+          values.forEach((v) => { r.add(v); });
           expect(r.quantile(p)).toBe(oracle(values, p));
           expect(r.min).toBe(Math.min(...values));
           expect(r.max).toBe(Math.max(...values));

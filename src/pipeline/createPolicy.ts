@@ -94,6 +94,8 @@ function pick<O extends object, K extends keyof O>(
 ): Partial<Pick<O, K>> {
   const out: Partial<Pick<O, K>> = {};
   for (const k of keys) {
+    // `null` is a value here (it means "unlimited"), so only undefined is skipped.
+    // eslint-disable-next-line @foxglove/strict-equality
     if (obj[k] !== undefined) {
       out[k] = obj[k];
     }

@@ -1,5 +1,6 @@
 import type { PipelineConfig } from "./config";
 import type { PipelineExtension, PipelineInput } from "./types";
+import { FusionRunner } from "../fusion/runner";
 
 /**
  * The extensions `lockstep analyze` (and the panel's analysis) attach to a pipeline for a config.
@@ -11,6 +12,8 @@ export function defaultExtensions<M extends PipelineInput>(
   config: PipelineConfig,
 ): PipelineExtension<M>[] {
   const extensions: PipelineExtension<M>[] = [];
-  void config;
+  if (config.fusion != undefined) {
+    extensions.push(new FusionRunner(config.fusion));
+  }
   return extensions;
 }

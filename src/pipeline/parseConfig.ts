@@ -47,7 +47,7 @@ export function parseConfig(json: unknown): PipelineConfig {
         message: `"${t.child}" is also the parent; a transform needs two different frames`,
       });
     }
-    if (t.quaternion != undefined && t.quaternion.every((q) => q === 0)) {
+    if (t.quaternion?.every((q) => q === 0) === true) {
       issues.push({
         path: `/transforms/${i}/quaternion`,
         message: "is all zeros, which is not a rotation; use [0, 0, 0, 1] for none",
@@ -146,11 +146,13 @@ function convertPolicy(
     const path = `/policy/${key}`;
     const kind = PARAMETER_KINDS[key];
     if (kind === "duration" || kind === "nullableDuration") {
-      out[key] = value === null ? null : duration(value, path, false, issues);
+      out[key] = value == undefined ? null : duration(value, path, "unsigned", issues);
     } else if (kind === "perSlot" || kind === "perSlotSigned") {
       const list = value as unknown[];
       checkPerSlot(list, path, slots, issues);
-      out[key] = list.map((v, i) => duration(v, `${path}/${i}`, kind === "perSlotSigned", issues));
+      out[key] = list.map((v, i) =>
+        duration(v, `${path}/${i}`, kind === "perSlotSigned" ? "signed" : "unsigned", issues),
+      );
     } else if (key === "rateConfig") {
       if (Array.isArray(value)) {
         checkPerSlot(value, path, slots, issues);
@@ -182,11 +184,11 @@ function checkPerSlot(list: unknown[], path: string, slots: number, issues: Conf
 function duration(
   value: unknown,
   path: string,
-  allowNegative: boolean,
+  sign: "signed" | "unsigned",
   issues: ConfigIssue[],
 ): number {
   try {
-    return parseDuration(value, path, { allowNegative });
+    return parseDuration(value, path, { allowNegative: sign === "signed" });
   } catch (err) {
     if (!(err instanceof StampRangeError)) {
       throw err;
@@ -240,7 +242,7 @@ function describe(err: ErrorObject, all: readonly ErrorObject[]): ConfigIssue | 
     case "additionalProperties": {
       const key = String(params.additionalProperty);
       const allowed = Object.keys(
-        ((err.parentSchema as { properties?: object } | undefined)?.properties ?? {}) as object,
+        (err.parentSchema as { properties?: object } | undefined)?.properties ?? {},
       );
       const guess = closest(key, allowed);
       const hint = guess != undefined ? `did you mean "${guess}"? ` : "";
@@ -380,12 +382,12 @@ function describe(err: ErrorObject, all: readonly ErrorObject[]): ConfigIssue | 
 }
 
 function show(value: unknown): string {
-  const text = JSON.stringify(value) ?? String(value);
+  const text = (JSON.stringify(value) as string | undefined) ?? String(value);
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }
 
 function kindOf(value: unknown): string {
-  if (value === null) {
+  if (value == undefined) {
     return "null";
   }
   if (Array.isArray(value)) {

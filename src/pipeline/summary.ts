@@ -67,8 +67,8 @@ export function summarize<M extends PipelineInput>(pipeline: Pipeline<M>): Pipel
     lag: spreadOf(stats.lags) ?? null,
     heldAtEnd: stats.heldAtEnd,
     hints: {
-      minDistance: hints.minDistance.map((d) => (d === undefined ? null : formatDuration(d))),
-      maxTimespan: hints.maxTimespan === undefined ? null : formatDuration(hints.maxTimespan),
+      minDistance: hints.minDistance.map((d) => (d == undefined ? null : formatDuration(Math.floor(d / 1000) * 1000))),
+      maxTimespan: hints.maxTimespan == undefined ? null : formatDuration(Math.ceil(hints.maxTimespan / 1000) * 1000),
       queueSize: hints.queueSize.map((q) => q ?? null),
       maxQueueSize: hints.maxQueueSize ?? null,
     },
@@ -101,8 +101,8 @@ export function describeSummary<M extends PipelineInput>(
   lines.push(`policy ${summary.policy}`);
   lines.push("messages per topic:");
   for (const [topic, t] of Object.entries(summary.topics)) {
-    const slot = t.slot === undefined ? "" : ` [slot ${t.slot}]`;
-    const rate = t.rateHz === null ? "" : `, ${t.rateHz.toFixed(1)} Hz`;
+    const slot = t.slot == undefined ? "" : ` [slot ${t.slot}]`;
+    const rate = t.rateHz == undefined ? "" : `, ${t.rateHz.toFixed(1)} Hz`;
     const period = t.stampPeriod ? `, stamp period median ${ms(t.stampPeriod.median)}` : "";
     const back = t.backwardSteps > 0 ? `, ${t.backwardSteps} backward stamp steps` : "";
     lines.push(`  ${topic}${slot}: ${t.messages}${rate}${period}${back}`);
@@ -137,8 +137,8 @@ export function describeSummary<M extends PipelineInput>(
   }
   const h = summary.hints;
   lines.push(
-    `hints: minDistance [${h.minDistance.map((d) => (d === null ? "?" : `"${d}"`)).join(", ")}], ` +
-      `maxTimespan ${h.maxTimespan === null ? "?" : `"${h.maxTimespan}"`} (keeps 99 % of sets), ` +
+    `hints: minDistance [${h.minDistance.map((d) => (d == undefined ? "?" : `"${d}"`)).join(", ")}], ` +
+      `maxTimespan ${h.maxTimespan == undefined ? "?" : `"${h.maxTimespan}"`} (keeps 99 % of sets), ` +
       `queue size for the observed lag ${h.maxQueueSize ?? "?"}`,
   );
   for (const ext of pipeline.extensions) {

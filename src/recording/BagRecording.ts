@@ -24,7 +24,6 @@ const OP_CONNECTION = 7;
 const MAX_RECORD_HEADER = 1 << 20;
 const textDecoder = new TextDecoder();
 
-type BagConnection = Bag["connections"] extends Map<number, infer C> ? C : never;
 
 /** One message of a chunk: connection id, receive time, serialized bytes. */
 interface RawMessage {
@@ -199,11 +198,11 @@ export class BagRecording implements Recording {
 
   async *#indexed(bag: Bag, options: ReadOptions): AsyncIterableIterator<RecordedMessage> {
     const topics = options.topics ? new Set(options.topics) : undefined;
-    const decode = options.decode ?? true;
+    const decode = options.decode === false ? "raw" : "decode";
     const wanted = new Map<number, { channel: RecordingChannel; decoder?: MessageDecoder }>();
     for (const conn of bag.connections.values()) {
       if (!topics || topics.has(conn.topic)) {
-        wanted.set(conn.conn, { channel: channelOf(conn as BagConnection) });
+        wanted.set(conn.conn, { channel: channelOf(conn) });
       }
     }
     const wantedIds = [...wanted.keys()];
@@ -265,7 +264,7 @@ export class BagRecording implements Recording {
     const source = this.#source;
     const total = source.size;
     const topics = options.topics ? new Set(options.topics) : undefined;
-    const decode = options.decode ?? true;
+    const decode = options.decode === false ? "raw" : "decode";
     const connections = new Map<number, { channel: RecordingChannel; decoder?: MessageDecoder }>();
     let pos = FIRST_RECORD;
     while (pos < total) {
@@ -301,7 +300,7 @@ export class BagRecording implements Recording {
       pos = record.end;
       options.onProgress?.({ bytesRead: pos, totalBytes: total, fraction: total > 0 ? pos / total : 1 });
     }
-    if (this.#truncatedIndexAt !== undefined) {
+    if (this.#truncatedIndexAt != undefined) {
       throw new RecordingError(
         total,
         `the file is truncated: its header says the index starts at byte ${this.#truncatedIndexAt}; every complete chunk before byte ${total} was delivered`,
@@ -319,7 +318,7 @@ function indexedInfo(bag: Bag, size: number): RecordingInfo {
     topicOf.set(conn.conn, conn.topic);
     if (!seen.has(conn.topic)) {
       seen.add(conn.topic);
-      channels.push(channelOf(conn as BagConnection));
+      channels.push(channelOf(conn));
       counts.set(conn.topic, 0);
     }
   }
@@ -347,12 +346,12 @@ function indexedInfo(bag: Bag, size: number): RecordingInfo {
 function toMessage(
   raw: RawMessage,
   entry: { channel: RecordingChannel; decoder?: MessageDecoder },
-  decode: boolean,
+  decode: "raw" | "decode",
   chunkOffset: number,
 ): RecordedMessage {
   const { channel } = entry;
   let message: unknown;
-  if (decode) {
+  if (decode === "decode") {
     try {
       entry.decoder ??= createDecoder(channel);
       message = entry.decoder(raw.data);
@@ -411,7 +410,7 @@ async function readRecordHeader(source: ByteSource, pos: number): Promise<Record
     throw new RecordingError(pos, `record data length ${dataLength} is impossible (corrupt data)`);
   }
   if (dataOffset + dataLength > size) {
-    throw truncated(`the record here (op ${opField[0]}) needs ${8 + headerLength + dataLength} bytes`);
+    throw truncated(`the record here (op ${opField[0]!}) needs ${8 + headerLength + dataLength} bytes`);
   }
   return { op: opField[0]!, fields, dataOffset, dataLength, end: dataOffset + dataLength };
 }

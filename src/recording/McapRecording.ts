@@ -142,7 +142,7 @@ export class McapRecording implements Recording {
   }
 
   async *#indexed(reader: McapIndexedReader, options: ReadOptions): AsyncIterableIterator<RecordedMessage> {
-    const decode = options.decode ?? true;
+    const decode = options.decode === false ? "raw" : "decode";
     const entries = new Map<number, ChannelEntry>();
     for (const channel of reader.channelsById.values()) {
       entries.set(channel.id, { channel: channelOf(channel, reader.schemasById.get(channel.schemaId)) });
@@ -178,7 +178,7 @@ export class McapRecording implements Recording {
     const source = this.#source;
     const total = source.size;
     const topics = options.topics ? new Set(options.topics) : undefined;
-    const decode = options.decode ?? true;
+    const decode = options.decode === false ? "raw" : "decode";
     const schemas = new Map<number, McapTypes.Schema>();
     const entries = new Map<number, ChannelEntry>();
     const stream = new McapStreamReader({ decompressHandlers: toMcapHandlers(this.#decompressors), validateCrcs: true });
@@ -225,10 +225,10 @@ export class McapRecording implements Recording {
   }
 }
 
-function toMessage(m: McapTypes.Message, entry: ChannelEntry, decode: boolean, offset: number): RecordedMessage {
+function toMessage(m: McapTypes.Message, entry: ChannelEntry, decode: "raw" | "decode", offset: number): RecordedMessage {
   const { channel } = entry;
   let message: unknown;
-  if (decode) {
+  if (decode === "decode") {
     try {
       entry.decoder ??= createDecoder(channel);
       message = entry.decoder(m.data);

@@ -39,7 +39,7 @@ export class MinHeap<T> {
     const items = this.#items;
     const top = items[0];
     const last = items.pop();
-    if (items.length > 0 && last !== undefined) {
+    if (items.length > 0 && last != undefined) {
       items[0] = last;
       this.#siftDown(0);
     }

@@ -1,9 +1,9 @@
 import { Bag } from "@foxglove/rosbag";
+import { parse } from "@foxglove/rosmsg";
 import { MessageWriter as Ros1Writer } from "@foxglove/rosmsg-serialization";
 import { MessageWriter as Ros2Writer } from "@foxglove/rosmsg2-serialization";
-import { parse } from "@foxglove/rosmsg";
-import { McapIndexedReader, TempBuffer } from "@mcap/core";
 import zstd from "@foxglove/wasm-zstd";
+import { McapIndexedReader, TempBuffer } from "@mcap/core";
 import { readFile } from "node:fs/promises";
 import { beforeAll, describe, expect, it } from "vitest";
 

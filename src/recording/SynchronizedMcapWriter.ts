@@ -90,12 +90,12 @@ export class SynchronizedMcapWriter {
 
   async #channelFor(channel: RecordingChannel): Promise<number> {
     const known = this.#channels.get(channel);
-    if (known !== undefined) {
+    if (known != undefined) {
       return known;
     }
     const schemaKey = `${channel.schemaEncoding}\u0000${channel.schemaName}\u0000${new TextDecoder().decode(channel.schemaData)}`;
     let schemaId = this.#schemas.get(schemaKey);
-    if (schemaId === undefined) {
+    if (schemaId == undefined) {
       schemaId = await this.#writer.registerSchema({ name: channel.schemaName, encoding: channel.schemaEncoding, data: channel.schemaData });
       this.#schemas.set(schemaKey, schemaId);
     }

@@ -1,8 +1,8 @@
+import { SingleBar } from "cli-progress";
+import type { Command } from "commander";
 import { mkdir, open, type FileHandle } from "node:fs/promises";
 import { join } from "node:path";
 
-import { SingleBar } from "cli-progress";
-import type { Command } from "commander";
 
 import {
   ConfigError,
@@ -209,7 +209,7 @@ export async function runAnalyze(options: AnalyzeOptions): Promise<AnalyzeResult
     try {
       for await (const m of recording.messages({
         topics: pipeline.topics,
-        onProgress: progressBar ? (p) => progressBar.update(Math.ceil(p.bytesRead / 1024)) : undefined,
+        onProgress: progressBar ? (p) => { progressBar.update(Math.ceil(p.bytesRead / 1024)); } : undefined,
       })) {
         pipeline.push(m);
         if (mcap && pendingTuples.length > 0) {

@@ -1,4 +1,6 @@
 import type { Command } from "commander";
+import { spawnSync } from "node:child_process";
+
 
 import type { BenchmarkReport } from "../../../bench/Benchmark";
 import { runBenchmark } from "../../../bench/harness";
@@ -12,6 +14,10 @@ import { CliError } from "../CliError";
  * several runs, timing only the delivery loop. `--json` prints one JSON line per benchmark; else a
  * table. Benchmarks that this build cannot run (a policy not available yet) are skipped with a
  * note on stderr. Exit 1 when a benchmark fails or a check (the w3-10x heap check) does not pass.
+ *
+ * Each benchmark runs in a fresh Node process by default: V8's type feedback from one benchmark
+ * (other item types, other hosts calling the same policy code) otherwise slows the next one down
+ * by several times. `--in-process` runs them all here (for profiling).
  */
 export function registerBench(program: Command): void {
   program
@@ -27,12 +33,20 @@ export function registerBench(program: Command): void {
     )
     .option("--json", "one JSON line per benchmark instead of a table")
     .option("--list", "list the benchmarks and exit")
-    .action((names: string[], opts: { n?: string; json?: boolean; list?: boolean }) => {
-      bench(names, opts);
+    .option("--in-process", "run every benchmark in this process instead of a fresh one each")
+    .action(async (names: string[], opts: BenchOptions) => {
+      await bench(names, opts);
     });
 }
 
-function bench(names: string[], opts: { n?: string; json?: boolean; list?: boolean }): void {
+interface BenchOptions {
+  n?: string;
+  json?: boolean;
+  list?: boolean;
+  inProcess?: boolean;
+}
+
+async function bench(names: string[], opts: BenchOptions): Promise<void> {
   if (opts.list === true) {
     for (const b of BENCHMARKS) {
       process.stdout.write(
@@ -59,10 +73,21 @@ function bench(names: string[], opts: { n?: string; json?: boolean; list?: boole
     process.stdout.write(`${header()}\n`);
   }
   let failed = false;
+  // The script that started this process (bin/lockstep.js), to start one per benchmark.
+  const script = opts.inProcess === true ? undefined : process.argv[1];
   for (const b of selected) {
+    if (script != undefined) {
+      const child = runInChild(script, b.name, opts.n);
+      failed ||= !child.ok;
+      for (const report of child.reports) {
+        failed ||= !report.ok;
+        process.stdout.write(`${json ? JSON.stringify(report) : row(report)}\n`);
+      }
+      continue;
+    }
     let report: BenchmarkReport;
     try {
-      report = runBenchmark(b, n);
+      report = await runBenchmark(b, n);
     } catch (err) {
       if (err instanceof ConfigError) {
         process.stderr.write(
@@ -84,6 +109,31 @@ function bench(names: string[], opts: { n?: string; json?: boolean; list?: boole
   if (failed) {
     process.exitCode = 1;
   }
+}
+
+/** Runs one benchmark in a fresh process (`bench NAME --in-process --json`); its stderr is passed on. */
+function runInChild(
+  script: string,
+  name: string,
+  n: string | undefined,
+): { ok: boolean; reports: BenchmarkReport[] } {
+  const args = [...process.execArgv, script, "bench", name, "--in-process", "--json"];
+  if (n != undefined) {
+    args.push("--n", n);
+  }
+  const r = spawnSync(process.execPath, args, { encoding: "utf8", maxBuffer: 1 << 26 });
+  if (r.stderr) {
+    process.stderr.write(r.stderr);
+  }
+  if (r.error != undefined) {
+    process.stderr.write(`lockstep bench: ${name} could not start: ${r.error.message}\n`);
+    return { ok: false, reports: [] };
+  }
+  const reports = r.stdout
+    .split("\n")
+    .filter((line) => line.trim() !== "")
+    .map((line) => JSON.parse(line) as BenchmarkReport);
+  return { ok: r.status === 0, reports };
 }
 
 const COLUMNS = [
@@ -115,7 +165,7 @@ function row(r: BenchmarkReport): string {
     r.heapMB.toFixed(1),
   ];
   const line = cells
-    .map((c, i) => (i === 0 ? c.padEnd(COLUMNS[i]![1]) : c.padStart(COLUMNS[i]![1])))
+    .map((c, i) => (i === 0 ? c.padEnd(COLUMNS[i][1]) : c.padStart(COLUMNS[i]![1])))
     .join(" ");
   const extras = Object.entries(r)
     .filter(([k]) => !STANDARD_KEYS.has(k))

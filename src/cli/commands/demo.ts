@@ -1,9 +1,9 @@
+import type { Command } from "commander";
 import { spawn } from "node:child_process";
 import { readdir, stat } from "node:fs/promises";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
-import type { Command } from "commander";
 
 import { CliError } from "../CliError";
 import { runAnalyze } from "./analyze";

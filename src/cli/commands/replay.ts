@@ -1,13 +1,12 @@
+import type { Command } from "commander";
 import { readFileSync } from "node:fs";
 import type { Writable } from "node:stream";
 import { StringDecoder } from "node:string_decoder";
 
-import type { Command } from "commander";
-
 import { Combiner } from "../../filters/Combiner";
-import type { CombinerPolicy } from "../../filters/policies/CombinerPolicy";
 import { Sink } from "../../filters/Sink";
 import { UserSource } from "../../filters/UserSource";
+import type { CombinerPolicy } from "../../filters/policies/CombinerPolicy";
 import { ConfigError, createPolicy, parseConfigText, type PipelineConfig } from "../../pipeline";
 import { parseStampJson, StampRangeError, TimeBase, type Stamp } from "../../time";
 import { CliError } from "../CliError";
@@ -279,7 +278,7 @@ class ReplayRun {
     const slot = ev.slot;
     if (typeof slot !== "number" || !Number.isInteger(slot) || slot < 0 || slot >= slots) {
       throw new CliError(
-        `replay: line ${lineNo}: "slot": ${slot === undefined ? "missing" : clip(JSON.stringify(slot))} is not a slot ` +
+        `replay: line ${lineNo}: "slot": ${slot == undefined ? "missing" : clip(JSON.stringify(slot))} is not a slot ` +
           `of this policy; use an integer from 0 to ${slots - 1}`,
         2,
       );
@@ -291,7 +290,7 @@ class ReplayRun {
       );
     }
     const result: { slot: number; stamp?: bigint; arrival?: bigint } = { slot };
-    if (ev.stamp !== null) {
+    if (ev.stamp != undefined) {
       result.stamp = stampOf(ev.stamp, "stamp", lineNo);
     }
     if (ev.arrival != undefined) {

@@ -1,4 +1,4 @@
-import { FoxgloveServer } from "@foxglove/ws-protocol";
+import wsProtocol from "@foxglove/ws-protocol";
 import type { Command } from "commander";
 import { WebSocketServer } from "ws";
 
@@ -31,6 +31,10 @@ export interface ServeHandle {
   /** Stops playback and closes every connection and the socket. */
   close(): Promise<void>;
 }
+
+// @foxglove/ws-protocol is CommonJS whose named exports Node's ESM loader cannot see: take them
+// from the default (module.exports) import.
+const { FoxgloveServer } = wsProtocol;
 
 /** Wall time between the first subscription and the first message sent. */
 const START_GRACE_MS = 250;

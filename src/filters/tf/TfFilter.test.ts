@@ -109,11 +109,11 @@ describe("TfFilter (fkie test_tf_filter)", () => {
       }
     }
     flt.connectToSink(new Snk());
-    bc.setTransform("odom", "base", 0, { translation: [1, 0, 0], rotation: [0, 0, 0, 1] }, true);
+    bc.setStaticTransform("odom", "base", { translation: [1, 0, 0], rotation: [0, 0, 0, 1] });
     src.push({ frame: "/base", stamp: 5 });
     expect(out.length).toBe(0);
     expect(flt.pending).toBe(1);
-    bc.setTransform("map", "odom", 0, { translation: [0, 0, 0], rotation: [0, 0, 0, 1] }, true);
+    bc.setStaticTransform("map", "odom", { translation: [0, 0, 0], rotation: [0, 0, 0, 1] });
     expect(out.length).toBe(1);
     expect(flt.pending).toBe(0);
     expect(() => new TfFilter<Stamped>(bc, { targetFrames: [], queueSize: 0, stampOf: () => 0, frameOf: () => "" })).toThrow(

@@ -10,8 +10,8 @@ export interface Transform {
 
 /** The identity transform. */
 export const IDENTITY: Transform = Object.freeze({
-  translation: Object.freeze([0, 0, 0]) as readonly [number, number, number],
-  rotation: Object.freeze([0, 0, 0, 1]) as readonly [number, number, number, number],
+  translation: Object.freeze<[number, number, number]>([0, 0, 0]),
+  rotation: Object.freeze<[number, number, number, number]>([0, 0, 0, 1]),
 });
 
 type Quat = readonly [number, number, number, number];

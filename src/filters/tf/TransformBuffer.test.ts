@@ -17,14 +17,14 @@ function rpyMatrix(r: number, p: number, y: number): number[][] {
 }
 
 function close(a: readonly number[], b: readonly number[], eps = 1e-9): void {
-  a.forEach((x, i) => expect(x).toBeCloseTo(b[i]!, -Math.log10(eps)));
+  a.forEach((x, i) => { expect(x).toBeCloseTo(b[i]!, -Math.log10(eps)); });
 }
 
 describe("TransformBuffer", () => {
   it("husky's base_link -> imu_link extrinsic maps IMU axes as the rpy matrix says", () => {
     const tf = new TransformBuffer();
     const rpy = [1.570796327, 0, -1.570796327] as const;
-    tf.setTransform("base_link", "imu_link", 0, { translation: [0, -0.3, 0.52], rotation: quatFromRpy(...rpy) }, true);
+    tf.setStaticTransform("base_link", "imu_link", { translation: [0, -0.3, 0.52], rotation: quatFromRpy(...rpy) });
     const t = tf.lookup("base_link", "imu_link", 123 * S);
     const m = rpyMatrix(...rpy);
     for (const p of [
@@ -58,10 +58,10 @@ describe("TransformBuffer", () => {
   it("composes through a common ancestor", () => {
     const tf = new TransformBuffer();
     const id: Transform = { translation: [0, 0, 0], rotation: [0, 0, 0, 1] };
-    tf.setTransform("map", "odom", 0, { ...id, translation: [1, 2, 0] }, true);
+    tf.setStaticTransform("map", "odom", { ...id, translation: [1, 2, 0] });
     tf.setTransform("odom", "base", 5, { ...id, translation: [3, 0, 0] });
-    tf.setTransform("base", "laser", 0, { ...id, translation: [0, 0, 1] }, true);
-    tf.setTransform("map", "gps", 0, { ...id, translation: [0, 0, 5] }, true);
+    tf.setStaticTransform("base", "laser", { ...id, translation: [0, 0, 1] });
+    tf.setStaticTransform("map", "gps", { ...id, translation: [0, 0, 5] });
     close(transformPoint(tf.lookup("gps", "laser", 5), [0, 0, 0]), [4, 2, -4]);
     close(transformPoint(tf.lookup("gps", "laser"), [0, 0, 0]), [4, 2, -4]); // latest
   });
@@ -70,7 +70,7 @@ describe("TransformBuffer", () => {
     const tf = new TransformBuffer({ cacheTime: 10 * S });
     const id: Transform = { translation: [0, 0, 0], rotation: [0, 0, 0, 1] };
     tf.setTransform("a", "b", 1 * S, id).setTransform("a", "b", 2 * S, id);
-    tf.setTransform("x", "y", 0, id, true);
+    tf.setStaticTransform("x", "y", id);
     const err = (f: () => unknown): TransformError => {
       try {
         f();

@@ -1,5 +1,5 @@
-import type { Duration, Stamp } from "../../time";
 import { compose, IDENTITY, interpolate, invert, quatNormalize, type Transform } from "./Transform";
+import type { Duration, Stamp } from "../../time";
 
 /** Why a lookup failed. */
 export type TransformErrorKind = "unknown-frame" | "not-connected" | "extrapolation-past" | "extrapolation-future" | "loop";
@@ -58,7 +58,7 @@ export function stripSlash(frame: string): string {
  *
  * ```ts
  * const tf = new TransformBuffer();
- * tf.setTransform("base_link", "imu_link", 0, { translation: [0, -0.3, 0.52], rotation: q }, true);
+ * tf.setStaticTransform("base_link", "imu_link", { translation: [0, -0.3, 0.52], rotation: q });
  * const t = tf.lookup("base_link", "imu_link", stamp); // maps imu_link points into base_link
  * ```
  */
@@ -81,12 +81,21 @@ export class TransformBuffer {
   }
 
   /**
-   * Adds `T_parent_child` at `stamp` (ignored for static transforms). The rotation is normalized.
-   * A repeated stamp on the same link is ignored (tf2 ignores repeated data). Listeners run after
-   * the buffer is updated. Throws RangeError for an empty frame, parent == child, or a bad
-   * quaternion.
+   * Adds `T_parent_child` at `stamp`. The rotation is normalized. A repeated stamp on the same
+   * link is ignored (tf2 ignores repeated data). Listeners run after the buffer is updated. Throws
+   * RangeError for an empty frame, parent == child, or a bad quaternion.
    */
-  public setTransform(parentFrame: string, childFrame: string, stamp: Stamp, transform: Transform, isStatic = false): this {
+  public setTransform(parentFrame: string, childFrame: string, stamp: Stamp, transform: Transform): this {
+    return this.#set(parentFrame, childFrame, stamp, transform, "dynamic");
+  }
+
+  /** Adds a static `T_parent_child`, valid at every stamp (replaces the link's history). */
+  public setStaticTransform(parentFrame: string, childFrame: string, transform: Transform): this {
+    return this.#set(parentFrame, childFrame, 0, transform, "static");
+  }
+
+  #set(parentFrame: string, childFrame: string, stamp: Stamp, transform: Transform, kind: "static" | "dynamic"): this {
+    const isStatic = kind === "static";
     const parent = stripSlash(parentFrame);
     const child = stripSlash(childFrame);
     if (parent === "" || child === "") {
@@ -97,7 +106,7 @@ export class TransformBuffer {
     }
     const t: Transform = { translation: [...transform.translation], rotation: quatNormalize(transform.rotation) };
     let link = this.#links.get(child);
-    if (!link || link.parent !== parent || (isStatic ? !link.static : link.static)) {
+    if (link?.parent !== parent || isStatic !== (link.static != undefined)) {
       link = { parent, static: undefined, samples: [] };
       this.#links.set(child, link);
     }
@@ -203,7 +212,7 @@ export class TransformBuffer {
       return "available";
     }
     const latest = this.#latestCommon(chain.up, chain.down);
-    return latest !== undefined && stamp + this.#cacheTime < latest ? "expired" : "pending";
+    return latest != undefined && stamp + this.#cacheTime < latest ? "expired" : "pending";
   }
 
   #isKnown(frame: string): boolean {
@@ -237,7 +246,7 @@ export class TransformBuffer {
     const inSource = new Map(sourcePath.map((f, i) => [f, i]));
     for (let j = 0; j < targetPath.length; j++) {
       const i = inSource.get(targetPath[j]!);
-      if (i !== undefined) {
+      if (i != undefined) {
         return { up: sourcePath.slice(0, i), down: targetPath.slice(0, j) };
       }
     }
@@ -277,8 +286,8 @@ export class TransformBuffer {
       const link = this.#links.get(child)!;
       if (!link.static) {
         const newest = link.samples[link.samples.length - 1]?.stamp;
-        if (newest !== undefined) {
-          latest = latest === undefined ? newest : Math.min(latest, newest);
+        if (newest != undefined) {
+          latest = latest == undefined ? newest : Math.min(latest, newest);
         }
       }
     }

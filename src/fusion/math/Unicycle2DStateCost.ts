@@ -4,6 +4,10 @@ import { predictUnicycle2D } from "./unicycle2d";
 
 /** Parameter block sizes of the kinematic constraint: 5 variables at t1, then 5 at t2. */
 const BLOCK_SIZES: readonly number[] = [2, 1, 2, 1, 2, 2, 1, 2, 1, 2];
+/** The off-diagonal non-zeros (row, column) of F = ∂f/∂s1 (reference/fuse.md §6.3). */
+const F_ENTRIES: readonly number[] = [
+  0, 2, 1, 2, 0, 3, 1, 3, 0, 4, 1, 4, 0, 6, 1, 6, 0, 7, 1, 7, 2, 5, 3, 6, 4, 7,
+];
 /** Offset of each block of one state inside the 8-vector. */
 const STATE_OFFSETS: readonly number[] = [0, 2, 3, 5, 6];
 
@@ -77,16 +81,18 @@ export class Unicycle2DStateCost implements CostFunction {
       return true;
     }
     if (wantJ1) {
-      // af = −A·F
+      // af = −A·F. F is the identity plus 13 known entries, so only those columns get extra terms.
       const f = this.#f;
       const af = this.#af;
-      for (let r = 0; r < 8; r++) {
-        for (let c = 0; c < 8; c++) {
-          let s = 0;
-          for (let k = 0; k < 8; k++) {
-            s += a[r * 8 + k]! * f[k * 8 + c]!;
-          }
-          af[r * 8 + c] = -s;
+      for (let i = 0; i < 64; i++) {
+        af[i] = -a[i]!;
+      }
+      for (let e = 0; e < F_ENTRIES.length; e += 2) {
+        const k = F_ENTRIES[e]!;
+        const c = F_ENTRIES[e + 1]!;
+        const fkc = f[k * 8 + c]!;
+        for (let r = 0; r < 8; r++) {
+          af[r * 8 + c] = af[r * 8 + c]! - a[r * 8 + k]! * fkc;
         }
       }
       scatterColumns(af, jacobians, 0);

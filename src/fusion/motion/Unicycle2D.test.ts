@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 
 import { Unicycle2D } from "./Unicycle2D";
 import { Unicycle2DStateKinematicConstraint } from "./Unicycle2DStateKinematicConstraint";
+import { TimeBase } from "../../time";
 import {
   ACCELERATION_LINEAR_2D,
   Graph,
@@ -17,7 +18,6 @@ import {
   type FusionContext,
 } from "../core";
 import { wrapAngle } from "../math/angles";
-import { TimeBase } from "../../time";
 
 const MS = 1_000_000;
 const TYPES = [POSITION_2D, ORIENTATION_2D, VELOCITY_LINEAR_2D, VELOCITY_ANGULAR_2D, ACCELERATION_LINEAR_2D];

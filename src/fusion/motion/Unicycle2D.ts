@@ -1,4 +1,5 @@
 import { Unicycle2DStateKinematicConstraint } from "./Unicycle2DStateKinematicConstraint";
+import type { Duration, Stamp } from "../../time";
 import {
   ACCELERATION_LINEAR_2D,
   diagonal,
@@ -16,7 +17,6 @@ import {
   type Transaction,
 } from "../core";
 import { predictUnicycle2D } from "../math/unicycle2d";
-import type { Duration, Stamp } from "../../time";
 
 /** Options of the Unicycle2D motion model (fuse_models::Unicycle2D parameters, §3.8). */
 export interface Unicycle2DOptions {
@@ -179,7 +179,7 @@ export class Unicycle2D implements MotionModel {
     for (const stamp of stamps) {
       const entry = this.#history.get(stamp)!;
       const uuids = entry.uuids;
-      if (uuids != undefined && uuids.every((u) => graph.variableExists(u))) {
+      if (uuids?.every((u) => graph.variableExists(u)) === true) {
         for (let k = 0; k < 5; k++) {
           const data = graph.getVariable(uuids[k]!).data;
           for (let i = 0; i < SIZES[k]!; i++) {
@@ -275,7 +275,7 @@ export class Unicycle2D implements MotionModel {
         const v = new Variable({
           uuid: uuids[k]!,
           type: TYPES[k]!,
-          data: state.subarray(OFFSETS[k]!, OFFSETS[k]! + SIZES[k]!),
+          data: state.subarray(OFFSETS[k], OFFSETS[k]! + SIZES[k]!),
           stamp,
           deviceId: this.#deviceId,
         });

@@ -1,6 +1,6 @@
 import { Optimizer, type OptimizerOptions } from "./Optimizer";
-import { Transaction } from "../core";
 import type { Duration, Stamp } from "../../time";
+import { Transaction } from "../core";
 
 /** BatchOptimizer parameters (fuse_optimizers batch_optimizer params, reference/fuse.md §1.6). */
 export interface BatchOptimizerOptions extends OptimizerOptions {

@@ -1,7 +1,7 @@
 import { Optimizer, type OptimizerOptions } from "./Optimizer";
 import { marginalizeVariables } from "./marginalizeVariables";
-import { Transaction, type ReadonlyGraph } from "../core";
 import type { Duration, Stamp } from "../../time";
+import { Transaction, type ReadonlyGraph } from "../core";
 
 /** FixedLagSmoother parameters (fuse_optimizers fixed_lag_smoother params, reference/fuse.md §1.6). */
 export interface FixedLagSmootherOptions extends OptimizerOptions {

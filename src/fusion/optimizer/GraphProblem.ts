@@ -30,7 +30,7 @@ export class GraphProblem {
     }
     const variables: Variable[] = [];
     for (const uuid of used) {
-      variables.push(graph.getVariable(uuid) as Variable);
+      variables.push(graph.getVariable(uuid));
     }
     variables.sort(compareVariables);
     for (const v of variables) {

@@ -91,6 +91,13 @@ export class LevenbergMarquardt {
   #residuals = new Float64Array(0);
   #jacobians: Float64Array[] = [];
   #jacPointers: (Float64Array | null)[] = [];
+  /** Per residual block, the global columns of its free parameters: #cols[#colStart[k] …]. */
+  #colStart = new Int32Array(0);
+  #cols = new Int32Array(0);
+  /** The block's Jacobian gathered column-major (column p at p·m), for the JᵀJ update. */
+  #local = new Float64Array(0);
+  /** The problem whose JᵀJ in #h is current (set by solve, cleared by #prepare). */
+  #hValidFor: Problem | undefined;
   readonly #rho = new Float64Array(3);
   readonly #corrector = new Corrector();
 
@@ -115,7 +122,11 @@ export class LevenbergMarquardt {
       message: string,
       iterations: number,
       successfulSteps: number,
-    ): SolverSummary => ({
+    ): SolverSummary => {
+      // Every exit leaves the values where #h was last assembled (rejected and tolerance-stopped
+      // steps are undone), so covariance() can reuse it.
+      this.#hValidFor = Number.isFinite(cost) ? problem : undefined;
+      return {
       termination,
       message,
       iterations,
@@ -124,7 +135,8 @@ export class LevenbergMarquardt {
       finalCost: cost,
       usable: termination !== "failure" && Number.isFinite(cost),
       parameterCount: n,
-    });
+      };
+    };
     if (!Number.isFinite(cost)) {
       return summary("failure", "the initial cost is not finite", 0, 0);
     }
@@ -189,12 +201,17 @@ export class LevenbergMarquardt {
    * The covariance of the given blocks at the current values: the matching sub-matrix of
    * `(JᵀJ)⁻¹` (what `ceres::Covariance` returns), row-major over the blocks' concatenated
    * components; rows and columns of constant blocks are zero. Undefined when `JᵀJ` is not
-   * positive definite (some free direction is unconstrained).
+   * positive definite (some free direction is unconstrained). Right after `solve(problem)` (with
+   * no change to the problem or its values in between) the solver's last `JᵀJ` is reused.
    */
   public covariance(problem: Problem, blockIndices: readonly number[]): Float64Array | undefined {
-    this.#prepare(problem);
+    let cost = 0;
+    if (this.#hValidFor !== problem) {
+      this.#prepare(problem);
+      cost = this.#linearize(problem);
+      this.#hValidFor = Number.isFinite(cost) ? problem : undefined;
+    }
     const n = this.#n;
-    const cost = this.#linearize(problem);
     let total = 0;
     for (const b of blockIndices) {
       total += problem.blocks[b]!.data.length;
@@ -204,7 +221,15 @@ export class LevenbergMarquardt {
       return undefined;
     }
     if (n > 0) {
-      this.#l.set(this.#h.subarray(0, n * n));
+      const h = this.#h;
+      const l = this.#l;
+      const first = this.#first;
+      for (let i = 0; i < n; i++) {
+        const row = i * n;
+        for (let j = first[i]!; j <= i; j++) {
+          l[row + j] = h[row + j]!;
+        }
+      }
       if (!this.#factor()) {
         return undefined;
       }
@@ -236,6 +261,7 @@ export class LevenbergMarquardt {
 
   /** Assigns column offsets, the envelope, and grows the buffers. */
   #prepare(problem: Problem): void {
+    this.#hValidFor = undefined;
     const blocks = problem.blocks;
     if (this.#offsets.length < blocks.length) {
       this.#offsets = new Int32Array(Math.max(blocks.length, 2 * this.#offsets.length));
@@ -269,7 +295,43 @@ export class LevenbergMarquardt {
     let maxM = 0;
     let maxSize = 0;
     let maxBlocks = 0;
-    for (const rb of problem.residualBlocks) {
+    const residualBlocks = problem.residualBlocks;
+    if (this.#colStart.length < residualBlocks.length + 1) {
+      this.#colStart = new Int32Array(Math.max(residualBlocks.length + 1, 2 * this.#colStart.length));
+    }
+    let totalCols = 0;
+    let maxLocal = 0;
+    for (let k = 0; k < residualBlocks.length; k++) {
+      const rb = residualBlocks[k]!;
+      this.#colStart[k] = totalCols;
+      let c = 0;
+      for (const b of rb.blockIndices) {
+        if (this.#offsets[b]! >= 0) {
+          c += blocks[b]!.data.length;
+        }
+      }
+      totalCols += c;
+      maxLocal = Math.max(maxLocal, c * rb.cost.numResiduals);
+    }
+    this.#colStart[residualBlocks.length] = totalCols;
+    if (this.#cols.length < totalCols) {
+      this.#cols = new Int32Array(Math.max(totalCols, 2 * this.#cols.length));
+    }
+    if (this.#local.length < maxLocal) {
+      this.#local = new Float64Array(maxLocal);
+    }
+    for (let k = 0; k < residualBlocks.length; k++) {
+      let p = this.#colStart[k]!;
+      for (const b of residualBlocks[k]!.blockIndices) {
+        const off = this.#offsets[b]!;
+        if (off >= 0) {
+          for (let i = 0; i < blocks[b]!.data.length; i++) {
+            this.#cols[p++] = off + i;
+          }
+        }
+      }
+    }
+    for (const rb of residualBlocks) {
       maxM = Math.max(maxM, rb.cost.numResiduals);
       maxBlocks = Math.max(maxBlocks, rb.blockIndices.length);
       let lowest = n;
@@ -323,8 +385,12 @@ export class LevenbergMarquardt {
     const jacs = this.#jacobians;
     const ptrs = this.#jacPointers;
     const blocks = problem.blocks;
+    const colStart = this.#colStart;
+    const cols = this.#cols;
     let cost = 0;
-    for (const rb of problem.residualBlocks) {
+    const residualBlocks = problem.residualBlocks;
+    for (let rbIndex = 0; rbIndex < residualBlocks.length; rbIndex++) {
+      const rb = residualBlocks[rbIndex]!;
       const m = rb.cost.numResiduals;
       const idx = rb.blockIndices;
       const k = idx.length;
@@ -352,41 +418,44 @@ export class LevenbergMarquardt {
       } else {
         cost += 0.5 * s;
       }
+      // Gather the free blocks' Jacobians column-major, then JᵀJ and Jᵀr over local columns.
+      const local = this.#local;
+      const c0 = colStart[rbIndex]!;
+      const c = colStart[rbIndex + 1]! - c0;
+      let p = 0;
       for (let a = 0; a < k; a++) {
         const ja = ptrs[a];
         if (!ja) {
           continue;
         }
-        const oa = offsets[idx[a]!]!;
         const sa = blocks[idx[a]!]!.data.length;
-        for (let i = 0; i < sa; i++) {
-          let acc = 0;
+        for (let i = 0; i < sa; i++, p++) {
+          const base = p * m;
           for (let q = 0; q < m; q++) {
-            acc += ja[q * sa + i]! * r[q]!;
+            local[base + q] = ja[q * sa + i]!;
           }
-          g[oa + i] = g[oa + i]! + acc;
         }
-        for (let b = 0; b < k; b++) {
-          const jb = ptrs[b];
-          if (!jb) {
+      }
+      for (let pi = 0; pi < c; pi++) {
+        const gi = cols[c0 + pi]!;
+        const bi = pi * m;
+        let acc = 0;
+        for (let q = 0; q < m; q++) {
+          acc += local[bi + q]! * r[q]!;
+        }
+        g[gi] = g[gi]! + acc;
+        const row = gi * n;
+        for (let pj = 0; pj < c; pj++) {
+          const gj = cols[c0 + pj]!;
+          if (gj > gi) {
             continue;
           }
-          const ob = offsets[idx[b]!]!;
-          if (ob > oa) {
-            continue;
+          const bj = pj * m;
+          let h2 = 0;
+          for (let q = 0; q < m; q++) {
+            h2 += local[bi + q]! * local[bj + q]!;
           }
-          const sb = blocks[idx[b]!]!.data.length;
-          for (let i = 0; i < sa; i++) {
-            const row = (oa + i) * n + ob;
-            const jEnd = ob === oa ? i + 1 : sb;
-            for (let j = 0; j < jEnd; j++) {
-              let acc = 0;
-              for (let q = 0; q < m; q++) {
-                acc += ja[q * sa + i]! * jb[q * sb + j]!;
-              }
-              h[row + j] = h[row + j]! + acc;
-            }
-          }
+          h[row + gj] = h[row + gj]! + h2;
         }
       }
     }

@@ -47,7 +47,7 @@ export class Problem {
     const angular = options?.angular;
     this.blocks.push({
       data,
-      angular: angular != undefined && angular.some((a) => a) ? angular : null,
+      angular: angular?.some((a) => a) === true ? angular : null,
       constant: options?.constant ?? false,
     });
     return this.blocks.length - 1;
@@ -75,7 +75,7 @@ export class Problem {
       }
       if (block.data.length !== sizes[i]) {
         throw new RangeError(
-          `parameter ${i} of the residual block has ${block.data.length} values, the cost function expects ${sizes[i]}`,
+          `parameter ${i} of the residual block has ${block.data.length} values, the cost function expects ${sizes[i]!}`,
         );
       }
       return block.data;

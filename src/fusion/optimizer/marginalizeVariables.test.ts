@@ -74,7 +74,7 @@ describe("marginalizeVariables", () => {
       expect(got[1]).toBeCloseTo(want[i]![1]!, 9);
     });
     const gotCov = lm2.covariance(partProblem.problem, keep.map((u) => partProblem.blockOf(u)!))!;
-    gotCov.forEach((v, i) => expect(v).toBeCloseTo(wantCov[i]!, 9));
+    gotCov.forEach((v, i) => { expect(v).toBeCloseTo(wantCov[i]!, 9); });
   });
 
   it("linearizes non-linear pose constraints exactly at the solution (matches batch to first order)", () => {

@@ -107,7 +107,7 @@ export function marginalizeVariables(
       }
       loss.evaluate(s, rho);
       corrector.reset(s, rho);
-      jac.forEach((j, i) => corrector.correctJacobian(r, m, j, cost.parameterBlockSizes[i]!));
+      jac.forEach((j, i) => { corrector.correctJacobian(r, m, j, cost.parameterBlockSizes[i]!); });
       corrector.correctResiduals(r, m);
     }
     c.variables.forEach((va, ia) => {
@@ -236,7 +236,7 @@ function schurComplement(
 function makeSpdSolver(m: Float64Array, n: number): (b: Float64Array) => void {
   const l = Float64Array.from(m);
   if (choleskyInPlace(l, n)) {
-    return (b) => choleskySolveInPlace(l, n, b);
+    return (b) => { choleskySolveInPlace(l, n, b); };
   }
   const values = new Float64Array(n);
   const vectors = new Float64Array(n * n);

@@ -1,5 +1,6 @@
 import type { GraphProblem } from "./GraphProblem";
 import type { LevenbergMarquardt } from "./LevenbergMarquardt";
+import type { Stamp } from "../../time";
 import {
   ACCELERATION_LINEAR_2D,
   NIL_UUID,
@@ -10,7 +11,6 @@ import {
   type ReadonlyGraph,
   type Variable,
 } from "../core";
-import type { Stamp } from "../../time";
 
 /**
  * What fuse's Odometry2DPublisher publishes after an optimization (reference/fuse.md §1.6): the
@@ -90,7 +90,7 @@ export function odometry2DEstimate(
   const blocks = [p!, o!, v!, w!].map((x) => built.blockOf(x.uuid));
   let cov: Float64Array | undefined;
   if (blocks.every((b) => b != undefined)) {
-    cov = solver.covariance(built.problem, blocks as number[]);
+    cov = solver.covariance(built.problem, blocks);
   }
   const pick = (offset: number): number[] => {
     const out: number[] = [];

@@ -1,3 +1,4 @@
+import { TimeBase } from "../../time";
 import {
   Constraint,
   POSITION_2D,
@@ -8,7 +9,6 @@ import {
   NIL_UUID,
   type FusionContext,
 } from "../core";
-import { TimeBase } from "../../time";
 
 /** Test helpers shared by the optimizer tests (not part of the public API). */
 

@@ -30,6 +30,7 @@ import {
   type Twist2DOptions,
 } from "../models";
 import { Unicycle2D, type Unicycle2DOptions } from "../motion";
+import { BatchOptimizer, FixedLagSmoother } from "../optimizer";
 
 /** Something that looks transforms up and throws when it cannot (the pipeline's TransformBuffer). */
 export interface ThrowingTransformSource {
@@ -70,8 +71,13 @@ export interface RunnerMessageEvent {
 
 /** Options of FusionRunner. */
 export interface FusionRunnerOptions {
-  /** Builds the optimizer once the time base is known; default none (transactions only). */
+  /**
+   * Builds a custom optimizer once the time base is known. Default: fuse's own flow through
+   * src/fusion/optimizer (FixedLagSmoother or BatchOptimizer per `optimizer.type`).
+   */
   readonly createOptimizer?: (config: FusionConfig, context: FusionContext) => FusionOptimizer;
+  /** Skip optimization entirely (transactions only, unoptimized graph). Default false. */
+  readonly transactionsOnly?: boolean;
 }
 
 interface Pending {
@@ -108,6 +114,8 @@ export class FusionRunner {
   readonly #sensors = new Map<string, SensorModel>();
   readonly #motion = new Map<string, MotionModel>();
   #optimizer: FusionOptimizer | undefined;
+  #fuse: FixedLagSmoother | BatchOptimizer | undefined;
+  readonly #lineOf = new Map<Transaction, number>();
   #graph: Graph | undefined;
   #started = false;
   #pluginsStarted = false;
@@ -121,6 +129,7 @@ export class FusionRunner {
   #transactions = 0;
   readonly #perSensor = new Map<string, number>();
   #finalPose: FusedPose | undefined;
+  readonly #trajectory: FusedPose[] = [];
   #recipe: UuidRecipe | undefined;
   #warnedOrientation = false;
 
@@ -169,6 +178,11 @@ export class FusionRunner {
     return this.#finalPose;
   }
 
+  /** Every fused pose, one per optimization cycle, in order (the fused trajectory). */
+  public get trajectory(): readonly FusedPose[] {
+    return this.#trajectory;
+  }
+
   /** The graph sensors see (the optimizer's, or the unoptimized one). */
   public get graph(): ReadonlyGraph | undefined {
     return this.#optimizer?.graph ?? this.#graph;
@@ -195,7 +209,11 @@ export class FusionRunner {
       }
       this.#startPlugins();
     }
-    this.#tick(arrival);
+    if (this.#fuse) {
+      this.#fuse.spinUntil(arrival);
+    } else {
+      this.#tick(arrival);
+    }
     for (const [name, sensor] of this.#sensors) {
       if (sensor.topics.includes(event.input.topic)) {
         if (this.#config.sensors.get(name)?.type === "fuse_models::Imu2D") {
@@ -219,8 +237,16 @@ export class FusionRunner {
     if (!this.#pluginsStarted) {
       return;
     }
-    this.#cycle();
-    this.#cycle();
+    if (this.#fuse) {
+      if (this.#fuse instanceof FixedLagSmoother) {
+        this.#fuse.flush();
+      } else {
+        this.#fuse.optimizeNow();
+      }
+    } else {
+      this.#cycle();
+      this.#cycle();
+    }
     for (const s of this.#sensors.values()) {
       s.stop();
     }
@@ -240,7 +266,7 @@ export class FusionRunner {
           pose && base ? { stamp: base.format(pose.stamp), x: pose.x, y: pose.y, yaw: pose.yaw } : null,
         transactionsBySensor: Object.fromEntries(this.#perSensor),
         drops: Object.fromEntries(this.#dropCounts),
-        optimized: this.#optimizer != undefined,
+        optimized: this.#optimizer != undefined || this.#fuse != undefined,
         uuidRecipe: this.#recipe ?? null,
         warnings: [...this.#warnings],
       },
@@ -253,7 +279,7 @@ export class FusionRunner {
     const p = this.#finalPose;
     if (p && this.#base) {
       lines.push(
-        `fusion: final pose at ${this.#base.format(p.stamp)}: x ${p.x.toFixed(3)} m, y ${p.y.toFixed(3)} m, yaw ${p.yaw.toFixed(4)} rad${this.#optimizer ? "" : " (not optimized: no optimizer)"}`,
+        `fusion: final pose at ${this.#base.format(p.stamp)}: x ${p.x.toFixed(3)} m, y ${p.y.toFixed(3)} m, yaw ${p.yaw.toFixed(4)} rad${this.#optimizer != undefined || this.#fuse != undefined ? "" : " (not optimized)"}`,
       );
     }
     for (const w of this.#warnings) {
@@ -298,13 +324,25 @@ export class FusionRunner {
       model.initialize(context, name);
       this.#motion.set(name, model);
     }
+    const useFuse = this.#options.createOptimizer == undefined && this.#options.transactionsOnly !== true;
     for (const [name, s] of this.#config.sensors) {
       const sensor = this.#createSensor(s.type, this.#resolveTopic(s.params));
-      sensor.initialize(context, name, (tx) => this.#pending.push({ sensor: name, tx }));
+      sensor.initialize(context, name, (tx) => {
+        if (this.#fuse) {
+          if (s.motionModels.length === 0) {
+            this.#record(name, tx);
+          }
+          this.#fuse.transactionCallback(name, tx);
+        } else {
+          this.#pending.push({ sensor: name, tx });
+        }
+      });
       this.#sensors.set(name, sensor);
     }
     if (this.#options.createOptimizer) {
       this.#optimizer = this.#options.createOptimizer(this.#config, context);
+    } else if (useFuse) {
+      this.#fuse = this.#createFuseOptimizer();
     } else {
       this.#graph = new Graph();
     }
@@ -320,6 +358,87 @@ export class FusionRunner {
       this.#started = true;
     }
     this.#nextTick = this.#now + this.#config.optimizer.updatePeriod;
+  }
+
+  /** fuse's optimizer flow (helper G's FixedLagSmoother / BatchOptimizer). */
+  #createFuseOptimizer(): FixedLagSmoother | BatchOptimizer {
+    const o = this.#config.optimizer;
+    const solver = { maxIterations: o.maxIterations };
+    const opt =
+      o.type === "batch"
+        ? new BatchOptimizer({ optimizationPeriod: o.updatePeriod, transactionTimeout: o.transactionTimeout, solver })
+        : new FixedLagSmoother({
+            lagDuration: o.lag,
+            optimizationPeriod: o.updatePeriod,
+            transactionTimeout: o.transactionTimeout,
+            solver,
+          });
+    // Each motion model is wrapped so the runner sees every sensor transaction right after the
+    // motion models augmented it: that is the transaction written to transactions.jsonl.
+    const owner = new Map<Transaction, string>();
+    for (const [name, model] of this.#motion) {
+      const proxy: MotionModel = {
+        name: model.name,
+        initialize: (c, n) => {
+          model.initialize(c, n);
+        },
+        start: () => {
+          model.start();
+        },
+        stop: () => {
+          model.stop();
+        },
+        graphCallback: (g) => {
+          model.graphCallback(g);
+        },
+        apply: (tx) => {
+          const ok = model.apply(tx);
+          const sensor = owner.get(tx);
+          if (ok && sensor != undefined) {
+            this.#record(sensor, tx);
+          }
+          return ok;
+        },
+      };
+      opt.addMotionModel(name, proxy);
+    }
+    for (const [name, s] of this.#config.sensors) {
+      opt.addSensor(name, { motionModels: s.motionModels, ignition: s.ignition });
+    }
+    const callback = opt.transactionCallback.bind(opt);
+    opt.transactionCallback = (sensor: string, tx: Transaction): void => {
+      owner.set(tx, sensor);
+      callback(sensor, tx);
+    };
+    opt.onDrop((d) => {
+      const topic = this.#sensors.get(d.sensor)?.topics[0] ?? "";
+      this.#context!.drop({ sensor: d.sensor, topic, stamp: d.stamp, reason: d.reason, detail: d.detail });
+    });
+    opt.onEstimate((e) => {
+      this.#finalPose = { stamp: e.stamp, x: e.x, y: e.y, yaw: e.yaw };
+      this.#trajectory.push(this.#finalPose);
+    });
+    opt.onNotify((_tx, graph) => {
+      for (const s of this.#sensors.values()) {
+        s.graphCallback(graph);
+      }
+      this.#runImuCheck();
+    });
+    return opt;
+  }
+
+  /** Writes (or, after a later motion model, rewrites) a sensor transaction's JSON line. */
+  #record(sensor: string, tx: Transaction): void {
+    const line = JSON.stringify(tx.toJson(this.#base!, sensor));
+    const at = this.#lineOf.get(tx);
+    if (at != undefined) {
+      this.#lines[at] = line;
+      return;
+    }
+    this.#lineOf.set(tx, this.#lines.length);
+    this.#lines.push(line);
+    this.#transactions++;
+    this.#perSensor.set(sensor, (this.#perSensor.get(sensor) ?? 0) + 1);
   }
 
   #resolveTopic(params: Readonly<Record<string, unknown>>): Record<string, unknown> {

@@ -3,6 +3,9 @@ import type { EngineRequest, EngineResponse } from "./engineProtocol";
 import { EngineServer } from "./EngineServer";
 import type { EngineDelta, EngineInput } from "./engineTypes";
 
+/** Live frames the engine may be behind before further frames are skipped. */
+export const MAX_IN_FLIGHT = 120;
+
 /** Callbacks of an EngineClient. */
 export interface EngineListener {
   onDelta(delta: EngineDelta): void;
@@ -31,6 +34,9 @@ export class EngineClient {
   #nextAck = 1;
   readonly #pending = new Map<number, () => void>();
   #disposed = false;
+  #inFlight = 0;
+  /** Live messages not sent because the engine was MAX_IN_FLIGHT frames behind. */
+  public skipped = 0;
 
   public constructor(listener: EngineListener, port?: EnginePort) {
     this.#listener = listener;
@@ -96,11 +102,23 @@ export class EngineClient {
     this.#send({ type: "configure", config, compare });
   }
 
-  /** Sends events without waiting (live frames). */
+  /**
+   * Sends a live frame without waiting. When the engine is MAX_IN_FLIGHT frames behind (it cannot
+   * keep up with the data rate), the frame is not sent and its messages are counted in `skipped`:
+   * memory stays bounded instead of queueing without limit.
+   */
   public post(events: EngineInput[]): void {
-    if (events.length > 0) {
-      this.#send({ type: "ingest", events });
+    if (events.length === 0) {
+      return;
     }
+    if (this.#inFlight >= MAX_IN_FLIGHT) {
+      this.skipped += events.length;
+      return;
+    }
+    this.#inFlight++;
+    void this.ingest(events).then(() => {
+      this.#inFlight--;
+    });
   }
 
   /** Sends events and resolves when the engine has processed them. */
@@ -123,6 +141,7 @@ export class EngineClient {
 
   /** Forgets all data (seek). */
   public reset(): void {
+    this.skipped = 0;
     this.#send({ type: "reset" });
   }
 

@@ -52,7 +52,7 @@ export function Timeline(props: {
   const canvas = useRef<HTMLCanvasElement>(null);
   const [window, setWindow] = useState<TimeWindow | undefined>();
   const drag = useRef<{ x: number; w: TimeWindow; moved: boolean } | undefined>(undefined);
-  const height = Math.max(1, topics.length) * ROW + 24;
+  const height = Math.max(1, topics.length) * ROW + 28;
   const extent = marksExtent(marks);
   const view = window ?? extent;
 
@@ -96,23 +96,46 @@ export function Timeline(props: {
           ctx.fillRect(px, y0, 1, h);
         }
       };
-      tick(m.received, theme.received, y + 4, ROW - 8);
-      tick(m.matched, theme.matched, y + 4, ROW - 8);
+      // Upper half: received (grey) overdrawn by matched (green); lower half: drops by reason.
+      const half = (ROW - 6) / 2;
+      tick(m.received, theme.received, y + 3, half);
+      tick(m.matched, theme.matched, y + 3, half);
+      let lastPx = -1;
       for (let i = 0; i < m.droppedStamps.size; i++) {
-        const px = x(m.droppedStamps.at(i)!);
-        if (px < LABEL || px > width) {
+        const px = Math.round(x(m.droppedStamps.at(i)!));
+        if (px < LABEL || px > width || px === lastPx) {
           continue;
         }
+        lastPx = px;
         ctx.fillStyle = reasonColor(reasonOfCode(m.droppedCodes.at(i)!), scheme);
-        ctx.fillRect(Math.round(px) - 1, y + 2, 3, ROW - 4);
+        ctx.fillRect(px, y + 3 + half, 1, half);
       }
     });
     if (view) {
       ctx.fillStyle = theme.muted;
       const span = (view.to - view.from) / 1e9;
-      ctx.fillText(`${span.toFixed(span < 10 ? 3 : 1)} s shown`, LABEL, height - 6);
+      ctx.fillText(`${span.toFixed(span < 10 ? 3 : 1)} s shown · wheel zoom · drag pan · double-click reset${onSeek ? " · click seeks" : ""}`, 4, height - 6);
     }
-  }, [marks, topics, theme, scheme, width, height, view, version]);
+    // Legend: matched plus every drop reason present.
+    const reasons = new Set<number>();
+    for (const m of marks) {
+      for (let i = 0; i < m.droppedCodes.size; i++) {
+        reasons.add(m.droppedCodes.at(i)!);
+      }
+    }
+    let lx = Math.max(LABEL, width - 140 * (reasons.size + 1));
+    const legend = (color: string, label: string): void => {
+      ctx.fillStyle = color;
+      ctx.fillRect(lx, height - 14, 10, 10);
+      ctx.fillStyle = theme.text;
+      ctx.fillText(label, lx + 14, height - 5);
+      lx += 140;
+    };
+    legend(theme.matched, "matched");
+    for (const code of [...reasons].sort((a, b) => a - b)) {
+      legend(reasonColor(reasonOfCode(code), scheme), reasonOfCode(code));
+    }
+  }, [marks, topics, theme, scheme, width, height, view, version, onSeek]);
 
   const fractionAt = (clientX: number): number => {
     const rect = canvas.current!.getBoundingClientRect();

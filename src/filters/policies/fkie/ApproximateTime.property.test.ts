@@ -41,9 +41,10 @@ function mulberry32(seed: number): () => number {
 }
 
 /**
- * Random streams: per slot a period (2..60), jitter (up to ~half the period), random gaps
- * (skipped messages) and a random start offset; 3..24 messages per slot. Arrival orders come
- * from per-slot latencies plus noise, made monotone per slot.
+ * Random streams over a common span (40..600): per slot a period (2..60, raised so that at most
+ * `maxLen` messages fit), jitter (up to half the period), random gaps (skipped messages) and a
+ * random start offset. Arrival orders come from per-slot latencies plus noise, made monotone per
+ * slot.
  */
 const scenarioArb = fc
   .record({
@@ -56,13 +57,15 @@ const scenarioArb = fc
   .map(({ slots, seed, maxLen, gapChance, maxLatency }): Scenario => {
     const rnd = mulberry32(seed);
     const int = (lo: number, hi: number) => lo + Math.floor(rnd() * (hi - lo + 1));
+    const span = int(40, 600);
     const streams: Msg[][] = [];
     const minGap: number[] = [];
     let id = 0;
     for (let slot = 0; slot < slots; slot++) {
-      const period = int(2, 60);
+      // All slots cover about the same span, so that they overlap in time.
+      const period = Math.max(int(2, 60), Math.ceil(span / maxLen));
       const jitter = int(0, Math.floor(period / 2));
-      const n = int(1, maxLen);
+      const n = Math.max(1, Math.min(maxLen, Math.floor(span / period)));
       const msgs: Msg[] = [];
       let prev = 0;
       let gap = Infinity;
@@ -235,6 +238,9 @@ function checkContiguityAndOptimality(sc: Scenario, sets: readonly number[][]): 
 
 describe("fkie ApproximateTime properties", () => {
   it("unlimited queues: output equals the oracle for any cross-slot arrival order", () => {
+    let scenarios = 0;
+    let withSets = 0;
+    let sets = 0;
     fc.assert(
       fc.property(scenarioArb, (sc) => {
         const slots = sc.streams.length;
@@ -242,21 +248,25 @@ describe("fkie ApproximateTime properties", () => {
           sc.streams,
           sc.streams.map(() => 0),
         );
+        scenarios++;
+        withSets += expected.length > 0 ? 1 : 0;
+        sets += expected.length;
+        // The doc's criteria, checked directly on the oracle's sets (the policy must equal them).
+        checkContiguityAndOptimality(sc, expected);
         for (const arrival of sc.arrivals) {
           const o = run(arrival, slots, { maxAge: null });
           expect(o.sets.map((s) => s.ids)).toEqual(expected);
           checkAccounting(sc, arrival, o);
           checkOrder(sc, o);
-          checkContiguityAndOptimality(
-            sc,
-            o.sets.map((s) => s.ids),
-          );
           // Only heads passed over for a closer message are dropped here.
           expect(o.rec.drops.every((d) => d.reason === "not-selected")).toBe(true);
         }
       }),
       { numRuns: NUM_RUNS.oracle },
     );
+    // Not vacuous: most scenarios produce several sets.
+    expect(withSets).toBeGreaterThan(scenarios * 0.8);
+    expect(sets).toBeGreaterThan(scenarios * 3);
   });
 
   it("a correct minDistance gives the same sets, emitted no later (and maybe more at the end)", () => {

@@ -46,6 +46,71 @@ const UNSET = -1;
 const INITIAL_CAPACITY = 16;
 
 /**
+ * One slot's messages: fkie's optional head plus its FIFO queue. fkie's head is empty only when
+ * its queue is, so the pair is exactly one deque with the head at the front; kept as a ring
+ * buffer of stamps (Float64Array) and items whose capacity is a power of two (internal).
+ */
+class SlotRing<T> {
+  public st: Float64Array;
+  public it: (T | undefined)[];
+  public mask: number;
+  /** Position of the front (the head). */
+  public start = 0;
+  public len = 0;
+  /** ROS 2: the newest stamp received on the slot (`zero` = none). */
+  public latest: Stamp;
+  public minDist: Duration = 0;
+
+  public constructor(capacity: number, zero: Stamp) {
+    this.st = new Float64Array(capacity);
+    this.it = new Array<T | undefined>(capacity).fill(undefined);
+    this.mask = capacity - 1;
+    this.latest = zero;
+  }
+
+  /** Appends at the back, doubling the capacity when full. */
+  public push(stamp: Stamp, item: T): void {
+    if (this.len > this.mask) {
+      this.#grow();
+    }
+    const p = (this.start + this.len) & this.mask;
+    this.st[p] = stamp;
+    this.it[p] = item;
+    this.len++;
+  }
+
+  /** The stamp `k` places behind the head. */
+  public stampAt(k: number): Stamp {
+    return this.st[(this.start + k) & this.mask]!;
+  }
+
+  /** The item `k` places behind the head. */
+  public itemAt(k: number): T {
+    return this.it[(this.start + k) & this.mask] as T;
+  }
+
+  public clear(): void {
+    this.it.fill(undefined);
+    this.start = 0;
+    this.len = 0;
+  }
+
+  #grow(): void {
+    const cap = (this.mask + 1) * 2;
+    const st = new Float64Array(cap);
+    const it = new Array<T | undefined>(cap).fill(undefined);
+    for (let k = 0; k < this.len; k++) {
+      st[k] = this.stampAt(k);
+      it[k] = this.itemAt(k);
+    }
+    this.st = st;
+    this.it = it;
+    this.mask = cap - 1;
+    this.start = 0;
+  }
+}
+
+/**
  * fkie_message_filters' `combiner_policies::ApproximateTime` (reference
  * fkie-message-filters.md §2.1), reproduced step for step, quirks included.
  *
@@ -90,21 +155,9 @@ export class ApproximateTime<T> implements CombinerPolicy<T> {
   #maxQueueSize: number;
   #maxAge: Duration | null;
   #maxTimespan: Duration | null;
-  readonly #minDist: Float64Array;
   readonly #zero: Stamp;
   readonly #ros1: boolean;
-
-  // Slot i's messages (head first, then its queue) live in ring i: positions
-  // i*cap + ((start[i] + k) & mask) for k < len[i]. fkie keeps "head + queue"; since its head is
-  // empty only when its queue is, the pair is exactly this one deque with the head at the front.
-  #cap = INITIAL_CAPACITY;
-  #mask = INITIAL_CAPACITY - 1;
-  #st: Float64Array;
-  #it: (T | undefined)[];
-  readonly #start: Int32Array;
-  readonly #len: Int32Array;
-  /** ROS 2: the newest stamp received per slot (`zero` = none). */
-  readonly #latest: Float64Array;
+  readonly #rings: SlotRing<T>[];
   #pivot = UNSET;
   #pivotTs: Stamp = 0;
 
@@ -123,7 +176,13 @@ export class ApproximateTime<T> implements CombinerPolicy<T> {
       "maxAge",
     );
     this.#maxTimespan = checkDuration(options.maxTimespan ?? null, "maxTimespan");
-    this.#minDist = new Float64Array(slots);
+    this.#zero = options.zero ?? 0;
+    if (typeof this.#zero !== "number" || Number.isNaN(this.#zero)) {
+      throw new RangeError(`fkie/approximate-time: zero must be a number (TimeBase.zero)`);
+    }
+    this.#ros1 = options.ros1OutOfOrder ?? false;
+    const cap = this.#maxQueueSize > 0 ? nextPow2(this.#maxQueueSize + 2) : INITIAL_CAPACITY;
+    this.#rings = Array.from({ length: slots }, () => new SlotRing<T>(cap, this.#zero));
     if (options.minDistance != undefined) {
       if (options.minDistance.length !== slots) {
         throw new RangeError(
@@ -131,23 +190,9 @@ export class ApproximateTime<T> implements CombinerPolicy<T> {
         );
       }
       options.minDistance.forEach((d, i) => {
-        this.#minDist[i] = checkDuration(d, `minDistance[${i}]`) ?? 0;
+        this.#rings[i]!.minDist = checkDuration(d, `minDistance[${i}]`) ?? 0;
       });
     }
-    this.#zero = options.zero ?? 0;
-    if (typeof this.#zero !== "number" || Number.isNaN(this.#zero)) {
-      throw new RangeError(`fkie/approximate-time: zero must be a number (TimeBase.zero)`);
-    }
-    this.#ros1 = options.ros1OutOfOrder ?? false;
-    if (this.#maxQueueSize > 0) {
-      this.#cap = nextPow2(this.#maxQueueSize + 2);
-      this.#mask = this.#cap - 1;
-    }
-    this.#st = new Float64Array(slots * this.#cap);
-    this.#it = new Array<T | undefined>(slots * this.#cap).fill(undefined);
-    this.#start = new Int32Array(slots);
-    this.#len = new Int32Array(slots);
-    this.#latest = new Float64Array(slots).fill(this.#zero);
   }
 
   /** Max queue size per slot behind the head (0 = unlimited). */
@@ -165,7 +210,7 @@ export class ApproximateTime<T> implements CombinerPolicy<T> {
   /** The minimum distance of slot `slot` in ns. */
   public minDistance(slot: number): Duration {
     this.#checkSlot(slot);
-    return this.#minDist[slot]!;
+    return this.#rings[slot]!.minDist;
   }
 
   /** Sets the max age (ns, or null) and, as fkie's `set_max_age` does, `maxQueueSize = 0`. */
@@ -194,7 +239,7 @@ export class ApproximateTime<T> implements CombinerPolicy<T> {
   /** Sets the known minimum distance between consecutive messages of one slot (ns). */
   public setMinDistance(slot: number, minDistance: Duration): this {
     this.#checkSlot(slot);
-    this.#minDist[slot] = checkDuration(minDistance, `minDistance[${slot}]`) ?? 0;
+    this.#rings[slot]!.minDist = checkDuration(minDistance, `minDistance[${slot}]`) ?? 0;
     return this;
   }
 
@@ -205,7 +250,8 @@ export class ApproximateTime<T> implements CombinerPolicy<T> {
 
   /** Adds one message (reference §2.1 add): expiry, order check, insert, prune, matching loop. */
   public add(slot: number, stamp: Stamp, item: T, _arrival?: Stamp): void {
-    if (slot >>> 0 !== slot || slot >= this.slots || stamp !== stamp) {
+    const ring = this.#rings[slot];
+    if (ring == undefined || stamp !== stamp || slot >>> 0 !== slot) {
       this.#badInput(slot, stamp);
     }
     // 1. Age expiry against the incoming stamp.
@@ -214,28 +260,21 @@ export class ApproximateTime<T> implements CombinerPolicy<T> {
     }
     // 2. Out-of-order check; an equal stamp is in order.
     if (this.#ros1) {
-      this.#checkOrderRos1(slot, stamp);
-    } else {
-      const latest = this.#latest;
-      const last = latest[slot]!;
-      if (stamp < last && last !== this.#zero) {
+      if (ring.len > 0 && stamp < ring.stampAt(ring.len - 1)) {
         this.#clear("out-of-order-reset");
       }
-      latest[slot] = stamp;
+    } else {
+      const latest = ring.latest;
+      if (stamp < latest && latest !== this.#zero) {
+        this.#clear("out-of-order-reset");
+      }
+      ring.latest = stamp;
     }
     // 3. Insert (becomes the head when the slot is empty).
-    const len = this.#len;
-    let n = len[slot]!;
-    if (n === this.#cap) {
-      this.#grow();
-    }
-    const p = slot * this.#cap + ((this.#start[slot]! + n) & this.#mask);
-    this.#st[p] = stamp;
-    this.#it[p] = item;
-    len[slot] = ++n;
+    ring.push(stamp, item);
     // 4. Prune: keep head + maxQueueSize.
     const q = this.#maxQueueSize;
-    if (q > 0 && n > q + 1) {
+    if (q > 0 && ring.len > q + 1) {
       this.#prune(slot, q + 1);
     }
     // 5. Matching loop.
@@ -248,10 +287,10 @@ export class ApproximateTime<T> implements CombinerPolicy<T> {
     if (reportDrops) {
       this.#clear("reset");
     } else {
-      for (let i = 0; i < this.slots; i++) {
-        this.#clearSlot(i);
+      for (const ring of this.#rings) {
+        ring.clear();
+        ring.latest = this.#zero;
       }
-      this.#latest.fill(this.#zero);
       this.#pivot = UNSET;
     }
   }
@@ -259,38 +298,37 @@ export class ApproximateTime<T> implements CombinerPolicy<T> {
   /** Number of messages held for `slot` (head + queue); for tests and diagnostics. */
   public held(slot: number): number {
     this.#checkSlot(slot);
-    return this.#len[slot]!;
-  }
-
-  #checkOrderRos1(slot: number, stamp: Stamp): void {
-    const n = this.#len[slot]!;
-    if (n > 0 && stamp < this.#st[this.#pos(slot, n - 1)]!) {
-      this.#clear("out-of-order-reset");
-    }
+    return this.#rings[slot]!.len;
   }
 
   #prune(slot: number, keep: number): void {
-    while (this.#len[slot]! > keep) {
+    while (this.#rings[slot]!.len > keep) {
       this.#dropFront(slot, "queue-overflow");
     }
     this.#pivot = UNSET;
   }
 
   #match(n: number): void {
-    const slots = this.slots;
+    const rings = this.#rings;
+    const slots = rings.length;
     for (;;) {
       if (this.#pivot === UNSET && !this.#determinePivot()) {
         return;
       }
       const pivot = this.#pivot;
-      if (pivot !== n && this.#canStillImprove(n)) {
-        return;
-      }
-      // Every other slot advances, no short-circuit. Slot n was just evaluated and nothing changed
-      // for it since, so evaluating it again (as fkie does) would return false: skipped.
+      // Slot n first (fkie returns at once if it can still improve), then every other slot with
+      // no short-circuit, so that all of them advance. Slot n is not evaluated a second time as
+      // fkie does: nothing changed for it in between, so that call would return false again.
       let improve = false;
-      for (let i = 0; i < slots; i++) {
-        if (i !== pivot && i !== n && this.#canStillImprove(i)) {
+      for (let j = -1; j < slots; j++) {
+        const i = j < 0 ? n : j;
+        if (i === pivot || (j >= 0 && i === n)) {
+          continue;
+        }
+        if (this.#canStillImprove(i)) {
+          if (j < 0) {
+            return;
+          }
           improve = true;
         }
       }
@@ -308,16 +346,15 @@ export class ApproximateTime<T> implements CombinerPolicy<T> {
 
   /** Pivot = the slot whose head is latest (ties to the lowest index); false if a head is missing. */
   #determinePivot(): boolean {
-    const cap = this.#cap;
-    const mask = this.#mask;
-    const st = this.#st;
+    const rings = this.#rings;
     let pivot = UNSET;
     let ts = this.#zero;
-    for (let i = 0; i < this.slots; i++) {
-      if (this.#len[i] === 0) {
+    for (let i = 0; i < rings.length; i++) {
+      const ring = rings[i]!;
+      if (ring.len === 0) {
         return false;
       }
-      const s = st[i * cap + (this.#start[i]! & mask)]!;
+      const s = ring.st[ring.start]!;
       if (s > ts) {
         ts = s;
         pivot = i;
@@ -333,37 +370,32 @@ export class ApproximateTime<T> implements CombinerPolicy<T> {
    * closer to the pivot; true when the queue ran out and a later message could still be closer.
    */
   #canStillImprove(i: number): boolean {
-    const st = this.#st;
-    const it = this.#it;
-    const base = i * this.#cap;
-    const mask = this.#mask;
+    const ring = this.#rings[i]!;
+    const st = ring.st;
+    const mask = ring.mask;
     const pts = this.#pivotTs;
-    let start = this.#start[i]!;
-    let len = this.#len[i]!;
-    let s = st[base + start]!;
+    let start = ring.start;
+    let s = st[start]!;
     let td = s < pts ? pts - s : s - pts;
-    while (len > 1) {
+    while (ring.len > 1) {
       const nextStart = (start + 1) & mask;
-      const next = st[base + nextStart]!;
+      const next = st[nextStart]!;
       const tdNext = next < pts ? pts - next : next - pts;
       if (!(tdNext < td)) {
         return false;
       }
       // The head is passed over for a strictly closer message: commit, then report.
-      const item = it[base + start] as T;
-      it[base + start] = undefined;
-      start = nextStart;
-      this.#start[i] = start;
-      this.#len[i] = --len;
+      const item = ring.it[start] as T;
+      ring.it[start] = undefined;
+      ring.start = nextStart;
+      ring.len--;
       this.#host.drop(i, s, item, "not-selected");
+      start = nextStart;
       s = next;
       td = tdNext;
     }
-    if (!(s < pts)) {
-      return false;
-    }
-    const later = s + this.#minDist[i]!;
-    return (later < pts ? pts - later : later - pts) <= td;
+    const later = s + ring.minDist;
+    return s < pts && (later < pts ? pts - later : later - pts) <= td;
   }
 
   /** fkie's heads_timespan, including its "stamp 0 is unset" sentinel. */
@@ -371,8 +403,8 @@ export class ApproximateTime<T> implements CombinerPolicy<T> {
     const zero = this.#zero;
     let first = zero;
     let last = zero;
-    for (let i = 0; i < this.slots; i++) {
-      const s = this.#st[i * this.#cap + this.#start[i]!]!;
+    for (const ring of this.#rings) {
+      const s = ring.st[ring.start]!;
       if (first === zero || s < first) {
         first = s;
       }
@@ -384,21 +416,29 @@ export class ApproximateTime<T> implements CombinerPolicy<T> {
   }
 
   #emitHeads(): void {
-    const slots = this.slots;
-    const items = new Array<T>(slots);
-    const stamps = new Array<number>(slots);
-    const st = this.#st;
-    const it = this.#it;
-    const cap = this.#cap;
-    const mask = this.#mask;
+    const rings = this.#rings;
+    const slots = rings.length;
+    let items: T[];
+    let stamps: Stamp[];
+    if (slots === 3) {
+      // Literal arrays are allocated with their final element kinds (cheaper than new Array).
+      const [a, b, c] = rings as [SlotRing<T>, SlotRing<T>, SlotRing<T>];
+      stamps = [a.st[a.start]!, b.st[b.start]!, c.st[c.start]!];
+      items = [a.it[a.start] as T, b.it[b.start] as T, c.it[c.start] as T];
+    } else {
+      items = new Array<T>(slots);
+      stamps = new Array<Stamp>(slots);
+      for (let i = 0; i < slots; i++) {
+        const ring = rings[i]!;
+        stamps[i] = ring.st[ring.start]!;
+        items[i] = ring.it[ring.start] as T;
+      }
+    }
     for (let i = 0; i < slots; i++) {
-      const start = this.#start[i]!;
-      const p = i * cap + start;
-      stamps[i] = st[p]!;
-      items[i] = it[p] as T;
-      it[p] = undefined;
-      this.#start[i] = (start + 1) & mask;
-      this.#len[i]!--;
+      const ring = rings[i]!;
+      ring.it[ring.start] = undefined;
+      ring.start = (ring.start + 1) & ring.mask;
+      ring.len--;
     }
     this.#pivot = UNSET;
     this.#host.emit(items, stamps);
@@ -406,101 +446,70 @@ export class ApproximateTime<T> implements CombinerPolicy<T> {
 
   /** fkie's discard_expired: heads expire when `< cutoff`, queued messages when `<= cutoff`. */
   #discardExpired(cutoff: Stamp): void {
-    for (let i = 0; i < this.slots; i++) {
-      const n = this.#len[i]!;
+    const rings = this.#rings;
+    for (let i = 0; i < rings.length; i++) {
+      const ring = rings[i]!;
+      const n = ring.len;
       if (n === 0) {
         continue;
       }
-      const base = i * this.#cap;
-      const mask = this.#mask;
-      const start = this.#start[i]!;
-      const head = this.#st[base + start]!;
+      const head = ring.stampAt(0);
       if (head < cutoff) {
         this.#dropFront(i, "max-age");
         this.#pivot = UNSET;
-        while (this.#len[i]! > 0 && this.#st[base + this.#start[i]!]! <= cutoff) {
+        while (ring.len > 0 && ring.stampAt(0) <= cutoff) {
           this.#dropFront(i, "max-age");
         }
-      } else if (n > 1 && this.#st[base + ((start + 1) & mask)]! <= cutoff) {
-        // The head stays (stamp == cutoff) but queued messages with the same stamp expire: drop
-        // them from behind the head, then move the head forward into the freed position.
-        const headItem = this.#it[base + start];
-        this.#it[base + start] = undefined;
+      } else if (n > 1 && ring.stampAt(1) <= cutoff) {
+        // The head stays (stamp == cutoff) but queued messages with the same stamp expire: take
+        // them from behind the head, move the head forward into the freed position, then report.
+        const headItem = ring.itemAt(0);
+        const expired: [Stamp, T][] = [];
         let k = 1;
-        while (k < n && this.#st[base + ((start + k) & mask)]! <= cutoff) {
-          const p = base + ((start + k) & mask);
-          const item = this.#it[p] as T;
-          this.#it[p] = undefined;
-          this.#host.drop(i, this.#st[p]!, item, "max-age");
+        while (k < n && ring.stampAt(k) <= cutoff) {
+          expired.push([ring.stampAt(k), ring.itemAt(k)]);
+          ring.it[(ring.start + k) & ring.mask] = undefined;
           k++;
         }
-        const newStart = (start + k - 1) & mask;
-        this.#st[base + newStart] = head;
-        this.#it[base + newStart] = headItem;
-        this.#start[i] = newStart;
-        this.#len[i] = n - (k - 1);
+        ring.it[ring.start] = undefined;
+        ring.start = (ring.start + k - 1) & ring.mask;
+        ring.st[ring.start] = head;
+        ring.it[ring.start] = headItem;
+        ring.len = n - (k - 1);
+        for (const [s, item] of expired) {
+          this.#host.drop(i, s, item, "max-age");
+        }
       }
     }
   }
 
   /** Removes slot i's front message and reports it. */
   #dropFront(i: number, reason: DropReason): void {
-    const start = this.#start[i]!;
-    const p = i * this.#cap + start;
-    const item = this.#it[p] as T;
-    this.#it[p] = undefined;
-    this.#start[i] = (start + 1) & this.#mask;
-    this.#len[i]!--;
-    this.#host.drop(i, this.#st[p]!, item, reason);
+    const ring = this.#rings[i]!;
+    const start = ring.start;
+    const stamp = ring.st[start]!;
+    const item = ring.it[start] as T;
+    ring.it[start] = undefined;
+    ring.start = (start + 1) & ring.mask;
+    ring.len--;
+    this.#host.drop(i, stamp, item, reason);
   }
 
   /** fkie's reset(): empties every slot (reporting each message) and forgets the latest stamps. */
   #clear(reason: DropReason): void {
     // Update all state first, then report, so a throwing listener cannot leave half a reset.
     const dropped: [number, Stamp, T][] = [];
-    for (let i = 0; i < this.slots; i++) {
-      for (let k = 0; k < this.#len[i]!; k++) {
-        const p = this.#pos(i, k);
-        dropped.push([i, this.#st[p]!, this.#it[p] as T]);
+    this.#rings.forEach((ring, i) => {
+      for (let k = 0; k < ring.len; k++) {
+        dropped.push([i, ring.stampAt(k), ring.itemAt(k)]);
       }
-      this.#clearSlot(i);
-    }
-    this.#latest.fill(this.#zero);
+      ring.clear();
+      ring.latest = this.#zero;
+    });
     this.#pivot = UNSET;
     for (const [i, s, item] of dropped) {
       this.#host.drop(i, s, item, reason);
     }
-  }
-
-  #clearSlot(i: number): void {
-    const base = i * this.#cap;
-    this.#it.fill(undefined, base, base + this.#cap);
-    this.#start[i] = 0;
-    this.#len[i] = 0;
-  }
-
-  #pos(i: number, k: number): number {
-    return i * this.#cap + ((this.#start[i]! + k) & this.#mask);
-  }
-
-  /** Doubles every ring (only with an unlimited queue, or after maxQueueSize grew). */
-  #grow(): void {
-    const oldCap = this.#cap;
-    const cap = oldCap * 2;
-    const st = new Float64Array(this.slots * cap);
-    const it = new Array<T | undefined>(this.slots * cap).fill(undefined);
-    for (let i = 0; i < this.slots; i++) {
-      for (let k = 0; k < this.#len[i]!; k++) {
-        const p = this.#pos(i, k);
-        st[i * cap + k] = this.#st[p]!;
-        it[i * cap + k] = this.#it[p];
-      }
-      this.#start[i] = 0;
-    }
-    this.#cap = cap;
-    this.#mask = cap - 1;
-    this.#st = st;
-    this.#it = it;
   }
 
   #checkSlot(slot: number): void {

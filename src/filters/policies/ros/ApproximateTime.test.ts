@@ -160,6 +160,25 @@ describe("ros/approximate-time details", () => {
     ]);
   });
 
+  it("an end tie picks the HIGHEST slot as pivot (C++ `(t < time) ^ end`), which clears a drop flag", () => {
+    // Hand trace of approximate_time.hpp, 3 slots, queue 1 (§2.1 says "lowest"; the code says
+    // highest, and that changes the output here):
+    // b(1) s1; b'(5) s1 overflows: b dropped, has_dropped[1] = true; c(5) s2; a(0) s0 -> heads
+    // 0/5/5: start slot 0, end slot 2 (tie 5/5 -> highest), flags cleared except slot 2; {a,b',c}
+    // becomes the candidate (pivot 2, time 5), a moves to the past; the virtual search cannot
+    // prove it. a'(6) s0 -> heads 6/5/5: start slot 1 (tie -> lowest), end slot 0;
+    // (6-5)*1.1 < 5-0 so {a',b',c} is better (a dropped); b' moves to the past;
+    // (6-6)*1.1 >= 5-5 -> publish {a', b', c}.
+    // With "lowest" the pivot would have been slot 1 (flagged), a would have been deleted at once
+    // and the set {a', b', c} would still be waiting after a'.
+    const { tuples, host } = run(3, { queueSize: 1 }, [[1, 1], [5, 1], [5, 2], [0, 0], [6, 0]]);
+    expect(tuples).toEqual([[6, 5, 5]]);
+    expect(host.drops.map((d) => [d.slot, d.stamp / S, d.reason])).toEqual([
+      [1, 1, "queue-overflow"],
+      [0, 0, "not-selected"],
+    ]);
+  });
+
   it("age penalty products are truncated to whole nanoseconds", () => {
     // Candidate {a(0), A(10ns)}; then b(19ns): heads b(19)/A(10): start A = pivot. Before that the
     // comparison (19-10)*1.1 = 9.9 -> 9 ns vs (10-0) = 10 -> 9 < 10, {b,A} is better; publish
@@ -355,5 +374,105 @@ describe("ros/approximate-time guarantees (fast-check vs brute force)", () => {
       ),
       { numRuns: 1500 },
     );
+  });
+});
+
+describe("ros/approximate-time under overflow and max interval", () => {
+  it("accounts for every message exactly once and never crosses sets", () => {
+    fc.assert(
+      fc.property(
+        streamsArb,
+        fc.array(fc.nat(), { maxLength: 40 }),
+        fc.integer({ min: 1, max: 3 }),
+        fc.option(fc.integer({ min: 0, max: 15 }), { nil: null }),
+        (streams, picks, queueSize, maxInterval) => {
+          const order = interleave(streams, picks);
+          const policy = new ApproximateTime<Msg>(streams.length, {
+            queueSize,
+            maxIntervalDuration: maxInterval,
+          });
+          const host = new RecordingHost<Msg>();
+          policy.bind(host);
+          for (const m of order) {
+            policy.add(m.topic, m.stamp, m, m.stamp);
+          }
+          policy.reset(true);
+          const seen = new Set<Msg>();
+          for (const m of [...host.items.flat(), ...host.drops.map((d) => d.item)]) {
+            expect(seen.has(m)).toBe(false);
+            seen.add(m);
+          }
+          expect(seen.size).toBe(order.length);
+          let prev = streams.map(() => -1);
+          for (const set of host.items) {
+            set.forEach((m, i) => {
+              expect(m.topic).toBe(i);
+              expect(m.index).toBeGreaterThan(prev[i]!);
+            });
+            if (maxInterval != null) {
+              const stamps = set.map((m) => m.stamp);
+              expect(Math.max(...stamps) - Math.min(...stamps)).toBeLessThanOrEqual(maxInterval);
+            }
+            prev = set.map((m) => m.index);
+          }
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+});
+
+describe("ros/approximate-time on W3 (shared/bench/W3.md), N = 100,000", () => {
+  it("reproduces the stream hash and emits one set per topic-A message", () => {
+    let a = 42;
+    const next = (): number => {
+      a = (a + 0x6d2b79f5) >>> 0;
+      let z = a;
+      z = Math.imul(z ^ (z >>> 15), z | 1);
+      z ^= z + Math.imul(z ^ (z >>> 7), z | 61);
+      return (z ^ (z >>> 14)) >>> 0;
+    };
+    const N = 100_000;
+    const rates = [30, 100, 50];
+    const nominal = (i: number, k: number) => 1e9 + Math.floor((k * 1e9) / rates[i]!);
+    const count = [0, 0, 0];
+    const per: number[][] = [[], [], []];
+    for (let step = 0; step < N; step++) {
+      let best = 0;
+      for (let i = 1; i < 3; i++) {
+        if (nominal(i, count[i]!) < nominal(best, count[best]!)) {
+          best = i;
+        }
+      }
+      const j = (next() % 4_000_001) - 2_000_000;
+      const prevStamp = per[best]![per[best]!.length - 1] ?? -Infinity;
+      per[best]!.push(Math.max(nominal(best, count[best]!) + j, prevStamp + 1));
+      count[best]!++;
+    }
+    const pos = [0, 0, 0];
+    const policy = new ApproximateTime<number>(3, { queueSize: 10 });
+    let tuples = 0;
+    policy.bind({
+      emit: () => {
+        tuples++;
+      },
+      drop: () => undefined,
+    });
+    let h = 1469598103934665603n;
+    const mask = (1n << 64n) - 1n;
+    for (let n = 0; n < N; n++) {
+      let best = -1;
+      for (let i = 0; i < 3; i++) {
+        if (pos[i]! < per[i]!.length && (best < 0 || per[i]![pos[i]!]! < per[best]![pos[best]!]!)) {
+          best = i;
+        }
+      }
+      const stamp = per[best]![pos[best]!++]!;
+      h = ((h ^ (BigInt(stamp) * 4n + BigInt(best))) * 1099511628211n) & mask;
+      policy.add(best, stamp, n, stamp);
+    }
+    expect(h.toString(16)).toBe("26e623e5432f3e50");
+    expect(count).toEqual([16_667, 55_555, 27_778]);
+    expect(tuples).toBe(16_667);
   });
 });

@@ -1,0 +1,270 @@
+/**
+ * `fixed-lag`: the fuse fixed-lag smoother over the embedded recording (samples/husky-2015.bag,
+ * 395.3 s), reported as × real time (DESIGN §5).
+ *
+ * The recording is read and decoded once, untimed. Each run then times the fusion layer only:
+ * the fusion runner (fuse's sensor models: Unicycle2DIgnition, Odometry2D twist, Imu2D yaw rate
+ * rotated from imu_link into base_link) with the Unicycle2D motion model and the fixed-lag
+ * GraphOptimizer (lag 0.5 s, optimization every 50 ms, transaction timeout 10 ms: the fuse
+ * simple tutorial's settings), fed every message at its receive time.
+ *
+ * `fixed-lag/smoother` runs the same sensors into the standalone FixedLagSmoother (its own fuse
+ * queue and clock-driven cycles) instead of the runner.
+ */
+
+import { join } from "node:path";
+
+import type { Benchmark, BenchmarkCase, RunResult } from "./Benchmark";
+import { Fnv64 } from "./Fnv64";
+import { nowNs } from "./harness";
+import { quatFromRpy, TransformBuffer } from "../src/filters/tf";
+import { StampedUuids, type FusionContext, type SensorModel } from "../src/fusion/core";
+import { Imu2D, Odometry2D, Unicycle2DIgnition } from "../src/fusion/models";
+import { Unicycle2D } from "../src/fusion/motion";
+import { FixedLagSmoother, GraphOptimizer, type Odometry2DEstimate } from "../src/fusion/optimizer";
+import { FusionRunner } from "../src/fusion/runner";
+import { openRecordingFile } from "../src/recording/node";
+import { TimeBase, type Stamp } from "../src/time";
+
+const BAG = join(import.meta.dirname, "..", "samples", "husky-2015.bag");
+const IMU = "/imu/data";
+const ODOM = "/husky_velocity_controller/odom";
+const LAG = 500_000_000;
+const PERIOD = 50_000_000;
+const TIMEOUT = 10_000_000;
+const Q = [0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1];
+
+/** The fusion section (fuse simple tutorial settings, Husky topics and frames). */
+export const HUSKY_FUSION = {
+  uuidRecipe: "ros1",
+  optimizer: { type: "fixed-lag", lag: "0.5s", updatePeriod: "50ms", transactionTimeout: "10ms" },
+  motionModels: {
+    unicycle_motion_model: { type: "fuse_models::Unicycle2D", processNoiseDiagonal: Q },
+  },
+  sensors: {
+    initial_localization_sensor: {
+      type: "fuse_models::Unicycle2DIgnition",
+      motionModels: ["unicycle_motion_model"],
+      ignition: true,
+      publishOnStartup: true,
+      initialState: [0, 0, 0, 0, 0, 0, 0, 0],
+      initialSigma: [0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1],
+    },
+    odometry_sensor: {
+      type: "fuse_models::Odometry2D",
+      motionModels: ["unicycle_motion_model"],
+      topic: ODOM,
+      twistTargetFrame: "base_link",
+      linearVelocityDimensions: ["x", "y"],
+      angularVelocityDimensions: ["yaw"],
+    },
+    imu_sensor: {
+      type: "fuse_models::Imu2D",
+      motionModels: ["unicycle_motion_model"],
+      topic: IMU,
+      twistTargetFrame: "base_link",
+      angularVelocityDimensions: ["yaw"],
+    },
+  },
+};
+
+interface Loaded {
+  readonly base: TimeBase;
+  readonly messages: readonly { topic: string; message: unknown; arrival: Stamp }[];
+  readonly durationSec: number;
+}
+
+let loaded: Promise<Loaded> | undefined;
+
+async function load(): Promise<Loaded> {
+  const recording = await openRecordingFile(BAG);
+  try {
+    const messages: { topic: string; message: unknown; arrival: Stamp }[] = [];
+    let base: TimeBase | undefined;
+    for await (const m of recording.messages({ topics: [IMU, ODOM] })) {
+      base ??= TimeBase.forFirstSecNsec(m.receiveTime.sec, m.receiveTime.nsec);
+      messages.push({
+        topic: m.topic,
+        message: m.message,
+        arrival: base.fromSecNsec(m.receiveTime.sec, m.receiveTime.nsec),
+      });
+    }
+    if (base == undefined) {
+      throw new Error(`${BAG} has no ${IMU} or ${ODOM} messages`);
+    }
+    const durationSec = (messages[messages.length - 1]!.arrival - messages[0]!.arrival) / 1e9;
+    return { base, messages, durationSec };
+  } finally {
+    await recording.close();
+  }
+}
+
+function transforms(): TransformBuffer {
+  const tf = new TransformBuffer();
+  tf.setStaticTransform("base_link", "imu_link", {
+    translation: [0, -0.3, 0.52],
+    rotation: quatFromRpy(1.570796327, 0, -1.570796327),
+  });
+  return tf;
+}
+
+function result(
+  elapsedNs: number,
+  data: Loaded,
+  transactions: number,
+  pose: { stamp: Stamp; x: number; y: number; yaw: number } | undefined,
+): RunResult {
+  const hash = new Fnv64().fold(transactions);
+  if (pose) {
+    // Rounded so that the hash states the result, not the last bits of floating point.
+    // Offset by 2^40 so that negative values fold as non-negative integers.
+    for (const v of [pose.x, pose.y, pose.yaw]) {
+      hash.fold(Math.round(v * 1e6) + 2 ** 40);
+    }
+    hash.fold(pose.stamp);
+  }
+  return {
+    elapsedNs,
+    tuples: transactions,
+    outputHash: hash.hex(),
+    extra: {
+      realTimeFactor: Math.round((data.durationSec / (elapsedNs / 1e9)) * 10) / 10,
+      recordingSec: Math.round(data.durationSec * 10) / 10,
+      finalX: pose ? Math.round(pose.x * 1000) / 1000 : NaN,
+      finalY: pose ? Math.round(pose.y * 1000) / 1000 : NaN,
+      finalYaw: pose ? Math.round(pose.yaw * 10000) / 10000 : NaN,
+    },
+  };
+}
+
+function runnerCase(data: Loaded): BenchmarkCase {
+  return {
+    n: data.messages.length,
+    warmups: 1,
+    runs: 3,
+    run(): RunResult {
+      const runner = new FusionRunner(HUSKY_FUSION, {
+        createOptimizer: (config) =>
+          new GraphOptimizer({ lag: config.optimizer.lag, solver: { maxIterations: config.optimizer.maxIterations } }),
+      });
+      const tf = transforms();
+      runner.start({ timeBase: data.base, transforms: tf });
+      const t0 = nowNs();
+      for (const m of data.messages) {
+        runner.message({ input: { topic: m.topic, message: m.message }, arrival: m.arrival });
+      }
+      runner.finish();
+      const elapsed = nowNs() - t0;
+      return result(elapsed, data, runner.transactionLines.length, runner.finalPose);
+    },
+  };
+}
+
+function smootherCase(data: Loaded): BenchmarkCase {
+  return {
+    n: data.messages.length,
+    warmups: 1,
+    runs: 3,
+    run(): RunResult {
+      let now: Stamp = data.messages[0]!.arrival;
+      const tf = transforms();
+      const context: FusionContext = {
+        timeBase: data.base,
+        uuids: new StampedUuids(data.base, "ros1"),
+        transforms: {
+          lookup: (target, source, stamp) => {
+            try {
+              return tf.lookup(target, source, stamp);
+            } catch {
+              return undefined;
+            }
+          },
+        },
+        drop: () => undefined,
+        warn: () => undefined,
+        now: () => now,
+      };
+      const model = new Unicycle2D({ processNoiseDiagonal: Q });
+      model.initialize(context, "unicycle_motion_model");
+      const smoother = new FixedLagSmoother({
+        lagDuration: LAG,
+        optimizationPeriod: PERIOD,
+        transactionTimeout: TIMEOUT,
+      }).addMotionModel("unicycle_motion_model", model);
+      let transactions = 0;
+      let last: Odometry2DEstimate | undefined;
+      smoother.onEstimate((e) => {
+        last = e;
+      });
+      const sensors: [string, SensorModel, boolean][] = [
+        [
+          "initial_localization_sensor",
+          new Unicycle2DIgnition({ initialSigma: [0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1] }),
+          true,
+        ],
+        [
+          "odometry_sensor",
+          new Odometry2D({
+            topic: ODOM,
+            twistTargetFrame: "base_link",
+            linearVelocityDimensions: ["x", "y"],
+            angularVelocityDimensions: ["yaw"],
+          }),
+          false,
+        ],
+        ["imu_sensor", new Imu2D({ topic: IMU, twistTargetFrame: "base_link", angularVelocityDimensions: ["yaw"] }), false],
+      ];
+      for (const [name, sensor, ignition] of sensors) {
+        smoother.addSensor(name, { motionModels: ["unicycle_motion_model"], ignition });
+        sensor.initialize(context, name, (tx) => {
+          transactions++;
+          smoother.transactionCallback(name, tx);
+        });
+      }
+      const t0 = nowNs();
+      model.start();
+      for (const [, sensor] of sensors) {
+        sensor.start();
+      }
+      for (const m of data.messages) {
+        now = m.arrival;
+        smoother.spinUntil(m.arrival);
+        for (const [, sensor] of sensors) {
+          if (sensor.topics.includes(m.topic)) {
+            sensor.handleMessage({ topic: m.topic, message: m.message, receiveTime: m.arrival });
+          }
+        }
+      }
+      smoother.spinUntil(now + PERIOD);
+      smoother.flush();
+      const elapsed = nowNs() - t0;
+      return result(elapsed, data, transactions, last);
+    },
+  };
+}
+
+// `lockstep bench` awaits `prepare` (bench/harness.ts); the Benchmark type declares it synchronous,
+// so the asynchronous recording load is typed through this cast.
+function asyncPrepare(make: (data: Loaded) => BenchmarkCase): (n: number) => BenchmarkCase {
+  return ((_n: number) => (loaded ??= load()).then(make)) as unknown as (n: number) => BenchmarkCase;
+}
+
+/** The fixed-lag benchmarks (runner path in the standard set). */
+export const fixedLagBenchmarks: readonly Benchmark[] = Object.freeze([
+  {
+    name: "fixed-lag/runner",
+    policy: "fuse/fixed-lag",
+    description: "fuse fixed-lag smoother (runner + GraphOptimizer) over samples/husky-2015.bag, × real time",
+    standard: true,
+    defaultN: 0,
+    prepare: asyncPrepare(runnerCase),
+  },
+  {
+    name: "fixed-lag/smoother",
+    policy: "fuse/fixed-lag",
+    description: "fuse FixedLagSmoother (own queue and timer) over samples/husky-2015.bag, × real time",
+    standard: false,
+    defaultN: 0,
+    prepare: asyncPrepare(smootherCase),
+  },
+]);

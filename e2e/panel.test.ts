@@ -1,0 +1,188 @@
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import type { Server } from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+import { parseConfig, Pipeline } from "../src/pipeline";
+import { openRecordingFile } from "../src/recording/node";
+import { ARTIFACTS, BAG, bundleHost, ensureBuilt, HOST_HTML, launchChromium, recordingJson, ROOT, serve } from "./setup";
+
+const HUSKY = JSON.parse(readFileSync(join(ROOT, "config/husky.json"), "utf8")) as Record<string, unknown>;
+
+interface Summary {
+  tuples: number;
+  drops: Record<string, number>;
+}
+
+interface HostSummary {
+  savedState: unknown;
+  settings: Record<string, { fields?: Record<string, { disabled?: boolean; value?: unknown; error?: string }> }>;
+  subscriptions: { topic: string }[];
+  advertised: [string, string][];
+  publishedCount: Record<string, number>;
+  publishedSample: { topic: string; message: { header?: { stamp?: unknown } } }[];
+  renders: number;
+  renderMs: { median: number; p99: number; max: number };
+  errors: string[];
+  hasAdvertise: boolean;
+}
+
+let browser: Browser;
+let server: Server;
+let baseUrl: string;
+let expected: Summary;
+let recordingStartNs: number;
+let recordingEndNs: number;
+
+/** Tuples of the husky pipeline over the messages received at or after `fromNs` (Node, no panel). */
+async function tuplesFrom(fromNs: number): Promise<number> {
+  const pipeline = new Pipeline(parseConfig(HUSKY));
+  const rec = await openRecordingFile(BAG);
+  for await (const m of rec.messages({ topics: pipeline.topics })) {
+    if (m.receiveTime.sec * 1e9 + m.receiveTime.nsec >= fromNs) {
+      pipeline.push(m);
+    }
+  }
+  await rec.close();
+  return pipeline.statistics.tuples;
+}
+
+async function openHost(options: Record<string, unknown>): Promise<Page> {
+  const page = await browser.newPage({ viewport: { width: 1120, height: 660 } });
+  const logs: string[] = [];
+  page.on("console", (m) => logs.push(`${m.type()}: ${m.text()}`));
+  page.on("pageerror", (e) => logs.push(`pageerror: ${e.message}`));
+  await page.goto(`${baseUrl}/`);
+  await page.evaluate(async (opts) => {
+    await (window as unknown as { lockstepHost: { start(o: unknown): Promise<void> } }).lockstepHost.start(opts);
+  }, options);
+  (page as unknown as { logs: string[] }).logs = logs;
+  return page;
+}
+
+const summary = (page: Page): Promise<HostSummary> =>
+  page.evaluate(() => (window as unknown as { lockstepHost: { summary(): unknown } }).lockstepHost.summary()) as Promise<HostSummary>;
+const play = (page: Page, untilNs?: number): Promise<number> =>
+  page.evaluate((u) => (window as unknown as { lockstepHost: { play(f?: number, u?: number): Promise<number> } }).lockstepHost.play(200e6, u ?? Infinity), untilNs);
+const text = async (page: Page, id: string): Promise<string> => (await page.locator(`[data-testid="${id}"]`).first().textContent()) ?? "";
+
+async function waitForCount(page: Page, n: number): Promise<void> {
+  await page.waitForFunction((want) => document.querySelector('[data-testid="tuple-count"]')?.textContent === String(want), n, { timeout: 60_000 });
+}
+
+beforeAll(async () => {
+  const extension = ensureBuilt();
+  const [hostJs, recJson] = await Promise.all([bundleHost(), recordingJson(BAG)]);
+  const rec = JSON.parse(recJson) as { messages: { receiveTime: { sec: number; nsec: number } }[] };
+  recordingStartNs = rec.messages[0]!.receiveTime.sec * 1e9 + rec.messages[0]!.receiveTime.nsec;
+  const last = rec.messages[rec.messages.length - 1]!.receiveTime;
+  recordingEndNs = last.sec * 1e9 + last.nsec;
+  // The reference: `lockstep analyze` on the same recording with the same config.
+  const out = mkdtempSync(join(tmpdir(), "lockstep-e2e-"));
+  const configFile = join(out, "husky.json");
+  writeFileSync(configFile, JSON.stringify(HUSKY));
+  execFileSync("node", [join(ROOT, "bin/lockstep.js"), "analyze", BAG, "--config", configFile, "--out", out], { cwd: ROOT, stdio: "pipe" });
+  expected = JSON.parse(readFileSync(join(out, "summary.json"), "utf8")) as Summary;
+  ({ url: baseUrl, server } = await serve({
+    "/": { body: HOST_HTML, type: "text/html" },
+    "/host.js": { body: hostJs, type: "text/javascript" },
+    "/extension.js": { body: extension, type: "text/javascript" },
+    "/husky.json": { body: recJson, type: "application/json" },
+  }));
+  browser = await launchChromium();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  server?.close();
+});
+
+describe("Lockstep panel in chromium (built bundle)", () => {
+  it("plays the husky recording: same tuples as `lockstep analyze`, resets on seek, analyzes the whole file", async () => {
+    expect(expected.tuples).toBeGreaterThan(0);
+    const page = await openHost({ mode: "recording", publish: false, initialState: HUSKY, colorScheme: "light", recordingUrl: "/husky.json" });
+    let s = await summary(page);
+    expect(s.subscriptions.map((x) => x.topic)).toEqual(["/imu/data", "/husky_velocity_controller/odom", "/fix"]);
+    expect(s.savedState).toEqual(HUSKY);
+    await play(page);
+    await waitForCount(page, expected.tuples);
+    await page.click('[data-testid="tab-drops"]');
+    for (const [reason, n] of Object.entries(expected.drops)) {
+      await expect.poll(() => page.locator(`[data-testid="drop-${reason}"]`).getAttribute("data-count")).toBe(String(n));
+    }
+    await page.click('[data-testid="tab-stats"]');
+    await page.screenshot({ path: join(ARTIFACTS, "recording-stats.png") });
+    await page.click('[data-testid="tab-timeline"]');
+    await page.screenshot({ path: join(ARTIFACTS, "recording-timeline.png") });
+    await page.click('[data-testid="tab-trajectory"]');
+    await page.screenshot({ path: join(ARTIFACTS, "recording-trajectory.png") });
+    await page.click('[data-testid="tab-tuples"]');
+    await page.screenshot({ path: join(ARTIFACTS, "recording-tuples.png") });
+
+    // Seek to the middle: the panel starts over and counts only what follows.
+    const mid = Math.round((recordingStartNs + recordingEndNs) / 2);
+    await page.evaluate((t) => {
+      (window as unknown as { lockstepHost: { seek(n: number): void } }).lockstepHost.seek(t);
+    }, mid);
+    await play(page);
+    await waitForCount(page, await tuplesFrom(mid));
+
+    // Whole-recording analysis through subscribeMessageRange.
+    await page.click('[data-testid="analyze-button"]');
+    await page.waitForSelector('[data-testid="analysis-done"]', { timeout: 60_000 });
+    await waitForCount(page, expected.tuples);
+    expect(await text(page, "analysis-done")).toMatch(/whole recording analyzed/);
+    s = await summary(page);
+    expect(s.errors).toEqual([]);
+    expect(s.hasAdvertise).toBe(false);
+    expect(s.settings.publish?.fields?.enabled?.disabled).toBe(true);
+    await page.close();
+  });
+
+  it("live source with publishing: republishes every tuple under /lockstep with the original schemas", async () => {
+    const state = { ...HUSKY, publish: { enabled: true, namespace: "/lockstep" } };
+    const page = await openHost({ mode: "live", publish: true, initialState: state, colorScheme: "dark", recordingUrl: "/husky.json" });
+    await play(page);
+    await waitForCount(page, expected.tuples);
+    await page.waitForFunction(() => document.querySelector('[data-testid="publishing"]') != undefined);
+    const s = await summary(page);
+    expect(new Map(s.advertised)).toEqual(
+      new Map([
+        ["/lockstep/imu/data", "sensor_msgs/Imu"],
+        ["/lockstep/husky_velocity_controller/odom", "nav_msgs/Odometry"],
+        ["/lockstep/fix", "sensor_msgs/NavSatFix"],
+      ]),
+    );
+    await expect
+      .poll(async () => (await summary(page)).publishedCount)
+      .toEqual({
+        "/lockstep/imu/data": expected.tuples,
+        "/lockstep/husky_velocity_controller/odom": expected.tuples,
+        "/lockstep/fix": expected.tuples,
+      });
+    expect(s.publishedSample[0]?.message.header?.stamp).toBeDefined();
+    expect(s.errors).toEqual([]);
+    await page.click('[data-testid="tab-timeline"]');
+    await page.screenshot({ path: join(ARTIFACTS, "live-publish-timeline-dark.png") });
+    await page.close();
+  });
+
+  it("live source without advertise: the publish switch is disabled with the reason, nothing is advertised", async () => {
+    const state = { ...HUSKY, publish: { enabled: true, namespace: "/lockstep" } };
+    const page = await openHost({ mode: "live", publish: false, initialState: state, colorScheme: "light", recordingUrl: "/husky.json" });
+    await play(page, recordingStartNs + 60e9);
+    const s = await summary(page);
+    expect(s.hasAdvertise).toBe(false);
+    expect(s.advertised).toEqual([]);
+    expect(s.settings.publish?.fields?.enabled).toMatchObject({ disabled: true, value: false });
+    expect(String(s.settings.publish?.fields?.status?.value)).toMatch(/cannot publish/);
+    expect(await page.locator('[data-testid="publishing"]').count()).toBe(0);
+    expect(await page.locator('[data-testid="analyze-button"]').isDisabled()).toBe(true);
+    expect(Number(await text(page, "tuple-count"))).toBeGreaterThan(0);
+    await page.close();
+  });
+});

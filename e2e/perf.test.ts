@@ -1,0 +1,98 @@
+import { writeFileSync } from "node:fs";
+import type { Server } from "node:http";
+import { join } from "node:path";
+
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+import { ARTIFACTS, bundleHost, ensureBuilt, HOST_HTML, launchChromium, serve } from "./setup";
+
+const TOPICS = 8;
+const HZ = 1000;
+/** Simulated duration of the live feed (s); delivered faster than real time. */
+const SECONDS = 600;
+const FPS = 60;
+
+let browser: Browser;
+let server: Server;
+let baseUrl: string;
+
+beforeAll(async () => {
+  const extension = ensureBuilt();
+  const hostJs = await bundleHost();
+  ({ url: baseUrl, server } = await serve({
+    "/": { body: HOST_HTML, type: "text/html" },
+    "/host.js": { body: hostJs, type: "text/javascript" },
+    "/extension.js": { body: extension, type: "text/javascript" },
+  }));
+  browser = await launchChromium();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  server?.close();
+});
+
+describe("Lockstep panel performance (built bundle, chromium)", () => {
+  it(`renders within 16 ms at ${TOPICS} topics × ${HZ} Hz and keeps the heap flat over ${SECONDS / 60} simulated minutes`, async () => {
+    const page = await browser.newPage({ viewport: { width: 1120, height: 660 } });
+    await page.goto(`${baseUrl}/`);
+    const cdp = await page.context().newCDPSession(page);
+    const heap: { simSec: number; mainMB: number; workerMB: number | undefined }[] = [];
+    const measure = async (simSec: number): Promise<void> => {
+      await cdp.send("HeapProfiler.collectGarbage");
+      const { usedSize } = await cdp.send("Runtime.getHeapUsage");
+      let workerMB: number | undefined;
+      const worker = page.workers()[0];
+      if (worker) {
+        workerMB = await worker.evaluate(() => {
+          (globalThis as unknown as { gc?: () => void }).gc?.();
+          const mem = (performance as unknown as { memory?: { usedJSHeapSize: number } }).memory;
+          return mem ? mem.usedJSHeapSize / 2 ** 20 : undefined;
+        });
+      }
+      heap.push({ simSec, mainMB: usedSize / 2 ** 20, workerMB });
+    };
+    await page.exposeFunction("lockstepSample", measure);
+    const config = {
+      inputs: Array.from({ length: TOPICS }, (_, i) => ({ topic: `/synth/${i}` })),
+      policy: { type: "fkie/approximate-time", maxQueueSize: 10, maxTimespan: "1ms" },
+      publish: { enabled: false, namespace: "/lockstep" },
+    };
+    await page.evaluate(async (opts) => {
+      await (window as unknown as { lockstepHost: { start(o: unknown): Promise<void> } }).lockstepHost.start(opts);
+    }, { mode: "live", publish: false, initialState: config, colorScheme: "light" });
+    await page.click('[data-testid="tab-timeline"]');
+    const t0 = Date.now();
+    const fed = await page.evaluate(
+      (a) => (window as unknown as { lockstepHost: { synthetic(x: unknown): Promise<{ renders: number; messages: number }> } }).lockstepHost.synthetic(a),
+      { topics: TOPICS, hz: HZ, seconds: SECONDS, fps: FPS, sampleEverySec: 60 },
+    );
+    const wallSec = (Date.now() - t0) / 1000;
+    await measure(SECONDS);
+    const s = (await page.evaluate(() => (window as unknown as { lockstepHost: { summary(): unknown } }).lockstepHost.summary())) as {
+      renders: number;
+      renderMs: { median: number; p99: number; max: number };
+      errors: string[];
+    };
+    const tuples = Number(await page.locator('[data-testid="tuple-count"]').textContent());
+    const skipped = Number((await page.locator('[data-testid="skipped"]').getAttribute("data-count").catch(() => "0")) ?? 0);
+    await page.screenshot({ path: join(ARTIFACTS, "perf-synthetic-timeline.png") });
+    const report = { topics: TOPICS, hz: HZ, simulatedSec: SECONDS, wallSec, speedup: SECONDS / wallSec, fed, tuples, skipped, render: s.renderMs, heap };
+    writeFileSync(join(ARTIFACTS, "perf.json"), JSON.stringify(report, null, 2));
+    console.log(JSON.stringify(report));
+    expect(s.errors).toEqual([]);
+    expect(fed.messages).toBe(TOPICS * HZ * SECONDS);
+    // Every render (onRender → done) within one 60 Hz frame.
+    expect(s.renderMs.max).toBeLessThan(16);
+    // Flat heap: the last sample is within 10 MB of the first one taken after warm-up (1 min).
+    const warm = heap.find((h) => h.simSec >= 60)!;
+    const last = heap[heap.length - 1]!;
+    expect(last.mainMB - warm.mainMB).toBeLessThan(10);
+    if (warm.workerMB != undefined && last.workerMB != undefined) {
+      expect(last.workerMB - warm.workerMB).toBeLessThan(10);
+    }
+    expect(tuples).toBeGreaterThan(0);
+    await page.close();
+  }, 900_000);
+});

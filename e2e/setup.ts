@@ -1,0 +1,118 @@
+// Shared setup of the browser tests: the built extension (built here when missing or stale), the
+// test host bundle, the husky recording as JSON, a static server on 127.0.0.1, and chromium.
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+import { chromium, type Browser } from "playwright-core";
+
+import { openRecordingFile } from "../src/recording/node";
+
+export const ROOT = fileURLToPath(new URL("../", import.meta.url));
+export const ARTIFACTS = join(ROOT, "e2e/artifacts");
+export const BAG = [join(ROOT, "samples/husky-2015.bag"), join(ROOT, "../shared/data/husky-2015.bag")].find((p) => existsSync(p))!;
+const CHROMIUM = "/usr/bin/chromium";
+
+function newestMtime(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, entry.name);
+    if (entry.isDirectory()) {
+      newest = Math.max(newest, newestMtime(p));
+    } else if (!entry.name.includes(".test.")) {
+      newest = Math.max(newest, statSync(p).mtimeMs);
+    }
+  }
+  return newest;
+}
+
+/** dist/extension.js, built with `npm run build` when missing or older than src/ or config.ts. */
+export function ensureBuilt(): string {
+  const out = join(ROOT, "dist/extension.js");
+  const sourcesNewest = Math.max(newestMtime(join(ROOT, "src")), statSync(join(ROOT, "config.ts")).mtimeMs);
+  if (!existsSync(out) || statSync(out).mtimeMs < sourcesNewest) {
+    execFileSync("npm", ["run", "build"], { cwd: ROOT, stdio: "pipe" });
+  }
+  return readFileSync(out, "utf8");
+}
+
+/** The test host page script (e2e/host/host.ts bundled for the browser). */
+export async function bundleHost(): Promise<string> {
+  const esbuild = await import("esbuild");
+  const result = await esbuild.build({
+    entryPoints: [join(ROOT, "e2e/host/host.ts")],
+    bundle: true,
+    write: false,
+    format: "iife",
+    target: "es2022",
+  });
+  return result.outputFiles[0]!.text;
+}
+
+function plain(value: unknown): unknown {
+  if (ArrayBuffer.isView(value)) {
+    return Array.from(value as unknown as ArrayLike<number>);
+  }
+  if (Array.isArray(value)) {
+    return value.map(plain);
+  }
+  if (typeof value === "object" && value != undefined) {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, plain(v)]));
+  }
+  return typeof value === "bigint" ? Number(value) : value;
+}
+
+/** The recording as the host serves it: topics and decoded messages (plain JSON) in receive order. */
+export async function recordingJson(file: string): Promise<string> {
+  const rec = await openRecordingFile(file);
+  const topics = rec.info.channels.map((c) => ({ name: c.topic, schemaName: c.schemaName, datatype: c.schemaName }));
+  const messages: unknown[] = [];
+  for await (const m of rec.messages()) {
+    messages.push({ topic: m.topic, schemaName: m.schemaName, receiveTime: m.receiveTime, sizeInBytes: m.sizeInBytes, message: plain(m.message) });
+  }
+  await rec.close();
+  return JSON.stringify({ topics, messages });
+}
+
+/** Static files on 127.0.0.1 (random port). */
+export async function serve(files: Record<string, { body: string; type: string }>): Promise<{ url: string; server: Server }> {
+  const server = createServer((req, res) => {
+    const f = files[(req.url ?? "/").split("?")[0]!];
+    if (!f) {
+      res.writeHead(404).end();
+      return;
+    }
+    res.writeHead(200, { "content-type": f.type, "cache-control": "no-store" }).end(f.body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
+}
+
+/** Debian chromium, headless; playwright never downloads a browser here. */
+export async function launchChromium(): Promise<Browser> {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
+  }
+  mkdirSync(ARTIFACTS, { recursive: true });
+  return await chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run",
+      "--enable-precise-memory-info",
+      "--js-flags=--expose-gc",
+    ],
+  });
+}
+
+export const HOST_HTML = `<!doctype html><html><head><meta charset="utf-8"><title>Lockstep test host</title>
+<style>html,body{margin:0;height:100%} #panel{width:1100px;height:640px;position:relative}</style></head>
+<body><div id="panel"></div><script src="/host.js"></script></body></html>`;

@@ -1,0 +1,163 @@
+import { spawn } from "node:child_process";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+import { runAnalyze } from "./analyze";
+import { nsecOf, readStamp } from "../../messages";
+import { parseConfig } from "../../pipeline";
+import { openRecording, ArrayByteSource, type RecordedMessage } from "../../recording";
+import { openRecordingFile } from "../../recording/node";
+import { HUSKY_BAG, REPO_ROOT } from "../../recording/testing/paths";
+import { CliError } from "../CliError";
+
+/** The CLI entry the tests spawn (overridable to test a build). */
+const CLI = process.env.LOCKSTEP_TEST_CLI ?? join(REPO_ROOT, "bin/lockstep.js");
+
+async function run(args: string[], stdin?: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  return await new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], { cwd: REPO_ROOT, env: { ...process.env, LOCKSTEP_DEMO_SKIP_PACKAGE: "1" } });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+    child.on("error", reject);
+    child.on("close", (code) => {
+      resolve({ code: code ?? -1, stdout, stderr });
+    });
+    child.stdin.end(stdin ?? "");
+  });
+}
+
+const HUSKY_CONFIG = join(REPO_ROOT, "config/husky.json");
+
+describe("lockstep analyze", () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), "lockstep-analyze-"));
+  });
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it("husky-2015.bag: the same number of tuples as `lockstep replay` on the recording's stamps", async () => {
+    const out = join(dir, "husky");
+    const analyzed = await run(["analyze", HUSKY_BAG, "--config", HUSKY_CONFIG, "--out", out]);
+    expect(analyzed.stderr).toBe("");
+    expect(analyzed.code).toBe(0);
+    expect(analyzed.stdout).toMatch(/tuples: \d+/);
+    const summary = JSON.parse(await readFile(join(out, "summary.json"), "utf8")) as {
+      tuples: number;
+      topics: Record<string, { messages: number }>;
+      drops: Record<string, number>;
+      timespan: { min: number; median: number; p95: number; max: number };
+    };
+    expect(summary.topics["/imu/data"]!.messages).toBe(11865);
+    expect(summary.topics["/husky_velocity_controller/odom"]!.messages).toBe(3952);
+    expect(summary.topics["/fix"]!.messages).toBe(989);
+    expect(summary.timespan.min).toBeLessThanOrEqual(summary.timespan.median);
+    const tupleLines = (await readFile(join(out, "tuples.jsonl"), "utf8")).trim().split("\n");
+    expect(tupleLines.length).toBe(summary.tuples);
+    const dropLines = (await readFile(join(out, "drops.jsonl"), "utf8")).trim().split("\n").filter((l) => l !== "");
+    expect(dropLines.length).toBe(Object.values(summary.drops).reduce((a, b) => a + b, 0));
+
+    // the replay trace: header stamps of the three inputs, in receive order
+    const config = JSON.parse(await readFile(HUSKY_CONFIG, "utf8")) as { inputs: { topic: string }[]; policy: unknown };
+    const slotOf = new Map(config.inputs.map((i, slot) => [i.topic, slot]));
+    const lines: string[] = [];
+    const recording = await openRecordingFile(HUSKY_BAG);
+    for await (const m of recording.messages({ topics: [...slotOf.keys()] })) {
+      const s = readStamp(m.message) as { sec: number; nsec: number };
+      lines.push(JSON.stringify({ slot: slotOf.get(m.topic), stamp: (BigInt(s.sec) * 1_000_000_000n + BigInt(nsecOf(s))).toString() }));
+    }
+    await recording.close();
+    const replayed = await run(["replay", "--config", JSON.stringify({ slots: 3, policy: config.policy })], `${lines.join("\n")}\n`);
+    expect(replayed.code).toBe(0);
+    const replayTuples = replayed.stdout.split("\n").filter((l) => l.startsWith('{"tuple"'));
+    expect(replayTuples.length).toBe(summary.tuples);
+    // and the very same stamps, tuple by tuple
+    const analyzedStamps = tupleLines.map((l) => (JSON.parse(l) as { stamps: string[] }).stamps);
+    expect(replayTuples.map((l) => (JSON.parse(l) as { tuple: string[] }).tuple)).toEqual(analyzedStamps);
+  });
+
+  it("synchronized.mcap round trip: every tuple's messages come back under /lockstep with their schemas", async () => {
+    const out = join(dir, "roundtrip");
+    const result = await runAnalyze({ file: HUSKY_BAG, config: parseConfig(JSON.parse(await readFile(HUSKY_CONFIG, "utf8"))), out, progress: false });
+    expect(result.error).toBeUndefined();
+    const tuples = (await readFile(join(out, "tuples.jsonl"), "utf8"))
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { stamps: string[]; topics: string[] });
+    const recording = await openRecording(new ArrayByteSource(new Uint8Array(await readFile(join(out, "synchronized.mcap")))));
+    expect(recording.info.format).toBe("mcap");
+    expect(recording.info.profile).toBe("ros1");
+    expect(recording.info.channels.map((c) => [c.topic, c.schemaName, c.schemaEncoding, c.messageEncoding]).sort()).toEqual([
+      ["/lockstep/fix", "sensor_msgs/NavSatFix", "ros1msg", "ros1"],
+      ["/lockstep/husky_velocity_controller/odom", "nav_msgs/Odometry", "ros1msg", "ros1"],
+      ["/lockstep/imu/data", "sensor_msgs/Imu", "ros1msg", "ros1"],
+    ]);
+    // group messages back into tuples by their header stamps, in file order
+    const read: RecordedMessage[] = [];
+    for await (const m of recording.messages()) {
+      read.push(m);
+    }
+    expect(read.length).toBe(tuples.length * 3);
+    const stampOf = (m: RecordedMessage): string => {
+      const s = readStamp(m.message) as { sec: number; nsec: number };
+      return (BigInt(s.sec) * 1_000_000_000n + BigInt(s.nsec)).toString();
+    };
+    const byTuple = new Map<string, Map<string, string>>();
+    for (const m of read) {
+      const key = `${m.receiveTime.sec}.${m.receiveTime.nsec}`;
+      const set = byTuple.get(key) ?? new Map<string, string>();
+      set.set(m.topic, stampOf(m));
+      byTuple.set(key, set);
+    }
+    const fromMcap = [...byTuple.values()].map((set) => ["/lockstep/imu/data", "/lockstep/husky_velocity_controller/odom", "/lockstep/fix"].map((t) => set.get(t)));
+    const sortKey = (s: (string | undefined)[]): string => s.join(",");
+    expect(fromMcap.map(sortKey).sort()).toEqual(tuples.map((t) => t.stamps).map(sortKey).sort());
+  });
+
+  it("config errors name their JSON path (exit 2)", async () => {
+    const bad = join(dir, "bad.json");
+    await writeFile(bad, JSON.stringify({ inputs: [{ topic: "/imu/data" }], policy: { type: "fkie/approximate-time", maxTimespan: "fast" } }));
+    const r = await run(["analyze", HUSKY_BAG, "--config", bad]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/\/policy\/maxTimespan/);
+    expect(r.stdout).toBe("");
+    const missing = join(dir, "missing-topic.json");
+    await writeFile(missing, JSON.stringify({ inputs: [{ topic: "/imu/data" }, { topic: "/nope" }], policy: { type: "fkie/approximate-time" } }));
+    const r2 = await run(["analyze", HUSKY_BAG, "--config", missing]);
+    expect(r2.code).toBe(2);
+    expect(r2.stderr).toMatch(/\/inputs\/1\/topic: "\/nope" is not in/);
+    await expect(runAnalyze({ file: HUSKY_BAG, config: parseConfig({ slots: 2, policy: { type: "fkie/approximate-time" } }) })).rejects.toThrow(CliError);
+  });
+
+  it("a truncated recording: analysis of what could be read, then exit 1 naming the byte offset", async () => {
+    const bytes = await readFile(HUSKY_BAG);
+    const cut = join(dir, "cut.bag");
+    await writeFile(cut, bytes.subarray(0, Math.floor(bytes.length * 0.6)));
+    const r = await run(["analyze", cut, "--config", HUSKY_CONFIG]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/tuples: [1-9]\d*/);
+    expect(r.stderr).toMatch(/at byte offset \d+: the file is truncated/);
+    expect(r.stderr).not.toMatch(/\n\s+at /); // no stack trace
+  });
+});
+
+describe("lockstep demo", () => {
+  it("analyzes the embedded recording into the output folder (packaging skipped)", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "lockstep-demo-"));
+    try {
+      const r = await run(["demo", "--out", dir]);
+      expect(r.code).toBe(0);
+      expect(r.stdout).toMatch(/tuples: \d+/);
+      expect(r.stdout).toMatch(/packaging skipped/);
+      const summary = JSON.parse(await readFile(join(dir, "summary.json"), "utf8")) as { tuples: number };
+      expect(summary.tuples).toBeGreaterThan(900);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,99 @@
+import { readFileSync } from "node:fs";
+import { beforeAll, describe, expect, it } from "vitest";
+
+import { FusionRunner } from "./FusionRunner";
+import { openRecordingFile } from "../../recording/node";
+import { TimeBase } from "../../time";
+import type { TransactionJson } from "../core";
+
+const BAG = "../shared/data/fuse-tutorial-turtlebot3.bag";
+
+describe("FusionRunner on fuse-tutorial-turtlebot3.bag with config/fuse-simple-tutorial.json", () => {
+  let runner: FusionRunner;
+  let txs: TransactionJson[];
+  let base: TimeBase | undefined;
+
+  beforeAll(async () => {
+    const cfg = JSON.parse(readFileSync("config/fuse-simple-tutorial.json", "utf8")) as { fusion: unknown };
+    runner = new FusionRunner(cfg.fusion);
+    const rec = await openRecordingFile(BAG);
+    for await (const m of rec.messages({ topics: runner.topics })) {
+      if (base == undefined) {
+        base = TimeBase.forFirstSecNsec(m.receiveTime.sec, m.receiveTime.nsec);
+        runner.start({ timeBase: base });
+      }
+      runner.message({ input: m, arrival: base.fromSecNsec(m.receiveTime.sec, m.receiveTime.nsec) });
+    }
+    runner.finish();
+    await rec.close();
+    txs = runner.transactionLines.map((l) => JSON.parse(l) as TransactionJson);
+  });
+
+  it("accounts for every message: each odom/imu message is a transaction or a reported drop", () => {
+    const count = (s: string) => txs.filter((t) => t.source === s).length;
+    const dropped = (s: string) => runner.drops.filter((d) => d.sensor === s).length;
+    expect(count("initial_localization_sensor")).toBe(1);
+    expect(count("odometry_sensor") + dropped("odometry_sensor")).toBe(2741);
+    expect(count("imu_sensor") + dropped("imu_sensor")).toBe(2253);
+    expect(txs[0]!.source).toBe("initial_localization_sensor");
+  });
+
+  it("ignition: 5 variables and 5 absolute priors at one stamp (reference §3.6, §7)", () => {
+    const ign = txs[0]!;
+    expect(ign.involvedStamps).toHaveLength(1);
+    expect(new Set(ign.addedVariables.map((v) => v.type)).size).toBe(5);
+    expect(ign.addedConstraints.map((c) => c.type.split("::")[1])).toEqual([
+      "AbsolutePosition2DStampedConstraint",
+      "AbsoluteOrientation2DStampedConstraint",
+      "AbsoluteVelocityLinear2DStampedConstraint",
+      "AbsoluteVelocityAngular2DStampedConstraint",
+      "AbsoluteAccelerationLinear2DStampedConstraint",
+    ]);
+    // σ = 0.1 → variance 0.01 on the position diagonal.
+    expect(ign.addedConstraints[0]!.covariance).toEqual([
+      [0.010000000000000002, 0],
+      [0, 0.010000000000000002],
+    ]);
+  });
+
+  it("odometry: 2 absolute velocity constraints per message plus the motion model's state and kinematic constraints (§7)", () => {
+    for (const t of txs.filter((x) => x.source === "odometry_sensor")) {
+      const own = t.addedConstraints.filter((c) => c.source === "odometry_sensor").map((c) => c.type.split("::")[1]);
+      expect(own).toEqual(["AbsoluteVelocityLinear2DStampedConstraint", "AbsoluteVelocityAngular2DStampedConstraint"]);
+      const kin = t.addedConstraints.filter((c) => c.type === "fuse_models::Unicycle2DStateKinematicConstraint");
+      // A new stamp after the chain adds one segment; one inside a segment replaces it by two
+      // (the old one removed); a stamp already in the chain (an IMU stamp) adds none.
+      expect([0, 1]).toContain(kin.length - t.removedConstraints.length);
+      // A generated segment carries the 5 state variables at each of its stamps; at a stamp already
+      // in the chain fuse only re-adds (overwrites) the variables the sensor itself added.
+      for (const s of t.involvedStamps) {
+        const n = new Set(t.addedVariables.filter((v) => v.stamp === s).map((v) => v.type)).size;
+        expect(n).toBe(kin.length > 0 ? 5 : 2);
+      }
+      // Odometry covariance diagonal 1e-5 (vx, vy) and 1e-3 (yaw rate) from the bag.
+      expect(t.addedConstraints[0]!.covariance[0]![0]).toBeCloseTo(1e-5, 12);
+      expect(t.addedConstraints[1]!.covariance[0]![0]).toBeCloseTo(1e-3, 12);
+    }
+  });
+
+  it("imu: one absolute angular-velocity constraint per message, connected by the motion model", () => {
+    const imu = txs.filter((x) => x.source === "imu_sensor");
+    for (const t of imu) {
+      const own = t.addedConstraints.filter((c) => c.source === "imu_sensor");
+      expect(own.map((c) => c.type)).toEqual(["fuse_constraints::AbsoluteVelocityAngular2DStampedConstraint"]);
+      expect(own[0]!.covariance[0]![0]).toBeCloseTo(1e-6, 15);
+    }
+    for (const t of imu) {
+      const kin = t.addedConstraints.filter((c) => c.type === "fuse_models::Unicycle2DStateKinematicConstraint");
+      expect([0, 1]).toContain(kin.length - t.removedConstraints.length);
+    }
+    // Odometry arriving after newer IMU stamps lands inside a segment and splits it.
+    expect(txs.some((t) => t.source === "odometry_sensor" && t.removedConstraints.length === 1)).toBe(true);
+  });
+
+  it("variable UUIDs follow the ROS 1 recipe and the summary carries counts", () => {
+    const s = runner.summary() as { transactions: number; fusion: { uuidRecipe: string } };
+    expect(s.transactions).toBe(txs.length);
+    expect(s.fusion.uuidRecipe).toBe("ros1");
+  });
+});

@@ -1,0 +1,1 @@
+export { initLockstepPanel } from "./LockstepPanel";
