@@ -4,6 +4,7 @@
  */
 
 import type { Benchmark } from "./Benchmark";
+import { fixedLagBenchmarks } from "./fixedLag";
 import { w3HeapCheck } from "./w3HeapCheck";
 import { w3SyncBenchmarks } from "./w3Sync";
 
@@ -11,7 +12,8 @@ import { w3SyncBenchmarks } from "./w3Sync";
 export const BENCHMARKS: readonly Benchmark[] = Object.freeze([
   ...w3SyncBenchmarks(),
   w3HeapCheck,
-  // analyze vs bare decode (helper E) and the fixed-lag smoother (helper G) go here.
+  ...fixedLagBenchmarks,
+  // analyze vs bare decode (helper E) goes here.
 ]);
 
 /**

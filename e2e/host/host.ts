@@ -325,7 +325,7 @@ class TestHost {
       publishedCount: Object.fromEntries(this.publishedCount),
       publishedSample: this.published.slice(0, 10),
       renders: sorted.length,
-      renderMs: { median: q(0.5), p99: q(0.99), max: sorted[sorted.length - 1] ?? 0 },
+      renderMs: { median: q(0.5), p99: q(0.99), p999: q(0.999), max: sorted[sorted.length - 1] ?? 0, over16: sorted.filter((x) => x >= 16).length },
       errors: this.errors,
       hasAdvertise: this.ctx.advertise != undefined,
     };

@@ -208,7 +208,11 @@ describe("Buffer", () => {
   });
 
   it("property: the queue never exceeds its bound and no item is lost silently", () => {
-    type Op = { kind: "push" } | { kind: "one" } | { kind: "spin" } | { kind: "policy"; p: BufferPolicy; n: number };
+    type Op =
+      | { kind: "push" }
+      | { kind: "one" }
+      | { kind: "spin" }
+      | { kind: "policy"; p: BufferPolicy; n: number };
     const op: fc.Arbitrary<Op> = fc.oneof(
       { weight: 6, arbitrary: fc.constant<Op>({ kind: "push" }) },
       { weight: 1, arbitrary: fc.constant<Op>({ kind: "one" }) },

@@ -6,6 +6,7 @@ import { SimpleUserFilter } from "./SimpleUserFilter";
 import { Sink } from "./Sink";
 import { UserSource } from "./UserSource";
 import type { CombinerPolicy, PolicyHost } from "./policies/CombinerPolicy";
+import { ApproximateTime } from "./policies/fkie";
 
 /**
  * A tiny test policy, written for these tests: a FIFO of capacity `cap` per slot (a full slot
@@ -124,7 +125,11 @@ describe("Combiner", () => {
 
   it("reporting drops never changes what is emitted", () => {
     const run = (drops: "listen" | "ignore") => {
-      const srcs = [new UserSource<[Stamped]>(), new UserSource<[Stamped]>(), new UserSource<[Stamped]>()] as const;
+      const srcs = [
+        new UserSource<[Stamped]>(),
+        new UserSource<[Stamped]>(),
+        new UserSource<[Stamped]>(),
+      ] as const;
       const c = new Combiner<[Stamped, Stamped, Stamped]>(new TestFifo<Stamped>(3, 2), { stampOf });
       c.connectToSources(...srcs);
       const out = new Recorder<[Stamped, Stamped, Stamped]>();
@@ -213,9 +218,13 @@ describe("Combiner", () => {
   });
 
   it("sink(i), connectToSources and disconnect check their arguments and cut both sides", () => {
-    const combiner = new Combiner<[Stamped, Stamped]>(new TestFifo<Stamped>(2), { stampOf }).setName("sync");
+    const combiner = new Combiner<[Stamped, Stamped]>(new TestFifo<Stamped>(2), {
+      stampOf,
+    }).setName("sync");
     expect(combiner.slots).toBe(2);
-    expect(() => combiner.sink(2)).toThrow("Combiner.sink(2): no such input; this combiner has slots 0..1");
+    expect(() => combiner.sink(2)).toThrow(
+      "Combiner.sink(2): no such input; this combiner has slots 0..1",
+    );
     expect(combiner.sink(1).name).toBe("sync.sink(1)");
     const a = new UserSource<[Stamped]>();
     expect(() => (combiner.connectToSources as (...s: unknown[]) => unknown)(a)).toThrow(
@@ -227,7 +236,9 @@ describe("Combiner", () => {
     const outConn = combiner.connectToSink(out);
     combiner.disconnect();
     expect([...conns, outConn].map((c) => c.connected)).toEqual([false, false, false]);
-    expect(() => new Combiner<[Stamped]>(new TestFifo<Stamped>(1), {} as never)).toThrow(/stampOf must be a function/);
+    expect(() => new Combiner<[Stamped]>(new TestFifo<Stamped>(1), {} as never)).toThrow(
+      /stampOf must be a function/,
+    );
   });
 
   it("a cycle through the combiner is reported, not a stack overflow", () => {
@@ -240,5 +251,54 @@ describe("Combiner", () => {
     expect(() => {
       a.push(m(1));
     }).toThrow(/cycle in the filter graph at Combiner.sink\(0\)/);
+  });
+
+  it("is transparent: the graph emits and drops exactly what the bare fkie ApproximateTime does", () => {
+    // A deterministic 3-topic stream (LCG jitter), delivered in stamp order.
+    let seed = 12345;
+    const rand = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+    const events: { slot: number; msg: Stamped }[] = [];
+    const periods = [33, 10, 20];
+    for (let slot = 0; slot < 3; slot++) {
+      for (let k = 0; k < 300; k++) {
+        const stamp = 1000 + k * periods[slot]! + Math.floor(rand() * 5);
+        events.push({ slot, msg: m(stamp, `${slot}:${k}`) });
+      }
+    }
+    events.sort((a, b) =>
+      a.msg.stamp !== b.msg.stamp ? a.msg.stamp - b.msg.stamp : a.slot - b.slot,
+    );
+
+    const bareTuples: string[][] = [];
+    const bareDrops: [number, number, string, string][] = [];
+    const bare = new ApproximateTime<Stamped>(3, { maxQueueSize: 4, maxAge: null });
+    bare.bind({
+      emit: (items) => bareTuples.push(items.map((x) => x.v)),
+      drop: (slot, stamp, item, reason) => bareDrops.push([slot, stamp, reason, item.v]),
+    });
+    for (const e of events) {
+      bare.add(e.slot, e.msg.stamp, e.msg, e.msg.stamp);
+    }
+
+    const srcs = [
+      new UserSource<[Stamped]>(),
+      new UserSource<[Stamped]>(),
+      new UserSource<[Stamped]>(),
+    ] as const;
+    const combiner = new Combiner<[Stamped, Stamped, Stamped]>(
+      new ApproximateTime<Stamped>(3, { maxQueueSize: 4, maxAge: null }),
+      { stampOf },
+    );
+    combiner.connectToSources(...srcs);
+    const out = new Recorder<[Stamped, Stamped, Stamped]>();
+    combiner.connectToSink(out);
+    const drops: [number, number, string, string][] = [];
+    combiner.onDrop((d) => drops.push([d.slot, d.stamp, d.reason, d.item.v]));
+    for (const e of events) {
+      srcs[e.slot]!.push(e.msg);
+    }
+    expect(bareTuples.length).toBeGreaterThan(50);
+    expect(out.got.map((t) => t.map((x) => x.v))).toEqual(bareTuples);
+    expect(drops).toEqual(bareDrops);
   });
 });

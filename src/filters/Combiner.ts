@@ -65,14 +65,8 @@ class CombinerInput<I> extends Sink<[I], I> {
     const slot = this.#slot;
     const stamp = core.stampOf(item, slot);
     const policy = core.policy;
-    if (stamp !== stamp && !policy.acceptsHeaderless) {
-      core.host.drop(
-        slot,
-        stamp,
-        item,
-        "no-header",
-        `${policy.type} needs a header stamp; slot ${slot} received a message without one`,
-      );
+    if (Number.isNaN(stamp) && !policy.acceptsHeaderless) {
+      dropHeaderless(core, slot, item);
       return;
     }
     const arrivalOf = core.arrivalOf;
@@ -205,6 +199,17 @@ export class Combiner<T extends unknown[]> extends Source<T, T[number]> {
   public override reset(): void {
     this.#core.policy.reset(true);
   }
+}
+
+// Cold path, kept out of `receive` so that the hot path stays small enough to inline.
+function dropHeaderless<I>(core: CombinerCore<I>, slot: number, item: I): void {
+  core.host.drop(
+    slot,
+    NaN,
+    item,
+    "no-header",
+    `${core.policy.type} needs a header stamp; slot ${slot} received a message without one`,
+  );
 }
 
 function checkSlots(policy: CombinerPolicy<unknown>): void {

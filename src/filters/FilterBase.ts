@@ -43,10 +43,6 @@ export type SourceLike<Out extends unknown[]> = FilterBase<unknown[], Out, unkno
 // Internally every node is handled through this loose view; the public classes keep the types.
 type AnyNode = FilterBase<unknown[], unknown[], unknown>;
 
-const NO_NODES: readonly AnyNode[] = Object.freeze([]);
-const NO_CONNECTIONS: readonly Connection[] = Object.freeze([]);
-const NO_LISTENERS: readonly DropListener[] = Object.freeze([]);
-
 /**
  * The root of every filter (fkie's `FilterBase`): the connection lists of both sides, the
  * re-entry guard, synchronous delivery and the shared drop-reporting mechanism.
@@ -67,10 +63,11 @@ const NO_LISTENERS: readonly DropListener[] = Object.freeze([]);
 export abstract class FilterBase<In extends unknown[], Out extends unknown[], D> {
   #name: string | undefined;
   /** Downstream sinks, parallel to `#sinkConnections` (the hot path reads only this one). */
-  #sinks: readonly AnyNode[] = NO_NODES;
-  #sinkConnections: readonly Connection[] = NO_CONNECTIONS;
-  #sourceConnections: readonly Connection[] = NO_CONNECTIONS;
-  #dropListeners: readonly DropListener[] = NO_LISTENERS;
+  // Fresh (not shared frozen) empty arrays keep the hot loops' property accesses monomorphic.
+  #sinks: readonly AnyNode[] = [];
+  #sinkConnections: readonly Connection[] = [];
+  #sourceConnections: readonly Connection[] = [];
+  #dropListeners: readonly DropListener[] = [];
   /** Re-entry guard: true while `receive` runs. */
   #busy = false;
 
@@ -165,7 +162,7 @@ export abstract class FilterBase<In extends unknown[], Out extends unknown[], D>
         continue; // disconnected by an earlier sink of this very send
       }
       if (sink.#busy) {
-        throw new FilterCycleError(sink.name);
+        cycleAt(sink);
       }
       sink.#busy = true;
       try {
@@ -188,7 +185,7 @@ export abstract class FilterBase<In extends unknown[], Out extends unknown[], D>
         continue;
       }
       if (sink.#busy) {
-        throw new FilterCycleError(sink.name);
+        cycleAt(sink);
       }
       sink.#busy = true;
       try {
@@ -252,6 +249,11 @@ export abstract class FilterBase<In extends unknown[], Out extends unknown[], D>
       c.disconnect();
     }
   }
+}
+
+// Kept out of the delivery loops so that they stay small enough for the optimizer to inline.
+function cycleAt(sink: { readonly name: string }): never {
+  throw new FilterCycleError(sink.name);
 }
 
 /** The `item` of a drop event for the inputs `ins` (see `DropItem`). */

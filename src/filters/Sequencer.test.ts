@@ -137,7 +137,8 @@ describe("Sequencer", () => {
           let held: Msg[] = [];
           const expectOut: Msg[] = [];
           const expectDrops: number[] = [];
-          const byStampThenArrival = (a: Msg, b: Msg) => (a.stamp !== b.stamp ? a.stamp - b.stamp : a.id - b.id);
+          const byStampThenArrival = (a: Msg, b: Msg) =>
+            a.stamp !== b.stamp ? a.stamp - b.stamp : a.id - b.id;
           for (const e of events) {
             if (e === -1) {
               seq.flush();
@@ -168,7 +169,9 @@ describe("Sequencer", () => {
             expect(out[i]!.stamp).toBeGreaterThanOrEqual(out[i - 1]!.stamp);
           }
           seq.flush();
-          const seen = [...out.map((m) => m.id), ...drops.map((d) => d.item.id)].sort((a, b) => a - b);
+          const seen = [...out.map((m) => m.id), ...drops.map((d) => d.item.id)].sort(
+            (a, b) => a - b,
+          );
           expect(seen).toEqual(Array.from({ length: id }, (_, i) => i));
         },
       ),

@@ -52,6 +52,8 @@ describe("SimpleUserFilter", () => {
     src.connectToSink(flt);
     expect(() => {
       src.push(1);
-    }).toThrow("gate: no processing function set; call setProcessingFunction() before data arrives");
+    }).toThrow(
+      "gate: no processing function set; call setProcessingFunction() before data arrives",
+    );
   });
 });

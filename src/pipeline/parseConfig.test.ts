@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 
 import { ConfigError, type ConfigIssue } from "./ConfigError";
@@ -381,5 +383,20 @@ describe("parseConfigText", () => {
     })();
     expect(issue!.path).toBe("/");
     expect(issue!.message).toMatch(/^not valid JSON \(line 2, column \d+\): /);
+  });
+});
+
+describe("the presets in config/", () => {
+  const dir = join(__dirname, "..", "..", "config");
+  const presets = readdirSync(dir).filter(
+    (f) => f.endsWith(".json") && f !== "pipeline.schema.json",
+  );
+
+  it("are all valid pipeline configs", () => {
+    expect(presets.length).toBeGreaterThan(0);
+    for (const file of presets) {
+      const config = parseConfigText(readFileSync(join(dir, file), "utf8"));
+      expect(config.slots, file).toBe(config.inputs?.length);
+    }
   });
 });

@@ -1,10 +1,7 @@
 import type { Command } from "commander";
 import { spawnSync } from "node:child_process";
 
-
 import type { BenchmarkReport } from "../../../bench/Benchmark";
-import { runBenchmark } from "../../../bench/harness";
-import { BENCHMARKS, selectBenchmarks } from "../../../bench/registry";
 import { ConfigError } from "../../pipeline";
 import { CliError } from "../CliError";
 
@@ -47,6 +44,10 @@ interface BenchOptions {
 }
 
 async function bench(names: string[], opts: BenchOptions): Promise<void> {
+  // Loaded on use: the benchmarks pull in every layer (fusion, recordings), which the other
+  // commands must not pay for at startup, nor break on.
+  const { BENCHMARKS, selectBenchmarks } = await import("../../../bench/registry");
+  const { runBenchmark } = await import("../../../bench/harness");
   if (opts.list === true) {
     for (const b of BENCHMARKS) {
       process.stdout.write(

@@ -44,6 +44,8 @@ export interface SolverSummary {
   readonly usable: boolean;
   /** Number of free scalar parameters. */
   readonly parameterCount: number;
+  /** Entries of the envelope (lower triangle incl. diagonal) the factorization works on. */
+  readonly envelopeSize: number;
 }
 
 const DEFAULTS: Required<SolverOptions> = {
@@ -88,12 +90,15 @@ export class LevenbergMarquardt {
   #g = new Float64Array(0);
   #delta = new Float64Array(0);
   #backup = new Float64Array(0);
+  #invDiag = new Float64Array(0);
   #residuals = new Float64Array(0);
   #jacobians: Float64Array[] = [];
   #jacPointers: (Float64Array | null)[] = [];
   /** Per residual block, the global columns of its free parameters: #cols[#colStart[k] …]. */
   #colStart = new Int32Array(0);
   #cols = new Int32Array(0);
+  /** Where gathered column p of a block goes so that its local columns ascend globally. */
+  #slot = new Int32Array(0);
   /** The block's Jacobian gathered column-major (column p at p·m), for the JᵀJ update. */
   #local = new Float64Array(0);
   /** The problem whose JᵀJ in #h is current (set by solve, cleared by #prepare). */
@@ -135,6 +140,7 @@ export class LevenbergMarquardt {
       finalCost: cost,
       usable: termination !== "failure" && Number.isFinite(cost),
       parameterCount: n,
+      envelopeSize: this.#envelopeSize(),
       };
     };
     if (!Number.isFinite(cost)) {
@@ -234,6 +240,17 @@ export class LevenbergMarquardt {
         return undefined;
       }
     }
+    // When every requested column lies in the last T columns (the newest state, with blocks in
+    // stamp order), the trailing block of H⁻¹ is (L_tt·L_ttᵀ)⁻¹ = L_tt⁻ᵀ·L_tt⁻¹: O(T³), no solves.
+    let minCol = n;
+    for (const b of blockIndices) {
+      const o = this.#offsets[b]!;
+      if (o >= 0 && o < minCol) {
+        minCol = o;
+      }
+    }
+    const t = n - minCol;
+    const full = t <= 64 ? this.#trailingInverse(minCol) : undefined;
     const column = this.#delta;
     let col = 0;
     for (const bj of blockIndices) {
@@ -243,20 +260,67 @@ export class LevenbergMarquardt {
         if (oj < 0) {
           continue;
         }
-        column.fill(0, 0, n);
-        column[oj + cj] = 1;
-        this.#solveFactored(column);
+        if (full == undefined) {
+          column.fill(0, 0, n);
+          column[oj + cj] = 1;
+          this.#solveFactored(column);
+        }
         let row = 0;
         for (const bi of blockIndices) {
           const oi = this.#offsets[bi]!;
           const si = problem.blocks[bi]!.data.length;
           for (let ci = 0; ci < si; ci++, row++) {
-            out[row * total + col] = oi < 0 ? 0 : column[oi + ci]!;
+            out[row * total + col] =
+              oi < 0
+                ? 0
+                : full == undefined
+                  ? column[oi + ci]!
+                  : full[(oi + ci - minCol) * t + (oj + cj - minCol)]!;
           }
         }
       }
     }
     return out;
+  }
+
+  /** (H⁻¹) restricted to columns [from, n): X = L_tt⁻¹ by forward substitution, then XᵀX. */
+  #trailingInverse(from: number): Float64Array {
+    const n = this.#n;
+    const t = n - from;
+    const l = this.#l;
+    const inv = this.#invDiag;
+    const x = new Float64Array(t * t);
+    for (let c = 0; c < t; c++) {
+      x[c * t + c] = inv[from + c]!;
+      for (let i = c + 1; i < t; i++) {
+        const ri = (from + i) * n + from;
+        let s = 0;
+        for (let k = c; k < i; k++) {
+          s -= l[ri + k]! * x[k * t + c]!;
+        }
+        x[i * t + c] = s * inv[from + i]!;
+      }
+    }
+    const out = new Float64Array(t * t);
+    for (let a = 0; a < t; a++) {
+      for (let b = 0; b <= a; b++) {
+        let s = 0;
+        for (let k = a; k < t; k++) {
+          s += x[k * t + a]! * x[k * t + b]!;
+        }
+        out[a * t + b] = s;
+        out[b * t + a] = s;
+      }
+    }
+    return out;
+  }
+
+  #envelopeSize(): number {
+    let size = 0;
+    for (let i = 0; i < this.#n; i++) {
+      size += i - this.#first[i]! + 1;
+    }
+    return size;
   }
 
   /** Assigns column offsets, the envelope, and grows the buffers. */
@@ -316,19 +380,43 @@ export class LevenbergMarquardt {
     this.#colStart[residualBlocks.length] = totalCols;
     if (this.#cols.length < totalCols) {
       this.#cols = new Int32Array(Math.max(totalCols, 2 * this.#cols.length));
+      this.#slot = new Int32Array(this.#cols.length);
     }
     if (this.#local.length < maxLocal) {
       this.#local = new Float64Array(maxLocal);
     }
+    const cols = this.#cols;
+    const slot = this.#slot;
     for (let k = 0; k < residualBlocks.length; k++) {
-      let p = this.#colStart[k]!;
+      const c0 = this.#colStart[k]!;
+      let p = c0;
       for (const b of residualBlocks[k]!.blockIndices) {
         const off = this.#offsets[b]!;
         if (off >= 0) {
           for (let i = 0; i < blocks[b]!.data.length; i++) {
-            this.#cols[p++] = off + i;
+            cols[p++] = off + i;
           }
         }
+      }
+      // Rank of each gathered column among the block's columns (ties keep gather order), then
+      // the columns themselves sorted: the JᵀJ update then only visits pj ≤ pi.
+      for (let a = c0; a < p; a++) {
+        let rank = 0;
+        for (let b = c0; b < p; b++) {
+          if (cols[b]! < cols[a]! || (cols[b] === cols[a] && b < a)) {
+            rank++;
+          }
+        }
+        slot[a] = rank;
+      }
+      for (let a = c0 + 1; a < p; a++) {
+        const v = cols[a]!;
+        let b = a - 1;
+        while (b >= c0 && cols[b]! > v) {
+          cols[b + 1] = cols[b]!;
+          b--;
+        }
+        cols[b + 1] = v;
       }
     }
     for (const rb of residualBlocks) {
@@ -387,6 +475,7 @@ export class LevenbergMarquardt {
     const blocks = problem.blocks;
     const colStart = this.#colStart;
     const cols = this.#cols;
+    const slot = this.#slot;
     let cost = 0;
     const residualBlocks = problem.residualBlocks;
     for (let rbIndex = 0; rbIndex < residualBlocks.length; rbIndex++) {
@@ -422,7 +511,7 @@ export class LevenbergMarquardt {
       const local = this.#local;
       const c0 = colStart[rbIndex]!;
       const c = colStart[rbIndex + 1]! - c0;
-      let p = 0;
+      let p = c0;
       for (let a = 0; a < k; a++) {
         const ja = ptrs[a];
         if (!ja) {
@@ -430,7 +519,7 @@ export class LevenbergMarquardt {
         }
         const sa = blocks[idx[a]!]!.data.length;
         for (let i = 0; i < sa; i++, p++) {
-          const base = p * m;
+          const base = slot[p]! * m;
           for (let q = 0; q < m; q++) {
             local[base + q] = ja[q * sa + i]!;
           }
@@ -445,11 +534,8 @@ export class LevenbergMarquardt {
         }
         g[gi] = g[gi]! + acc;
         const row = gi * n;
-        for (let pj = 0; pj < c; pj++) {
+        for (let pj = 0; pj <= pi; pj++) {
           const gj = cols[c0 + pj]!;
-          if (gj > gi) {
-            continue;
-          }
           const bj = pj * m;
           let h2 = 0;
           for (let q = 0; q < m; q++) {
@@ -526,38 +612,47 @@ export class LevenbergMarquardt {
     return true;
   }
 
-  /** Envelope Cholesky of #l in place (lower). */
+  /** Envelope Cholesky of #l in place (lower); #invDiag gets 1/L_ii. */
   #factor(): boolean {
     const n = this.#n;
     const l = this.#l;
     const first = this.#first;
+    if (this.#invDiag.length < n) {
+      this.#invDiag = new Float64Array(this.#first.length);
+    }
+    const inv = this.#invDiag;
     for (let i = 0; i < n; i++) {
       const ri = i * n;
       const fi = first[i]!;
-      for (let j = fi; j <= i; j++) {
+      for (let j = fi; j < i; j++) {
         const rj = j * n;
         let s = l[ri + j]!;
         const start = fi > first[j]! ? fi : first[j]!;
         for (let k = start; k < j; k++) {
           s -= l[ri + k]! * l[rj + k]!;
         }
-        if (j < i) {
-          l[ri + j] = s / l[rj + j]!;
-        } else {
-          if (!(s > 0) || !Number.isFinite(s)) {
-            return false;
-          }
-          l[ri + i] = Math.sqrt(s);
-        }
+        l[ri + j] = s * inv[j]!;
       }
+      let d = l[ri + i]!;
+      for (let k = fi; k < i; k++) {
+        const v = l[ri + k]!;
+        d -= v * v;
+      }
+      if (!(d > 0) || !Number.isFinite(d)) {
+        return false;
+      }
+      const lii = Math.sqrt(d);
+      l[ri + i] = lii;
+      inv[i] = 1 / lii;
     }
     return true;
   }
 
-  /** Solves L·Lᵀ·x = b in place with the envelope factor in #l. */
+  /** Solves L·Lᵀ·x = b in place with the envelope factor in #l (and #invDiag). */
   #solveFactored(b: Float64Array): void {
     const n = this.#n;
     const l = this.#l;
+    const inv = this.#invDiag;
     const first = this.#first;
     for (let i = 0; i < n; i++) {
       const ri = i * n;
@@ -565,11 +660,11 @@ export class LevenbergMarquardt {
       for (let k = first[i]!; k < i; k++) {
         s -= l[ri + k]! * b[k]!;
       }
-      b[i] = s / l[ri + i]!;
+      b[i] = s * inv[i]!;
     }
     for (let i = n - 1; i >= 0; i--) {
       const ri = i * n;
-      const xi = b[i]! / l[ri + i]!;
+      const xi = b[i]! * inv[i]!;
       b[i] = xi;
       for (let k = first[i]!; k < i; k++) {
         b[k] = b[k]! - l[ri + k]! * xi;

@@ -86,11 +86,14 @@ export function locateIssue(path: string, policyType: string): IssueLocation {
 
 function locateFusionIssue(seg: readonly string[]): IssueLocation {
   const [a, b, c] = seg;
-  if (a === "sensors" && b != undefined && /^\d+$/.test(b)) {
-    return { node: ["fusion", `sensor${b}`], field: c };
+  if (a === "sensors" && b != undefined) {
+    return { node: ["fusion", `sensor:${b}`], field: c };
   }
-  if (a === "motionModel") {
-    return { node: ["fusion"], field: "motionModel" };
+  if (a === "motionModels" && b != undefined) {
+    return { node: ["fusion", `motion:${b}`], field: c };
+  }
+  if (a === "optimizer") {
+    return b == undefined ? { node: ["fusion"], field: "optimizer" } : { node: ["fusion", "optimizer"], field: b };
   }
   return a == undefined ? { node: ["fusion"] } : { node: ["fusion"], field: a };
 }

@@ -87,9 +87,19 @@ function objectFields(obj: Record<string, unknown>, grouped: Grouped, nodeKey: s
   return fields;
 }
 
+/** Settings-tree child key of a named fusion sensor / motion model. */
+export function sensorKey(name: string): string {
+  return `sensor:${name}`;
+}
+export function motionKey(name: string): string {
+  return `motion:${name}`;
+}
+
 /**
- * The "Fusion" node: an enable action when the config has no fusion section; otherwise the motion
- * model, the optimizer parameters and one child per sensor model, edited generically.
+ * The "Fusion" node: an enable action when the config has no fusion section; otherwise the
+ * top-level fusion values, an "optimizer" child, one child per motion model (`motionModels`,
+ * keyed by name) and one per sensor model (`sensors`, keyed by name), edited generically (the
+ * fusion layer validates them; its errors appear on the fields).
  */
 export function fusionNodes(
   config: LockstepConfig,
@@ -108,42 +118,46 @@ export function fusionNodes(
   }
   const top: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(fusion)) {
-    if (k !== "sensors" && k !== "motionModel") {
+    if (k !== "sensors" && k !== "motionModels" && k !== "optimizer") {
       top[k] = v;
     }
   }
-  const fields = objectFields(top, grouped, "fusion", env.topics);
-  const motion = isRecord(fusion.motionModel) ? fusion.motionModel : {};
-  const motionType = typeof motion.type === "string" ? motion.type : "";
-  const motionOptions: { label: string; value: string }[] = MOTION_MODEL_TYPES.map((t) => ({ label: t, value: t }));
-  if (motionType !== "" && !motionOptions.some((o) => o.value === motionType)) {
-    motionOptions.push({ label: motionType, value: motionType });
-  }
-  fields.motionModel = {
-    label: "Motion model",
-    input: "select",
-    value: motionType,
-    options: motionOptions,
-    error: grouped.get("fusion")?.fields.get("motionModel"),
-  };
   const children: SettingsTreeChildren = {};
-  const sensors = Array.isArray(fusion.sensors) ? fusion.sensors : [];
-  sensors.forEach((sensor, i) => {
-    const key = `sensor${i}`;
-    const s = isRecord(sensor) ? sensor : {};
+  if (isRecord(fusion.optimizer)) {
+    children.optimizer = {
+      label: "Optimizer",
+      icon: "Settings",
+      fields: objectFields(fusion.optimizer, grouped, "fusion/optimizer", env.topics),
+      error: grouped.get("fusion/optimizer")?.nodeError,
+      defaultExpansionState: "collapsed",
+    };
+  }
+  for (const [name, model] of Object.entries(isRecord(fusion.motionModels) ? fusion.motionModels : {})) {
+    const key = motionKey(name);
+    const fields = objectFields(isRecord(model) ? model : {}, grouped, `fusion/${key}`, env.topics);
+    const type = isRecord(model) && typeof model.type === "string" ? model.type : "";
+    const options: { label: string; value: string }[] = MOTION_MODEL_TYPES.map((t) => ({ label: t, value: t }));
+    if (type !== "" && !options.some((o) => o.value === type)) {
+      options.push({ label: type, value: type });
+    }
+    fields.type = { label: "type", input: "select", value: type, options, error: grouped.get(`fusion/${key}`)?.fields.get("type") };
+    children[key] = { label: `Motion model ${name}`, icon: "Move", fields, error: grouped.get(`fusion/${key}`)?.nodeError, defaultExpansionState: "collapsed" };
+  }
+  for (const [name, sensor] of Object.entries(isRecord(fusion.sensors) ? fusion.sensors : {})) {
+    const key = sensorKey(name);
     children[key] = {
-      label: typeof s.name === "string" && s.name !== "" ? s.name : `Sensor ${i}`,
+      label: `Sensor ${name}`,
       icon: "Radar",
-      fields: objectFields(s, grouped, `fusion/${key}`, env.topics),
+      fields: objectFields(isRecord(sensor) ? sensor : {}, grouped, `fusion/${key}`, env.topics),
       error: grouped.get(`fusion/${key}`)?.nodeError,
       defaultExpansionState: "collapsed",
       actions: [{ type: "action", id: "remove-sensor", label: "Remove sensor", icon: "Delete", display: "inline" }],
     };
-  });
+  }
   return {
     label: "Fusion",
     icon: "Walk",
-    fields,
+    fields: objectFields(top, grouped, "fusion", env.topics),
     children,
     error: grouped.get("fusion")?.nodeError,
     actions: [

@@ -26,9 +26,18 @@ function slotIndex(key: string | undefined): number | undefined {
   return m ? Number(m[1]) : undefined;
 }
 
-function sensorIndex(key: string | undefined): number | undefined {
-  const m = key == undefined ? undefined : /^sensor(\d+)$/.exec(key);
-  return m ? Number(m[1]) : undefined;
+/** The fusion object a tree child key names: ["sensors", name], ["motionModels", name] or ["optimizer"]. */
+function fusionTarget(key: string | undefined): [string, string?] | undefined {
+  if (key == undefined) {
+    return undefined;
+  }
+  if (key.startsWith("sensor:")) {
+    return ["sensors", key.slice(7)];
+  }
+  if (key.startsWith("motion:")) {
+    return ["motionModels", key.slice(7)];
+  }
+  return key === "optimizer" ? ["optimizer"] : undefined;
 }
 
 /**
@@ -132,24 +141,34 @@ export function applySettingsAction(config: LockstepConfig, action: SettingsTree
         }
         return next;
       case ACTION.enableFusion:
-        next.fusion = { motionModel: { type: "fuse_models::Unicycle2D" }, sensors: [] };
+        next.fusion = {
+          optimizer: { type: "fixed-lag", lag: "0.5s", updatePeriod: "50ms" },
+          motionModels: { unicycle_motion_model: { type: "fuse_models::Unicycle2D" } },
+          sensors: {},
+        };
         return next;
       case ACTION.disableFusion:
         delete next.fusion;
         return next;
       case ACTION.addSensor: {
         const fusion = isRecord(next.fusion) ? next.fusion : (next.fusion = {});
-        const sensors = Array.isArray(fusion.sensors) ? (fusion.sensors as unknown[]) : (fusion.sensors = []);
-        sensors.push({ name: `sensor${sensors.length}`, type: SENSOR_TYPES[0], topic: next.inputs[0]?.topic ?? "" });
+        const sensors = isRecord(fusion.sensors) ? fusion.sensors : (fusion.sensors = {});
+        const models = Object.keys(isRecord(fusion.motionModels) ? fusion.motionModels : {});
+        let n = Object.keys(sensors).length;
+        while (`sensor${n}` in sensors) {
+          n++;
+        }
+        sensors[`sensor${n}`] = { type: SENSOR_TYPES[0], motionModels: models.slice(0, 1), topic: next.inputs[0]?.topic ?? "" };
         return next;
       }
       case ACTION.removeSensor: {
-        const i = sensorIndex(path[1]);
-        const sensors = isRecord(next.fusion) && Array.isArray(next.fusion.sensors) ? (next.fusion.sensors as unknown[]) : undefined;
-        if (i != undefined && sensors && i < sensors.length) {
-          sensors.splice(i, 1);
+        const target = fusionTarget(path[1]);
+        const sensors = isRecord(next.fusion) && isRecord(next.fusion.sensors) ? next.fusion.sensors : undefined;
+        if (target?.[0] === "sensors" && sensors && target[1]! in sensors) {
+          delete sensors[target[1]!];
+          return next;
         }
-        return next;
+        return config;
       }
       default:
         return config;
@@ -248,18 +267,15 @@ function updateFusion(next: LockstepConfig, config: LockstepConfig, rest: readon
   const fusion = next.fusion;
   let target: Record<string, unknown> = fusion;
   let key = rest[0];
-  const si = sensorIndex(rest[0]);
-  if (si != undefined) {
-    const sensors = Array.isArray(fusion.sensors) ? (fusion.sensors as unknown[]) : [];
-    const sensor = sensors[si];
-    if (!isRecord(sensor)) {
+  const where = fusionTarget(rest[0]);
+  if (where) {
+    const holder = where[1] == undefined ? fusion : isRecord(fusion[where[0]]) ? (fusion[where[0]] as Record<string, unknown>) : undefined;
+    const obj = where[1] == undefined ? fusion[where[0]] : holder?.[where[1]];
+    if (!isRecord(obj)) {
       return config;
     }
-    target = sensor;
+    target = obj;
     key = rest[1];
-  } else if (key === "motionModel") {
-    fusion.motionModel = { ...(isRecord(fusion.motionModel) ? fusion.motionModel : {}), type: value };
-    return next;
   }
   if (key == undefined) {
     return config;

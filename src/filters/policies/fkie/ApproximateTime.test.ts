@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 
-import { TimeBase } from "../../../time";
 import { ApproximateTime } from "./ApproximateTime";
 import { describeEvents, feed, Recorder, t, type Input } from "./testHarness";
+import { TimeBase } from "../../../time";
 
 const MS = 1_000_000;
 
@@ -406,10 +406,16 @@ describe("fkie ApproximateTime: configuration", () => {
     expect(() => new ApproximateTime(2).setMinDistance(2, 1)).toThrow(/slot 2 does not exist/);
     const p = new ApproximateTime<number>(2);
     p.bind(new Recorder());
-    expect(() => p.add(2, 1, 0, 1)).toThrow(/slot 2 does not exist/);
-    expect(() => p.add(0, NaN, 0, 1)).toThrow(/no-header/);
+    expect(() => {
+      p.add(2, 1, 0, 1);
+    }).toThrow(/slot 2 does not exist/);
+    expect(() => {
+      p.add(0, NaN, 0, 1);
+    }).toThrow(/no-header/);
     const unbound = new ApproximateTime<number>(1, { maxAge: null });
-    expect(() => unbound.add(0, 1, 0, 1)).toThrow(/before bind/);
+    expect(() => {
+      unbound.add(0, 1, 0, 1);
+    }).toThrow(/before bind/);
   });
 
   it("grows unlimited queues without losing order", () => {

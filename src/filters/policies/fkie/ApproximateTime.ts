@@ -312,10 +312,28 @@ export class ApproximateTime<T> implements CombinerPolicy<T> {
     const rings = this.#rings;
     const slots = rings.length;
     for (;;) {
-      if (this.#pivot === UNSET && !this.#determinePivot()) {
-        return;
+      let pivot = this.#pivot;
+      let pts = this.#pivotTs;
+      if (pivot === UNSET) {
+        // determine_pivot: the latest head (ties to the lowest slot); none if a head is missing.
+        pts = this.#zero;
+        for (let i = 0; i < slots; i++) {
+          const ring = rings[i]!;
+          if (ring.len === 0) {
+            return;
+          }
+          const s = ring.st[ring.start]!;
+          if (s > pts) {
+            pts = s;
+            pivot = i;
+          }
+        }
+        if (pivot === UNSET) {
+          return;
+        }
+        this.#pivot = pivot;
+        this.#pivotTs = pts;
       }
-      const pivot = this.#pivot;
       // Slot n first (fkie returns at once if it can still improve), then every other slot with
       // no short-circuit, so that all of them advance. Slot n is not evaluated a second time as
       // fkie does: nothing changed for it in between, so that call would return false again.
@@ -325,11 +343,42 @@ export class ApproximateTime<T> implements CombinerPolicy<T> {
         if (i === pivot || (j >= 0 && i === n)) {
           continue;
         }
-        if (this.#canStillImprove(i)) {
-          if (j < 0) {
-            return;
+        // can_still_improve(i): advance the head while the next message is strictly closer.
+        const ring = rings[i]!;
+        const st = ring.st;
+        const mask = ring.mask;
+        let start = ring.start;
+        let s = st[start]!;
+        let td = s < pts ? pts - s : s - pts;
+        let optimal = false;
+        while (ring.len > 1) {
+          const nextStart = (start + 1) & mask;
+          const next = st[nextStart]!;
+          const tdNext = next < pts ? pts - next : next - pts;
+          if (!(tdNext < td)) {
+            optimal = true;
+            break;
           }
-          improve = true;
+          // The head is passed over for a strictly closer message: commit, then report.
+          const item = ring.it[start] as T;
+          ring.it[start] = undefined;
+          ring.start = nextStart;
+          ring.len--;
+          this.#host.drop(i, s, item, "not-selected");
+          start = nextStart;
+          s = next;
+          td = tdNext;
+        }
+        if (!optimal) {
+          // Queue exhausted: a later message could still be closer unless the head is not earlier
+          // than the pivot or the min distance rules it out.
+          const later = s + ring.minDist;
+          if (s < pts && (later < pts ? pts - later : later - pts) <= td) {
+            if (j < 0) {
+              return;
+            }
+            improve = true;
+          }
         }
       }
       if (improve) {
@@ -342,60 +391,6 @@ export class ApproximateTime<T> implements CombinerPolicy<T> {
       }
       this.#emitHeads();
     }
-  }
-
-  /** Pivot = the slot whose head is latest (ties to the lowest index); false if a head is missing. */
-  #determinePivot(): boolean {
-    const rings = this.#rings;
-    let pivot = UNSET;
-    let ts = this.#zero;
-    for (let i = 0; i < rings.length; i++) {
-      const ring = rings[i]!;
-      if (ring.len === 0) {
-        return false;
-      }
-      const s = ring.st[ring.start]!;
-      if (s > ts) {
-        ts = s;
-        pivot = i;
-      }
-    }
-    this.#pivot = pivot;
-    this.#pivotTs = ts;
-    return pivot !== UNSET;
-  }
-
-  /**
-   * fkie's can_still_improve_at: advances slot i's head while the next message is strictly
-   * closer to the pivot; true when the queue ran out and a later message could still be closer.
-   */
-  #canStillImprove(i: number): boolean {
-    const ring = this.#rings[i]!;
-    const st = ring.st;
-    const mask = ring.mask;
-    const pts = this.#pivotTs;
-    let start = ring.start;
-    let s = st[start]!;
-    let td = s < pts ? pts - s : s - pts;
-    while (ring.len > 1) {
-      const nextStart = (start + 1) & mask;
-      const next = st[nextStart]!;
-      const tdNext = next < pts ? pts - next : next - pts;
-      if (!(tdNext < td)) {
-        return false;
-      }
-      // The head is passed over for a strictly closer message: commit, then report.
-      const item = ring.it[start] as T;
-      ring.it[start] = undefined;
-      ring.start = nextStart;
-      ring.len--;
-      this.#host.drop(i, s, item, "not-selected");
-      start = nextStart;
-      s = next;
-      td = tdNext;
-    }
-    const later = s + ring.minDist;
-    return s < pts && (later < pts ? pts - later : later - pts) <= td;
   }
 
   /** fkie's heads_timespan, including its "stamp 0 is unset" sentinel. */
@@ -418,10 +413,15 @@ export class ApproximateTime<T> implements CombinerPolicy<T> {
   #emitHeads(): void {
     const rings = this.#rings;
     const slots = rings.length;
+    // Array literals are allocated with their final element kinds, cheaper than new Array(n)
+    // followed by stores (which turns the stamps' backing store into doubles a second time).
     let items: T[];
     let stamps: Stamp[];
-    if (slots === 3) {
-      // Literal arrays are allocated with their final element kinds (cheaper than new Array).
+    if (slots === 2) {
+      const [a, b] = rings as [SlotRing<T>, SlotRing<T>];
+      stamps = [a.st[a.start]!, b.st[b.start]!];
+      items = [a.it[a.start] as T, b.it[b.start] as T];
+    } else if (slots === 3) {
       const [a, b, c] = rings as [SlotRing<T>, SlotRing<T>, SlotRing<T>];
       stamps = [a.st[a.start]!, b.st[b.start]!, c.st[c.start]!];
       items = [a.it[a.start] as T, b.it[b.start] as T, c.it[c.start] as T];

@@ -172,7 +172,11 @@ describe("fkie ExactTime", () => {
     expect(() => new ExactTime(2, { maxQueueSize: -1 })).toThrow(/maxQueueSize/);
     expect(() => new ExactTime(1.5)).toThrow(/positive integer/);
     p.bind(new Recorder());
-    expect(() => p.add(3, 1, 0, 1)).toThrow(/slot 3 does not exist/);
-    expect(() => p.add(0, NaN, 0, 1)).toThrow(/no-header/);
+    expect(() => {
+      p.add(3, 1, 0, 1);
+    }).toThrow(/slot 3 does not exist/);
+    expect(() => {
+      p.add(0, NaN, 0, 1);
+    }).toThrow(/no-header/);
   });
 });

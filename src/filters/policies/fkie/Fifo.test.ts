@@ -96,6 +96,8 @@ describe("fkie Fifo", () => {
     expect([p.type, p.acceptsHeaderless, p.maxQueueSize]).toEqual(["fkie/fifo", true, 1]);
     expect(() => new Fifo(2, { maxQueueSize: -2 })).toThrow(/maxQueueSize/);
     p.bind(new Recorder());
-    expect(() => p.add(-1, 0, 0, 0)).toThrow(/slot -1 does not exist/);
+    expect(() => {
+      p.add(-1, 0, 0, 0);
+    }).toThrow(/slot -1 does not exist/);
   });
 });

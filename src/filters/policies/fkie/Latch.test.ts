@@ -77,6 +77,8 @@ describe("fkie Latch", () => {
     expect(() => new Latch(2, { trigger: 2 })).toThrow(/trigger 2 is not a slot/);
     expect(() => p.triggerOn(-1)).toThrow(/not a slot/);
     p.bind(new Recorder());
-    expect(() => p.add(5, 0, 0, 0)).toThrow(/slot 5 does not exist/);
+    expect(() => {
+      p.add(5, 0, 0, 0);
+    }).toThrow(/slot 5 does not exist/);
   });
 });

@@ -1,0 +1,194 @@
+import { existsSync, readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+
+import type { Immutable, MessageEvent } from "@foxglove/extension";
+import { beforeAll, describe, expect, it } from "vitest";
+
+import { openRecordingFile } from "../../recording/node";
+import { AnalysisEngine, dropCode } from "./AnalysisEngine";
+import { EngineClient } from "./EngineClient";
+import type { EngineDelta, EngineInput } from "./engineTypes";
+import { analyzeRange, findRangeSubscribe, mergeByReceiveTime } from "./rangeAnalysis";
+import { slimMessage, SLIM_MAX_ELEMENTS } from "./slimMessage";
+
+const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
+const BAG = [`${ROOT}samples/husky-2015.bag`, `${ROOT}../shared/data/husky-2015.bag`].find((p) => existsSync(p))!;
+const HUSKY = JSON.parse(readFileSync(`${ROOT}config/husky.json`, "utf8")) as { inputs: { topic: string }[] };
+
+let events: EngineInput[] = [];
+
+beforeAll(async () => {
+  const rec = await openRecordingFile(BAG);
+  let seq = 0;
+  for await (const m of rec.messages()) {
+    events.push({ seq: seq++, topic: m.topic, schemaName: m.schemaName, receiveTime: m.receiveTime, message: m.message });
+  }
+  await rec.close();
+});
+
+function runAll(engine: AnalysisEngine, batch = 500): EngineDelta[] {
+  const deltas: EngineDelta[] = [];
+  for (let i = 0; i < events.length; i += batch) {
+    engine.ingest(events.slice(i, i + batch));
+    deltas.push(engine.takeDelta());
+  }
+  return deltas;
+}
+
+describe("AnalysisEngine on the husky recording", () => {
+  it("accounts for every input message: matched, dropped once, or still held", () => {
+    const engine = new AnalysisEngine(HUSKY);
+    const deltas = runAll(engine);
+    const last = deltas[deltas.length - 1]!;
+    const tuples = deltas.flatMap((d) => d.tuples);
+    const drops = deltas.flatMap((d) => d.drops);
+    expect(last.stats.tuples).toBe(tuples.length);
+    expect(tuples.map((t) => t.index)).toEqual(tuples.map((_, i) => i));
+    for (const [slot, topic] of HUSKY.inputs.map((i) => i.topic).entries()) {
+      const messages = events.filter((e) => e.topic === topic).length;
+      const t = last.stats.topics[slot]!;
+      expect(t.messages).toBe(messages);
+      expect(t.matched).toBe(tuples.length);
+      expect(t.dropped).toBe(drops.filter((d) => d.topic === topic).length);
+      const held = messages - t.matched - t.dropped;
+      expect(held).toBeGreaterThanOrEqual(0);
+      expect(held).toBeLessThanOrEqual(21); // maxQueueSize 20 + the head
+    }
+    // Each message is used at most once, drops are unique, and sets respect maxTimespan (50 ms).
+    const used = new Set<number>();
+    for (const t of tuples) {
+      for (const seq of t.seqs) {
+        expect(used.has(seq)).toBe(false);
+        used.add(seq);
+      }
+      expect(Math.max(...t.stamps) - Math.min(...t.stamps)).toBe(t.timespan);
+      expect(t.timespan).toBeLessThanOrEqual(50e6);
+    }
+    const dropped = new Set(drops.map((d) => d.seq));
+    expect(dropped.size).toBe(drops.length);
+    for (const seq of dropped) {
+      expect(used.has(seq)).toBe(false);
+    }
+    // Timeline marks: one "received" per stamped input message, one per matched and per drop.
+    const codes = deltas.flatMap((d) => d.marks.codes);
+    expect(codes.filter((c) => c === 0).length).toBe(events.filter((e) => HUSKY.inputs.some((i) => i.topic === e.topic)).length);
+    expect(codes.filter((c) => c === 1).length).toBe(tuples.length * 3);
+    expect(codes.filter((c) => c >= 2).length).toBe(drops.filter((d) => !Number.isNaN(d.stamp)).length);
+    expect(dropCode("queue-overflow")).toBe(2);
+    // Raw odometry poses for the trajectory view.
+    expect(deltas.flatMap((d) => d.rawPoses).length).toBe(events.filter((e) => e.topic === "/husky_velocity_controller/odom").length);
+    expect(last.hints.length).toBeGreaterThan(0);
+  });
+
+  it("reset starts over and gives the same result; a comparison policy runs on the same data", () => {
+    const engine = new AnalysisEngine(HUSKY, { type: "ros/approximate-time", queueSize: 10 });
+    const first = runAll(engine).at(-1)!;
+    engine.reset();
+    expect(engine.takeDelta().stats.tuples).toBe(0);
+    const second = runAll(engine, 3000).at(-1)!;
+    expect(second.stats).toEqual(first.stats);
+    expect(second.compare?.policyType).toBe("ros/approximate-time");
+    expect(second.compare!.tuples).toBeGreaterThan(0);
+    expect(second.compare!.topics.map((t) => t.messages)).toEqual(second.stats.topics.map((t) => t.messages));
+  });
+
+  it("rejects invalid configs with the JSON path", () => {
+    expect(() => new AnalysisEngine({ ...HUSKY, policy: { type: "fkie/approximate-time", maxAge: "soon" } })).toThrow(/\/policy\/maxAge/);
+    expect(() => new AnalysisEngine({ inputs: [], policy: { type: "fkie/fifo" } })).toThrow(/inputs/);
+  });
+
+  it("reports messages without a usable stamp as drops", () => {
+    const engine = new AnalysisEngine({ inputs: [{ topic: "/a" }, { topic: "/b" }], policy: { type: "fkie/approximate-time" } });
+    engine.ingest([
+      { seq: 0, topic: "/a", schemaName: "x", receiveTime: { sec: 5, nsec: 0 }, message: { data: 1 } },
+      { seq: 1, topic: "/a", schemaName: "x", receiveTime: { sec: 5, nsec: 0 }, message: { header: { stamp: { sec: 0, nsec: 0 } } } },
+      { seq: 2, topic: "/b", schemaName: "x", receiveTime: { sec: 5, nsec: 0 }, message: { header: { stamp: { sec: 5, nsec: 0 } } } },
+    ]);
+    const d = engine.takeDelta();
+    expect(d.drops.map((x) => [x.seq, x.reason])).toEqual([
+      [0, "no-header"],
+      [1, "zero-stamp"],
+    ]);
+  });
+});
+
+describe("whole-range analysis", () => {
+  const ev = (topic: string, ns: number): Immutable<MessageEvent> => ({
+    topic,
+    schemaName: "s",
+    receiveTime: { sec: Math.floor(ns / 1e9), nsec: ns % 1e9 },
+    sizeInBytes: 0,
+    message: { header: { stamp: { sec: Math.floor(ns / 1e9), nsec: ns % 1e9 } } },
+  });
+  async function* batches(list: Immutable<MessageEvent>[], size: number): AsyncGenerator<Immutable<MessageEvent[]>> {
+    for (let i = 0; i < list.length; i += size) {
+      yield list.slice(i, i + size);
+    }
+    yield [];
+  }
+
+  it("merges per-topic iterators into receive-time order (ties keep topic order)", async () => {
+    const a = [1, 3, 5, 7, 9].map((t) => ev("/a", t * 1e8));
+    const b = [2, 3, 4, 10].map((t) => ev("/b", t * 1e8));
+    const out: string[] = [];
+    for await (const batch of mergeByReceiveTime([batches(a, 2), batches(b, 3)])) {
+      out.push(...batch.map((m) => `${m.topic}${m.receiveTime.nsec / 1e8 + m.receiveTime.sec * 10}`));
+    }
+    expect(out).toEqual(["/a1", "/b2", "/a3", "/b3", "/b4", "/a5", "/a7", "/a9", "/b10"]);
+  });
+
+  it("feeds the engine through a host's range subscription under any of its names, with progress and cancel", async () => {
+    const msgs = { "/a": [1, 2, 3].map((t) => ev("/a", t * 1e9)), "/b": [1, 2, 3].map((t) => ev("/b", t * 1e9)) } as Record<string, Immutable<MessageEvent>[]>;
+    let unsubscribed = 0;
+    const ctx = {
+      unstable_subscribeMessageRange: (args: { topic: string; onNewRangeIterator: (it: AsyncIterable<Immutable<MessageEvent[]>>) => Promise<void> }) => {
+        void args.onNewRangeIterator(batches(msgs[args.topic]!, 1));
+        return () => {
+          unsubscribed++;
+        };
+      },
+    };
+    const subscribe = findRangeSubscribe(ctx as never)!;
+    expect(subscribe).toBeDefined();
+    expect(findRangeSubscribe({} as never)).toBeUndefined();
+    const got: EngineInput[] = [];
+    const progress: number[] = [];
+    const n = await analyzeRange(subscribe, ["/a", "/b"], async (e) => { got.push(...e); }, {
+      start: { sec: 1, nsec: 0 },
+      end: { sec: 3, nsec: 0 },
+      signal: new AbortController().signal,
+      onProgress: (f) => progress.push(f),
+    });
+    expect(n).toBe(6);
+    expect(got.map((e) => `${e.topic}@${e.receiveTime.sec}#${e.seq}`)).toEqual(["/a@1#0", "/b@1#1", "/a@2#2", "/b@2#3", "/a@3#4", "/b@3#5"]);
+    expect(progress.at(-1)).toBe(1);
+    expect(unsubscribed).toBe(2);
+    const abort = new AbortController();
+    abort.abort();
+    expect(await analyzeRange(subscribe, ["/a"], async () => undefined, { signal: abort.signal, onProgress: () => undefined })).toBeLessThanOrEqual(1);
+  });
+});
+
+describe("EngineClient (inline fallback) and slimMessage", () => {
+  it("runs the protocol without a worker: configure, ingest with ack, flush, errors", async () => {
+    const deltas: EngineDelta[] = [];
+    const errors: string[] = [];
+    const client = new EngineClient({ onDelta: (d) => deltas.push(d), onError: (m) => errors.push(m) });
+    expect(client.inWorker).toBe(false);
+    client.configure(HUSKY);
+    await client.ingest(events.slice(0, 2000));
+    await client.flush();
+    expect(deltas.at(-1)!.ingested).toBe(2000);
+    client.configure({ inputs: [{ topic: "/a" }], policy: { type: "nope" } });
+    await client.flush();
+    expect(errors.at(-1)).toMatch(/policy/);
+    client.dispose();
+  });
+
+  it("replaces only large arrays and leaves ordinary messages uncopied", () => {
+    const small = { header: { stamp: { sec: 1, nsec: 2 } }, covariance: new Float64Array(36) };
+    expect(slimMessage(small)).toBe(small);
+    const big = { header: { stamp: { sec: 1, nsec: 2 } }, data: new Uint8Array(SLIM_MAX_ELEMENTS + 1), ranges: [1, 2] };
+    expect(slimMessage(big)).toEqual({ header: { stamp: { sec: 1, nsec: 2 } }, data: { length: SLIM_MAX_ELEMENTS + 1 }, ranges: [1, 2] });
+  });
+});

@@ -1,0 +1,154 @@
+import type { MessageEvent, RenderState } from "@foxglove/extension";
+import { describe, expect, it, vi } from "vitest";
+
+import type { EngineDelta, EngineInput, TupleRow } from "../engine/engineTypes";
+import { FrameHandler, type FrameSink } from "./FrameHandler";
+import { MessageCache } from "./MessageCache";
+import { outputTopic, publishUnavailableReason, toPlainJson, TuplePublisher } from "./Publisher";
+import { CAPS, ViewStore } from "./ViewStore";
+
+function msg(topic: string, sec: number, nsec = 0): MessageEvent {
+  return { topic, schemaName: "sensor_msgs/Imu", receiveTime: { sec, nsec }, sizeInBytes: 10, message: { header: { stamp: { sec, nsec } } } };
+}
+
+function sink(): FrameSink & { posted: EngineInput[][]; resets: number; updates: unknown[] } {
+  const s = {
+    posted: [] as EngineInput[][],
+    resets: 0,
+    updates: [] as unknown[],
+    post(events: EngineInput[]) {
+      s.posted.push(events);
+    },
+    reset() {
+      s.resets++;
+    },
+    update(c: unknown) {
+      s.updates.push(c);
+    },
+  };
+  return s;
+}
+
+describe("FrameHandler", () => {
+  it("always calls done exactly once, even when the sink throws", () => {
+    const s = sink();
+    s.post = () => {
+      throw new Error("boom");
+    };
+    const h = new FrameHandler(s).setInputs(["/a"]);
+    const done = vi.fn();
+    const err = h.handle({ currentFrame: [msg("/a", 1)] } as RenderState, done);
+    expect(err?.message).toBe("boom");
+    expect(done).toHaveBeenCalledTimes(1);
+    const done2 = vi.fn();
+    expect(h.handle({}, done2)).toBeUndefined();
+    expect(done2).toHaveBeenCalledTimes(1);
+    expect(h.renders).toBe(2);
+  });
+
+  it("passes only input topics, numbers them, and resets on seek before the new frame", () => {
+    const s = sink();
+    const order: string[] = [];
+    s.reset = () => order.push("reset");
+    s.post = (e) => order.push(`post ${e.map((x) => `${x.topic}#${x.seq}`).join(",")}`);
+    const h = new FrameHandler(s).setInputs(["/a", "/b"]);
+    h.handle({ currentFrame: [msg("/a", 1), msg("/c", 1), msg("/b", 2)] } as RenderState, () => undefined);
+    h.handle({ didSeek: true, currentFrame: [msg("/a", 9)] } as RenderState, () => undefined);
+    expect(order).toEqual(["post /a#0,/b#1", "reset", "post /a#2"]);
+  });
+
+  it("reports topics, colour scheme and times", () => {
+    const s = sink();
+    const h = new FrameHandler(s);
+    h.handle({ topics: [], colorScheme: "dark", currentTime: { sec: 1, nsec: 0 }, startTime: { sec: 0, nsec: 0 } } as unknown as RenderState, () => undefined);
+    expect(s.updates).toEqual([{ topics: [], colorScheme: "dark", currentTime: { sec: 1, nsec: 0 }, startTime: { sec: 0, nsec: 0 }, endTime: undefined }]);
+  });
+
+  it("keeps messages for republishing only when given a cache, bounded by its capacity", () => {
+    const s = sink();
+    const cache = new MessageCache(3);
+    const h = new FrameHandler(s).setInputs(["/a"]).setCache(cache);
+    h.handle({ currentFrame: [1, 2, 3, 4, 5].map((i) => msg("/a", i)) } as RenderState, () => undefined);
+    expect(cache.size).toBe(3);
+    expect(cache.get(0)).toBeUndefined();
+    expect(cache.get(4)?.receiveTime.sec).toBe(5);
+    expect(cache.misses).toBe(1);
+    h.handle({ didSeek: true } as RenderState, () => undefined);
+    expect(cache.size).toBe(0);
+    h.setCache(undefined).handle({ currentFrame: [msg("/a", 6)] } as RenderState, () => undefined);
+    expect(cache.size).toBe(0);
+  });
+});
+
+function delta(tuples: number, marks: number): EngineDelta {
+  const rows: TupleRow[] = Array.from({ length: tuples }, (_, i) => ({ index: i, stamps: [i, i], seqs: [i, i], timespan: 0, lag: 0 }));
+  return {
+    tuples: rows,
+    drops: Array.from({ length: tuples }, (_, i) => ({ slot: 0, topic: "/a", stamp: i, reason: "max-age" as const, seq: i })),
+    marks: { slots: Array<number>(marks).fill(0), stamps: Array.from({ length: marks }, (_, i) => i), codes: Array.from({ length: marks }, (_, i) => i % 3) },
+    rawPoses: [],
+    fusedPoses: [],
+    transactions: [],
+    stats: { policyType: "x", tuples, drops: {}, topics: [] },
+    hints: [],
+    ingested: marks,
+  };
+}
+
+describe("ViewStore", () => {
+  it("stays within its caps whatever arrives, and clears", () => {
+    const store = new ViewStore();
+    for (let i = 0; i < 40; i++) {
+      store.apply(delta(1000, 5000));
+    }
+    expect(store.tuples.size).toBe(CAPS.tuples);
+    expect(store.tuples.totalPushed).toBe(40_000);
+    expect(store.drops.size).toBe(CAPS.drops);
+    expect(store.dropExamples.get("max-age")).toHaveLength(CAPS.dropExamples);
+    expect(store.marks[0]!.received.size).toBe(CAPS.marks);
+    expect(store.marks[0]!.droppedStamps.size).toBe(CAPS.marks);
+    const v = store.version;
+    store.clear();
+    expect(store.tuples.size + store.drops.size + store.marks.length).toBe(0);
+    expect(store.version).toBe(v + 1);
+  });
+});
+
+describe("publishing", () => {
+  it("is unavailable without advertise/publish, with the reason", () => {
+    expect(publishUnavailableReason({})).toMatch(/cannot publish/);
+    expect(publishUnavailableReason({ advertise: () => undefined, publish: () => undefined })).toBeUndefined();
+  });
+
+  it("advertises the namespaced topics with the original schemas, republishes tuples, unadvertises", () => {
+    const calls: string[] = [];
+    const api = {
+      advertise: (t: string, s: string) => calls.push(`adv ${t} ${s}`),
+      unadvertise: (t: string) => calls.push(`unadv ${t}`),
+      publish: (t: string, m: unknown) => calls.push(`pub ${t} ${JSON.stringify(m)}`),
+    };
+    const cache = new MessageCache();
+    cache.put(7, { ...msg("/imu/data", 1), message: { v: new Float64Array([1, 2]) } });
+    cache.put(8, { ...msg("/odom", 1), message: { n: 1n } });
+    const pub = new TuplePublisher(api, "/lockstep/", [{ topic: "/imu/data", schemaName: "sensor_msgs/Imu" }, { topic: "/odom", schemaName: "nav_msgs/Odometry" }], false).start();
+    pub.publishTuples([{ index: 0, stamps: [1, 1], seqs: [7, 8], timespan: 0, lag: 0 }, { index: 1, stamps: [2, 2], seqs: [99, 8], timespan: 0, lag: 0 }], cache);
+    pub.stop();
+    expect(calls).toEqual([
+      "adv /lockstep/imu/data sensor_msgs/Imu",
+      "adv /lockstep/odom nav_msgs/Odometry",
+      'pub /lockstep/imu/data {"v":[1,2]}',
+      'pub /lockstep/odom {"n":1}',
+      'pub /lockstep/odom {"n":1}',
+      "unadv /lockstep/imu/data",
+      "unadv /lockstep/odom",
+    ]);
+    expect(pub.published).toBe(3);
+    expect(cache.misses).toBe(1);
+  });
+
+  it("names output topics under the namespace", () => {
+    expect(outputTopic("/lockstep", "/imu/data")).toBe("/lockstep/imu/data");
+    expect(outputTopic("/ns/", "imu")).toBe("/ns/imu");
+    expect(toPlainJson({ a: [new Uint8Array([3])] })).toEqual({ a: [[3]] });
+  });
+});
