@@ -6,7 +6,11 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { Readable, Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
+
+import { parseConfig } from "../pipeline";
+import { replay } from "./commands/replay";
 
 const ROOT = join(__dirname, "..", "..");
 // LOCKSTEP_BIN runs the same contract against another entry point (e.g. an installed build).
@@ -18,7 +22,7 @@ interface Result {
   stderr: string;
 }
 
-function replay(config: object | string, events: (object | string)[]): Result {
+function run(config: object | string, events: (object | string)[]): Result {
   const input =
     events.map((e) => (typeof e === "string" ? e : JSON.stringify(e))).join("\n") + "\n";
   const arg = typeof config === "string" ? config : JSON.stringify(config);
@@ -33,7 +37,7 @@ function replay(config: object | string, events: (object | string)[]): Result {
 
 /** Runs a replay that must succeed; returns stdout's lines (each checked to be one JSON value). */
 function ok(config: object | string, events: (object | string)[]): string[] {
-  const r = replay(config, events);
+  const r = run(config, events);
   expect(r.stderr).toBe("");
   expect(r.status).toBe(0);
   const lines = r.stdout.split("\n");
@@ -231,7 +235,7 @@ describe("lockstep replay: ROS and Python policies", () => {
     expect(ok(config, [ev(0, null, "1000000000"), ev(1, "1005000000")])).toEqual([
       tuple(1, null, "1005000000"),
     ]);
-    const r = replay(config, [ev(0, null)]);
+    const r = run(config, [ev(0, null)]);
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/line 1: "stamp" is null .*give "arrival"/);
   });
@@ -280,7 +284,7 @@ describe("lockstep replay: bad input exits 2 naming the line or field", () => {
   const cfg = { slots: 2, policy: { type: "fkie/approximate-time" } };
 
   it("a malformed JSON line, after printing what came before it", () => {
-    const r = replay(cfg, [ev(0, "1000"), ev(1, "1001"), ev(0, "2000"), '{"slot": 0, "stamp": ']);
+    const r = run(cfg, [ev(0, "1000"), ev(1, "1001"), ev(0, "2000"), '{"slot": 0, "stamp": ']);
     expect(r.status).toBe(2);
     expect(r.stdout).toBe(`${tuple(2, "1000", "1001")}\n`);
     expect(r.stderr).toMatch(/^lockstep: replay: line 4: not valid JSON/);
@@ -288,7 +292,7 @@ describe("lockstep replay: bad input exits 2 naming the line or field", () => {
   });
 
   it("an unknown slot", () => {
-    const r = replay(cfg, [ev(0, "1"), ev(2, "2")]);
+    const r = run(cfg, [ev(0, "1"), ev(2, "2")]);
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(
       /line 2: "slot": 2 is not a slot of this policy; use an integer from 0 to 1/,
@@ -296,32 +300,30 @@ describe("lockstep replay: bad input exits 2 naming the line or field", () => {
   });
 
   it("a non-integer stamp, a float stamp, a missing stamp, an unknown field", () => {
-    let r = replay(cfg, [ev(0, "1.5")]);
+    let r = run(cfg, [ev(0, "1.5")]);
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/line 1: "stamp": "1\.5" is not a stamp/);
-    r = replay(cfg, [ev(0, "1"), ev(1, 2.5)]);
+    r = run(cfg, [ev(0, "1"), ev(1, 2.5)]);
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/line 2: "stamp": 2\.5 is not a whole/);
-    r = replay(cfg, [{ slot: 0 }]);
+    r = run(cfg, [{ slot: 0 }]);
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/line 1: "stamp" is missing/);
-    r = replay(cfg, [{ slot: 0, stamp: "1", topic: "/a" }]);
+    r = run(cfg, [{ slot: 0, stamp: "1", topic: "/a" }]);
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/line 1: unknown field "topic"/);
   });
 
   it("an unknown policy, an unknown parameter, a malformed duration", () => {
-    let r = replay({ slots: 2, policy: { type: "fkie/nope" } }, [ev(0, "1")]);
+    let r = run({ slots: 2, policy: { type: "fkie/nope" } }, [ev(0, "1")]);
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/\/policy\/type: unknown policy "fkie\/nope"/);
-    r = replay({ slots: 2, policy: { type: "fkie/approximate-time", maxAgee: "1s" } }, [
-      ev(0, "1"),
-    ]);
+    r = run({ slots: 2, policy: { type: "fkie/approximate-time", maxAgee: "1s" } }, [ev(0, "1")]);
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(
       /\/policy\/maxAgee: "fkie\/approximate-time" has no parameter "maxAgee"; did you mean "maxAge"\?/,
     );
-    r = replay({ slots: 2, policy: { type: "fkie/approximate-time", maxTimespan: "50 ms" } }, [
+    r = run({ slots: 2, policy: { type: "fkie/approximate-time", maxTimespan: "50 ms" } }, [
       ev(0, "1"),
     ]);
     expect(r.status).toBe(2);
@@ -330,10 +332,10 @@ describe("lockstep replay: bad input exits 2 naming the line or field", () => {
   });
 
   it("a missing or unreadable config", () => {
-    let r = replay("/nonexistent/lockstep.json", [ev(0, "1")]);
+    let r = run("/nonexistent/lockstep.json", [ev(0, "1")]);
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/cannot read config file "\/nonexistent\/lockstep.json" \(ENOENT\)/);
-    r = replay('{"slots": 2,', [ev(0, "1")]);
+    r = run('{"slots": 2,', [ev(0, "1")]);
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/not valid JSON/);
     const s = spawnSync(process.execPath, [BIN, "replay"], {
@@ -343,5 +345,57 @@ describe("lockstep replay: bad input exits 2 naming the line or field", () => {
     });
     expect(s.status).toBe(2);
     expect(s.stderr).toMatch(/--config/);
+  });
+});
+
+describe("replay() in process: streaming edge cases", () => {
+  const config = parseConfig({ slots: 2, policy: { type: "fkie/approximate-time" } });
+  const trace = ["1000", "1001", "2000", "2001", "3000"].map((s, i) =>
+    JSON.stringify(ev(i % 2, s)),
+  );
+  const expected = `${tuple(2, "1000", "1001")}\n${tuple(4, "2000", "2001")}\n`;
+
+  /** A writable that accepts one small chunk at a time, asynchronously (forces backpressure). */
+  function slowSink(): { stream: Writable; text: () => string } {
+    const chunks: string[] = [];
+    const stream = new Writable({
+      highWaterMark: 8,
+      write(chunk: Buffer, _enc, done) {
+        chunks.push(chunk.toString("utf8"));
+        setTimeout(done, 1);
+      },
+    });
+    return { stream, text: () => chunks.join("") };
+  }
+
+  it("reads lines split across arbitrary chunks (byte by byte), CRLF and no final newline", async () => {
+    const bytes = Buffer.from(trace.join("\r\n"), "utf8");
+    const chunks = Array.from(bytes, (b) => Buffer.from([b]));
+    const out = slowSink();
+    await replay(config, Readable.from(chunks), out.stream);
+    expect(out.text()).toBe(expected);
+  });
+
+  it("keeps every line, in order, when the output applies backpressure", async () => {
+    const many: string[] = [];
+    for (let i = 0; i < 3000; i++) {
+      many.push(JSON.stringify(ev(i % 2, String(1000 * (i + 1) + (i % 2)))));
+    }
+    const out = slowSink();
+    await replay(config, Readable.from([many.join("\n") + "\n"]), out.stream);
+    const lines = out.text().trimEnd().split("\n");
+    // Every pair (2k, 2k+1) comes out one slot-0 message later (the one-period lag), so all but
+    // the last pair are emitted, in order.
+    expect(lines.length).toBe(1499);
+    expect(lines[0]).toBe(tuple(2, "1000", "2001"));
+    expect(lines[1498]).toBe(tuple(2998, "2997000", "2998001"));
+  });
+
+  it("refuses a line longer than 1 MiB instead of buffering it", async () => {
+    const huge = `{"slot": 0, "stamp": "1", "x": "${"a".repeat(2 << 20)}"}`;
+    const out = slowSink();
+    await expect(
+      replay(config, Readable.from([trace[0] + "\n", huge]), out.stream),
+    ).rejects.toThrow(/line 2 is longer than 1 MiB/);
   });
 });

@@ -286,4 +286,35 @@ describe("Buffer", () => {
       { numRuns: 400 },
     );
   });
+
+  it("spinOnce sends only what was queued at the call; spin yields when more data is waiting", async () => {
+    const src = new UserSource<[number]>();
+    let yields = 0;
+    const buf = new Buffer<[number]>(BufferPolicy.Queue, 10, {
+      yieldToEventLoop: async () => {
+        yields++;
+        await Promise.resolve();
+      },
+    });
+    const out: number[] = [];
+    // The sink feeds the buffer again (a loop that a Queue-mode Buffer makes legal).
+    const echo = new SimpleUserFilter<[number]>((n) => {
+      out.push(n);
+      if (n < 3) {
+        src.push(n + 1);
+      }
+      return true;
+    });
+    chain(src, buf, echo);
+    src.push(0);
+    buf.spinOnce();
+    expect(out).toEqual([0]);
+    expect(buf.size).toBe(1);
+    const spinning = buf.spin();
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(out).toEqual([0, 1, 2, 3]);
+    expect(yields).toBe(2); // after the batches [1] and [2], each of which queued the next item
+    buf.setPolicy(BufferPolicy.Discard);
+    await spinning;
+  });
 });

@@ -4,6 +4,7 @@ import { createRoot } from "react-dom/client";
 
 import { parseConfig, ConfigError, type ConfigIssue } from "../pipeline";
 import { EngineClient, type EnginePort } from "./engine/EngineClient";
+import type { Pose2D } from "./engine/engineTypes";
 import { analyzeRange, findRangeSubscribe } from "./engine/rangeAnalysis";
 import { FrameHandler } from "./state/FrameHandler";
 import { MessageCache } from "./state/MessageCache";
@@ -77,8 +78,17 @@ function LockstepPanel({ context }: { context: PanelExtensionContext }): ReactEl
         {
           onDelta: (delta) => {
             store.apply(delta);
-            if (!analysisRef.current) {
-              publisherRef.current?.publishTuples(delta.tuples, cache);
+            const pub = publisherRef.current;
+            if (pub && !analysisRef.current) {
+              pub.publishTuples(delta.tuples, cache);
+              if (delta.fusedPoses.length > 0 && store.baseSec != undefined) {
+                const recent: Pose2D[] = [];
+                for (let i = Math.max(0, store.fusedPoses.size - 200); i < store.fusedPoses.size; i++) {
+                  recent.push(store.fusedPoses.at(i)!);
+                }
+                pub.publishFusedPoses(recent, store.baseSec);
+              }
+              pub.publishTransactions(delta.transactions);
             }
             setEngineError(undefined);
             bump();
@@ -103,6 +113,9 @@ function LockstepPanel({ context }: { context: PanelExtensionContext }): ReactEl
             engine.post(events);
           }
         },
+        // Recordings (seekable) wait for the analysis; live sources never do (frames beyond the
+        // engine's backlog are skipped and counted instead).
+        backlog: () => (context.seekPlayback != undefined && !analysisRef.current ? engine.backlog() : undefined),
         reset: () => {
           if (!analysisRef.current) {
             engine.reset();
@@ -126,7 +139,7 @@ function LockstepPanel({ context }: { context: PanelExtensionContext }): ReactEl
           }
         },
       }),
-    [engine, store, bump],
+    [engine, store, bump, context],
   );
 
   useLayoutEffect(() => {

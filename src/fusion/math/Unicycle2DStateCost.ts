@@ -23,6 +23,8 @@ export class Unicycle2DStateCost implements CostFunction {
   /** The time between the two states, in seconds. */
   public readonly dt: number;
   readonly #a: Float64Array;
+  /** A's diagonal when A is diagonal (always for Unicycle2D's diagonal Q·dt), else undefined. */
+  readonly #diag: Float64Array | undefined;
   readonly #s1 = new Float64Array(8);
   readonly #pred = new Float64Array(8);
   readonly #e = new Float64Array(8);
@@ -45,6 +47,16 @@ export class Unicycle2DStateCost implements CostFunction {
     }
     this.dt = dt;
     this.#a = Float64Array.from(sqrtInformation);
+    let diagonal = true;
+    for (let r = 0; r < 8 && diagonal; r++) {
+      for (let c = 0; c < 8; c++) {
+        if (r !== c && this.#a[r * 8 + c] !== 0) {
+          diagonal = false;
+          break;
+        }
+      }
+    }
+    this.#diag = diagonal ? Float64Array.from({ length: 8 }, (_, i) => this.#a[i * 9]!) : undefined;
   }
 
   public evaluate(
@@ -70,12 +82,19 @@ export class Unicycle2DStateCost implements CostFunction {
     }
     e[2] = wrapAngle(e[2]!);
     const a = this.#a;
-    for (let r = 0; r < 8; r++) {
-      let s = 0;
-      for (let c = 0; c < 8; c++) {
-        s += a[r * 8 + c]! * e[c]!;
+    const diag = this.#diag;
+    if (diag) {
+      for (let r = 0; r < 8; r++) {
+        residuals[r] = diag[r]! * e[r]!;
       }
-      residuals[r] = s;
+    } else {
+      for (let r = 0; r < 8; r++) {
+        let s = 0;
+        for (let c = 0; c < 8; c++) {
+          s += a[r * 8 + c]! * e[c]!;
+        }
+        residuals[r] = s;
+      }
     }
     if (!jacobians) {
       return true;
@@ -91,8 +110,13 @@ export class Unicycle2DStateCost implements CostFunction {
         const k = F_ENTRIES[e]!;
         const c = F_ENTRIES[e + 1]!;
         const fkc = f[k * 8 + c]!;
-        for (let r = 0; r < 8; r++) {
-          af[r * 8 + c] = af[r * 8 + c]! - a[r * 8 + k]! * fkc;
+        if (diag) {
+          // A diagonal: only row k of A·F picks up F[k][c].
+          af[k * 8 + c] = af[k * 8 + c]! - diag[k]! * fkc;
+        } else {
+          for (let r = 0; r < 8; r++) {
+            af[r * 8 + c] = af[r * 8 + c]! - a[r * 8 + k]! * fkc;
+          }
         }
       }
       scatterColumns(af, jacobians, 0);

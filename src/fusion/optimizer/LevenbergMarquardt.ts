@@ -101,6 +101,9 @@ export class LevenbergMarquardt {
   #slot = new Int32Array(0);
   /** The block's Jacobian gathered column-major (column p at p·m), for the JᵀJ update. */
   #local = new Float64Array(0);
+  /** First and last non-zero row of each gathered column. */
+  #lo = new Int32Array(0);
+  #hi = new Int32Array(0);
   /** The problem whose JᵀJ in #h is current (set by solve, cleared by #prepare). */
   #hValidFor: Problem | undefined;
   readonly #rho = new Float64Array(3);
@@ -365,6 +368,7 @@ export class LevenbergMarquardt {
     }
     let totalCols = 0;
     let maxLocal = 0;
+    let maxCols = 0;
     for (let k = 0; k < residualBlocks.length; k++) {
       const rb = residualBlocks[k]!;
       this.#colStart[k] = totalCols;
@@ -375,6 +379,7 @@ export class LevenbergMarquardt {
         }
       }
       totalCols += c;
+      maxCols = Math.max(maxCols, c);
       maxLocal = Math.max(maxLocal, c * rb.cost.numResiduals);
     }
     this.#colStart[residualBlocks.length] = totalCols;
@@ -384,6 +389,10 @@ export class LevenbergMarquardt {
     }
     if (this.#local.length < maxLocal) {
       this.#local = new Float64Array(maxLocal);
+    }
+    if (this.#lo.length < maxCols) {
+      this.#lo = new Int32Array(maxCols);
+      this.#hi = new Int32Array(maxCols);
     }
     const cols = this.#cols;
     const slot = this.#slot;
@@ -398,16 +407,27 @@ export class LevenbergMarquardt {
           }
         }
       }
-      // Rank of each gathered column among the block's columns (ties keep gather order), then
-      // the columns themselves sorted: the JᵀJ update then only visits pj ≤ pi.
-      for (let a = c0; a < p; a++) {
-        let rank = 0;
-        for (let b = c0; b < p; b++) {
-          if (cols[b]! < cols[a]! || (cols[b] === cols[a] && b < a)) {
-            rank++;
+      // Slot of each gathered column so that a block's local columns ascend globally: blocks
+      // ordered by offset (a block's own columns are consecutive), ties in gather order.
+      const idx = residualBlocks[k]!.blockIndices;
+      let g0 = c0;
+      for (let a = 0; a < idx.length; a++) {
+        const oa = this.#offsets[idx[a]!]!;
+        if (oa < 0) {
+          continue;
+        }
+        let before = 0;
+        for (let b = 0; b < idx.length; b++) {
+          const ob = this.#offsets[idx[b]!]!;
+          if (ob >= 0 && (ob < oa || (ob === oa && b < a))) {
+            before += blocks[idx[b]!]!.data.length;
           }
         }
-        slot[a] = rank;
+        const size = blocks[idx[a]!]!.data.length;
+        for (let i = 0; i < size; i++) {
+          slot[g0 + i] = before + i;
+        }
+        g0 += size;
       }
       for (let a = c0 + 1; a < p; a++) {
         const v = cols[a]!;
@@ -511,6 +531,10 @@ export class LevenbergMarquardt {
       const local = this.#local;
       const c0 = colStart[rbIndex]!;
       const c = colStart[rbIndex + 1]! - c0;
+      // Each column also records its first and last non-zero row, so that the sparse Jacobians
+      // of the kinematic constraint (diagonal A, mostly-identity F) cost a fraction of m per dot.
+      const lo = this.#lo;
+      const hi = this.#hi;
       let p = c0;
       for (let a = 0; a < k; a++) {
         const ja = ptrs[a];
@@ -519,28 +543,50 @@ export class LevenbergMarquardt {
         }
         const sa = blocks[idx[a]!]!.data.length;
         for (let i = 0; i < sa; i++, p++) {
-          const base = slot[p]! * m;
+          const sl = slot[p]!;
+          const base = sl * m;
+          let first = m;
+          let last = -1;
           for (let q = 0; q < m; q++) {
-            local[base + q] = ja[q * sa + i]!;
+            const v = ja[q * sa + i]!;
+            local[base + q] = v;
+            if (v !== 0) {
+              if (first === m) {
+                first = q;
+              }
+              last = q;
+            }
           }
+          lo[sl] = first;
+          hi[sl] = last;
         }
       }
       for (let pi = 0; pi < c; pi++) {
+        const loI = lo[pi]!;
+        const hiI = hi[pi]!;
+        if (hiI < loI) {
+          continue;
+        }
         const gi = cols[c0 + pi]!;
         const bi = pi * m;
         let acc = 0;
-        for (let q = 0; q < m; q++) {
+        for (let q = loI; q <= hiI; q++) {
           acc += local[bi + q]! * r[q]!;
         }
         g[gi] = g[gi]! + acc;
         const row = gi * n;
         for (let pj = 0; pj <= pi; pj++) {
-          const gj = cols[c0 + pj]!;
+          const qLo = loI > lo[pj]! ? loI : lo[pj]!;
+          const qHi = hiI < hi[pj]! ? hiI : hi[pj]!;
+          if (qHi < qLo) {
+            continue;
+          }
           const bj = pj * m;
           let h2 = 0;
-          for (let q = 0; q < m; q++) {
+          for (let q = qLo; q <= qHi; q++) {
             h2 += local[bi + q]! * local[bj + q]!;
           }
+          const gj = cols[c0 + pj]!;
           h[row + gj] = h[row + gj]! + h2;
         }
       }

@@ -14,6 +14,21 @@ import { tuningHints } from "./hints";
 /** Longest row lists handed out in one delta; older rows of a huge batch are skipped (counted in stats). */
 export const DELTA_CAP = 20_000;
 
+/** Most transactions handed out in one delta (the newest; the view keeps the last 500 anyway). */
+export const TX_DELTA_CAP = 500;
+
+/** The part of the fusion extension (src/fusion/runner FusionRunner) the panel reads. */
+interface FusionOutputs {
+  readonly name: string;
+  readonly transactionLines: readonly string[];
+  readonly trajectory: readonly { stamp: number; x: number; y: number; yaw: number }[];
+}
+
+function isFusion(ext: unknown): ext is FusionOutputs {
+  const e = ext as Partial<FusionOutputs> | undefined;
+  return e?.name === "fusion" && Array.isArray(e.transactionLines) && Array.isArray(e.trajectory);
+}
+
 const REASON_CODE = new Map<DropReason, number>(DROP_REASONS.map((r, i) => [r, i + 2]));
 
 /** Timeline code of a drop reason (2 + its index in DROP_REASONS). */
@@ -93,6 +108,9 @@ export class AnalysisEngine {
   #marks: MarkBatch = { slots: [], stamps: [], codes: [] };
   #rawPoses: Pose2D[] = [];
   #ingested = 0;
+  #fusion: FusionOutputs | undefined;
+  #txSeen = 0;
+  #poseSeen = 0;
 
   /**
    * @param configJson the pipeline config JSON (DESIGN §3.2), with `inputs`
@@ -129,6 +147,9 @@ export class AnalysisEngine {
       }
     });
     this.#main = main;
+    this.#fusion = main.extensions.find(isFusion) as FusionOutputs | undefined;
+    this.#txSeen = 0;
+    this.#poseSeen = 0;
     this.#compare = this.#compareConfig ? new Pipeline<Input>(this.#compareConfig) : undefined;
   }
 
@@ -212,14 +233,25 @@ export class AnalysisEngine {
       marks.codes = marks.codes.slice(from);
     }
     const stats = statsOf(this.#main);
+    let transactions: unknown[] = [];
+    let fusedPoses: Pose2D[] = [];
+    const fusion = this.#fusion;
+    if (fusion) {
+      const lines = fusion.transactionLines;
+      const from = Math.max(this.#txSeen, lines.length - TX_DELTA_CAP);
+      transactions = lines.slice(from).map((l) => JSON.parse(l) as unknown);
+      this.#txSeen = lines.length;
+      fusedPoses = cap(fusion.trajectory.slice(this.#poseSeen).map((p) => ({ stamp: p.stamp, x: p.x, y: p.y, yaw: p.yaw })));
+      this.#poseSeen = fusion.trajectory.length;
+    }
     const delta: EngineDelta = {
       baseSec: this.#main.timeBase?.baseSec,
       tuples: cap(this.#tuples),
       drops: cap(this.#drops),
       marks,
       rawPoses: cap(this.#rawPoses),
-      fusedPoses: [],
-      transactions: [],
+      fusedPoses,
+      transactions,
       stats,
       hints: tuningHints(stats, this.#rawPolicy),
       compare: this.#compare ? statsOf(this.#compare) : undefined,

@@ -3,8 +3,11 @@ import type { EngineRequest, EngineResponse } from "./engineProtocol";
 import { EngineServer } from "./EngineServer";
 import type { EngineDelta, EngineInput } from "./engineTypes";
 
-/** Live frames the engine may be behind before further frames are skipped. */
+/** Live frames the engine may be behind before further live frames are skipped. */
 export const MAX_IN_FLIGHT = 120;
+
+/** Frames in flight above which `backlog()` asks a recording's playback to wait. */
+export const BACKLOG_FRAMES = 8;
 
 /** Callbacks of an EngineClient. */
 export interface EngineListener {
@@ -35,6 +38,7 @@ export class EngineClient {
   readonly #pending = new Map<number, () => void>();
   #disposed = false;
   #inFlight = 0;
+  #drained: (() => void)[] = [];
   /** Live messages not sent because the engine was MAX_IN_FLIGHT frames behind. */
   public skipped = 0;
 
@@ -118,6 +122,27 @@ export class EngineClient {
     this.#inFlight++;
     void this.ingest(events).then(() => {
       this.#inFlight--;
+      if (this.#inFlight < BACKLOG_FRAMES) {
+        const waiters = this.#drained;
+        this.#drained = [];
+        for (const w of waiters) {
+          w();
+        }
+      }
+    });
+  }
+
+  /**
+   * Undefined when the engine keeps up; otherwise a promise that resolves once fewer than
+   * BACKLOG_FRAMES posted frames are pending. A recording's playback waits on it (through
+   * `done`), so no recorded message is ever skipped.
+   */
+  public backlog(): Promise<void> | undefined {
+    if (this.#inFlight < BACKLOG_FRAMES || this.#disposed) {
+      return undefined;
+    }
+    return new Promise((resolve) => {
+      this.#drained.push(resolve);
     });
   }
 
@@ -149,9 +174,10 @@ export class EngineClient {
   public dispose(): void {
     this.#disposed = true;
     this.#port?.terminate();
-    for (const resolve of this.#pending.values()) {
+    for (const resolve of [...this.#pending.values(), ...this.#drained]) {
       resolve();
     }
     this.#pending.clear();
+    this.#drained = [];
   }
 }

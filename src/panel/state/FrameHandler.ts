@@ -10,6 +10,11 @@ export interface FrameSink {
   post(events: EngineInput[]): void;
   /** Forgets everything accumulated (a seek happened). */
   reset(): void;
+  /**
+   * When the engine is behind: a promise to wait for before calling `done` (backpressure on a
+   * recording's playback); undefined to call `done` at once.
+   */
+  backlog?(): Promise<void> | undefined;
   /** Topics, colour scheme and playback times changed (only called with what changed). */
   update(changes: {
     topics?: readonly Topic[];
@@ -25,9 +30,14 @@ export interface FrameSink {
  * The panel's `onRender` logic, kept free of React so it can be tested and timed: resets on
  * `didSeek` (before handling the frame that follows the seek), hands the new messages of input
  * topics to the engine with sequence numbers, remembers them for republishing when a cache is
- * given, reports other changes, and ALWAYS calls `done` (even when something throws), so the
- * host's playback never waits on the panel.
+ * given, reports other changes, and ALWAYS calls `done` exactly once (even when something
+ * throws). `done` is immediate unless the sink reports a backlog (a recording whose analysis is
+ * behind): then it follows when the backlog clears, at most BACKLOG_WAIT_MS later, so the host's
+ * playback waits for the analysis instead of the panel dropping recorded messages.
  */
+/** Longest wait for a backlog before `done` is called anyway (the hosts give up after 5 s). */
+export const BACKLOG_WAIT_MS = 4000;
+
 export class FrameHandler {
   #seq = 0;
   #inputs = new Set<string>();
@@ -110,7 +120,28 @@ export class FrameHandler {
       const ms = performance.now() - t0;
       this.renders++;
       this.maxRenderMs = Math.max(this.maxRenderMs, ms);
-      done();
+      let wait: Promise<void> | undefined;
+      try {
+        wait = this.#sink.backlog?.();
+      } catch {
+        wait = undefined;
+      }
+      if (wait) {
+        let called = false;
+        const once = (): void => {
+          if (!called) {
+            called = true;
+            done();
+          }
+        };
+        const timer = setTimeout(once, BACKLOG_WAIT_MS);
+        void wait.then(() => {
+          clearTimeout(timer);
+          once();
+        });
+      } else {
+        done();
+      }
     }
   }
 }

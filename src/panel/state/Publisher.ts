@@ -120,6 +120,55 @@ export class TuplePublisher {
     this.published++;
   }
 
+  /**
+   * Publishes a preview of new fusion transactions as one foxglove.SceneUpdate: a sphere at each
+   * added 2D position variable (entity "lockstep-transactions", replaced on every update).
+   */
+  public publishTransactions(transactions: readonly unknown[], frameId = "odom"): void {
+    if (!this.#fusion || transactions.length === 0) {
+      return;
+    }
+    const spheres: unknown[] = [];
+    let stamp = "0";
+    for (const tx of transactions) {
+      const t = tx as { stamp?: string; addedVariables?: { type?: string; data?: number[] }[] };
+      stamp = t.stamp ?? stamp;
+      for (const v of t.addedVariables ?? []) {
+        if (v.type === "fuse_variables::Position2DStamped" && v.data && v.data.length >= 2) {
+          spheres.push({
+            pose: { position: { x: v.data[0], y: v.data[1], z: 0 }, orientation: { x: 0, y: 0, z: 0, w: 1 } },
+            size: { x: 0.15, y: 0.15, z: 0.15 },
+            color: { r: 0.15, g: 0.4, b: 0.95, a: 0.8 },
+          });
+        }
+      }
+    }
+    const ns = /^\d+$/.test(stamp) ? BigInt(stamp) : 0n;
+    const timestamp = { sec: Number(ns / 1_000_000_000n), nsec: Number(ns % 1_000_000_000n) };
+    this.#api.publish(`${this.#namespace}/transactions`, {
+      deletions: [],
+      entities: [
+        {
+          timestamp,
+          frame_id: frameId,
+          id: "lockstep-transactions",
+          lifetime: { sec: 0, nsec: 0 },
+          frame_locked: false,
+          metadata: [{ key: "transactions", value: String(transactions.length) }],
+          arrows: [],
+          cubes: [],
+          spheres,
+          cylinders: [],
+          lines: [],
+          triangles: [],
+          texts: [],
+          models: [],
+        },
+      ],
+    });
+    this.published++;
+  }
+
   /** Stops advertising everything this publisher advertised. */
   public stop(): void {
     for (const topic of this.#advertised) {

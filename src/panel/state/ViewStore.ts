@@ -1,11 +1,13 @@
 import type { DropReason } from "../../filters/DropReason";
 import type { DropRow, EngineDelta, EngineStats, Pose2D, TupleRow } from "../engine/engineTypes";
+import { Float64Ring } from "./Float64Ring";
 import { RingBuffer } from "./RingBuffer";
 
 /**
- * Caps of the panel's stores (items). With them the panel holds at most about 10 MB whatever the
- * recording length or live duration: tuples ~ 10k × ~200 B, timeline marks 3 × 8 slots × 50k ×
- * 8 B, poses 2 × 20k × 48 B, transactions 500 × a few kB.
+ * Caps of the panel's stores (items). With them the panel holds a fixed amount whatever the
+ * recording length or live duration: timeline marks 4 × 50k × 8 B = 1.6 MB per input slot
+ * (Float64Array, allocated when the slot first appears), tuples 10k × ~250 B, drops 5k × ~150 B,
+ * poses 2 × 20k × ~60 B, transactions 500 × a few kB: about 20 MB at 8 slots.
  */
 export const CAPS = {
   tuples: 10_000,
@@ -20,18 +22,18 @@ export const CAPS = {
 
 /** Timeline marks of one input slot. */
 export interface SlotMarks {
-  readonly received: RingBuffer<number>;
-  readonly matched: RingBuffer<number>;
-  readonly droppedStamps: RingBuffer<number>;
-  readonly droppedCodes: RingBuffer<number>;
+  readonly received: Float64Ring;
+  readonly matched: Float64Ring;
+  readonly droppedStamps: Float64Ring;
+  readonly droppedCodes: Float64Ring;
 }
 
 function slotMarks(): SlotMarks {
   return {
-    received: new RingBuffer(CAPS.marks),
-    matched: new RingBuffer(CAPS.marks),
-    droppedStamps: new RingBuffer(CAPS.marks),
-    droppedCodes: new RingBuffer(CAPS.marks),
+    received: new Float64Ring(CAPS.marks),
+    matched: new Float64Ring(CAPS.marks),
+    droppedStamps: new Float64Ring(CAPS.marks),
+    droppedCodes: new Float64Ring(CAPS.marks),
   };
 }
 

@@ -160,6 +160,8 @@ export class ApproximateTime<T> implements CombinerPolicy<T> {
   readonly #rings: SlotRing<T>[];
   #pivot = UNSET;
   #pivotTs: Stamp = 0;
+  /** Number of slots holding at least one message (a pivot needs all of them). */
+  #filled = 0;
 
   /**
    * @param slots number of inputs (a positive integer)
@@ -271,14 +273,19 @@ export class ApproximateTime<T> implements CombinerPolicy<T> {
       ring.latest = stamp;
     }
     // 3. Insert (becomes the head when the slot is empty).
+    if (ring.len === 0) {
+      this.#filled++;
+    }
     ring.push(stamp, item);
     // 4. Prune: keep head + maxQueueSize.
     const q = this.#maxQueueSize;
     if (q > 0 && ring.len > q + 1) {
       this.#prune(slot, q + 1);
     }
-    // 5. Matching loop.
-    this.#match(slot);
+    // 5. Matching loop (without a pivot it can only start once every slot holds a message).
+    if (this.#pivot !== UNSET || this.#filled === this.slots) {
+      this.#match(slot);
+    }
   }
 
   /** Clears all held messages and state (keeps the configuration); reports them as `reset` if asked. */
@@ -292,6 +299,7 @@ export class ApproximateTime<T> implements CombinerPolicy<T> {
         ring.latest = this.#zero;
       }
       this.#pivot = UNSET;
+      this.#filled = 0;
     }
   }
 
@@ -438,7 +446,9 @@ export class ApproximateTime<T> implements CombinerPolicy<T> {
       const ring = rings[i]!;
       ring.it[ring.start] = undefined;
       ring.start = (ring.start + 1) & ring.mask;
-      ring.len--;
+      if (--ring.len === 0) {
+        this.#filled--;
+      }
     }
     this.#pivot = UNSET;
     this.#host.emit(items, stamps);
@@ -491,7 +501,9 @@ export class ApproximateTime<T> implements CombinerPolicy<T> {
     const item = ring.it[start] as T;
     ring.it[start] = undefined;
     ring.start = (start + 1) & ring.mask;
-    ring.len--;
+    if (--ring.len === 0) {
+      this.#filled--;
+    }
     this.#host.drop(i, stamp, item, reason);
   }
 
@@ -507,6 +519,7 @@ export class ApproximateTime<T> implements CombinerPolicy<T> {
       ring.latest = this.#zero;
     });
     this.#pivot = UNSET;
+    this.#filled = 0;
     for (const [i, s, item] of dropped) {
       this.#host.drop(i, s, item, reason);
     }
