@@ -3,15 +3,18 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import type { Server } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
+import { ARTIFACTS, BAG, bundleHost, ensureBuilt, HOST_HTML, launchChromium, recordingJson, ROOT, serve } from "./setup";
 import { parseConfig, Pipeline } from "../src/pipeline";
 import { openRecordingFile } from "../src/recording/node";
-import { ARTIFACTS, BAG, bundleHost, ensureBuilt, HOST_HTML, launchChromium, recordingJson, ROOT, serve } from "./setup";
 
+/** The husky preset as shipped (sync + fusion). */
 const HUSKY = JSON.parse(readFileSync(join(ROOT, "config/husky.json"), "utf8")) as Record<string, unknown>;
+/** The same without fusion: the live tests deliver frames much faster than real time. */
+const SYNC: Record<string, unknown> = { ...HUSKY };
+delete SYNC.fusion;
 
 interface Summary {
   tuples: number;
@@ -31,16 +34,17 @@ interface HostSummary {
   hasAdvertise: boolean;
 }
 
-let browser: Browser;
-let server: Server;
+let browser: Browser | undefined;
+let server: Server | undefined;
 let baseUrl: string;
 let expected: Summary;
+let expectedSync: Summary;
 let recordingStartNs: number;
 let recordingEndNs: number;
 
 /** Tuples of the husky pipeline over the messages received at or after `fromNs` (Node, no panel). */
 async function tuplesFrom(fromNs: number): Promise<number> {
-  const pipeline = new Pipeline(parseConfig(HUSKY));
+  const pipeline = new Pipeline(parseConfig(SYNC));
   const rec = await openRecordingFile(BAG);
   for await (const m of rec.messages({ topics: pipeline.topics })) {
     if (m.receiveTime.sec * 1e9 + m.receiveTime.nsec >= fromNs) {
@@ -52,7 +56,7 @@ async function tuplesFrom(fromNs: number): Promise<number> {
 }
 
 async function openHost(options: Record<string, unknown>): Promise<Page> {
-  const page = await browser.newPage({ viewport: { width: 1120, height: 660 } });
+  const page = await browser!.newPage({ viewport: { width: 1120, height: 660 } });
   const logs: string[] = [];
   page.on("console", (m) => logs.push(`${m.type()}: ${m.text()}`));
   page.on("pageerror", (e) => logs.push(`pageerror: ${e.message}`));
@@ -64,10 +68,10 @@ async function openHost(options: Record<string, unknown>): Promise<Page> {
   return page;
 }
 
-const summary = (page: Page): Promise<HostSummary> =>
-  page.evaluate(() => (window as unknown as { lockstepHost: { summary(): unknown } }).lockstepHost.summary()) as Promise<HostSummary>;
-const play = (page: Page, untilNs?: number): Promise<number> =>
-  page.evaluate((u) => (window as unknown as { lockstepHost: { play(f?: number, u?: number): Promise<number> } }).lockstepHost.play(200e6, u ?? Infinity), untilNs);
+const summary = async (page: Page): Promise<HostSummary> =>
+  await (page.evaluate(() => (window as unknown as { lockstepHost: { summary(): unknown } }).lockstepHost.summary()) as Promise<HostSummary>);
+const play = async (page: Page, untilNs?: number): Promise<number> =>
+  await page.evaluate(async (u) => await (window as unknown as { lockstepHost: { play(f?: number, u?: number): Promise<number> } }).lockstepHost.play(200e6, u ?? Infinity), untilNs);
 const text = async (page: Page, id: string): Promise<string> => (await page.locator(`[data-testid="${id}"]`).first().textContent()) ?? "";
 
 async function waitForCount(page: Page, n: number): Promise<void> {
@@ -82,11 +86,15 @@ beforeAll(async () => {
   const last = rec.messages[rec.messages.length - 1]!.receiveTime;
   recordingEndNs = last.sec * 1e9 + last.nsec;
   // The reference: `lockstep analyze` on the same recording with the same config.
-  const out = mkdtempSync(join(tmpdir(), "lockstep-e2e-"));
-  const configFile = join(out, "husky.json");
-  writeFileSync(configFile, JSON.stringify(HUSKY));
-  execFileSync("node", [join(ROOT, "bin/lockstep.js"), "analyze", BAG, "--config", configFile, "--out", out], { cwd: ROOT, stdio: "pipe" });
-  expected = JSON.parse(readFileSync(join(out, "summary.json"), "utf8")) as Summary;
+  const analyze = (config: Record<string, unknown>): Summary => {
+    const out = mkdtempSync(join(tmpdir(), "lockstep-e2e-"));
+    const configFile = join(out, "config.json");
+    writeFileSync(configFile, JSON.stringify(config));
+    execFileSync("node", [join(ROOT, "bin/lockstep.js"), "analyze", BAG, "--config", configFile, "--out", out], { cwd: ROOT, stdio: "pipe" });
+    return JSON.parse(readFileSync(join(out, "summary.json"), "utf8")) as Summary;
+  };
+  expected = analyze(HUSKY);
+  expectedSync = analyze(SYNC);
   ({ url: baseUrl, server } = await serve({
     "/": { body: HOST_HTML, type: "text/html" },
     "/host.js": { body: hostJs, type: "text/javascript" },
@@ -102,7 +110,7 @@ afterAll(async () => {
 });
 
 describe("Lockstep panel in chromium (built bundle)", () => {
-  it("plays the husky recording: same tuples as `lockstep analyze`, resets on seek, analyzes the whole file", async () => {
+  it("plays the husky recording: same tuples as `lockstep analyze`, resets on seek, analyzes the whole file", { timeout: 600_000 }, async () => {
     expect(expected.tuples).toBeGreaterThan(0);
     const page = await openHost({ mode: "recording", publish: false, initialState: HUSKY, colorScheme: "light", recordingUrl: "/husky.json" });
     let s = await summary(page);
@@ -112,7 +120,7 @@ describe("Lockstep panel in chromium (built bundle)", () => {
     await waitForCount(page, expected.tuples);
     await page.click('[data-testid="tab-drops"]');
     for (const [reason, n] of Object.entries(expected.drops)) {
-      await expect.poll(() => page.locator(`[data-testid="drop-${reason}"]`).getAttribute("data-count")).toBe(String(n));
+      await expect.poll(async () => await page.locator(`[data-testid="drop-${reason}"]`).getAttribute("data-count")).toBe(String(n));
     }
     await page.click('[data-testid="tab-stats"]');
     await page.screenshot({ path: join(ARTIFACTS, "recording-stats.png") });
@@ -120,6 +128,12 @@ describe("Lockstep panel in chromium (built bundle)", () => {
     await page.screenshot({ path: join(ARTIFACTS, "recording-timeline.png") });
     await page.click('[data-testid="tab-trajectory"]');
     await page.screenshot({ path: join(ARTIFACTS, "recording-trajectory.png") });
+    if (HUSKY.fusion != undefined) {
+      await page.click('[data-testid="tab-transactions"]');
+      await page.waitForSelector('[data-testid="transaction"]', { timeout: 60_000 });
+      await page.locator('[data-testid="transaction"] summary').first().click();
+      await page.screenshot({ path: join(ARTIFACTS, "recording-transactions.png") });
+    }
     await page.click('[data-testid="tab-tuples"]');
     await page.screenshot({ path: join(ARTIFACTS, "recording-tuples.png") });
 
@@ -144,10 +158,10 @@ describe("Lockstep panel in chromium (built bundle)", () => {
   });
 
   it("live source with publishing: republishes every tuple under /lockstep with the original schemas", async () => {
-    const state = { ...HUSKY, publish: { enabled: true, namespace: "/lockstep" } };
+    const state = { ...SYNC, publish: { enabled: true, namespace: "/lockstep" } };
     const page = await openHost({ mode: "live", publish: true, initialState: state, colorScheme: "dark", recordingUrl: "/husky.json" });
     await play(page);
-    await waitForCount(page, expected.tuples);
+    await waitForCount(page, expectedSync.tuples);
     await page.waitForFunction(() => document.querySelector('[data-testid="publishing"]') != undefined);
     const s = await summary(page);
     expect(new Map(s.advertised)).toEqual(
@@ -160,9 +174,9 @@ describe("Lockstep panel in chromium (built bundle)", () => {
     await expect
       .poll(async () => (await summary(page)).publishedCount)
       .toEqual({
-        "/lockstep/imu/data": expected.tuples,
-        "/lockstep/husky_velocity_controller/odom": expected.tuples,
-        "/lockstep/fix": expected.tuples,
+        "/lockstep/imu/data": expectedSync.tuples,
+        "/lockstep/husky_velocity_controller/odom": expectedSync.tuples,
+        "/lockstep/fix": expectedSync.tuples,
       });
     expect(s.publishedSample[0]?.message.header?.stamp).toBeDefined();
     expect(s.errors).toEqual([]);
@@ -172,7 +186,7 @@ describe("Lockstep panel in chromium (built bundle)", () => {
   });
 
   it("live source without advertise: the publish switch is disabled with the reason, nothing is advertised", async () => {
-    const state = { ...HUSKY, publish: { enabled: true, namespace: "/lockstep" } };
+    const state = { ...SYNC, publish: { enabled: true, namespace: "/lockstep" } };
     const page = await openHost({ mode: "live", publish: false, initialState: state, colorScheme: "light", recordingUrl: "/husky.json" });
     await play(page, recordingStartNs + 60e9);
     const s = await summary(page);

@@ -1,7 +1,6 @@
 import { writeFileSync } from "node:fs";
 import type { Server } from "node:http";
 import { join } from "node:path";
-
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
@@ -13,8 +12,8 @@ const HZ = 1000;
 const SECONDS = 600;
 const FPS = 60;
 
-let browser: Browser;
-let server: Server;
+let browser: Browser | undefined;
+let server: Server | undefined;
 let baseUrl: string;
 
 beforeAll(async () => {
@@ -35,12 +34,12 @@ afterAll(async () => {
 
 describe("Lockstep panel performance (built bundle, chromium)", () => {
   it(`renders within 16 ms at ${TOPICS} topics × ${HZ} Hz and keeps the heap flat over ${SECONDS / 60} simulated minutes`, async () => {
-    const page = await browser.newPage({ viewport: { width: 1120, height: 660 } });
+    const page = await browser!.newPage({ viewport: { width: 1120, height: 660 } });
     await page.goto(`${baseUrl}/`);
     const cdp = await page.context().newCDPSession(page);
     // The engine's worker heap, through the browser's CDP target of the worker (performance.memory
     // does not exist in workers).
-    const bcdp = await browser.newBrowserCDPSession();
+    const bcdp = await browser!.newBrowserCDPSession();
     let nextId = 1;
     const replies = new Map<number, (r: unknown) => void>();
     bcdp.on("Target.receivedMessageFromTarget", (ev: { message: string }) => {
@@ -58,10 +57,10 @@ describe("Lockstep panel performance (built bundle, chromium)", () => {
         if (!target) {
           return undefined;
         }
-        ({ sessionId: workerSession } = (await bcdp.send("Target.attachToTarget", { targetId: target.targetId, flatten: false })) as { sessionId: string });
+        ({ sessionId: workerSession } = await bcdp.send("Target.attachToTarget", { targetId: target.targetId, flatten: false }));
       }
-      const call = (method: string): Promise<unknown> =>
-        new Promise((resolve) => {
+      const call = async (method: string): Promise<unknown> =>
+        await new Promise((resolve) => {
           const id = nextId++;
           replies.set(id, resolve);
           void bcdp.send("Target.sendMessageToTarget", { sessionId: workerSession!, message: JSON.stringify({ id, method }) });
@@ -89,7 +88,7 @@ describe("Lockstep panel performance (built bundle, chromium)", () => {
     await page.click('[data-testid="tab-timeline"]');
     const t0 = Date.now();
     const fed = await page.evaluate(
-      (a) => (window as unknown as { lockstepHost: { synthetic(x: unknown): Promise<{ renders: number; messages: number }> } }).lockstepHost.synthetic(a),
+      async (a) => await (window as unknown as { lockstepHost: { synthetic(x: unknown): Promise<{ renders: number; messages: number }> } }).lockstepHost.synthetic(a),
       { topics: TOPICS, hz: HZ, seconds: SECONDS, fps: FPS, sampleEverySec: 60 },
     );
     const wallSec = (Date.now() - t0) / 1000;

@@ -6,7 +6,6 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-
 import { chromium, type Browser } from "playwright-core";
 
 import { openRecordingFile } from "../src/recording/node";

@@ -41,8 +41,8 @@ interface Published {
 const toNs = (t: Time): number => t.sec * 1e9 + t.nsec;
 const fromNs = (ns: number): Time => ({ sec: Math.floor(ns / 1e9), nsec: Math.round(ns % 1e9) });
 
-function yieldToBrowser(): Promise<void> {
-  return new Promise((resolve) => {
+async function yieldToBrowser(): Promise<void> {
+  await new Promise<void>((resolve) => {
     const ch = new MessageChannel();
     ch.port1.onmessage = () => {
       resolve();
@@ -78,8 +78,10 @@ class TestHost {
     }
     const source = await (await fetch("/extension.js")).text();
     const module = { exports: {} as { activate?: (ctx: ExtensionContext) => void } };
-    // eslint-disable-next-line @typescript-eslint/no-implied-eval
-    new Function("module", "exports", "require", source)(module, module.exports, (name: string) => {
+    // Foxglove evaluates an extension the same way: a commonjs2 module body run as a function.
+    // eslint-disable-next-line no-new-func, @typescript-eslint/no-implied-eval
+    const load = new Function("module", "exports", "require", source) as (m: unknown, e: unknown, r: (name: string) => unknown) => void;
+    load(module, module.exports, (name: string) => {
       if (name === "@foxglove/extension") {
         return {};
       }
@@ -136,8 +138,8 @@ class TestHost {
       setSharedPanelState: () => undefined,
       setVariable: () => undefined,
       setPreviewTime: () => undefined,
-      subscribe: (subs: Subscription[] | string[]) => {
-        this.subscriptions = subs.map((s) => (typeof s === "string" ? { topic: s } : s));
+      subscribe: (subs: Subscription[]) => {
+        this.subscriptions = subs;
       },
       unsubscribeAll: () => {
         this.subscriptions = [];
@@ -147,7 +149,7 @@ class TestHost {
         this.settings = settings;
       },
       setDefaultPanelTitle: () => undefined,
-    } as PanelExtensionContext;
+    };
     if (!live) {
       ctx.seekPlayback = (time: number | Time) => {
         const t = typeof time === "number" ? time * 1e9 : toNs(time);
@@ -191,10 +193,10 @@ class TestHost {
   }
 
   /** Delivers one render state; resolves when the panel calls done. Records the time it took. */
-  render(state: Partial<RenderState>): Promise<void> {
+  async render(state: Partial<RenderState>): Promise<void> {
     const onRender = this.ctx.onRender;
     if (!onRender) {
-      return Promise.resolve();
+      await Promise.resolve(); return;
     }
     const filtered: Partial<RenderState> = {};
     for (const [k, v] of Object.entries(state)) {
@@ -202,11 +204,11 @@ class TestHost {
         (filtered as Record<string, unknown>)[k] = v;
       }
     }
-    return new Promise((resolve) => {
+    await new Promise<void>((resolve) => {
       const t0 = performance.now();
       let called = false;
       try {
-        onRender(filtered as Immutable<RenderState>, () => {
+        onRender(filtered, () => {
           if (called) {
             this.errors.push("done called twice");
           }
@@ -288,6 +290,7 @@ class TestHost {
             topic: names[i]!,
             schemaName: "sensor_msgs/Imu",
             receiveTime: fromNs(stampNs + 300_000),
+            // eslint-disable-next-line @typescript-eslint/no-deprecated -- a required field of the type
             sizeInBytes: 300,
             message: { header: { seq: k, stamp: s, frame_id: "imu" }, angular_velocity: { x: 0, y: 0, z: i } },
           });
@@ -319,7 +322,7 @@ class TestHost {
     const q = (p: number): number => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0;
     return {
       savedState: this.savedState,
-      settings: this.settings ? JSON.parse(JSON.stringify(this.settings.nodes)) : undefined,
+      settings: this.settings ? (JSON.parse(JSON.stringify(this.settings.nodes)) as unknown) : undefined,
       subscriptions: this.subscriptions,
       advertised: [...this.advertised.entries()],
       publishedCount: Object.fromEntries(this.publishedCount),

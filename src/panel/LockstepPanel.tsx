@@ -6,15 +6,15 @@ import { parseConfig, ConfigError, type ConfigIssue } from "../pipeline";
 import { EngineClient, type EnginePort } from "./engine/EngineClient";
 import type { Pose2D } from "./engine/engineTypes";
 import { analyzeRange, findRangeSubscribe } from "./engine/rangeAnalysis";
-import { FrameHandler } from "./state/FrameHandler";
-import { MessageCache } from "./state/MessageCache";
-import { publishUnavailableReason, TuplePublisher } from "./state/Publisher";
-import { ViewStore } from "./state/ViewStore";
 import { configFromState, publishNamespace, type LockstepConfig } from "./settings/panelConfig";
 import { defaultPolicy } from "./settings/policyParams";
 import { PRESETS } from "./settings/presets";
 import { applySettingsAction } from "./settings/settingsActions";
 import { buildSettingsNodes } from "./settings/settingsTree";
+import { FrameHandler } from "./state/FrameHandler";
+import { MessageCache } from "./state/MessageCache";
+import { publishUnavailableReason, TuplePublisher } from "./state/Publisher";
+import { ViewStore } from "./state/ViewStore";
 import { CompareView } from "./views/CompareView";
 import { DropsView } from "./views/DropsView";
 import { StatsView } from "./views/StatsView";
@@ -64,12 +64,10 @@ function LockstepPanel({ context }: { context: PanelExtensionContext }): ReactEl
   const rafRef = useRef<number | undefined>(undefined);
 
   const bump = useCallback(() => {
-    if (rafRef.current == undefined) {
-      rafRef.current = requestAnimationFrame(() => {
-        rafRef.current = undefined;
-        setVersion(store.version);
-      });
-    }
+    rafRef.current ??= requestAnimationFrame(() => {
+      rafRef.current = undefined;
+      setVersion(store.version);
+    });
   }, [store]);
 
   const engine = useMemo(
@@ -115,7 +113,7 @@ function LockstepPanel({ context }: { context: PanelExtensionContext }): ReactEl
         },
         // Recordings (seekable) wait for the analysis; live sources never do (frames beyond the
         // engine's backlog are skipped and counted instead).
-        backlog: () => (context.seekPlayback != undefined && !analysisRef.current ? engine.backlog() : undefined),
+        backlog: async () => (context.seekPlayback != undefined && !analysisRef.current ? await engine.backlog() : undefined),
         reset: () => {
           if (!analysisRef.current) {
             engine.reset();
@@ -199,7 +197,7 @@ function LockstepPanel({ context }: { context: PanelExtensionContext }): ReactEl
       context,
       namespace,
       inputTopics.map((topic, i) => ({ topic, schemaName: schemas[i] ?? "" })),
-      config.fusion != undefined,
+      { fusion: config.fusion != undefined },
     ).start();
     publisherRef.current = pub;
     handler.setCache(cache);
@@ -273,19 +271,17 @@ function LockstepPanel({ context }: { context: PanelExtensionContext }): ReactEl
     bump();
   }, [engine, store, bump]);
 
-  const seek = context.seekPlayback;
+  const canSeek = context.seekPlayback != undefined;
+  const baseSec = store.baseSec;
   const onSeek = useMemo(() => {
-    if (!seek || store.baseSec == undefined) {
+    if (!canSeek || baseSec == undefined) {
       return undefined;
     }
-    const base = store.baseSec;
     return (stamp: number) => {
-      const sec = base + Math.floor(stamp / 1e9);
-      seek.call(context, { sec, nsec: Math.round(stamp - Math.floor(stamp / 1e9) * 1e9) });
+      const whole = Math.floor(stamp / 1e9);
+      context.seekPlayback?.({ sec: baseSec + whole, nsec: Math.round(stamp - whole * 1e9) });
     };
-    // version: baseSec changes with deltas
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [seek, context, version]);
+  }, [canSeek, baseSec, context]);
 
   const theme = themeFor(scheme);
   const stats = store.stats;

@@ -68,7 +68,9 @@ describe("TimeBase", () => {
 
   it("rejects stamps outside the window instead of rounding them", () => {
     const base = new TimeBase(1_700_000_000);
-    expect(() => base.fromNanoseconds(EPOCH_NS + BigInt(MAX_RELATIVE_NS) + 1n)).toThrow(StampRangeError);
+    expect(() => base.fromNanoseconds(EPOCH_NS + BigInt(MAX_RELATIVE_NS) + 1n)).toThrow(
+      StampRangeError,
+    );
     expect(() => base.fromSecNsec(0, 0)).toThrow(/days from the time base/);
     expect(() => base.fromSecNsec(1_700_000_000, 1_000_000_000)).toThrow(StampRangeError);
     expect(() => base.fromSecNsec(1_700_000_000, -1)).toThrow(StampRangeError);

@@ -57,7 +57,11 @@ export function parseDuration(
 /** Formats integer nanoseconds with the largest unit that keeps it exact ("33ms", "1500us"). */
 export function formatDuration(ns: Duration): string {
   if (ns !== 0) {
-    for (const [unit, scale] of [["s", 1e9], ["ms", 1e6], ["us", 1e3]] as const) {
+    for (const [unit, scale] of [
+      ["s", 1e9],
+      ["ms", 1e6],
+      ["us", 1e3],
+    ] as const) {
       if (ns % scale === 0) {
         return `${ns / scale}${unit}`;
       }

@@ -10,7 +10,9 @@ describe("parseStampJson", () => {
   });
 
   it("rejects floats, numbers, negatives and bad nanoseconds, naming the field", () => {
-    expect(() => parseStampJson("1.5", "line 3: stamp")).toThrow(/line 3: stamp: "1.5" is not a stamp/);
+    expect(() => parseStampJson("1.5", "line 3: stamp")).toThrow(
+      /line 3: stamp: "1.5" is not a stamp/,
+    );
     expect(() => parseStampJson(12, "stamp")).toThrow(/is not a stamp/);
     expect(() => parseStampJson("-1", "stamp")).toThrow(/non-negative/);
     expect(() => parseStampJson({ sec: 1, nsec: 1e9 }, "stamp")).toThrow(/not a ROS time/);

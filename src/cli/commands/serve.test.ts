@@ -1,12 +1,11 @@
+import { FoxgloveClient, type Channel } from "@foxglove/ws-protocol";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-
-import { FoxgloveClient, type Channel } from "@foxglove/ws-protocol";
 import { afterEach, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 
-import { openRecordingFile } from "../../recording/node";
 import { describeClientMessage, shiftRos1HeaderStamp, startServe, startsWithRos1Header, type ServeHandle } from "./serve";
+import { openRecordingFile } from "../../recording/node";
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 const BAG = [`${ROOT}samples/husky-2015.bag`, `${ROOT}../shared/data/husky-2015.bag`].find((p) => existsSync(p))!;
@@ -25,7 +24,7 @@ interface Connected {
 
 function connect(url: string): Connected {
   const ws = new WebSocket(url, [FoxgloveClient.SUPPORTED_SUBPROTOCOL]);
-  const client = new FoxgloveClient({ ws: ws as unknown as ConstructorParameters<typeof FoxgloveClient>[0]["ws"] });
+  const client = new FoxgloveClient({ ws });
   // Listeners go on before any data can arrive: ws emits several frames in one tick.
   const serverInfo = new Promise<{ capabilities: string[]; supportedEncodings?: string[] }>((resolve) => {
     client.on("serverInfo", resolve);

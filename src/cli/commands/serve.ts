@@ -2,8 +2,8 @@ import wsProtocol from "@foxglove/ws-protocol";
 import type { Command } from "commander";
 import { WebSocketServer } from "ws";
 
-import { openRecordingFile } from "../../recording/node";
 import type { Recording } from "../../recording";
+import { openRecordingFile } from "../../recording/node";
 import { CliError } from "../CliError";
 
 /** Options of `startServe` (the `lockstep serve` flags). */
@@ -106,8 +106,8 @@ function toNs(t: { sec: number; nsec: number }): bigint {
   return BigInt(t.sec) * 1_000_000_000n + BigInt(t.nsec);
 }
 
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
+async function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  await new Promise<void>((resolve) => {
     if (signal.aborted) {
       resolve();
       return;
@@ -132,11 +132,11 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
 export async function startServe(options: ServeOptions): Promise<ServeHandle> {
   const speed = options.speed ?? 1;
   if (!(speed > 0) || !Number.isFinite(speed)) {
-    throw new CliError(`--speed must be a positive number, got ${options.speed}`, 2);
+    throw new CliError(`--speed must be a positive number, got ${String(options.speed)}`, 2);
   }
   const port = options.port ?? 8765;
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    throw new CliError(`--port must be an integer from 0 to 65535, got ${options.port}`, 2);
+    throw new CliError(`--port must be an integer from 0 to 65535, got ${String(options.port)}`, 2);
   }
   const log = options.log ?? ((line: string) => process.stdout.write(`${line}\n`));
   let recording: Recording & { close(): Promise<void> };
@@ -234,9 +234,10 @@ export async function startServe(options: ServeOptions): Promise<ServeHandle> {
         const aheadMs = dueMs - (performance.now() - wallStart);
         if (aheadMs > 1) {
           await sleep(aheadMs, abort.signal);
-          if (abort.signal.aborted) {
-            return;
-          }
+        }
+        // (sleep returns early on abort)
+        if (abort.signal.aborted as boolean) {
+          return;
         }
         const id = channelIds.get(m.topic);
         if (id != undefined) {

@@ -230,6 +230,28 @@ describe("Unicycle2DStateCost", () => {
       RUNS,
     );
   });
+
+  it("has finite-difference Jacobians on its diagonal-A fast path (what Unicycle2D builds)", () => {
+    const state = fc.tuple(coord, coord, angle, coord, coord, fc.double({ min: -3, max: 3, noNaN: true }), coord, coord);
+    const diag = fc.array(fc.double({ min: 0.1, max: 30, noNaN: true }), { minLength: 8, maxLength: 8 });
+    fc.assert(
+      fc.property(diag, fc.double({ min: 0.001, max: 2, noNaN: true }), state, state, (d, dt, s1, s2) => {
+        const a = new Float64Array(64);
+        d.forEach((v, i) => (a[i * 9] = v));
+        const cost = new Unicycle2DStateCost(dt, a);
+        const yaw2 = wrapAngle(s1[2] + s1[5] * dt + (s2[2] % 2.5));
+        const p = [...split(s1), ...split([...s2.slice(0, 2), yaw2, ...s2.slice(3)])];
+        expectJacobiansMatch(cost, p, 1e-5);
+        // Same residuals as the general path (an A with a 1e-300 off-diagonal entry).
+        const general = Float64Array.from(a);
+        general[1] = 1e-300;
+        const r1 = evaluateWithJacobians(cost, p).residuals;
+        const r2 = evaluateWithJacobians(new Unicycle2DStateCost(dt, general), p).residuals;
+        r1.forEach((v, i) => expect(v).toBeCloseTo(r2[i]!, 9));
+      }),
+      RUNS,
+    );
+  });
 });
 
 describe("MarginalCost", () => {

@@ -85,12 +85,17 @@ export class LevenbergMarquardt {
   #n = 0;
   #offsets = new Int32Array(0);
   #first = new Int32Array(0);
+  /** JᵀJ (lower envelope, skyline storage) and its factor. */
   #h = new Float64Array(0);
   #l = new Float64Array(0);
   #g = new Float64Array(0);
   #delta = new Float64Array(0);
   #backup = new Float64Array(0);
   #invDiag = new Float64Array(0);
+  /** Skyline row offsets: element (i, j) of #h / #l is at #rowBase[i] + j. */
+  #rowBase = new Int32Array(0);
+  /** Number of stored envelope entries. */
+  #envelope = 0;
   #residuals = new Float64Array(0);
   #jacobians: Float64Array[] = [];
   #jacPointers: (Float64Array | null)[] = [];
@@ -232,12 +237,9 @@ export class LevenbergMarquardt {
     if (n > 0) {
       const h = this.#h;
       const l = this.#l;
-      const first = this.#first;
-      for (let i = 0; i < n; i++) {
-        const row = i * n;
-        for (let j = first[i]!; j <= i; j++) {
-          l[row + j] = h[row + j]!;
-        }
+      const size = this.#envelope;
+      for (let e = 0; e < size; e++) {
+        l[e] = h[e]!;
       }
       if (!this.#factor()) {
         return undefined;
@@ -296,10 +298,10 @@ export class LevenbergMarquardt {
     for (let c = 0; c < t; c++) {
       x[c * t + c] = inv[from + c]!;
       for (let i = c + 1; i < t; i++) {
-        const ri = (from + i) * n + from;
+        const ri = this.#rowBase[from + i]!;
         let s = 0;
         for (let k = c; k < i; k++) {
-          s -= l[ri + k]! * x[k * t + c]!;
+          s -= l[ri + from + k]! * x[k * t + c]!;
         }
         x[i * t + c] = s * inv[from + i]!;
       }
@@ -350,10 +352,6 @@ export class LevenbergMarquardt {
       this.#g = new Float64Array(cap);
       this.#delta = new Float64Array(cap);
       this.#backup = new Float64Array(cap);
-    }
-    if (this.#h.length < n * n) {
-      this.#h = new Float64Array(n * n);
-      this.#l = new Float64Array(n * n);
     }
     const first = this.#first;
     for (let i = 0; i < n; i++) {
@@ -463,6 +461,20 @@ export class LevenbergMarquardt {
         }
       }
     }
+    // Skyline storage: row i holds columns first[i] … i contiguously; (i, j) is at rowBase[i] + j.
+    if (this.#rowBase.length < n) {
+      this.#rowBase = new Int32Array(this.#first.length);
+    }
+    let envelope = 0;
+    for (let i = 0; i < n; i++) {
+      this.#rowBase[i] = envelope - first[i]!;
+      envelope += i - first[i]! + 1;
+    }
+    this.#envelope = envelope;
+    if (this.#h.length < envelope) {
+      this.#h = new Float64Array(Math.max(envelope, 2 * this.#h.length));
+      this.#l = new Float64Array(this.#h.length);
+    }
     if (this.#residuals.length < maxM) {
       this.#residuals = new Float64Array(maxM);
     }
@@ -480,14 +492,9 @@ export class LevenbergMarquardt {
     const n = this.#n;
     const h = this.#h;
     const g = this.#g;
-    const first = this.#first;
-    for (let i = 0; i < n; i++) {
-      const row = i * n;
-      for (let j = first[i]!; j <= i; j++) {
-        h[row + j] = 0;
-      }
-      g[i] = 0;
-    }
+    h.fill(0, 0, this.#envelope);
+    g.fill(0, 0, n);
+    const rowBase = this.#rowBase;
     const offsets = this.#offsets;
     const r = this.#residuals;
     const jacs = this.#jacobians;
@@ -574,7 +581,7 @@ export class LevenbergMarquardt {
           acc += local[bi + q]! * r[q]!;
         }
         g[gi] = g[gi]! + acc;
-        const row = gi * n;
+        const row = rowBase[gi]!;
         for (let pj = 0; pj <= pi; pj++) {
           const qLo = loI > lo[pj]! ? loI : lo[pj]!;
           const qHi = hiI < hi[pj]! ? hiI : hi[pj]!;
@@ -632,15 +639,16 @@ export class LevenbergMarquardt {
     const n = this.#n;
     const h = this.#h;
     const l = this.#l;
-    const first = this.#first;
     const o = this.#o;
+    const size = this.#envelope;
+    for (let e = 0; e < size; e++) {
+      l[e] = h[e]!;
+    }
+    const rowBase = this.#rowBase;
     for (let i = 0; i < n; i++) {
-      const row = i * n;
-      for (let j = first[i]!; j < i; j++) {
-        l[row + j] = h[row + j]!;
-      }
-      const d = Math.min(o.maxLmDiagonal, Math.max(o.minLmDiagonal, h[row + i]!));
-      l[row + i] = h[row + i]! + d / radius;
+      const at = rowBase[i]! + i;
+      const d = Math.min(o.maxLmDiagonal, Math.max(o.minLmDiagonal, h[at]!));
+      l[at] = h[at]! + d / radius;
     }
     if (!this.#factor()) {
       return false;
@@ -667,11 +675,12 @@ export class LevenbergMarquardt {
       this.#invDiag = new Float64Array(this.#first.length);
     }
     const inv = this.#invDiag;
+    const rowBase = this.#rowBase;
     for (let i = 0; i < n; i++) {
-      const ri = i * n;
+      const ri = rowBase[i]!;
       const fi = first[i]!;
       for (let j = fi; j < i; j++) {
-        const rj = j * n;
+        const rj = rowBase[j]!;
         let s = l[ri + j]!;
         const start = fi > first[j]! ? fi : first[j]!;
         for (let k = start; k < j; k++) {
@@ -700,8 +709,9 @@ export class LevenbergMarquardt {
     const l = this.#l;
     const inv = this.#invDiag;
     const first = this.#first;
+    const rowBase = this.#rowBase;
     for (let i = 0; i < n; i++) {
-      const ri = i * n;
+      const ri = rowBase[i]!;
       let s = b[i]!;
       for (let k = first[i]!; k < i; k++) {
         s -= l[ri + k]! * b[k]!;
@@ -709,7 +719,7 @@ export class LevenbergMarquardt {
       b[i] = s * inv[i]!;
     }
     for (let i = n - 1; i >= 0; i--) {
-      const ri = i * n;
+      const ri = rowBase[i]!;
       const xi = b[i]! * inv[i]!;
       b[i] = xi;
       for (let k = first[i]!; k < i; k++) {
@@ -730,7 +740,7 @@ export class LevenbergMarquardt {
     for (let i = 0; i < n; i++) {
       const di = d[i]!;
       lin += g[i]! * di;
-      const row = i * n;
+      const row = this.#rowBase[i]!;
       let off = 0;
       for (let j = first[i]!; j < i; j++) {
         off += h[row + j]! * d[j]!;

@@ -1,3 +1,5 @@
+import type { DropRow, EngineDelta, EngineInput, EngineStats, MarkBatch, Pose2D, TupleRow } from "./engineTypes";
+import { tuningHints } from "./hints";
 import { DROP_REASONS, type DropReason } from "../../filters/DropReason";
 import { quaternionAt, yawOf } from "../../messages";
 import {
@@ -8,8 +10,6 @@ import {
   type PipelineExtension,
   type PipelineInput,
 } from "../../pipeline";
-import type { DropRow, EngineDelta, EngineInput, EngineStats, MarkBatch, Pose2D, TupleRow } from "./engineTypes";
-import { tuningHints } from "./hints";
 
 /** Longest row lists handed out in one delta; older rows of a huge batch are skipped (counted in stats). */
 export const DELTA_CAP = 20_000;
@@ -147,7 +147,7 @@ export class AnalysisEngine {
       }
     });
     this.#main = main;
-    this.#fusion = main.extensions.find(isFusion) as FusionOutputs | undefined;
+    this.#fusion = main.extensions.find(isFusion);
     this.#txSeen = 0;
     this.#poseSeen = 0;
     this.#compare = this.#compareConfig ? new Pipeline<Input>(this.#compareConfig) : undefined;
@@ -158,7 +158,7 @@ export class AnalysisEngine {
     return {
       name: "lockstep-panel",
       message: (ev) => {
-        if (ev.stamp === undefined) {
+        if (ev.stamp == undefined) {
           return;
         }
         for (const slot of ev.slots) {

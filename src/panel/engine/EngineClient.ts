@@ -1,7 +1,7 @@
-import type { ConfigIssue } from "../../pipeline";
-import type { EngineRequest, EngineResponse } from "./engineProtocol";
 import { EngineServer } from "./EngineServer";
+import type { EngineRequest, EngineResponse } from "./engineProtocol";
 import type { EngineDelta, EngineInput } from "./engineTypes";
+import type { ConfigIssue } from "../../pipeline";
 
 /** Live frames the engine may be behind before further live frames are skipped. */
 export const MAX_IN_FLIGHT = 120;
@@ -141,24 +141,24 @@ export class EngineClient {
     if (this.#inFlight < BACKLOG_FRAMES || this.#disposed) {
       return undefined;
     }
-    return new Promise((resolve) => {
+    return new Promise<void>((resolve) => {
       this.#drained.push(resolve);
     });
   }
 
   /** Sends events and resolves when the engine has processed them. */
-  public ingest(events: EngineInput[]): Promise<void> {
+  public async ingest(events: EngineInput[]): Promise<void> {
     const ack = this.#nextAck++;
-    return new Promise((resolve) => {
+    await new Promise<void>((resolve) => {
       this.#pending.set(ack, resolve);
       this.#send({ type: "ingest", events, ack });
     });
   }
 
   /** Asks for a delta now; resolves after it was delivered. */
-  public flush(): Promise<void> {
+  public async flush(): Promise<void> {
     const ack = this.#nextAck++;
-    return new Promise((resolve) => {
+    await new Promise<void>((resolve) => {
       this.#pending.set(ack, resolve);
       this.#send({ type: "flush", ack });
     });

@@ -1,6 +1,6 @@
-import { ConfigError } from "../../pipeline";
 import { AnalysisEngine } from "./AnalysisEngine";
 import type { EngineRequest, EngineResponse } from "./engineProtocol";
+import { ConfigError } from "../../pipeline";
 
 /** Shortest interval between two unrequested deltas (ms): the views update at most ~10 times a second. */
 export const DELTA_INTERVAL_MS = 100;

@@ -1,5 +1,5 @@
-import type { ConfigIssue } from "../../pipeline";
 import type { EngineDelta, EngineInput } from "./engineTypes";
+import type { ConfigIssue } from "../../pipeline";
 
 /** Messages from the panel to the engine (worker or inline). */
 export type EngineRequest =

@@ -1,5 +1,5 @@
-import { formatDuration } from "../../time";
 import type { EngineStats } from "./engineTypes";
+import { formatDuration } from "../../time";
 
 function ms(ns: number): string {
   return `${(ns / 1e6).toFixed(1)} ms`;

@@ -12,6 +12,7 @@ type RangeSubscribe = (args: SubscribeMessageRangeArgs) => () => void;
  */
 export function findRangeSubscribe(ctx: PanelExtensionContext): RangeSubscribe | undefined {
   const c = ctx as PanelExtensionContext & { unstable_subscribeMessageRange?: RangeSubscribe };
+  // eslint-disable-next-line @typescript-eslint/no-deprecated -- older Foxglove hosts only have this name
   const fn = c.subscribeMessageRange ?? c.UNSTABLE_subscribeMessageRange ?? c.unstable_subscribeMessageRange;
   return fn?.bind(ctx);
 }
@@ -107,8 +108,8 @@ export async function analyzeRange(
   const releases: (() => void)[] = [];
   const iterators = await Promise.all(
     topics.map(
-      (topic) =>
-        new Promise<AsyncIterable<Immutable<MessageEvent[]>>>((resolve) => {
+      async (topic) =>
+        await new Promise<AsyncIterable<Immutable<MessageEvent[]>>>((resolve) => {
           let first = true;
           unsubscribes.push(
             subscribe({

@@ -79,6 +79,7 @@ export function locateIssue(path: string, policyType: string): IssueLocation {
       return locateFusionIssue(seg.slice(1));
     case "slots":
       return { node: ["inputs"] };
+    case undefined:
     default:
       return { node: ["general"] };
   }

@@ -80,9 +80,7 @@ function objectFields(obj: Record<string, unknown>, grouped: Grouped, nodeKey: s
   }
   // Errors on keys that are not present (a required key is missing) still get shown.
   for (const [key, message] of grouped.get(nodeKey)?.fields ?? []) {
-    if (fields[key] == undefined) {
-      fields[key] = { label: key, input: "string", value: undefined, error: message };
-    }
+    fields[key] ??= { label: key, input: "string", value: undefined, error: message };
   }
   return fields;
 }

@@ -1,19 +1,21 @@
 import type { SettingsTreeAction, SettingsTreeField, SettingsTreeNode, Topic } from "@foxglove/extension";
 import { describe, expect, it } from "vitest";
 
-import { parseConfig, ConfigError, type ConfigIssue } from "../../pipeline";
 import { locateIssue, splitJsonPath } from "./configErrors";
 import { configFromState, defaultConfig, type LockstepConfig } from "./panelConfig";
 import { POLICY_PARAMS, POLICY_TYPES } from "./policyParams";
 import { applySettingsAction, paramValue } from "./settingsActions";
 import { buildSettingsNodes, type SettingsEnv } from "./settingsTree";
+import { parseConfig, ConfigError, type ConfigIssue } from "../../pipeline";
 import { POLICY_TYPES as PIPELINE_POLICY_TYPES } from "../../pipeline";
 
+/* eslint-disable @typescript-eslint/no-deprecated -- `datatype` is still a required field of Topic */
 const TOPICS: Topic[] = [
   { name: "/imu/data", schemaName: "sensor_msgs/Imu", datatype: "sensor_msgs/Imu" },
   { name: "/odom", schemaName: "nav_msgs/Odometry", datatype: "nav_msgs/Odometry" },
   { name: "/fix", schemaName: "sensor_msgs/NavSatFix", datatype: "sensor_msgs/NavSatFix" },
 ];
+/* eslint-enable @typescript-eslint/no-deprecated */
 
 function issuesOf(config: unknown): ConfigIssue[] {
   try {

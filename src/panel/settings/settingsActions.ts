@@ -61,7 +61,8 @@ export function paramValue(spec: ParamSpec, value: unknown): unknown {
       return value === "any" ? "any" : typeof value === "string" && /^\d+$/.test(value) ? Number(value) : value;
     case "boolean":
       return value === true ? true : undefined;
-    default:
+    case "int":
+    case "float":
       return typeof value === "number" && Number.isFinite(value) ? value : undefined;
   }
 }
@@ -76,7 +77,7 @@ function setDotted(obj: Record<string, unknown>, dotted: string, value: unknown)
     cur = cur[k] as Record<string, unknown>;
   }
   const last = keys[keys.length - 1]!;
-  if (value === undefined) {
+  if (value == undefined) {
     delete cur[last];
   } else {
     cur[last] = value;
@@ -164,8 +165,9 @@ export function applySettingsAction(config: LockstepConfig, action: SettingsTree
       case ACTION.removeSensor: {
         const target = fusionTarget(path[1]);
         const sensors = isRecord(next.fusion) && isRecord(next.fusion.sensors) ? next.fusion.sensors : undefined;
-        if (target?.[0] === "sensors" && sensors && target[1]! in sensors) {
-          delete sensors[target[1]!];
+        const name = target?.[0] === "sensors" ? target[1] : undefined;
+        if (name != undefined && sensors && name in sensors) {
+          delete sensors[name];
           return next;
         }
         return config;
@@ -201,7 +203,7 @@ export function applySettingsAction(config: LockstepConfig, action: SettingsTree
       if (!spec) {
         return config;
       }
-      const arr = Array.isArray(next.policy[b]) ? [...(next.policy[b] as unknown[])] : next.inputs.map(() => 0 as unknown);
+      const arr = Array.isArray(next.policy[b]) ? [...(next.policy[b] as unknown[])] : next.inputs.map(() => 0);
       arr[slot] = paramValue(spec, value) ?? 0;
       next.policy[b] = arr;
       if (arr.every((v) => v === 0)) {
@@ -255,6 +257,7 @@ export function applySettingsAction(config: LockstepConfig, action: SettingsTree
       return config;
     case "fusion":
       return updateFusion(next, config, path.slice(1), value);
+    case undefined:
     default:
       return config;
   }
@@ -281,7 +284,7 @@ function updateFusion(next: LockstepConfig, config: LockstepConfig, rest: readon
     return config;
   }
   const current = target[key];
-  if (value === undefined || value === "") {
+  if (value == undefined || value === "") {
     delete target[key];
   } else if (typeof value === "string") {
     target[key] = parseGenericText(value, current);

@@ -7,9 +7,9 @@ import type {
 } from "@foxglove/extension";
 
 import { groupIssues, slotKey, type ConfigIssue } from "./configErrors";
+import { fusionNodes } from "./fusionSettings";
 import { publishNamespace, type LockstepConfig } from "./panelConfig";
 import { POLICY_PARAMS, POLICY_TYPES, type ParamSpec } from "./policyParams";
-import { fusionNodes } from "./fusionSettings";
 
 /** What the tree needs besides the config. */
 export interface SettingsEnv {
@@ -36,6 +36,7 @@ export const ACTION = {
 
 /** Text shown for a JSON value in a string field ("unlimited" for null). */
 export function durationText(value: unknown): string | undefined {
+  // eslint-disable-next-line @foxglove/strict-equality -- null (unlimited) differs from undefined (default)
   if (value === null) {
     return "unlimited";
   }
@@ -98,7 +99,7 @@ export function paramField(spec: ParamSpec, value: unknown, slots: number, error
       return {
         ...common,
         input: "select",
-        value: value === undefined ? "0" : String(value),
+        value: typeof value === "number" || typeof value === "string" ? String(value) : "0",
         options,
       };
     }
@@ -188,9 +189,13 @@ export function buildSettingsNodes(config: LockstepConfig, env: SettingsEnv): Se
   }
   // Issues on keys the policy does not have (typos from hand-edited JSON) still get a field.
   for (const [field, message] of grouped.get("policy")?.fields ?? []) {
-    if (policyFields[field] == undefined) {
-      policyFields[field] = { label: field, input: "string", value: durationText(getPath(config.policy, field)) ?? JSON.stringify(getPath(config.policy, field)), error: message, readonly: true };
-    }
+    policyFields[field] ??= {
+      label: field,
+      input: "string",
+      value: durationText(getPath(config.policy, field)) ?? JSON.stringify(getPath(config.policy, field)),
+      error: message,
+      readonly: true,
+    };
   }
 
   const buffer = config.buffer;

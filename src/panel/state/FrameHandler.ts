@@ -1,8 +1,8 @@
 import type { Immutable, MessageEvent, RenderState, Topic } from "@foxglove/extension";
 
+import type { MessageCache } from "./MessageCache";
 import type { EngineInput } from "../engine/engineTypes";
 import { slimMessage } from "../engine/slimMessage";
-import type { MessageCache } from "./MessageCache";
 
 /** What the frame handler drives. */
 export interface FrameSink {
@@ -74,7 +74,7 @@ export class FrameHandler {
       const changes: Parameters<FrameSink["update"]>[0] = {};
       let changed = false;
       if (state.topics) {
-        changes.topics = state.topics as readonly Topic[];
+        changes.topics = state.topics;
         changed = true;
       }
       if (state.colorScheme) {
@@ -87,7 +87,9 @@ export class FrameHandler {
         changes.endTime = state.endTime;
         changed = true;
       }
+      // eslint-disable-next-line @typescript-eslint/no-deprecated -- fallback for hosts without subscribeMessageRange
       if (state.allFrames) {
+        // eslint-disable-next-line @typescript-eslint/no-deprecated -- same
         changes.allFrames = state.allFrames;
         changed = true;
       }
@@ -102,7 +104,7 @@ export class FrameHandler {
             continue;
           }
           const seq = this.#seq++;
-          this.#cache?.put(seq, m as MessageEvent);
+          this.#cache?.put(seq, m);
           events.push({
             seq,
             topic: m.topic,

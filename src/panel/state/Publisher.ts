@@ -1,7 +1,7 @@
 import type { MessageEvent, PanelExtensionContext } from "@foxglove/extension";
 
-import type { Pose2D, TupleRow } from "../engine/engineTypes";
 import type { MessageCache } from "./MessageCache";
+import type { Pose2D, TupleRow } from "../engine/engineTypes";
 
 /** The publishing part of the panel context (all optional: feature-detected). */
 export type PublishApi = Pick<PanelExtensionContext, "advertise" | "unadvertise" | "publish">;
@@ -62,7 +62,7 @@ export class TuplePublisher {
     api: PublishApi,
     namespace: string,
     inputs: readonly { topic: string; schemaName: string }[],
-    fusion: boolean,
+    options: { readonly fusion: boolean },
   ) {
     if (api.advertise == undefined || api.publish == undefined) {
       throw new Error("TuplePublisher needs a context that can publish");
@@ -70,7 +70,7 @@ export class TuplePublisher {
     this.#api = { advertise: api.advertise.bind(api), publish: api.publish.bind(api), unadvertise: api.unadvertise?.bind(api) };
     this.#namespace = namespace;
     this.#inputs = inputs;
-    this.#fusion = fusion;
+    this.#fusion = options.fusion;
   }
 
   /** Advertises every output topic. */

@@ -1,7 +1,7 @@
-import type { DropReason } from "../../filters/DropReason";
-import type { DropRow, EngineDelta, EngineStats, Pose2D, TupleRow } from "../engine/engineTypes";
 import { Float64Ring } from "./Float64Ring";
 import { RingBuffer } from "./RingBuffer";
+import type { DropReason } from "../../filters/DropReason";
+import type { DropRow, EngineDelta, EngineStats, Pose2D, TupleRow } from "../engine/engineTypes";
 
 /**
  * Caps of the panel's stores (items). With them the panel holds a fixed amount whatever the

@@ -1,13 +1,14 @@
 import type { MessageEvent, RenderState } from "@foxglove/extension";
 import { describe, expect, it, vi } from "vitest";
 
-import type { EngineDelta, EngineInput, TupleRow } from "../engine/engineTypes";
 import { FrameHandler, type FrameSink } from "./FrameHandler";
 import { MessageCache } from "./MessageCache";
 import { outputTopic, publishUnavailableReason, toPlainJson, TuplePublisher } from "./Publisher";
 import { CAPS, ViewStore } from "./ViewStore";
+import type { EngineDelta, EngineInput, TupleRow } from "../engine/engineTypes";
 
 function msg(topic: string, sec: number, nsec = 0): MessageEvent {
+  // eslint-disable-next-line @typescript-eslint/no-deprecated -- a required field of the type
   return { topic, schemaName: "sensor_msgs/Imu", receiveTime: { sec, nsec }, sizeInBytes: 10, message: { header: { stamp: { sec, nsec } } } };
 }
 
@@ -37,7 +38,7 @@ describe("FrameHandler", () => {
     };
     const h = new FrameHandler(s).setInputs(["/a"]);
     const done = vi.fn();
-    const err = h.handle({ currentFrame: [msg("/a", 1)] } as RenderState, done);
+    const err = h.handle({ currentFrame: [msg("/a", 1)] }, done);
     expect(err?.message).toBe("boom");
     expect(done).toHaveBeenCalledTimes(1);
     const done2 = vi.fn();
@@ -52,8 +53,8 @@ describe("FrameHandler", () => {
     s.reset = () => order.push("reset");
     s.post = (e) => order.push(`post ${e.map((x) => `${x.topic}#${x.seq}`).join(",")}`);
     const h = new FrameHandler(s).setInputs(["/a", "/b"]);
-    h.handle({ currentFrame: [msg("/a", 1), msg("/c", 1), msg("/b", 2)] } as RenderState, () => undefined);
-    h.handle({ didSeek: true, currentFrame: [msg("/a", 9)] } as RenderState, () => undefined);
+    h.handle({ currentFrame: [msg("/a", 1), msg("/c", 1), msg("/b", 2)] }, () => undefined);
+    h.handle({ didSeek: true, currentFrame: [msg("/a", 9)] }, () => undefined);
     expect(order).toEqual(["post /a#0,/b#1", "reset", "post /a#2"]);
   });
 
@@ -68,14 +69,14 @@ describe("FrameHandler", () => {
     const s = sink();
     const cache = new MessageCache(3);
     const h = new FrameHandler(s).setInputs(["/a"]).setCache(cache);
-    h.handle({ currentFrame: [1, 2, 3, 4, 5].map((i) => msg("/a", i)) } as RenderState, () => undefined);
+    h.handle({ currentFrame: [1, 2, 3, 4, 5].map((i) => msg("/a", i)) }, () => undefined);
     expect(cache.size).toBe(3);
     expect(cache.get(0)).toBeUndefined();
     expect(cache.get(4)?.receiveTime.sec).toBe(5);
     expect(cache.misses).toBe(1);
-    h.handle({ didSeek: true } as RenderState, () => undefined);
+    h.handle({ didSeek: true }, () => undefined);
     expect(cache.size).toBe(0);
-    h.setCache(undefined).handle({ currentFrame: [msg("/a", 6)] } as RenderState, () => undefined);
+    h.setCache(undefined).handle({ currentFrame: [msg("/a", 6)] }, () => undefined);
     expect(cache.size).toBe(0);
   });
 });
@@ -130,7 +131,7 @@ describe("publishing", () => {
     const cache = new MessageCache();
     cache.put(7, { ...msg("/imu/data", 1), message: { v: new Float64Array([1, 2]) } });
     cache.put(8, { ...msg("/odom", 1), message: { n: 1n } });
-    const pub = new TuplePublisher(api, "/lockstep/", [{ topic: "/imu/data", schemaName: "sensor_msgs/Imu" }, { topic: "/odom", schemaName: "nav_msgs/Odometry" }], false).start();
+    const pub = new TuplePublisher(api, "/lockstep/", [{ topic: "/imu/data", schemaName: "sensor_msgs/Imu" }, { topic: "/odom", schemaName: "nav_msgs/Odometry" }], { fusion: false }).start();
     pub.publishTuples([{ index: 0, stamps: [1, 1], seqs: [7, 8], timespan: 0, lag: 0 }, { index: 1, stamps: [2, 2], seqs: [99, 8], timespan: 0, lag: 0 }], cache);
     pub.stop();
     expect(calls).toEqual([

@@ -1,9 +1,9 @@
 import type { ReactElement } from "react";
 
-import type { EngineStats } from "../engine/engineTypes";
-import { POLICY_TYPES } from "../settings/policyParams";
 import { fmtMs } from "./format";
 import type { Theme } from "./theme";
+import type { EngineStats } from "../engine/engineTypes";
+import { POLICY_TYPES } from "../settings/policyParams";
 
 function column(s: EngineStats | undefined): (string | number)[] {
   if (!s) {

@@ -1,9 +1,9 @@
 import type { ReactElement } from "react";
 
-import type { DropReason } from "../../filters/DropReason";
-import type { DropRow, EngineStats } from "../engine/engineTypes";
 import { fmtStamp } from "./format";
 import { reasonColor, type Theme } from "./theme";
+import type { DropReason } from "../../filters/DropReason";
+import type { DropRow, EngineStats } from "../engine/engineTypes";
 
 /** Drops by reason: count, share, and the first examples of each (topic, stamp, detail). */
 export function DropsView(props: {

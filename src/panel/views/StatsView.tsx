@@ -1,8 +1,8 @@
 import type { ReactElement } from "react";
 
-import type { EngineStats } from "../engine/engineTypes";
 import { fmtMs } from "./format";
 import type { Theme } from "./theme";
+import type { EngineStats } from "../engine/engineTypes";
 
 /** Per-topic counts, set statistics (timespan, lag) and the tuning hints. */
 export function StatsView(props: { stats: EngineStats | undefined; hints: readonly string[]; theme: Theme }): ReactElement {

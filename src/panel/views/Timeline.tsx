@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type ReactElement } from "react";
 
-import type { SlotMarks } from "../state/ViewStore";
 import { reasonColor, reasonOfCode, type Theme } from "./theme";
+import type { SlotMarks } from "../state/ViewStore";
 
 /** Visible window of the timeline in relative ns. */
 export interface TimeWindow {

@@ -1,8 +1,8 @@
 import { useEffect, useRef, type ReactElement } from "react";
 
+import type { Theme } from "./theme";
 import type { Pose2D } from "../engine/engineTypes";
 import type { RingBuffer } from "../state/RingBuffer";
-import type { Theme } from "./theme";
 
 /** Bounds of several pose sets with equal x/y scale ([minX, minY, maxX, maxY]), or undefined. */
 export function poseBounds(sets: readonly RingBuffer<Pose2D>[]): [number, number, number, number] | undefined {
@@ -86,7 +86,7 @@ export function TrajectoryView(props: {
     ctx.fillStyle = theme.fused;
     ctx.fillText(`fused (${fused.size})`, 10, 30);
     ctx.fillStyle = theme.muted;
-    ctx.fillText(`${((maxX - minX) || 0).toFixed(1)} m × ${((maxY - minY) || 0).toFixed(1)} m`, 10, height - 8);
+    ctx.fillText(`${(maxX - minX).toFixed(1)} m × ${(maxY - minY).toFixed(1)} m`, 10, height - 8);
   }, [raw, fused, theme, width, height, version]);
   return <canvas ref={canvas} data-testid="trajectory" style={{ width, height, display: "block" }} />;
 }

@@ -1,7 +1,7 @@
 import type { ReactElement } from "react";
 
-import type { RingBuffer } from "../state/RingBuffer";
 import type { Theme } from "./theme";
+import type { RingBuffer } from "../state/RingBuffer";
 
 interface TxJson {
   stamp?: string;
@@ -43,7 +43,7 @@ export function TransactionsView(props: { transactions: RingBuffer<unknown>; the
   for (let i = transactions.size - 1; i >= Math.max(0, transactions.size - 200); i--) {
     const tx = transactions.at(i) as TxJson;
     items.push(
-      <details key={i} style={{ marginBottom: 2 }}>
+      <details key={i} style={{ marginBottom: 2 }} data-testid="transaction">
         <summary style={{ cursor: "pointer" }}>
           {tx.stamp ?? "?"} — {tx.source ?? "?"}: +{tx.addedVariables?.length ?? 0} variables, +{tx.addedConstraints?.length ?? 0}{" "}
           constraints, −{tx.removedVariables?.length ?? 0}/−{tx.removedConstraints?.length ?? 0}

@@ -1,9 +1,9 @@
 import { useState, type ReactElement } from "react";
 
-import type { TupleRow } from "../engine/engineTypes";
-import type { RingBuffer } from "../state/RingBuffer";
 import { fmtMs, fmtStamp } from "./format";
 import type { Theme } from "./theme";
+import type { TupleRow } from "../engine/engineTypes";
+import type { RingBuffer } from "../state/RingBuffer";
 
 const ROW_HEIGHT = 20;
 const OVERSCAN = 10;

@@ -1,6 +1,7 @@
 import type { Duration, Stamp } from "../../../time";
 import type { DropReason } from "../../DropReason";
 import type { CombinerPolicy, PolicyHost } from "../CombinerPolicy";
+import { SlotRing } from "./SlotRing";
 import { checkDuration, checkQueueSize, checkSlotCount, unboundHost } from "./checks";
 
 /** Options of {@link ApproximateTime}; every field is optional and JSON-friendly. */
@@ -44,71 +45,6 @@ export interface ApproximateTimeOptions {
 
 const UNSET = -1;
 const INITIAL_CAPACITY = 16;
-
-/**
- * One slot's messages: fkie's optional head plus its FIFO queue. fkie's head is empty only when
- * its queue is, so the pair is exactly one deque with the head at the front; kept as a ring
- * buffer of stamps (Float64Array) and items whose capacity is a power of two (internal).
- */
-class SlotRing<T> {
-  public st: Float64Array;
-  public it: (T | undefined)[];
-  public mask: number;
-  /** Position of the front (the head). */
-  public start = 0;
-  public len = 0;
-  /** ROS 2: the newest stamp received on the slot (`zero` = none). */
-  public latest: Stamp;
-  public minDist: Duration = 0;
-
-  public constructor(capacity: number, zero: Stamp) {
-    this.st = new Float64Array(capacity);
-    this.it = new Array<T | undefined>(capacity).fill(undefined);
-    this.mask = capacity - 1;
-    this.latest = zero;
-  }
-
-  /** Appends at the back, doubling the capacity when full. */
-  public push(stamp: Stamp, item: T): void {
-    if (this.len > this.mask) {
-      this.#grow();
-    }
-    const p = (this.start + this.len) & this.mask;
-    this.st[p] = stamp;
-    this.it[p] = item;
-    this.len++;
-  }
-
-  /** The stamp `k` places behind the head. */
-  public stampAt(k: number): Stamp {
-    return this.st[(this.start + k) & this.mask]!;
-  }
-
-  /** The item `k` places behind the head. */
-  public itemAt(k: number): T {
-    return this.it[(this.start + k) & this.mask] as T;
-  }
-
-  public clear(): void {
-    this.it.fill(undefined);
-    this.start = 0;
-    this.len = 0;
-  }
-
-  #grow(): void {
-    const cap = (this.mask + 1) * 2;
-    const st = new Float64Array(cap);
-    const it = new Array<T | undefined>(cap).fill(undefined);
-    for (let k = 0; k < this.len; k++) {
-      st[k] = this.stampAt(k);
-      it[k] = this.itemAt(k);
-    }
-    this.st = st;
-    this.it = it;
-    this.mask = cap - 1;
-    this.start = 0;
-  }
-}
 
 /**
  * fkie_message_filters' `combiner_policies::ApproximateTime` (reference
@@ -253,7 +189,7 @@ export class ApproximateTime<T> implements CombinerPolicy<T> {
   /** Adds one message (reference §2.1 add): expiry, order check, insert, prune, matching loop. */
   public add(slot: number, stamp: Stamp, item: T, _arrival?: Stamp): void {
     const ring = this.#rings[slot];
-    if (ring == undefined || stamp !== stamp || slot >>> 0 !== slot) {
+    if (ring == undefined || stamp !== stamp) {
       this.#badInput(slot, stamp);
     }
     // 1. Age expiry against the incoming stamp.
@@ -324,12 +260,12 @@ export class ApproximateTime<T> implements CombinerPolicy<T> {
       let pts = this.#pivotTs;
       if (pivot === UNSET) {
         // determine_pivot: the latest head (ties to the lowest slot); none if a head is missing.
+        if (this.#filled !== slots) {
+          return;
+        }
         pts = this.#zero;
         for (let i = 0; i < slots; i++) {
           const ring = rings[i]!;
-          if (ring.len === 0) {
-            return;
-          }
           const s = ring.st[ring.start]!;
           if (s > pts) {
             pts = s;
@@ -369,7 +305,6 @@ export class ApproximateTime<T> implements CombinerPolicy<T> {
           }
           // The head is passed over for a strictly closer message: commit, then report.
           const item = ring.it[start] as T;
-          ring.it[start] = undefined;
           ring.start = nextStart;
           ring.len--;
           this.#host.drop(i, s, item, "not-selected");
@@ -444,7 +379,6 @@ export class ApproximateTime<T> implements CombinerPolicy<T> {
     }
     for (let i = 0; i < slots; i++) {
       const ring = rings[i]!;
-      ring.it[ring.start] = undefined;
       ring.start = (ring.start + 1) & ring.mask;
       if (--ring.len === 0) {
         this.#filled--;
@@ -499,7 +433,6 @@ export class ApproximateTime<T> implements CombinerPolicy<T> {
     const start = ring.start;
     const stamp = ring.st[start]!;
     const item = ring.it[start] as T;
-    ring.it[start] = undefined;
     ring.start = (start + 1) & ring.mask;
     if (--ring.len === 0) {
       this.#filled--;

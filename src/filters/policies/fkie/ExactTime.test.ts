@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 
 import { ExactTime } from "./ExactTime";
@@ -178,5 +179,57 @@ describe("fkie ExactTime", () => {
     expect(() => {
       p.add(0, NaN, 0, 1);
     }).toThrow(/no-header/);
+  });
+});
+
+describe("fkie ExactTime properties", () => {
+  it("in-order slots, no limits: every common stamp is emitted once, in order; the rest accounted", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 2, max: 4 }).chain((slots) =>
+          fc.tuple(
+            fc.array(fc.uniqueArray(fc.integer({ min: 1, max: 40 }), { maxLength: 25 }), {
+              minLength: slots,
+              maxLength: slots,
+            }),
+            fc.array(fc.nat(), { maxLength: 200 }),
+          ),
+        ),
+        ([raw, picks]) => {
+          const streams = raw.map((s) => [...s].sort((a, b) => a - b));
+          // Interleave the slots (each in stamp order) following `picks`.
+          const pos = streams.map(() => 0);
+          const inputs: Input<string>[] = [];
+          const remaining = () => streams.some((s, i) => pos[i]! < s.length);
+          for (let k = 0; remaining(); k++) {
+            const open = streams.map((_, i) => i).filter((i) => pos[i]! < streams[i]!.length);
+            const slot = open[(picks[k] ?? k) % open.length]!;
+            const stamp = streams[slot]![pos[slot]!++]!;
+            inputs.push([slot, stamp, `${slot}:${stamp}`]);
+          }
+          const policy = new ExactTime<string>(streams.length, { maxAge: null });
+          const rec = feed(policy, inputs);
+          const common = streams[0]!.filter((s) => streams.every((x) => x.includes(s)));
+          expect(rec.tuples.map((e) => e.stamps[0])).toEqual(common);
+          for (const e of rec.tuples) {
+            expect(e.items).toEqual(e.stamps.map((s, i) => `${i}:${s}`));
+          }
+          const last = common.length > 0 ? common[common.length - 1]! : -Infinity;
+          // Unmatched stamps below the last match were purged by a match; the others are held.
+          const dropped = rec.drops.map((d) => d.item).sort();
+          const expectedDrops = streams
+            .flatMap((s, i) =>
+              s.filter((x) => x < last && !common.includes(x)).map((x) => `${i}:${x}`),
+            )
+            .sort();
+          expect(dropped).toEqual(expectedDrops);
+          expect(rec.drops.every((d) => d.reason === "not-selected")).toBe(true);
+          streams.forEach((s, i) => {
+            expect(policy.held(i)).toBe(s.filter((x) => x > last).length);
+          });
+        },
+      ),
+      { numRuns: 500 },
+    );
   });
 });

@@ -110,7 +110,13 @@ export class ExactTime<T> implements CombinerPolicy<T> {
       host.drop(slot, stamp, item, "duplicate-stamp");
       return;
     }
-    const complete = queues.every((q) => q.has(stamp));
+    let complete = true;
+    for (const q of queues) {
+      if (!q.has(stamp)) {
+        complete = false;
+        break;
+      }
+    }
     let items: T[] | undefined;
     if (complete) {
       // The matched messages leave first (ROS 2); everything older is then purged.
@@ -252,8 +258,9 @@ class SortedSlot<T> {
     if (n === this.#front) {
       return false;
     }
-    if (stamps[n - 1] === stamp) {
-      return true;
+    const last = stamps[n - 1]!;
+    if (stamp >= last) {
+      return stamp === last;
     }
     const at = this.#lowerBound(stamp);
     return at < n && stamps[at] === stamp;
