@@ -246,7 +246,8 @@ function smootherCase(data: Loaded): BenchmarkCase {
 // `lockstep bench` awaits `prepare` (bench/harness.ts); the Benchmark type declares it synchronous,
 // so the asynchronous recording load is typed through this cast.
 function asyncPrepare(make: (data: Loaded) => BenchmarkCase): (n: number) => BenchmarkCase {
-  return ((_n: number) => (loaded ??= load()).then(make)) as unknown as (n: number) => BenchmarkCase;
+  const prepare = async (_n: number): Promise<BenchmarkCase> => make(await (loaded ??= load()));
+  return prepare as unknown as (n: number) => BenchmarkCase;
 }
 
 /** The fixed-lag benchmarks (runner path in the standard set). */

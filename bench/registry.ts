@@ -5,7 +5,6 @@
 
 import type { Benchmark } from "./Benchmark";
 import { fixedLagBenchmarks } from "./fixedLag";
-import { fixedLagBenchmarks } from "./fixedLag";
 import { w3HeapCheck } from "./w3HeapCheck";
 import { w3SyncBenchmarks } from "./w3Sync";
 

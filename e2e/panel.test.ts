@@ -157,6 +157,17 @@ describe("Lockstep panel in chromium (built bundle)", () => {
     await page.close();
   });
 
+  it("recording host without subscribeMessageRange: whole-file analysis through preload/allFrames", async () => {
+    const page = await openHost({ mode: "recording", rangeApi: false, publish: false, initialState: SYNC, colorScheme: "light", recordingUrl: "/husky.json" });
+    await page.click('[data-testid="analyze-button"]');
+    await page.waitForSelector('[data-testid="analysis-done"]', { timeout: 60_000 });
+    await waitForCount(page, expectedSync.tuples);
+    const s = await summary(page);
+    expect(s.subscriptions.every((x) => (x as { preload?: boolean }).preload !== true)).toBe(true);
+    expect(s.errors).toEqual([]);
+    await page.close();
+  });
+
   it("live source with publishing: republishes every tuple under /lockstep with the original schemas", async () => {
     const state = { ...SYNC, publish: { enabled: true, namespace: "/lockstep" } };
     const page = await openHost({ mode: "live", publish: true, initialState: state, colorScheme: "dark", recordingUrl: "/husky.json" });

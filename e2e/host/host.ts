@@ -24,6 +24,8 @@ export interface HostOptions {
   readonly publish: boolean;
   readonly initialState: unknown;
   readonly colorScheme: "light" | "dark";
+  /** Recording mode: offer subscribeMessageRange (default true); false = preload/allFrames only. */
+  readonly rangeApi?: boolean;
   /** URL of the recording as JSON ({topics, messages}); omitted for synthetic feeds. */
   readonly recordingUrl?: string;
 }
@@ -128,6 +130,7 @@ class TestHost {
       initialState: this.options.initialState,
       layout: { addPanel: () => undefined },
       dataSourceProfile: "ros1",
+      // eslint-disable-next-line @typescript-eslint/no-deprecated -- the overloads include deprecated ones
       watch: (field: keyof RenderState) => {
         this.watched.add(field);
       },
@@ -138,8 +141,22 @@ class TestHost {
       setSharedPanelState: () => undefined,
       setVariable: () => undefined,
       setPreviewTime: () => undefined,
-      subscribe: (subs: Subscription[]) => {
-        this.subscriptions = subs;
+      // eslint-disable-next-line @typescript-eslint/no-deprecated -- the overloads include deprecated ones
+      subscribe: (subs: Subscription[] | string[]) => {
+        this.subscriptions = subs.map((s) => (typeof s === "string" ? { topic: s } : s));
+        // eslint-disable-next-line @typescript-eslint/no-deprecated -- the fallback under test
+        const preload = new Set(this.subscriptions.filter((s) => s.preload === true).map((s) => s.topic));
+        if (preload.size > 0 && !live) {
+          // Like Foxglove's block loader: allFrames arrives after the subscription, in two steps.
+          const all = this.messages.filter((m) => preload.has(m.topic));
+          setTimeout(() => {
+            // eslint-disable-next-line @typescript-eslint/no-deprecated -- the fallback under test
+            void this.render({ allFrames: all.slice(0, Math.floor(all.length / 2)) }).then(async () => {
+              // eslint-disable-next-line @typescript-eslint/no-deprecated -- same
+              await this.render({ allFrames: all });
+            });
+          }, 50);
+        }
       },
       unsubscribeAll: () => {
         this.subscriptions = [];
@@ -155,7 +172,9 @@ class TestHost {
         const t = typeof time === "number" ? time * 1e9 : toNs(time);
         this.seek(t);
       };
-      ctx.subscribeMessageRange = (args: SubscribeMessageRangeArgs) => this.#range(args);
+      if (this.options.rangeApi !== false) {
+        ctx.subscribeMessageRange = (args: SubscribeMessageRangeArgs) => this.#range(args);
+      }
     }
     if (canPublish) {
       ctx.advertise = (topic: string, schemaName: string) => {

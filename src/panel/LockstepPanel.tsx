@@ -1,11 +1,12 @@
-import type { PanelExtensionContext, SettingsTreeAction, Topic } from "@foxglove/extension";
+import type { Immutable, MessageEvent, PanelExtensionContext, SettingsTreeAction, Topic } from "@foxglove/extension";
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactElement } from "react";
 import { createRoot } from "react-dom/client";
 
 import { parseConfig, ConfigError, type ConfigIssue } from "../pipeline";
 import { EngineClient, type EnginePort } from "./engine/EngineClient";
 import type { Pose2D } from "./engine/engineTypes";
-import { analyzeRange, findRangeSubscribe } from "./engine/rangeAnalysis";
+import { analyzeRange, findRangeSubscribe, MERGE_BATCH } from "./engine/rangeAnalysis";
+import { slimMessage } from "./engine/slimMessage";
 import { configFromState, publishNamespace, type LockstepConfig } from "./settings/panelConfig";
 import { defaultPolicy } from "./settings/policyParams";
 import { PRESETS } from "./settings/presets";
@@ -61,6 +62,8 @@ function LockstepPanel({ context }: { context: PanelExtensionContext }): ReactEl
   const cache = useMemo(() => new MessageCache(), []);
   const publisherRef = useRef<TuplePublisher | undefined>(undefined);
   const analysisRef = useRef(false);
+  /** Set while a whole-recording analysis waits for `allFrames` (hosts without range subscriptions). */
+  const preloadRef = useRef<((frames: readonly Immutable<MessageEvent>[]) => void) | undefined>(undefined);
   const rafRef = useRef<number | undefined>(undefined);
 
   const bump = useCallback(() => {
@@ -122,6 +125,9 @@ function LockstepPanel({ context }: { context: PanelExtensionContext }): ReactEl
           }
         },
         update: (changes) => {
+          if (changes.allFrames && preloadRef.current) {
+            preloadRef.current(changes.allFrames);
+          }
           if (changes.topics) {
             setTopics(changes.topics);
           }
@@ -234,8 +240,67 @@ function LockstepPanel({ context }: { context: PanelExtensionContext }): ReactEl
   }, [context, config, topics, issues, actionHandler, publishReason]);
 
   const rangeSubscribe = findRangeSubscribe(context);
+  // Recordings on hosts without a range subscription: fall back to the deprecated preload/allFrames.
+  const preloadFallback = rangeSubscribe == undefined && context.seekPlayback != undefined;
+  const canAnalyze = valid && (rangeSubscribe != undefined || preloadFallback);
+
+  const runPreloadAnalysis = useCallback(() => {
+    const abort = new AbortController();
+    analysisRef.current = true;
+    engine.reset();
+    store.clear();
+    setAnalysis({ state: "running", fraction: 0, messages: 0, abort });
+    const inputs = new Set(inputTopics);
+    const span = range.start && range.end ? (range.end.sec - range.start.sec) * 1e9 + (range.end.nsec - range.start.nsec) : 0;
+    let latest: readonly Immutable<MessageEvent>[] = [];
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const finish = async (): Promise<void> => {
+      preloadRef.current = undefined;
+      context.subscribe(inputTopics.map((topic) => ({ topic })));
+      const events = latest.filter((m) => inputs.has(m.topic));
+      let seq = 0;
+      for (let i = 0; i < events.length && !abort.signal.aborted; i += MERGE_BATCH) {
+        await engine.ingest(
+          events.slice(i, i + MERGE_BATCH).map((m) => ({
+            seq: seq++,
+            topic: m.topic,
+            schemaName: m.schemaName,
+            receiveTime: { sec: m.receiveTime.sec, nsec: m.receiveTime.nsec },
+            message: slimMessage(m.message),
+          })),
+        );
+        setAnalysis({ state: "running", fraction: Math.min(1, (i + MERGE_BATCH) / events.length), messages: seq, abort });
+      }
+      await engine.flush();
+      setAnalysis({ state: "done", messages: seq, cancelled: abort.signal.aborted });
+    };
+    abort.signal.addEventListener("abort", () => {
+      clearTimeout(timer);
+      void finish();
+    });
+    preloadRef.current = (frames) => {
+      latest = frames;
+      const last = frames[frames.length - 1];
+      const fraction =
+        last && range.start && span > 0
+          ? ((last.receiveTime.sec - range.start.sec) * 1e9 + (last.receiveTime.nsec - range.start.nsec)) / span
+          : 0;
+      setAnalysis({ state: "running", fraction: Math.min(1, fraction) * 0.5, messages: frames.length, abort });
+      // allFrames grows as the host loads blocks: analyze once it reaches the end or stops growing.
+      clearTimeout(timer);
+      timer = setTimeout(() => void finish(), fraction >= 0.999 ? 0 : 2000);
+    };
+    context.subscribe(inputTopics.map((topic) => ({ topic, preload: true })));
+    // eslint-disable-next-line @typescript-eslint/no-deprecated -- the documented fallback when subscribeMessageRange is missing
+    context.watch("allFrames");
+  }, [engine, store, inputTopics, range, context]);
+
   const runAnalysis = useCallback(() => {
-    if (!rangeSubscribe || !valid) {
+    if (!canAnalyze) {
+      return;
+    }
+    if (!rangeSubscribe) {
+      runPreloadAnalysis();
       return;
     }
     const abort = new AbortController();
@@ -261,7 +326,7 @@ function LockstepPanel({ context }: { context: PanelExtensionContext }): ReactEl
       }
       setAnalysis({ state: "done", messages, cancelled: abort.signal.aborted });
     })();
-  }, [rangeSubscribe, valid, engine, store, inputTopics, range]);
+  }, [canAnalyze, rangeSubscribe, runPreloadAnalysis, engine, store, inputTopics, range]);
 
   const backToLive = useCallback(() => {
     analysisRef.current = false;
@@ -329,9 +394,9 @@ function LockstepPanel({ context }: { context: PanelExtensionContext }): ReactEl
           </span>
         ) : (
           <button
-            style={{ ...button, opacity: rangeSubscribe && valid ? 1 : 0.5 }}
-            disabled={!rangeSubscribe || !valid}
-            title={rangeSubscribe ? "Run the pipeline over every message of the recording" : "Only recordings can be analyzed as a whole"}
+            style={{ ...button, opacity: canAnalyze ? 1 : 0.5 }}
+            disabled={!canAnalyze}
+            title={canAnalyze ? "Run the pipeline over every message of the recording" : "Only recordings can be analyzed as a whole"}
             onClick={runAnalysis}
             data-testid="analyze-button"
           >

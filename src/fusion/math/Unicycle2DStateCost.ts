@@ -106,9 +106,9 @@ export class Unicycle2DStateCost implements CostFunction {
       for (let i = 0; i < 64; i++) {
         af[i] = -a[i]!;
       }
-      for (let e = 0; e < F_ENTRIES.length; e += 2) {
-        const k = F_ENTRIES[e]!;
-        const c = F_ENTRIES[e + 1]!;
+      for (let n = 0; n < F_ENTRIES.length; n += 2) {
+        const k = F_ENTRIES[n]!;
+        const c = F_ENTRIES[n + 1]!;
         const fkc = f[k * 8 + c]!;
         if (diag) {
           // A diagonal: only row k of A·F picks up F[k][c].

@@ -247,7 +247,9 @@ describe("Unicycle2DStateCost", () => {
         general[1] = 1e-300;
         const r1 = evaluateWithJacobians(cost, p).residuals;
         const r2 = evaluateWithJacobians(new Unicycle2DStateCost(dt, general), p).residuals;
-        r1.forEach((v, i) => expect(v).toBeCloseTo(r2[i]!, 9));
+        r1.forEach((v, i) => {
+          expect(v).toBeCloseTo(r2[i]!, 9);
+        });
       }),
       RUNS,
     );

@@ -1,7 +1,7 @@
 import type { MessageEvent, RenderState } from "@foxglove/extension";
 import { describe, expect, it, vi } from "vitest";
 
-import { FrameHandler, type FrameSink } from "./FrameHandler";
+import { BACKLOG_WAIT_MS, FrameHandler, type FrameSink } from "./FrameHandler";
 import { MessageCache } from "./MessageCache";
 import { outputTopic, publishUnavailableReason, toPlainJson, TuplePublisher } from "./Publisher";
 import { CAPS, ViewStore } from "./ViewStore";
@@ -56,6 +56,35 @@ describe("FrameHandler", () => {
     h.handle({ currentFrame: [msg("/a", 1), msg("/c", 1), msg("/b", 2)] }, () => undefined);
     h.handle({ didSeek: true, currentFrame: [msg("/a", 9)] }, () => undefined);
     expect(order).toEqual(["post /a#0,/b#1", "reset", "post /a#2"]);
+  });
+
+  it("waits for the engine's backlog before calling done (recordings), at most BACKLOG_WAIT_MS", async () => {
+    vi.useFakeTimers();
+    try {
+      const s = sink();
+      let release!: () => void;
+      const pending = new Promise<void>((r) => (release = r));
+      s.backlog = () => pending;
+      const h = new FrameHandler(s).setInputs(["/a"]);
+      const done = vi.fn();
+      h.handle({ currentFrame: [msg("/a", 1)] }, done);
+      expect(done).not.toHaveBeenCalled();
+      release();
+      await vi.advanceTimersByTimeAsync(0);
+      expect(done).toHaveBeenCalledTimes(1);
+      const done2 = vi.fn();
+      const never = new Promise<void>(() => undefined);
+      s.backlog = () => never; // never clears
+      h.handle({ currentFrame: [msg("/a", 2)] }, done2);
+      await vi.advanceTimersByTimeAsync(BACKLOG_WAIT_MS - 1);
+      expect(done2).not.toHaveBeenCalled();
+      await vi.advanceTimersByTimeAsync(1);
+      expect(done2).toHaveBeenCalledTimes(1);
+      await vi.advanceTimersByTimeAsync(10_000);
+      expect(done2).toHaveBeenCalledTimes(1);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("reports topics, colour scheme and times", () => {
