@@ -126,6 +126,12 @@ describe("Lockstep panel in chromium (built bundle)", () => {
     await page.screenshot({ path: join(ARTIFACTS, "recording-stats.png") });
     await page.click('[data-testid="tab-timeline"]');
     await page.screenshot({ path: join(ARTIFACTS, "recording-timeline.png") });
+    const box = (await page.locator('[data-testid="timeline"]').boundingBox())!;
+    await page.mouse.move(box.x + box.width * 0.6, box.y + 40);
+    for (let i = 0; i < 14; i++) {
+      await page.mouse.wheel(0, -100);
+    }
+    await page.screenshot({ path: join(ARTIFACTS, "recording-timeline-zoomed.png") });
     await page.click('[data-testid="tab-trajectory"]');
     await page.screenshot({ path: join(ARTIFACTS, "recording-trajectory.png") });
     if (HUSKY.fusion != undefined) {

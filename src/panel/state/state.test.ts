@@ -64,7 +64,9 @@ describe("FrameHandler", () => {
       const s = sink();
       let release!: () => void;
       const pending = new Promise<void>((r) => (release = r));
-      s.backlog = () => pending;
+      s.backlog = async () => {
+        await pending;
+      };
       const h = new FrameHandler(s).setInputs(["/a"]);
       const done = vi.fn();
       h.handle({ currentFrame: [msg("/a", 1)] }, done);
@@ -74,7 +76,9 @@ describe("FrameHandler", () => {
       expect(done).toHaveBeenCalledTimes(1);
       const done2 = vi.fn();
       const never = new Promise<void>(() => undefined);
-      s.backlog = () => never; // never clears
+      s.backlog = async () => {
+        await never; // never clears
+      };
       h.handle({ currentFrame: [msg("/a", 2)] }, done2);
       await vi.advanceTimersByTimeAsync(BACKLOG_WAIT_MS - 1);
       expect(done2).not.toHaveBeenCalled();
