@@ -79,6 +79,35 @@ describe("lockstep serve", () => {
     expect(lines).toContain('client publish /lockstep/imu/data [sensor_msgs/Imu, json] {"header":{"stamp":{"sec":1,"nsec":2}}}');
   });
 
+  it("--loop starts over with receive times and header stamps that keep increasing", async () => {
+    handle = await startServe({ file: BAG, port: 0, speed: 2000, loop: true, log: () => undefined });
+    const conn = connect(handle.url);
+    const channels = await conn.channels;
+    const imu = channels.find((c) => c.topic === "/imu/data")!;
+    const sub = conn.client.subscribe(imu.id);
+    const times: bigint[] = [];
+    const stamps: number[] = [];
+    const total = 11865 + 2000; // one pass of /imu/data and part of the next
+    await new Promise<void>((resolve) => {
+      conn.client.on("message", ({ subscriptionId, timestamp, data }) => {
+        if (subscriptionId !== sub || times.length >= total) {
+          return;
+        }
+        times.push(timestamp);
+        const view = data as DataView;
+        stamps.push(view.getUint32(4, true) * 1e9 + view.getUint32(8, true));
+        if (times.length === total) {
+          resolve();
+        }
+      });
+    });
+    conn.client.close();
+    for (let i = 1; i < total; i++) {
+      expect(times[i]! > times[i - 1]!).toBe(true);
+      expect(stamps[i]!).toBeGreaterThan(stamps[i - 1]!);
+    }
+  });
+
   it("rejects bad flags and missing files with a clear error", async () => {
     await expect(startServe({ file: BAG, speed: 0 })).rejects.toThrow(/--speed must be a positive number/);
     await expect(startServe({ file: BAG, port: 70000 })).rejects.toThrow(/--port must be an integer/);
