@@ -155,7 +155,7 @@ function runnerCase(data: Loaded): BenchmarkCase {
       }
       runner.finish();
       const elapsed = nowNs() - t0;
-      return result(elapsed, data, runner.transactionLines.length, runner.finalPose);
+      return result(elapsed, data, runner.transactionCount, runner.finalPose);
     },
   };
 }

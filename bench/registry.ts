@@ -4,6 +4,7 @@
  */
 
 import type { Benchmark } from "./Benchmark";
+import { analyzeBenchmark } from "./analyze";
 import { fixedLagBenchmarks } from "./fixedLag";
 import { w3HeapCheck } from "./w3HeapCheck";
 import { w3SyncBenchmarks } from "./w3Sync";
@@ -13,7 +14,7 @@ export const BENCHMARKS: readonly Benchmark[] = Object.freeze([
   ...w3SyncBenchmarks(),
   w3HeapCheck,
   ...fixedLagBenchmarks,
-  // analyze vs bare decode (helper E) goes here.
+  analyzeBenchmark,
 ]);
 
 /**

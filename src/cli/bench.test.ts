@@ -2,6 +2,7 @@
 // assertions (shared machines are noisy); checks the JSON shape and determinism.
 
 import { spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 
@@ -105,6 +106,31 @@ describe("lockstep bench --json", () => {
     expect(report!.ok).toBe(true);
     expect(typeof report!.heapBeforeMB).toBe("number");
     expect(typeof report!.heapAfterMB).toBe("number");
+  });
+
+  it("analyze/husky: the pipeline of config/husky.json vs a bare decode, with the ratio", { timeout: 300_000 }, () => {
+    // --n does not apply: the recording fixes the message count.
+    const r = bench(["analyze", "--json", "--n", "1000"]);
+    expect(r.stderr).toBe("");
+    expect(r.status).toBe(0);
+    const [report, ...rest] = reports(r.stdout);
+    expect(rest).toEqual([]);
+    expect(report!.name).toBe("analyze/husky");
+    const husky = JSON.parse(readFileSync(join(ROOT, "config/husky.json"), "utf8")) as {
+      policy: { type: string };
+    };
+    expect(report!.policy).toBe(husky.policy.type);
+    // samples/README.md: 11,865 + 3,952 + 989 messages on the three input topics.
+    expect(report!.n).toBe(16_806);
+    expect(report!.ok).toBe(true);
+    expect(report!.outputHash).toMatch(/^[0-9a-f]{16}$/);
+    // Three messages per set, each used at most once; every other one dropped or still held.
+    expect(report!.tuples).toBeGreaterThan(0);
+    expect(3 * report!.tuples + (report!.drops as number)).toBeLessThanOrEqual(report!.n);
+    const { bareMs, analyzeMs, ratio } = report as unknown as Record<string, number>;
+    expect(bareMs).toBeGreaterThan(0);
+    expect(analyzeMs).toBeGreaterThan(0);
+    expect(ratio).toBeCloseTo(analyzeMs! / bareMs!, 2);
   });
 
   it("rejects an unknown benchmark name or a bad --n with exit 2", () => {

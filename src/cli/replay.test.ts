@@ -251,6 +251,70 @@ describe("lockstep replay: ROS and Python policies", () => {
   });
 });
 
+describe("lockstep replay: ROS 1 / ROS 2 library options", () => {
+  it("fkie/approximate-time: ROS 2 out-of-order rule by default, ros1OutOfOrder for fkie 1.x (fkie §2.1)", () => {
+    // e1: (a100, b100) goes out. e3: b90 is older than the newest stamp slot 1 ever received
+    // (b100). ROS 2 (fkie 2.x/3.x) compares against that and resets, dropping the held a200.
+    // ROS 1 (fkie 1.x) compares only against messages still held on slot 1 (none), so b90 is kept;
+    // e4: b210 (10 ms from the pivot a200) is closer than b90 (110 ms): b90 is passed over.
+    const trace = [
+      ev(0, "100000000"),
+      ev(1, "100000000"),
+      ev(0, "200000000"),
+      ev(1, "90000000"),
+      ev(1, "210000000"),
+    ];
+    const ros2 = [
+      tuple(1, "100000000", "100000000"),
+      drop(3, 0, "200000000", "out-of-order-reset"),
+    ];
+    const policy = { type: "fkie/approximate-time", maxAge: null };
+    expect(ok({ slots: 2, policy }, trace)).toEqual(ros2);
+    expect(ok({ slots: 2, policy: { ...policy, ros1OutOfOrder: false } }, trace)).toEqual(ros2);
+    expect(ok({ slots: 2, policy: { ...policy, ros1OutOfOrder: true } }, trace)).toEqual([
+      tuple(1, "100000000", "100000000"),
+      drop(4, 1, "90000000", "not-selected"),
+      tuple(4, "200000000", "210000000"),
+    ]);
+  });
+
+  it("ros/latest-time: first-arrival-order quirk by default, fixFirstArrivalOrder fixes it (ROS §2.3)", () => {
+    // Driven by arrival (= stamp here, at epoch scale). Slot 1 arrives first (t0), slot 0 at
+    // t0+100ms. The library creates rate estimators in first-arrival order but indexes them by
+    // slot: estimator 0 starts at t0 (slot 1's arrival) yet is updated by slot 0.
+    // e2 p1 @120ms: quirk period 120 ms (8.3 Hz), fixed 20 ms (50 Hz); slot 1 has no rate yet, so
+    // slot 0 is the pivot in both and (p1, q0) goes out; p0 was never emitted (superseded).
+    // e3 q1 @200ms: quirk period from estimator 1 (started at 100 ms) = 100 ms, 10 Hz > 8.3 Hz:
+    // slot 1 is the pivot and (p1, q1) goes out. Fixed: 200 ms since q0, 5 Hz < 50 Hz: no output.
+    const t = (ms: number): string =>
+      (1_700_000_000_000_000_000n + BigInt(ms) * 1_000_000n).toString();
+    const trace = [
+      ev(1, t(0), t(0)),
+      ev(0, t(100), t(100)),
+      ev(0, t(120), t(120)),
+      ev(1, t(200), t(200)),
+    ];
+    const common = [drop(2, 0, t(100), "superseded"), tuple(2, t(120), t(0))];
+    expect(ok({ slots: 2, policy: { type: "ros/latest-time" } }, trace)).toEqual([
+      ...common,
+      tuple(3, t(120), t(200)),
+    ]);
+    expect(
+      ok({ slots: 2, policy: { type: "ros/latest-time", fixFirstArrivalOrder: true } }, trace),
+    ).toEqual(common);
+  });
+
+  it("rejects a non-boolean option naming its JSON path", () => {
+    const r = run(
+      { slots: 2, policy: { type: "ros/latest-time", fixFirstArrivalOrder: "yes" } },
+      [],
+    );
+    expect(r.status).toBe(2);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toMatch(/\/policy\/fixFirstArrivalOrder: "yes" is a string; expected boolean/);
+  });
+});
+
 describe("lockstep replay: exact stamps at epoch scale", () => {
   it("keeps stamps 1 ns apart near 1.7e18 ns distinct and prints them back exactly", () => {
     // Same reasoning as the small-stamp fkie case: each slot-0 message 2 ns later is not strictly

@@ -170,21 +170,26 @@ export class PipelineStats {
   }
 
   /** Count one drop (kept as an example while its reason has fewer than the limit). */
-  public addDrop(topic: string, slot: number, stamp: Stamp, reason: DropReason, detail: string | undefined): void {
-    const drop = { topic, slot, stamp, reason, detail };
-    this.drops.set(drop.reason, (this.drops.get(drop.reason) ?? 0) + 1);
-    this.topic(drop.topic).addDrop(drop.reason);
-    let list = this.dropExamples.get(drop.reason);
+  public addDrop(
+    topic: string,
+    slot: number,
+    stamp: Stamp,
+    reason: DropReason,
+    detail: string | undefined,
+  ): void {
+    this.drops.set(reason, (this.drops.get(reason) ?? 0) + 1);
+    this.topic(topic).addDrop(reason);
+    let list = this.dropExamples.get(reason);
     if (!list) {
       list = [];
-      this.dropExamples.set(drop.reason, list);
+      this.dropExamples.set(reason, list);
     }
     if (list.length < this.#examples) {
       list.push({
-        topic: drop.topic,
-        slot: drop.slot,
-        stamp: drop.stamp === drop.stamp && this.timeBase ? this.timeBase.format(drop.stamp) : null,
-        detail: drop.detail,
+        topic,
+        slot,
+        stamp: stamp === stamp && this.timeBase ? this.timeBase.format(stamp) : null,
+        detail,
       });
     }
   }

@@ -36,6 +36,12 @@ export interface FkieApproximateTimeConfig {
   readonly maxTimespan?: Duration | null;
   /** Per slot: minimum distance between consecutive messages (ns). Default 0 for every slot. */
   readonly minDistance?: readonly Duration[];
+  /**
+   * Use fkie 1.x (ROS 1) out-of-order detection: only a stamp older than the newest message still
+   * held on its slot resets the policy. Default false: the ROS 2 (fkie 2.x/3.x) rule, where a stamp
+   * older than the newest stamp ever received on the slot resets it (reference §2.1).
+   */
+  readonly ros1OutOfOrder?: boolean;
 }
 
 /** fkie_message_filters ExactTime (reference §2.2). */
@@ -105,6 +111,12 @@ export interface RosLatestTimeConfig {
   readonly type: "ros/latest-time";
   /** One rate config shared by every slot, or one per slot. Default: the library's defaults. */
   readonly rateConfig?: RateConfig | readonly RateConfig[];
+  /**
+   * Default false keeps the library's quirk: rate estimators are created in order of first arrival
+   * but looked up by slot index, so a slot may be timed by another slot's estimator. true gives
+   * each slot its own estimator (reference §2.3).
+   */
+  readonly fixFirstArrivalOrder?: boolean;
 }
 
 /** ROS message_filters Python ApproximateTimeSynchronizer (reference §2.5). */

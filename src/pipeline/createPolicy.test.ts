@@ -233,6 +233,61 @@ describe("createPolicy: the other types get their parameters", () => {
     expect(emits(log)).toEqual(["[100000000,109000000]"]);
   });
 
+  it("fkie/approximate-time: ros1OutOfOrder selects fkie 1.x out-of-order detection (§2.1)", () => {
+    // (a100, b100) go out. b90 is older than slot 1's newest stamp ever (b100): the ROS 2 rule
+    // resets and drops the held a200. Slot 1 holds nothing any more, so the ROS 1 rule keeps b90;
+    // b210 is then closer to the pivot a200, b90 is passed over and (a200, b210) goes out.
+    const trace: [number, Stamp][] = [
+      [0, 100],
+      [1, 100],
+      [0, 200],
+      [1, 90],
+      [1, 210],
+    ];
+    const ros2 = make({ type: "fkie/approximate-time", maxAge: null });
+    const ros2Log = record(ros2);
+    feed(ros2, trace);
+    expect(ros2Log).toEqual(["[100,100]", "drop 0 200 out-of-order-reset"]);
+    const ros1 = make({ type: "fkie/approximate-time", maxAge: null, ros1OutOfOrder: true });
+    const ros1Log = record(ros1);
+    feed(ros1, trace);
+    expect(ros1Log).toEqual(["[100,100]", "drop 1 90 not-selected", "[200,210]"]);
+  });
+
+  it("ros/latest-time: fixFirstArrivalOrder gives each slot its own rate estimator (§2.3)", () => {
+    // Slot 1 arrives first (t=0), slot 0 at 100 ms. Quirk: estimator 0 belongs to slot 1's first
+    // arrival (prev 0) but is updated by slot 0, so p1 at 120 ms measures 120 ms (8.3 Hz) and q1
+    // at 200 ms measures 100 ms from estimator 1 (10 Hz, faster): q1 becomes the pivot and emits.
+    // Fixed: p1 measures 20 ms (50 Hz), q1 200 ms (5 Hz): slot 0 stays the pivot, q1 emits nothing.
+    const ms = 1_000_000;
+    const run = ({ fix }: { fix?: boolean }): string[] => {
+      const policy = make(
+        fix == undefined
+          ? { type: "ros/latest-time" }
+          : { type: "ros/latest-time", fixFirstArrivalOrder: fix },
+      );
+      const log = record(policy);
+      // Header stamps equal to the arrival times, so the log shows which messages were used.
+      for (const [slot, at] of [
+        [1, 0],
+        [0, 100 * ms],
+        [0, 120 * ms],
+        [1, 200 * ms],
+      ] as const) {
+        policy.add(slot, at, `${slot}@${at}`, at);
+      }
+      return log;
+    };
+    // p0 is replaced by p1 before it was ever emitted (superseded) in both modes.
+    expect(run({ fix: true })).toEqual(["drop 0 100000000 superseded", "[120000000,0]"]);
+    expect(run({ fix: false })).toEqual([
+      "drop 0 100000000 superseded",
+      "[120000000,0]",
+      "[120000000,200000000]",
+    ]);
+    expect(run({})).toEqual(run({ fix: false }));
+  });
+
   it("ros/latest-time accepts a shared or per-slot rate config", () => {
     expect(make({ type: "ros/latest-time", rateConfig: { margin: 3 } }).type).toBe(
       "ros/latest-time",

@@ -39,7 +39,13 @@ export function createPolicy<T>(
     switch (policy.type) {
       case "fkie/approximate-time":
         return new FkieApproximateTime<T>(slots, {
-          ...pick(policy, ["maxQueueSize", "maxAge", "maxTimespan", "minDistance"]),
+          ...pick(policy, [
+            "maxQueueSize",
+            "maxAge",
+            "maxTimespan",
+            "minDistance",
+            "ros1OutOfOrder",
+          ]),
           zero,
         });
       case "ros/approximate-time":
@@ -62,7 +68,7 @@ export function createPolicy<T>(
           epsilon: policy.epsilon,
         });
       case "ros/latest-time":
-        return new LatestTime<T>(slots, pick(policy, ["rateConfig"]));
+        return new LatestTime<T>(slots, pick(policy, ["rateConfig", "fixFirstArrivalOrder"]));
       case "python/approximate-time":
         return new PythonApproximateTime<T>(slots, {
           queueSize: policy.queueSize,

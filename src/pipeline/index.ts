@@ -36,6 +36,7 @@ export { Reservoir } from "./Reservoir";
 export { defaultExtensions } from "./defaultExtensions";
 export { describeSummary, summarize, type PipelineSummary } from "./summary";
 export type {
+  ExtensionDrop,
   ExtensionOutput,
   PipelineContext,
   PipelineDrop,

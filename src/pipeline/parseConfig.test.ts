@@ -89,6 +89,7 @@ describe("parseConfig: valid configs", () => {
         maxAge: "1s",
         maxTimespan: null,
         minDistance: [0, "1ms"],
+        ros1OutOfOrder: true,
       },
       "fkie/exact-time": { maxQueueSize: 5, maxAge: 250 },
       "fkie/fifo": { maxQueueSize: 0 },
@@ -101,7 +102,10 @@ describe("parseConfig: valid configs", () => {
       },
       "ros/exact-time": { queueSize: 0 },
       "ros/approximate-epsilon-time": { queueSize: 3, epsilon: "1.5s" },
-      "ros/latest-time": { rateConfig: { alphaRate: 0.9, alphaError: 0.3, margin: 10 } },
+      "ros/latest-time": {
+        rateConfig: { alphaRate: 0.9, alphaError: 0.3, margin: 10 },
+        fixFirstArrivalOrder: true,
+      },
       "python/approximate-time": {
         queueSize: 1,
         slop: "0.1s",
@@ -134,6 +138,18 @@ describe("parseConfig: valid configs", () => {
         policy: { type: "ros/latest-time", rateConfig: [{ margin: 2 }, {}] },
       }).policy,
     ).toEqual({ type: "ros/latest-time", rateConfig: [{ margin: 2 }, {}] });
+  });
+
+  it("passes the ROS 1 / ROS 2 library options through, absent when not given", () => {
+    expect(parseConfig(fkie({ ros1OutOfOrder: true })).policy).toEqual({
+      type: "fkie/approximate-time",
+      ros1OutOfOrder: true,
+    });
+    expect(parseConfig(fkie({})).policy).not.toHaveProperty("ros1OutOfOrder");
+    expect(
+      parseConfig({ slots: 3, policy: { type: "ros/latest-time", fixFirstArrivalOrder: false } })
+        .policy,
+    ).toEqual({ type: "ros/latest-time", fixFirstArrivalOrder: false });
   });
 
   it("keeps durations exact far beyond float precision of seconds", () => {
@@ -200,7 +216,7 @@ describe("parseConfig: rejected configs name the field", () => {
       {
         path: "/policy/maxAgee",
         message:
-          '"fkie/approximate-time" has no parameter "maxAgee"; did you mean "maxAge"? its parameters are maxQueueSize, maxAge, maxTimespan, minDistance',
+          '"fkie/approximate-time" has no parameter "maxAgee"; did you mean "maxAge"? its parameters are maxQueueSize, maxAge, maxTimespan, minDistance, ros1OutOfOrder',
       },
     ]);
     // A parameter of a different policy type is unknown here.
@@ -253,6 +269,19 @@ describe("parseConfig: rejected configs name the field", () => {
     expect(
       pathsOf({ slots: 2, policy: { type: "ros/latest-time", rateConfig: { alphaRate: 0 } } }),
     ).toEqual(["/policy/rateConfig/alphaRate"]);
+    expect(issuesOf(fkie({ ros1OutOfOrder: "yes" }))).toEqual([
+      { path: "/policy/ros1OutOfOrder", message: '"yes" is a string; expected boolean' },
+    ]);
+    expect(
+      issuesOf({ slots: 2, policy: { type: "ros/latest-time", fixFirstArrivalOrder: 1 } }),
+    ).toEqual([
+      { path: "/policy/fixFirstArrivalOrder", message: "1 is a number; expected boolean" },
+    ]);
+    // Each option belongs to its own policy type only.
+    expect(
+      pathsOf({ slots: 2, policy: { type: "ros/latest-time", ros1OutOfOrder: true } }),
+    ).toEqual(["/policy/ros1OutOfOrder"]);
+    expect(pathsOf(fkie({ fixFirstArrivalOrder: true }))).toEqual(["/policy/fixFirstArrivalOrder"]);
     expect(pathsOf({ slots: 0, policy: { type: "fkie/fifo" } })).toEqual(["/slots"]);
     expect(pathsOf({ slots: 1.5, policy: { type: "fkie/fifo" } })).toEqual(["/slots"]);
     expect(

@@ -143,6 +143,14 @@ export function describeSummary<M extends PipelineInput>(
   );
   for (const ext of pipeline.extensions) {
     lines.push(...(ext.describe?.() ?? []));
+    const drops = ext.drops ?? [];
+    if (drops.length > 0) {
+      const byReason = new Map<string, number>();
+      for (const d of drops) {
+        byReason.set(d.reason, (byReason.get(d.reason) ?? 0) + 1);
+      }
+      lines.push(`${ext.name} drops: ${[...byReason].map(([r, n]) => `${r} ${n}`).join(", ")}`);
+    }
   }
   return lines;
 }

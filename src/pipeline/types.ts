@@ -63,6 +63,22 @@ export interface PipelineDrop<M extends PipelineInput = PipelineInput> {
   readonly after: number;
 }
 
+/**
+ * A message an extension dropped (e.g. fusion: a measurement with an invalid covariance, a
+ * transaction that arrived too late for the optimizer). `lockstep analyze` writes these to
+ * drops.jsonl with `"stage": <extension name>`.
+ */
+export interface ExtensionDrop {
+  readonly topic: string;
+  /** Relative header stamp (the pipeline's TimeBase); NaN when unknown. */
+  readonly stamp: Stamp;
+  readonly reason: DropReason;
+  /** Which check failed, in words. */
+  readonly detail?: string;
+  /** The part of the extension that dropped it (e.g. the fuse sensor model's name). */
+  readonly sensor?: string;
+}
+
 /** Every message pushed, with what the pipeline made of it (for observers such as fusion). */
 export interface PipelineMessageEvent<M extends PipelineInput = PipelineInput> {
   readonly input: M;
@@ -104,6 +120,7 @@ export interface ExtensionOutput {
  *   handled it (its tuples and drops already delivered).
  * - `tuple` sees every synchronized set, in emission order.
  * - `finish` runs once at the end of the stream (`pipeline.finish()`).
+ * - `drops` lists the messages the extension dropped (written to drops.jsonl by analyze).
  * - `summary` returns an object whose keys are merged into summary.json (e.g. `transactions`,
  *   `fusion`); `describe` returns lines for the human summary; `outputs` returns extra files.
  */
@@ -115,6 +132,11 @@ export interface PipelineExtension<M extends PipelineInput = PipelineInput> {
   message?(event: PipelineMessageEvent<M>): void;
   tuple?(tuple: PipelineTuple<M>): void;
   finish?(): void;
+  /**
+   * Every message the extension dropped so far, each once, oldest first. Append-only: readers
+   * keep the length they have seen and read the new entries after each push and after `finish`.
+   */
+  readonly drops?: readonly ExtensionDrop[];
   summary?(): Record<string, unknown>;
   describe?(): string[];
   outputs?(): Iterable<ExtensionOutput>;

@@ -52,6 +52,7 @@ describe("lockstep analyze", () => {
       topics: Record<string, { messages: number }>;
       drops: Record<string, number>;
       timespan: { min: number; median: number; p95: number; max: number };
+      fusion: { drops: Record<string, number> };
     };
     expect(summary.topics["/imu/data"]!.messages).toBe(11865);
     expect(summary.topics["/husky_velocity_controller/odom"]!.messages).toBe(3952);
@@ -59,19 +60,49 @@ describe("lockstep analyze", () => {
     expect(summary.timespan.min).toBeLessThanOrEqual(summary.timespan.median);
     const tupleLines = (await readFile(join(out, "tuples.jsonl"), "utf8")).trim().split("\n");
     expect(tupleLines.length).toBe(summary.tuples);
-    const dropLines = (await readFile(join(out, "drops.jsonl"), "utf8")).trim().split("\n").filter((l) => l !== "");
-    expect(dropLines.length).toBe(Object.values(summary.drops).reduce((a, b) => a + b, 0));
+    const dropLines = (await readFile(join(out, "drops.jsonl"), "utf8"))
+      .trim()
+      .split("\n")
+      .filter((l) => l !== "")
+      .map((l) => JSON.parse(l) as { topic: string; stamp: string | null; reason: string; stage: string; sensor?: string });
+    const syncDrops = dropLines.filter((d) => d.stage === "sync");
+    expect(syncDrops.length).toBe(Object.values(summary.drops).reduce((a, b) => a + b, 0));
+    // Every line is a sync or a fusion drop; fusion drops are counted in summary.json's fusion.drops.
+    const fusionDrops = dropLines.filter((d) => d.stage === "fusion");
+    expect(syncDrops.length + fusionDrops.length).toBe(dropLines.length);
+    expect(fusionDrops.length).toBe(Object.values(summary.fusion.drops).reduce((a, b) => a + b, 0));
 
     // the replay trace: header stamps of the three inputs, in receive order
     const config = JSON.parse(await readFile(HUSKY_CONFIG, "utf8")) as { inputs: { topic: string }[]; policy: unknown };
     const slotOf = new Map(config.inputs.map((i, slot) => [i.topic, slot]));
     const lines: string[] = [];
+    // fuse's fixed-lag smoother starts at the ignition transaction, stamped with the receive time
+    // of the first message (the runner's clock); measurements of the fused sensors (IMU, wheel
+    // odometry) stamped before it are dropped as too-late (reference/fuse.md, start time).
+    let startNs: bigint | undefined;
+    const expectedFusionDrops: { topic: string; stamp: string; reason: string; stage: string; sensor: string }[] = [];
+    const sensorOf = new Map([
+      ["/imu/data", "imu"],
+      ["/husky_velocity_controller/odom", "wheel_odometry"],
+    ]);
     const recording = await openRecordingFile(HUSKY_BAG);
     for await (const m of recording.messages({ topics: [...slotOf.keys()] })) {
       const s = readStamp(m.message) as { sec: number; nsec: number };
-      lines.push(JSON.stringify({ slot: slotOf.get(m.topic), stamp: (BigInt(s.sec) * 1_000_000_000n + BigInt(nsecOf(s))).toString() }));
+      const stampNs = BigInt(s.sec) * 1_000_000_000n + BigInt(nsecOf(s));
+      startNs ??= BigInt(m.receiveTime.sec) * 1_000_000_000n + BigInt(m.receiveTime.nsec);
+      const sensor = sensorOf.get(m.topic);
+      if (sensor != undefined && stampNs < startNs) {
+        expectedFusionDrops.push({ topic: m.topic, stamp: stampNs.toString(), reason: "too-late", stage: "fusion", sensor });
+      }
+      lines.push(JSON.stringify({ slot: slotOf.get(m.topic), stamp: stampNs.toString() }));
     }
     await recording.close();
+    // The IMU is stamped about 25 ms before receipt: its first two messages precede the start.
+    expect(expectedFusionDrops.length).toBe(2);
+    expect(fusionDrops.map(({ topic, stamp, reason, stage, sensor }) => ({ topic, stamp, reason, stage, sensor }))).toEqual(
+      expectedFusionDrops,
+    );
+    expect(analyzed.stdout).toMatch(/^fusion drops: too-late 2$/m);
     const replayed = await run(["replay", "--config", JSON.stringify({ slots: 3, policy: config.policy })], `${lines.join("\n")}\n`);
     expect(replayed.code).toBe(0);
     const replayTuples = replayed.stdout.split("\n").filter((l) => l.startsWith('{"tuple"'));
@@ -132,6 +163,27 @@ describe("lockstep analyze", () => {
     expect(r2.code).toBe(2);
     expect(r2.stderr).toMatch(/\/inputs\/1\/topic: "\/nope" is not in/);
     await expect(runAnalyze({ file: HUSKY_BAG, config: parseConfig({ slots: 2, policy: { type: "fkie/approximate-time" } }) })).rejects.toThrow(CliError);
+  });
+
+  it("an invalid fusion section exits 2 naming the field's path, before reading the recording", async () => {
+    const husky = JSON.parse(await readFile(HUSKY_CONFIG, "utf8")) as {
+      fusion: { sensors: Record<string, Record<string, unknown>>; [key: string]: unknown };
+    };
+    const badDimension = structuredClone(husky);
+    badDimension.fusion.sensors.imu!.orientationDimensions = ["yawn"];
+    const file = join(dir, "bad-fusion.json");
+    await writeFile(file, JSON.stringify(badDimension));
+    const r = await run(["analyze", HUSKY_BAG, "--config", file]);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toMatch(/^lockstep: invalid config:\n {2}fusion\.sensors\.imu\.orientationDimensions\[0\]: "yawn"/);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+
+    const unknownKey = structuredClone(husky);
+    unknownKey.fusion.optimiser = {};
+    const r2 = await run(["analyze", HUSKY_BAG, "--config", JSON.stringify(unknownKey)]);
+    expect(r2.code).toBe(2);
+    expect(r2.stderr).toMatch(/fusion\.optimiser: unknown key/);
   });
 
   it("a truncated recording: analysis of what could be read, then exit 1 naming the byte offset", async () => {

@@ -3,7 +3,7 @@ import type { Command } from "commander";
 import { mkdir, open, type FileHandle } from "node:fs/promises";
 import { join } from "node:path";
 
-
+import { FusionConfigError } from "../../fusion/config";
 import {
   ConfigError,
   defaultExtensions,
@@ -46,7 +46,9 @@ export interface AnalyzeResult {
 /**
  * Registers `lockstep analyze <file.bag|file.mcap> --config <file.json> [--out DIR]` (DESIGN
  * §3.3): runs the whole pipeline over a recording; progress on stderr when it is a terminal, the
- * human summary on stdout, and with --out the result files. Exit 2 for config errors (naming the
+ * human summary on stdout, and with --out the result files. drops.jsonl holds every dropped
+ * message once: the synchronizer's (`"stage": "sync"`) and the extensions' (`"stage": "fusion"`,
+ * with the sensor model's name), in the order they happened. Exit 2 for config errors (naming the
  * JSON path), 1 for unreadable recordings (naming the byte offset, after printing what was read).
  */
 export function registerAnalyze(program: Command): void {
@@ -123,14 +125,18 @@ export async function runAnalyze(options: AnalyzeOptions): Promise<AnalyzeResult
   let pipeline: Pipeline<RecordedMessage>;
   try {
     pipeline = new Pipeline<RecordedMessage>(config);
+    for (const ext of defaultExtensions<RecordedMessage>(config)) {
+      pipeline.use(ext);
+    }
   } catch (err) {
     if (err instanceof ConfigError) {
       throw new CliError(`invalid config:\n${err.issues.map((i) => `  ${i.path}: ${i.message}`).join("\n")}`, 2);
     }
+    if (err instanceof FusionConfigError) {
+      // Its message starts with the field's path ("fusion.sensors.imu.topic: …").
+      throw new CliError(`invalid config:\n  ${err.message}`, 2);
+    }
     throw err;
-  }
-  for (const ext of defaultExtensions<RecordedMessage>(config)) {
-    pipeline.use(ext);
   }
 
   let recording;
@@ -191,6 +197,7 @@ export async function runAnalyze(options: AnalyzeOptions): Promise<AnalyzeResult
             topic: d.topic,
             stamp: stampString(pipeline.timeBase, d.stamp),
             reason: d.reason,
+            stage: "sync",
             slot: d.slot,
             receiveTime: receiveNs(d.input),
             detail: d.detail,
@@ -199,6 +206,33 @@ export async function runAnalyze(options: AnalyzeOptions): Promise<AnalyzeResult
         );
       });
     }
+
+    // Extensions (fusion) report their drops through an append-only list; each new entry becomes a
+    // drops.jsonl line tagged with the extension's name as its stage, after the push that caused it.
+    const extensionDrops = pipeline.extensions
+      .filter((ext) => ext.drops != undefined)
+      .map((ext) => ({ ext, written: 0 }));
+    const writeExtensionDrops = (): void => {
+      if (dropsFile == undefined) {
+        return;
+      }
+      for (const entry of extensionDrops) {
+        const list = entry.ext.drops!;
+        for (; entry.written < list.length; entry.written++) {
+          const d = list[entry.written]!;
+          dropsFile.add(
+            JSON.stringify({
+              topic: d.topic,
+              stamp: stampString(pipeline.timeBase, d.stamp),
+              reason: d.reason,
+              stage: entry.ext.name,
+              sensor: d.sensor,
+              detail: d.detail,
+            }),
+          );
+        }
+      }
+    };
 
     const showProgress = options.progress ?? process.stderr.isTTY;
     if (showProgress) {
@@ -212,6 +246,9 @@ export async function runAnalyze(options: AnalyzeOptions): Promise<AnalyzeResult
         onProgress: progressBar ? (p) => { progressBar.update(Math.ceil(p.bytesRead / 1024)); } : undefined,
       })) {
         pipeline.push(m);
+        if (extensionDrops.length > 0) {
+          writeExtensionDrops();
+        }
         if (mcap && pendingTuples.length > 0) {
           for (const t of pendingTuples) {
             await mcap.addTuple(t.index, t.messages);
@@ -232,6 +269,7 @@ export async function runAnalyze(options: AnalyzeOptions): Promise<AnalyzeResult
       error = err;
     }
     pipeline.finish();
+    writeExtensionDrops();
     bar?.stop();
     bar = undefined;
 

@@ -7,6 +7,7 @@ import { openRecordingFile } from "../../recording/node";
 import { TimeBase } from "../../time";
 import type { TransactionJson } from "../core";
 import { quatFromRpy } from "../models";
+import { GraphOptimizer } from "../optimizer";
 
 const BAG = "../shared/data/fuse-tutorial-turtlebot3.bag";
 
@@ -146,5 +147,84 @@ describe("FusionRunner on husky-2015.bag with config/husky.json", () => {
 
   it("warns that fuse's and the body orientation conventions disagree for the rotated IMU mount", () => {
     expect(runner.warnings.some((w) => w.includes("imu_link") && w.includes('using "body"'))).toBe(true);
+  });
+});
+
+describe("FusionRunner's own queue with a fixed-lag GraphOptimizer: late transactions (reference §1.6)", () => {
+  const LAG_S = 0.5;
+  const config = {
+    uuidRecipe: "ros1",
+    optimizer: { type: "fixed-lag", lag: `${LAG_S}s`, updatePeriod: "100ms", transactionTimeout: "10ms" },
+    motionModels: { unicycle: { type: "fuse_models::Unicycle2D", processNoiseDiagonal: [0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1] } },
+    sensors: {
+      odom: {
+        type: "fuse_models::Odometry2D",
+        motionModels: ["unicycle"],
+        topic: "/odom",
+        linearVelocityDimensions: ["x", "y"],
+        angularVelocityDimensions: ["yaw"],
+      },
+    },
+  };
+  const cov = (d: number[]) => {
+    const c = new Array<number>(36).fill(0);
+    d.forEach((v, i) => (c[i * 7] = v));
+    return c;
+  };
+  /** An odometry message stamped `rel` ns after BASE_SEC. */
+  const odom = (rel: number) => ({
+    header: { stamp: { sec: BASE_SEC + Math.floor(rel / 1e9), nsec: rel % 1e9 }, frame_id: "odom" },
+    child_frame_id: "base_link",
+    pose: { pose: { position: { x: 0, y: 0, z: 0 }, orientation: { x: 0, y: 0, z: 0, w: 1 } }, covariance: cov([1, 1, 1, 1, 1, 1]) },
+    twist: { twist: { linear: { x: 1, y: 0, z: 0 }, angular: { x: 0, y: 0, z: 0.1 } }, covariance: cov([0.01, 0.01, 1, 1, 1, 0.01]) },
+  });
+  const BASE_SEC = 1_432_235_497;
+
+  /** Runs 3 s of 10 Hz odometry; `late` messages (header stamps, ns after the base) arrive at 2.5 s. */
+  function run(late: number[]): { runner: FusionRunner; optimizer: GraphOptimizer; base: TimeBase } {
+    const base = TimeBase.forFirstSecNsec(BASE_SEC, 0);
+    let optimizer: GraphOptimizer | undefined;
+    const runner = new FusionRunner(config, {
+      createOptimizer: (c) => (optimizer = new GraphOptimizer({ lag: c.optimizer.lag })),
+    });
+    runner.start({ timeBase: base });
+    for (let k = 0; k <= 30; k++) {
+      const t = k * 100_000_000;
+      if (k === 25) {
+        for (const stamp of late) {
+          runner.message({ input: { topic: "/odom", message: odom(stamp) }, arrival: t });
+        }
+      }
+      runner.message({ input: { topic: "/odom", message: odom(t) }, arrival: t });
+    }
+    runner.finish();
+    return { runner, optimizer: optimizer!, base };
+  }
+
+  it("drops a transaction older than the lag expiration once, as too-late, and counts it in the summary", () => {
+    // 1.05 s: between two chain states, 1.4 s older than the newest at 2.4 s (lag 0.5 s).
+    const { runner, optimizer, base } = run([1_050_000_000]);
+    expect(runner.drops).toHaveLength(1);
+    const drop = runner.drops[0]!;
+    expect(drop).toMatchObject({ sensor: "odom", topic: "/odom", stamp: 1_050_000_000, reason: "too-late" });
+    expect(drop.detail).toMatch(/older than the lag expiration/);
+    const summary = runner.summary() as { transactions: number; fusion: { drops: Record<string, number> } };
+    expect(summary.fusion.drops).toEqual({ "too-late": 1 });
+    // 31 on-time messages, each one transaction; the late one is not written.
+    expect(summary.transactions).toBe(31);
+    expect(runner.transactionLines).toHaveLength(31);
+    expect(runner.transactionLines.some((l) => l.includes(`"${base.format(1_050_000_000)}"`))).toBe(false);
+    // Nothing at the late stamp is in the graph. (Without the drop, the motion model would split
+    // the marginalized 1.0–1.1 s segment and re-add those states to the graph for a cycle.)
+    for (const v of optimizer.graph.getVariables()) {
+      expect(v.stamp).not.toBe(1_050_000_000);
+    }
+  });
+
+  it("keeps a late transaction that is still inside the lag window", () => {
+    // 2.35 s is 0.05 s older than the newest state (2.4 s): inside the 0.5 s window.
+    const { runner } = run([2_350_000_000]);
+    expect(runner.drops).toHaveLength(0);
+    expect(runner.transactionLines).toHaveLength(32);
   });
 });

@@ -31,6 +31,7 @@ import {
 } from "../models";
 import { Unicycle2D, type Unicycle2DOptions } from "../motion";
 import { BatchOptimizer, FixedLagSmoother } from "../optimizer";
+import { transactionLine } from "./transactionLine";
 
 /** Something that looks transforms up and throws when it cannot (the pipeline's TransformBuffer). */
 export interface ThrowingTransformSource {
@@ -46,6 +47,12 @@ export interface FusionOptimizer {
   update(transaction: Transaction): void;
   optimize(): void;
   readonly graph: ReadonlyGraph;
+  /**
+   * Variables older than this stamp have been (or are about to be) marginalized; the runner drops
+   * queued transactions that involve older stamps ("too-late"), as fuse's FixedLagSmoother does.
+   * Absent or -Infinity = nothing is ever marginalized.
+   */
+  readonly lagExpiration?: Stamp;
 }
 
 /** A fused pose (DESIGN §3.3 summary `fusion.finalPose`). */
@@ -85,6 +92,8 @@ interface Pending {
   readonly tx: Transaction;
 }
 
+const NS_PER_SEC = 1e9;
+
 /**
  * Runs fuse's sensor models, motion models and optimizer cycle over a message stream, the way
  * fuse's optimizer does (reference/fuse.md §1.6, §6.4), and records every processed sensor
@@ -98,7 +107,13 @@ interface Pending {
  * motion models applied (a failure is retried next cycle, or dropped once its max stamp plus
  * `transactionTimeout` is older than the newest pending stamp); successes are written out and merged
  * into the cycle transaction, which goes to the optimizer (or an unoptimized Graph), then every
- * sensor and motion model gets `graphCallback`.
+ * sensor and motion model gets `graphCallback`. As in fuse's FixedLagSmoother, a queued
+ * transaction whose oldest involved stamp is older than the optimizer's `lagExpiration` is dropped
+ * ("too-late", reported once) instead of re-adding variables that were already marginalized.
+ *
+ * Transaction lines are serialized lazily: the runner keeps the recorded transactions and writes
+ * their JSON when `transactionLines` or `outputs()` is first read (recorded transactions are not
+ * changed afterwards, except by a later motion model, which re-serializes an already written line).
  *
  * It has the shape of a pipeline extension (`name`, `topics`, `start`, `message`, `finish`,
  * `summary`, `describe`, `outputs`) without importing the pipeline layer.
@@ -122,6 +137,8 @@ export class FusionRunner {
   #now: Stamp = 0;
   #nextTick: Stamp | undefined;
   #pending: Pending[] = [];
+  /** Recorded transactions in output order; `#lines[i]` is the JSON of `#records[i]` once written. */
+  readonly #records: Pending[] = [];
   readonly #lines: string[] = [];
   readonly #drops: FusionDrop[] = [];
   readonly #warnings: string[] = [];
@@ -160,7 +177,12 @@ export class FusionRunner {
 
   /** Transactions written so far, as JSON lines (DESIGN §3.4). */
   public get transactionLines(): readonly string[] {
-    return this.#lines;
+    return this.#serialize();
+  }
+
+  /** Number of transactions recorded so far (without writing their JSON). */
+  public get transactionCount(): number {
+    return this.#records.length;
   }
 
   /** Every dropped message (once each). */
@@ -290,7 +312,7 @@ export class FusionRunner {
 
   /** Extra output files. */
   public outputs(): { file: string; lines: Iterable<string> }[] {
-    return [{ file: "transactions.jsonl", lines: this.#lines }];
+    return [{ file: "transactions.jsonl", lines: this.#serialize() }];
   }
 
   #startPlugins(): void {
@@ -427,18 +449,35 @@ export class FusionRunner {
     return opt;
   }
 
-  /** Writes (or, after a later motion model, rewrites) a sensor transaction's JSON line. */
+  /**
+   * Records a sensor transaction for output (its JSON is written lazily); a transaction recorded
+   * again (after a later motion model) keeps its place, and its line is rewritten if already out.
+   */
   #record(sensor: string, tx: Transaction): void {
-    const line = JSON.stringify(tx.toJson(this.#base!, sensor));
     const at = this.#lineOf.get(tx);
     if (at != undefined) {
-      this.#lines[at] = line;
+      if (at < this.#lines.length) {
+        this.#lines[at] = transactionLine(tx, this.#base!, sensor);
+      }
       return;
     }
-    this.#lineOf.set(tx, this.#lines.length);
-    this.#lines.push(line);
+    this.#lineOf.set(tx, this.#records.length);
+    this.#records.push({ sensor, tx });
     this.#transactions++;
     this.#perSensor.set(sensor, (this.#perSensor.get(sensor) ?? 0) + 1);
+  }
+
+  /** Writes the JSON lines of the transactions recorded since the last call; returns them all. */
+  #serialize(): string[] {
+    const lines = this.#lines;
+    const records = this.#records;
+    const base = this.#base;
+    if (base != undefined) {
+      for (let i = lines.length; i < records.length; i++) {
+        lines.push(transactionLine(records[i]!.tx, base, records[i]!.sensor));
+      }
+    }
+    return lines;
   }
 
   #resolveTopic(params: Readonly<Record<string, unknown>>): Record<string, unknown> {
@@ -525,13 +564,21 @@ export class FusionRunner {
   }
 
   #process(batch: Pending[]): void {
-    const base = this.#base!;
     if (batch.length === 0) {
       return;
     }
     const newest = batch.at(-1)!.tx.stamp;
+    const expiration = this.#optimizer?.lagExpiration ?? -Infinity;
     let cycleTx: Transaction | undefined;
     for (const p of batch) {
+      const minStamp = p.tx.minStamp();
+      if (minStamp < expiration) {
+        this.#dropTx(
+          p,
+          `its oldest involved stamp is ${(expiration - minStamp) / NS_PER_SEC} s older than the lag expiration`,
+        );
+        continue;
+      }
       const cfg = this.#config.sensors.get(p.sensor)!;
       let ok = true;
       for (const m of cfg.motionModels) {
@@ -545,9 +592,7 @@ export class FusionRunner {
         }
         continue;
       }
-      this.#lines.push(JSON.stringify(p.tx.toJson(base, p.sensor)));
-      this.#transactions++;
-      this.#perSensor.set(p.sensor, (this.#perSensor.get(p.sensor) ?? 0) + 1);
+      this.#record(p.sensor, p.tx);
       cycleTx = cycleTx ? cycleTx.merge(p.tx, { overwrite: true }) : p.tx.clone();
     }
     if (cycleTx == undefined || cycleTx.empty()) {
