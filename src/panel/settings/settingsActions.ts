@@ -77,7 +77,9 @@ function setDotted(obj: Record<string, unknown>, dotted: string, value: unknown)
     cur = cur[k] as Record<string, unknown>;
   }
   const last = keys[keys.length - 1]!;
-  if (value == undefined) {
+  // null is a value here ("unlimited"); only undefined removes the key (library default).
+  // eslint-disable-next-line @foxglove/strict-equality
+  if (value === undefined) {
     delete cur[last];
   } else {
     cur[last] = value;
