@@ -102,7 +102,17 @@ export class Constraint {
     const n = init.mean.length;
     const indices = init.indices ?? Array.from({ length: n }, (_, i) => i);
     const { sqrtInformation, covariance } = whiten(init.partialCovariance, indices, n, init.type);
-    return new Constraint({ ...init, sqrtInformation, covariance });
+    return new Constraint({
+      uuid: init.uuid,
+      type: init.type,
+      source: init.source,
+      variables: init.variables,
+      mean: init.mean,
+      sqrtInformation,
+      covariance,
+      loss: init.loss,
+      extra: init.extra,
+    });
   }
 }
 

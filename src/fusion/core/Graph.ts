@@ -150,10 +150,14 @@ export class Graph implements ReadonlyGraph {
     for (const v of c.variables) {
       const list = this.#byVariable.get(v);
       if (list) {
-        this.#byVariable.set(
-          v,
-          list.filter((u) => u !== uuid),
-        );
+        // In place (lists are never handed out): drop every occurrence, keep the order.
+        let w = 0;
+        for (const u of list) {
+          if (u !== uuid) {
+            list[w++] = u;
+          }
+        }
+        list.length = w;
       }
     }
     this.#constraints.delete(uuid);

@@ -78,7 +78,8 @@ export class StampedUuids {
   public readonly timeBase: TimeBase;
   /** The stamp encoding. */
   public readonly recipe: UuidRecipe;
-  readonly #namespaces = new Map<string, string>();
+  /** Per type: the namespace bytes and, per device, the recently generated UUIDs by stamp. */
+  readonly #types = new Map<string, { readonly ns: Uint8Array; readonly devices: Map<string, RecentUuids> }>();
   readonly #devices = new Map<string, Uint8Array>();
   readonly #bytes = new Uint8Array(24);
   readonly #view = new DataView(this.#bytes.buffer);
@@ -88,12 +89,25 @@ export class StampedUuids {
     this.recipe = recipe;
   }
 
-  /** The UUID of the stamped variable of `type` at `stamp` for `deviceId` (default NIL). */
+  /**
+   * The UUID of the stamped variable of `type` at `stamp` for `deviceId` (default NIL). Sensors
+   * and motion models ask for the same few stamps over and over, so the latest
+   * 1024 UUIDs (at least) per type and device are remembered (the hash is deterministic).
+   */
   public uuid(type: string, stamp: Stamp, deviceId: string = NIL_UUID): string {
-    let ns = this.#namespaces.get(type);
-    if (ns == undefined) {
-      ns = uuidFromName(type);
-      this.#namespaces.set(type, ns);
+    let entry = this.#types.get(type);
+    if (entry == undefined) {
+      entry = { ns: uuidBytes(uuidFromName(type)), devices: new Map() };
+      this.#types.set(type, entry);
+    }
+    let recent = entry.devices.get(deviceId);
+    if (recent == undefined) {
+      recent = { current: new Map(), previous: new Map() };
+      entry.devices.set(deviceId, recent);
+    }
+    const hit = recent.current.get(stamp) ?? recent.previous.get(stamp);
+    if (hit != undefined) {
+      return hit;
     }
     let device = this.#devices.get(deviceId);
     if (device == undefined) {
@@ -111,6 +125,22 @@ export class StampedUuids {
       this.#view.setBigInt64(0, BigInt(sec) * 1_000_000_000n + BigInt(nsec), true);
     }
     this.#bytes.set(device, 8);
-    return uuidv5(this.#bytes, ns);
+    const uuid = uuidv5(this.#bytes, entry.ns);
+    if (recent.current.size >= RECENT_PER_TYPE) {
+      // Two generations: O(1) eviction, and the newest RECENT_PER_TYPE are always remembered.
+      recent.previous = recent.current;
+      recent.current = new Map();
+    }
+    recent.current.set(stamp, uuid);
+    return uuid;
   }
+}
+
+/** How many UUIDs per (type, device) StampedUuids remembers at least (at most twice as many). */
+const RECENT_PER_TYPE = 1024;
+
+/** The remembered UUIDs of one type and device, by stamp. */
+interface RecentUuids {
+  current: Map<Stamp, string>;
+  previous: Map<Stamp, string>;
 }

@@ -179,7 +179,7 @@ export class Unicycle2D implements MotionModel {
     for (const stamp of stamps) {
       const entry = this.#history.get(stamp)!;
       const uuids = entry.uuids;
-      if (uuids?.every((u) => graph.variableExists(u)) === true) {
+      if (uuids != undefined && allExist(graph, uuids)) {
         for (let k = 0; k < 5; k++) {
           const data = graph.getVariable(uuids[k]!).data;
           for (let i = 0; i < SIZES[k]!; i++) {
@@ -327,6 +327,16 @@ function validate(state1: Float64Array, state2: Float64Array, q: Float64Array): 
     }
   }
   return undefined;
+}
+
+/** Whether every UUID is a variable of the graph. */
+function allExist(graph: ReadonlyGraph, uuids: readonly string[]): boolean {
+  for (const u of uuids) {
+    if (!graph.variableExists(u)) {
+      return false;
+    }
+  }
+  return true;
 }
 
 /** First index with a[i] > x. */

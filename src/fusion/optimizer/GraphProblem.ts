@@ -33,20 +33,22 @@ export class GraphProblem {
       variables.push(graph.getVariable(uuid));
     }
     variables.sort(compareVariables);
+    // One options object and one index list, reused (the problem copies what it keeps).
+    const constant = { angular: undefined as readonly boolean[] | undefined, constant: false };
     for (const v of variables) {
-      const index = this.problem.addParameterBlock(v.data, {
-        angular: VARIABLE_TYPES[v.type]?.wrapsAngle === true ? ANGULAR : undefined,
-        constant: v.hold || graph.isVariableOnHold(v.uuid),
-      });
-      this.#index.set(v.uuid, index);
+      constant.angular = VARIABLE_TYPES[v.type]?.wrapsAngle === true ? ANGULAR : undefined;
+      constant.constant = v.hold || graph.isVariableOnHold(v.uuid);
+      this.#index.set(v.uuid, this.problem.addParameterBlock(v.data, constant));
     }
+    const indices: number[] = [];
     for (const c of constraints) {
       const { cost, loss } = costFunctionFor(c);
-      this.problem.addResidualBlock(
-        cost,
-        loss,
-        c.variables.map((u) => this.#index.get(u)!),
-      );
+      const vars = c.variables;
+      indices.length = vars.length;
+      for (let i = 0; i < vars.length; i++) {
+        indices[i] = this.#index.get(vars[i]!)!;
+      }
+      this.problem.addResidualBlock(cost, loss, indices);
     }
   }
 

@@ -45,11 +45,13 @@ export class Problem {
     options?: { readonly angular?: readonly boolean[]; readonly constant?: boolean },
   ): number {
     const angular = options?.angular;
-    this.blocks.push({
-      data,
-      angular: angular?.some((a) => a) === true ? angular : null,
-      constant: options?.constant ?? false,
-    });
+    let wraps = false;
+    if (angular != undefined) {
+      for (const a of angular) {
+        wraps ||= a;
+      }
+    }
+    this.blocks.push({ data, angular: wraps ? angular! : null, constant: options?.constant ?? false });
     return this.blocks.length - 1;
   }
 
@@ -68,7 +70,11 @@ export class Problem {
         `residual block expects ${sizes.length} parameter blocks, got ${blockIndices.length}`,
       );
     }
-    const parameters = blockIndices.map((b, i) => {
+    const k = blockIndices.length;
+    const parameters = new Array<Float64Array>(k);
+    const indices = new Array<number>(k);
+    for (let i = 0; i < k; i++) {
+      const b = blockIndices[i]!;
       const block = this.blocks[b];
       if (block == undefined) {
         throw new RangeError(`residual block refers to unknown parameter block ${b}`);
@@ -78,9 +84,10 @@ export class Problem {
           `parameter ${i} of the residual block has ${block.data.length} values, the cost function expects ${sizes[i]!}`,
         );
       }
-      return block.data;
-    });
-    this.residualBlocks.push({ cost, loss, blockIndices: [...blockIndices], parameters });
+      parameters[i] = block.data;
+      indices[i] = b;
+    }
+    this.residualBlocks.push({ cost, loss, blockIndices: indices, parameters });
     return this.residualBlocks.length - 1;
   }
 }

@@ -83,19 +83,40 @@ export function marginalizeVariables(
     return tx;
   }
 
-  // H = JᵀJ (full, symmetric) and g = Jᵀr over the removed constraints.
-  const h = new Float64Array(d * d);
-  const g = new Float64Array(d);
-  const rho = new Float64Array(3);
-  const corrector = new Corrector();
+  // H = JᵀJ (full, symmetric) and g = Jᵀr over the removed constraints. The buffers are reused
+  // between calls (one marginalization per optimizer cycle); the accumulation order is fixed.
+  const scratch = SCRATCH;
+  const h = scratch.zeroed("h", d * d);
+  const g = scratch.zeroed("g", d);
+  const rho = scratch.rho;
+  const corrector = scratch.corrector;
   for (const c of constraints) {
     const { cost, loss } = costFunctionFor(c);
     const m = cost.numResiduals;
-    const params = c.variables.map((v) => graph.getVariable(v).data);
-    const r = new Float64Array(m);
-    const jac = cost.parameterBlockSizes.map((s) => new Float64Array(m * s));
+    const sizes = cost.parameterBlockSizes;
+    const k = c.variables.length;
+    const params: Float64Array[] = new Array<Float64Array>(k);
+    const offs: number[] = new Array<number>(k);
+    const jac: Float64Array[] = new Array<Float64Array>(k);
+    for (let a = 0; a < k; a++) {
+      const v = c.variables[a]!;
+      params[a] = graph.getVariable(v).data;
+      offs[a] = offset.get(v)!;
+      jac[a] = scratch.jacobian(a, m * sizes[a]!);
+    }
+    const r = scratch.zeroed("r", m);
     const ok = cost.evaluate(params, r, jac);
-    if (!ok || !r.every(Number.isFinite) || !jac.every((j) => j.every(Number.isFinite))) {
+    let finite = ok;
+    for (let q = 0; q < m && finite; q++) {
+      finite = Number.isFinite(r[q]);
+    }
+    for (let a = 0; a < k && finite; a++) {
+      const j = jac[a]!;
+      for (let e = 0, size = m * sizes[a]!; e < size && finite; e++) {
+        finite = Number.isFinite(j[e]);
+      }
+    }
+    if (!finite) {
       throw new RangeError(
         `cannot marginalize: constraint ${c.uuid} (${c.type}) gave a non-finite residual or Jacobian`,
       );
@@ -107,13 +128,15 @@ export function marginalizeVariables(
       }
       loss.evaluate(s, rho);
       corrector.reset(s, rho);
-      jac.forEach((j, i) => { corrector.correctJacobian(r, m, j, cost.parameterBlockSizes[i]!); });
+      for (let a = 0; a < k; a++) {
+        corrector.correctJacobian(r, m, jac[a]!, sizes[a]!);
+      }
       corrector.correctResiduals(r, m);
     }
-    c.variables.forEach((va, ia) => {
-      const oa = offset.get(va)!;
+    for (let ia = 0; ia < k; ia++) {
+      const oa = offs[ia]!;
       const ja = jac[ia]!;
-      const sa = cost.parameterBlockSizes[ia]!;
+      const sa = sizes[ia]!;
       for (let i = 0; i < sa; i++) {
         let acc = 0;
         for (let q = 0; q < m; q++) {
@@ -121,21 +144,22 @@ export function marginalizeVariables(
         }
         g[oa + i] = g[oa + i]! + acc;
       }
-      c.variables.forEach((vb, ib) => {
-        const ob = offset.get(vb)!;
+      for (let ib = 0; ib < k; ib++) {
+        const ob = offs[ib]!;
         const jb = jac[ib]!;
-        const sb = cost.parameterBlockSizes[ib]!;
+        const sb = sizes[ib]!;
         for (let i = 0; i < sa; i++) {
+          const row = (oa + i) * d + ob;
           for (let j = 0; j < sb; j++) {
             let acc = 0;
             for (let q = 0; q < m; q++) {
               acc += ja[q * sa + i]! * jb[q * sb + j]!;
             }
-            h[(oa + i) * d + ob + j] = h[(oa + i) * d + ob + j]! + acc;
+            h[row + j] = h[row + j]! + acc;
           }
         }
-      });
-    });
+      }
+    }
   }
 
   // Schur complement onto the kept block.
@@ -168,6 +192,41 @@ export function marginalizeVariables(
   );
   return tx;
 }
+
+/**
+ * Buffers reused across calls (module-private; marginalization is synchronous, so calls never
+ * overlap). Only the first `size` entries of a buffer are meaningful.
+ */
+class Scratch {
+  readonly rho = new Float64Array(3);
+  readonly corrector = new Corrector();
+  readonly #named = new Map<string, Float64Array>();
+  readonly #jacobians: Float64Array[] = [];
+
+  /** A buffer of at least `size` entries whose first `size` are zero. */
+  public zeroed(name: string, size: number): Float64Array {
+    let b = this.#named.get(name);
+    if (b == undefined || b.length < size) {
+      b = new Float64Array(Math.max(size, 2 * (b?.length ?? 0)));
+      this.#named.set(name, b);
+    } else {
+      b.fill(0, 0, size);
+    }
+    return b;
+  }
+
+  /** The `index`-th Jacobian buffer, at least `size` entries (contents undefined). */
+  public jacobian(index: number, size: number): Float64Array {
+    let b = this.#jacobians[index];
+    if (b == undefined || b.length < size) {
+      b = new Float64Array(Math.max(size, 2 * (b?.length ?? 0)));
+      this.#jacobians[index] = b;
+    }
+    return b;
+  }
+}
+
+const SCRATCH = new Scratch();
 
 /** Returns H_kk − H_km·H_mm⁻¹·H_mk and g_k − H_km·H_mm⁻¹·g_m (H full symmetric d × d). */
 function schurComplement(

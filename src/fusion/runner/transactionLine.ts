@@ -91,8 +91,9 @@ function constraintLine(c: Constraint): string {
   }`;
   if (extra != undefined) {
     for (const key of Object.keys(extra)) {
-      const value = JSON.stringify(extra[key]);
-      if (value !== undefined) {
+      // JSON.stringify returns undefined (typed as string) for undefined and functions: omitted.
+      const value = JSON.stringify(extra[key]) as string | undefined;
+      if (value != undefined) {
         out += `,${JSON.stringify(key)}:${value}`;
       }
     }
