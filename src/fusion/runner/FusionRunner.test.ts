@@ -127,7 +127,7 @@ describe("FusionRunner on husky-2015.bag with config/husky.json", () => {
     for (const t of cfg.transforms) {
       transforms.setStaticTransform(t.parent, t.child, { translation: t.translation, rotation: quatFromRpy(...t.rpy) });
     }
-    const rec = await openRecordingFile("../shared/data/husky-2015.bag");
+    const rec = await openRecordingFile("samples/husky-2015.bag");
     let base: TimeBase | undefined;
     for await (const m of rec.messages({ topics: runner.topics })) {
       if (base == undefined) {
