@@ -65,7 +65,8 @@ class CombinerInput<I> extends Sink<[I], I> {
     const slot = this.#slot;
     const stamp = core.stampOf(item, slot);
     const policy = core.policy;
-    if (Number.isNaN(stamp) && !policy.acceptsHeaderless) {
+    // `stamp !== stamp` is Number.isNaN without the call.
+    if (stamp !== stamp && !policy.acceptsHeaderless) {
       dropHeaderless(core, slot, item);
       return;
     }

@@ -13,7 +13,8 @@ export function defaultExtensions<M extends PipelineInput>(
 ): PipelineExtension<M>[] {
   const extensions: PipelineExtension<M>[] = [];
   if (config.fusion != undefined) {
-    extensions.push(new FusionRunner(config.fusion));
+    // The inputs let the runner reject a sensor `slot` outside them here (FusionConfigError, exit 2).
+    extensions.push(new FusionRunner(config.fusion, { inputs: config.inputs }));
   }
   return extensions;
 }

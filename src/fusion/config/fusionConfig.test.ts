@@ -32,6 +32,8 @@ describe("fusion config", () => {
     [(c: Cfg) => (c.optimizer = { type: "isam" }), "fusion.optimizer.type"],
     [(c: Cfg) => (c.uuidRecipe = "ros3"), "fusion.uuidRecipe"],
     [(c: Cfg) => (c.sensors!.odom!.poseLoss = { type: 3 }), "fusion.sensors.odom.poseLoss"],
+    [(c: Cfg) => (c.sensors!.odom!.slot = 1.5), "fusion.sensors.odom.slot"],
+    [(c: Cfg) => (c.sensors!.odom!.slot = -1), "fusion.sensors.odom.slot"],
   ])("rejects bad input with the JSON path (%#)", (mutate, path) => {
     const c = minimal();
     mutate(c);

@@ -334,6 +334,9 @@ export function parseFusionConfig(value: unknown, path = "fusion"): FusionConfig
     if (s.ignition != undefined && typeof s.ignition !== "boolean") {
       fail(`${p}.ignition`, `expected true or false, got ${JSON.stringify(s.ignition)}`);
     }
+    if (params.slot != undefined && !(Number.isInteger(params.slot) && (params.slot as number) >= 0)) {
+      fail(`${p}.slot`, `expected a pipeline input index (an integer ≥ 0), got ${JSON.stringify(params.slot)}`);
+    }
     if (s.type !== "fuse_models::Unicycle2DIgnition" && params.topic == undefined && params.slot == undefined) {
       fail(p, `needs a "topic" (or a "slot" index into the pipeline inputs)`);
     }

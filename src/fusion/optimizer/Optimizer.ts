@@ -37,6 +37,18 @@ export interface OptimizerOptions {
   readonly estimates?: boolean;
   /** Device UUID of the states the estimates read. Default NIL. */
   readonly estimateDeviceId?: string;
+  /**
+   * Compute the estimates' pose and twist covariances (a factorization of the information
+   * matrix per cycle). False: the estimates carry NaN covariances (for callers that only read
+   * the state). Default true.
+   */
+  readonly estimateCovariance?: boolean;
+  /**
+   * Hand `onNotify` listeners and motion models a deep copy of the graph (as fuse does). False:
+   * they get the live graph, valid only during the call (for listeners that copy what they need
+   * synchronously, like the fuse_models sensors and Unicycle2D); saves a copy per cycle. Default true.
+   */
+  readonly snapshotGraph?: boolean;
 }
 
 /** Thrown when the graph cannot be updated or the solution is unusable (fuse shuts down there). */
@@ -61,6 +73,8 @@ export abstract class Optimizer {
   protected readonly motionModels = new Map<string, MotionModel>();
   readonly #estimates: boolean;
   readonly #deviceId: string | undefined;
+  readonly #covariance: boolean;
+  readonly #snapshot: boolean;
   readonly #notifyListeners: ((tx: Transaction, graph: ReadonlyGraph) => void)[] = [];
   readonly #estimateListeners: ((estimate: Odometry2DEstimate) => void)[] = [];
   readonly #dropListeners: ((drop: TransactionDrop) => void)[] = [];
@@ -72,6 +86,8 @@ export abstract class Optimizer {
     this.solver = new LevenbergMarquardt(options?.solver);
     this.#estimates = options?.estimates ?? true;
     this.#deviceId = options?.estimateDeviceId;
+    this.#covariance = options?.estimateCovariance ?? true;
+    this.#snapshot = options?.snapshotGraph ?? true;
   }
 
   /** Registers a motion model under its name (it must already be initialized). Returns this. */
@@ -185,7 +201,7 @@ export abstract class Optimizer {
   }
 
   #notify(tx: Transaction, built: GraphProblem): void {
-    const snapshot = this.graph.clone();
+    const snapshot = this.#snapshot ? this.graph.clone() : this.graph;
     for (const m of this.motionModels.values()) {
       m.graphCallback(snapshot);
     }
@@ -193,7 +209,14 @@ export abstract class Optimizer {
       l(tx, snapshot);
     }
     if (this.#estimates && this.#estimateListeners.length > 0) {
-      const estimate = odometry2DEstimate(this.graph, tx.involvedStamps, built, this.solver, this.#deviceId);
+      const estimate = odometry2DEstimate(
+        this.graph,
+        tx.involvedStamps,
+        built,
+        this.solver,
+        this.#deviceId,
+        this.#covariance,
+      );
       if (estimate) {
         for (const l of this.#estimateListeners) {
           l(estimate);

@@ -1,6 +1,6 @@
 import { frameIdOf } from "../../messages";
 import { TimeBase, type Stamp } from "../../time";
-import { parseFusionConfig, type FusionConfig } from "../config";
+import { FusionConfigError, parseFusionConfig, type FusionConfig } from "../config";
 import {
   Graph,
   ORIENTATION_2D,
@@ -85,6 +85,26 @@ export interface FusionRunnerOptions {
   readonly createOptimizer?: (config: FusionConfig, context: FusionContext) => FusionOptimizer;
   /** Skip optimization entirely (transactions only, unoptimized graph). Default false. */
   readonly transactionsOnly?: boolean;
+  /**
+   * The pipeline's inputs (slot order), when known at construction: sensors that name a `slot`
+   * are checked against them right away (FusionConfigError), instead of at `start`. Default
+   * unknown (checked at `start` against the start context's inputs).
+   */
+  readonly inputs?: readonly { readonly topic: string }[];
+}
+
+/**
+ * How much of its output the runner keeps (see `FusionRunner.setRetention`). Each limit is a count
+ * of the newest entries kept; older ones are forgotten first. Default Infinity (keep everything:
+ * `lockstep analyze` writes every transaction at the end).
+ */
+export interface FusionRetention {
+  /** Recorded transactions kept for `transactionLines` / `drainTransactions` / `outputs`. */
+  readonly transactions?: number;
+  /** Fused poses kept for `trajectory` / `drainTrajectory`. */
+  readonly poses?: number;
+  /** Dropped-message records kept in `drops` (the summary's drop counts always cover all). */
+  readonly drops?: number;
 }
 
 interface Pending {
@@ -112,8 +132,19 @@ const NS_PER_SEC = 1e9;
  * ("too-late", reported once) instead of re-adding variables that were already marginalized.
  *
  * Transaction lines are serialized lazily: the runner keeps the recorded transactions and writes
- * their JSON when `transactionLines` or `outputs()` is first read (recorded transactions are not
- * changed afterwards, except by a later motion model, which re-serializes an already written line).
+ * their JSON when `transactionLines`, `drainTransactions()` or `outputs()` reads them (recorded
+ * transactions are not changed afterwards, except by a later motion model, which re-serializes an
+ * already written line that is still retained).
+ *
+ * Memory: by default every transaction, pose and drop is kept (the CLI writes them all at the
+ * end). A long-running consumer (the panel, a live robot for hours) bounds it with
+ * `setRetention` (oldest forgotten first) and/or takes the output incrementally with
+ * `drainTransactions()` / `drainTrajectory()`, which hand out and forget what was produced since
+ * the previous drain. Everything else the runner holds is bounded by the optimizer's lag and the
+ * motion models' buffers; summary counts always cover the whole run.
+ *
+ * A sensor's `slot` must name a pipeline input: checked at construction when `options.inputs` is
+ * given, else at `start` (FusionConfigError with the JSON path either way).
  *
  * It has the shape of a pipeline extension (`name`, `topics`, `start`, `message`, `finish`,
  * `summary`, `describe`, `outputs`) without importing the pipeline layer.
@@ -130,31 +161,72 @@ export class FusionRunner {
   readonly #motion = new Map<string, MotionModel>();
   #optimizer: FusionOptimizer | undefined;
   #fuse: FixedLagSmoother | BatchOptimizer | undefined;
-  readonly #lineOf = new Map<Transaction, number>();
+  /** Absolute record index (see #forgotten) of each recorded transaction; weak: drained ones go. */
+  readonly #lineOf = new WeakMap<Transaction, number>();
   #graph: Graph | undefined;
   #started = false;
   #pluginsStarted = false;
   #now: Stamp = 0;
   #nextTick: Stamp | undefined;
   #pending: Pending[] = [];
-  /** Recorded transactions in output order; `#lines[i]` is the JSON of `#records[i]` once written. */
-  readonly #records: Pending[] = [];
-  readonly #lines: string[] = [];
-  readonly #drops: FusionDrop[] = [];
+  /**
+   * Retained recorded transactions in output order, from index #head on (entries before it are
+   * forgotten and released at the next compaction); `#lines[i]` is the JSON of `#records[i]` once
+   * written (`#lines.length` ≤ `#records.length`). Absolute index = #forgotten + (i − #head).
+   */
+  #records: Pending[] = [];
+  #lines: string[] = [];
+  #head = 0;
+  #forgotten = 0;
+  #drops: FusionDrop[] = [];
+  #maxTransactions = Infinity;
+  #maxPoses = Infinity;
+  #maxDrops = Infinity;
   readonly #warnings: string[] = [];
   readonly #dropCounts = new Map<string, number>();
   #transactions = 0;
   readonly #perSensor = new Map<string, number>();
   #finalPose: FusedPose | undefined;
-  readonly #trajectory: FusedPose[] = [];
+  #trajectory: FusedPose[] = [];
   #recipe: UuidRecipe | undefined;
   #warnedOrientation = false;
 
   /** `fusion` is the raw config section (validated here; throws FusionConfigError with a path). */
+  /**
+   * `fusion` is the raw config section (validated here; throws FusionConfigError with a path, also
+   * for a sensor `slot` outside `options.inputs` when those are given).
+   */
   public constructor(fusion: unknown, options: FusionRunnerOptions = {}) {
     this.#config = parseFusionConfig(fusion);
     this.#options = options;
     this.#recipe = this.#config.uuidRecipe;
+    if (options.inputs != undefined) {
+      this.#checkSlots(options.inputs);
+    }
+  }
+
+  /**
+   * Bounds what the runner keeps of its output (FusionRetention; each limit a non-negative
+   * integer or Infinity, default Infinity): the oldest transactions, poses and drop records
+   * beyond a limit are forgotten at once and from then on. Forgotten transactions are neither in
+   * `transactionLines` nor in `outputs()`. Throws RangeError for a negative or fractional limit.
+   * Returns this.
+   */
+  public setRetention(retention: FusionRetention): this {
+    const limit = (v: number | undefined, what: string): number => {
+      const n = v ?? Infinity;
+      if (!(n >= 0) || (n !== Infinity && !Number.isInteger(n))) {
+        throw new RangeError(`FusionRunner.setRetention: ${what} must be a non-negative integer or Infinity, got ${String(v)}`);
+      }
+      return n;
+    };
+    this.#maxTransactions = limit(retention.transactions, "transactions");
+    this.#maxPoses = limit(retention.poses, "poses");
+    this.#maxDrops = limit(retention.drops, "drops");
+    this.#trimRecords();
+    this.#trajectory = keepNewest(this.#trajectory, this.#maxPoses);
+    this.#drops = keepNewest(this.#drops, this.#maxDrops);
+    return this;
   }
 
   /** The validated configuration. */
@@ -175,17 +247,42 @@ export class FusionRunner {
     return [...out];
   }
 
-  /** Transactions written so far, as JSON lines (DESIGN §3.4). */
+  /**
+   * The retained transactions, as JSON lines (DESIGN §3.4), oldest first: every transaction
+   * recorded so far unless some were drained or forgotten (see `setRetention`).
+   */
   public get transactionLines(): readonly string[] {
     return this.#serialize();
   }
 
-  /** Number of transactions recorded so far (without writing their JSON). */
-  public get transactionCount(): number {
-    return this.#records.length;
+  /**
+   * Hands out the retained transactions as JSON lines (oldest first) and forgets them: each call
+   * returns what was recorded since the previous drain (minus what the retention limit dropped
+   * meanwhile). A transaction a later motion model changes after it was drained is not handed
+   * out again.
+   */
+  public drainTransactions(): string[] {
+    const out = this.#serialize(); // compacted: #head is 0
+    this.#forgotten += this.#records.length;
+    this.#records = [];
+    this.#lines = [];
+    return out;
   }
 
-  /** Every dropped message (once each). */
+  /** Number of transactions recorded so far (the whole run, without writing their JSON). */
+  public get transactionCount(): number {
+    return this.#transactions;
+  }
+
+  /** Number of transactions currently retained (not drained or forgotten). */
+  public get retainedTransactionCount(): number {
+    return this.#records.length - this.#head;
+  }
+
+  /**
+   * Every dropped message (once each), oldest first; with a `drops` retention limit only the
+   * newest that many (the summary's counts cover all).
+   */
   public get drops(): readonly FusionDrop[] {
     return this.#drops;
   }
@@ -200,9 +297,19 @@ export class FusionRunner {
     return this.#finalPose;
   }
 
-  /** Every fused pose, one per optimization cycle, in order (the fused trajectory). */
+  /**
+   * The retained fused poses, one per optimization cycle, in order (the fused trajectory): all of
+   * them unless drained or limited by `setRetention`.
+   */
   public get trajectory(): readonly FusedPose[] {
     return this.#trajectory;
+  }
+
+  /** Hands out the retained fused poses (oldest first) and forgets them. */
+  public drainTrajectory(): FusedPose[] {
+    const out = this.#trajectory;
+    this.#trajectory = [];
+    return out;
   }
 
   /** The graph sensors see (the optimizer's, or the unoptimized one). */
@@ -210,11 +317,15 @@ export class FusionRunner {
     return this.#optimizer?.graph ?? this.#graph;
   }
 
-  /** Fixes the time base and transforms (the pipeline's start). */
+  /**
+   * Fixes the time base and transforms (the pipeline's start). Throws FusionConfigError when a
+   * sensor's `slot` is not one of the context's inputs.
+   */
   public start(context: RunnerStartContext): void {
+    this.#inputs = this.#options.inputs ?? context.config?.inputs ?? [];
+    this.#checkSlots(this.#inputs);
     this.#base = context.timeBase;
     this.#transforms = context.transforms;
-    this.#inputs = context.config?.inputs ?? [];
   }
 
   /** One message (any topic), with its relative receive time. */
@@ -310,9 +421,29 @@ export class FusionRunner {
     return lines;
   }
 
-  /** Extra output files. */
+  /** Extra output files: `transactions.jsonl` with the retained transactions. */
   public outputs(): { file: string; lines: Iterable<string> }[] {
-    return [{ file: "transactions.jsonl", lines: this.#serialize() }];
+    return [{ file: "transactions.jsonl", lines: this.transactionLines }];
+  }
+
+  /** FusionConfigError for the first sensor whose `slot` is not an index into `inputs`. */
+  #checkSlots(inputs: readonly { readonly topic: string }[]): void {
+    for (const [name, s] of this.#config.sensors) {
+      const slot = s.params.slot;
+      if (s.params.topic != undefined || typeof slot !== "number") {
+        continue;
+      }
+      if (slot < 0 || slot >= inputs.length || !Number.isInteger(slot)) {
+        const has =
+          inputs.length === 0
+            ? "the pipeline has no inputs"
+            : `the pipeline has ${inputs.length} input${inputs.length === 1 ? "" : "s"} (${inputs.length === 1 ? "0" : `0..${inputs.length - 1}`})`;
+        throw new FusionConfigError(
+          `fusion.sensors.${name}.slot`,
+          `${slot} is not an input slot; ${has}. Use one of those slots or give the sensor a "topic"`,
+        );
+      }
+    }
   }
 
   #startPlugins(): void {
@@ -333,7 +464,10 @@ export class FusionRunner {
       uuids: new StampedUuids(base, this.#recipe!),
       transforms: lookup,
       drop: (d) => {
-        this.#drops.push(d);
+        if (this.#maxDrops > 0) {
+          this.#drops = makeRoom(this.#drops, this.#maxDrops);
+          this.#drops.push(d);
+        }
         const key = d.reason;
         this.#dropCounts.set(key, (this.#dropCounts.get(key) ?? 0) + 1);
       },
@@ -386,18 +520,23 @@ export class FusionRunner {
   #createFuseOptimizer(): FixedLagSmoother | BatchOptimizer {
     const o = this.#config.optimizer;
     const solver = { maxIterations: o.maxIterations };
+    // The runner reads only the estimate's pose, and its listeners (fuse_models sensors,
+    // Unicycle2D) copy what they need from the graph during the call: no covariance solve and
+    // no graph copy per cycle (the results are the same).
+    const shared = { solver, estimateCovariance: false, snapshotGraph: false };
     const opt =
       o.type === "batch"
-        ? new BatchOptimizer({ optimizationPeriod: o.updatePeriod, transactionTimeout: o.transactionTimeout, solver })
+        ? new BatchOptimizer({ optimizationPeriod: o.updatePeriod, transactionTimeout: o.transactionTimeout, ...shared })
         : new FixedLagSmoother({
             lagDuration: o.lag,
             optimizationPeriod: o.updatePeriod,
             transactionTimeout: o.transactionTimeout,
-            solver,
+            ...shared,
           });
     // Each motion model is wrapped so the runner sees every sensor transaction right after the
     // motion models augmented it: that is the transaction written to transactions.jsonl.
-    const owner = new Map<Transaction, string>();
+    // Weak: a transaction the optimizer is done with must not be kept alive by this lookup.
+    const owner = new WeakMap<Transaction, string>();
     for (const [name, model] of this.#motion) {
       const proxy: MotionModel = {
         name: model.name,
@@ -438,7 +577,7 @@ export class FusionRunner {
     });
     opt.onEstimate((e) => {
       this.#finalPose = { stamp: e.stamp, x: e.x, y: e.y, yaw: e.yaw };
-      this.#trajectory.push(this.#finalPose);
+      this.#addPose(this.#finalPose);
     });
     opt.onNotify((_tx, graph) => {
       for (const s of this.#sensors.values()) {
@@ -456,19 +595,52 @@ export class FusionRunner {
   #record(sensor: string, tx: Transaction): void {
     const at = this.#lineOf.get(tx);
     if (at != undefined) {
-      if (at < this.#lines.length) {
-        this.#lines[at] = transactionLine(tx, this.#base!, sensor);
+      // Still retained and already written: rewrite it (drained or forgotten ones stay as they were).
+      const i = at - this.#forgotten + this.#head;
+      if (i >= this.#head && i < this.#lines.length) {
+        this.#lines[i] = transactionLine(tx, this.#base!, sensor);
       }
       return;
     }
-    this.#lineOf.set(tx, this.#records.length);
+    this.#lineOf.set(tx, this.#forgotten + this.#records.length - this.#head);
     this.#records.push({ sensor, tx });
     this.#transactions++;
     this.#perSensor.set(sensor, (this.#perSensor.get(sensor) ?? 0) + 1);
+    if (this.#records.length - this.#head > this.#maxTransactions) {
+      this.#trimRecords();
+    }
   }
 
-  /** Writes the JSON lines of the transactions recorded since the last call; returns them all. */
+  /**
+   * Forgets the oldest retained transactions beyond the limit (never serialized if not yet
+   * written); the arrays are compacted once the forgotten prefix is at least half of them, so
+   * trimming costs O(1) amortized per transaction.
+   */
+  #trimRecords(): void {
+    const excess = this.#records.length - this.#head - this.#maxTransactions;
+    if (excess <= 0) {
+      return;
+    }
+    this.#head += excess;
+    this.#forgotten += excess;
+    if (this.#head >= 1024 && this.#head * 2 >= this.#records.length) {
+      this.#compact();
+    }
+  }
+
+  /** Releases the forgotten prefix of #records / #lines. */
+  #compact(): void {
+    if (this.#head === 0) {
+      return;
+    }
+    this.#records = this.#records.slice(this.#head);
+    this.#lines = this.#lines.slice(Math.min(this.#head, this.#lines.length));
+    this.#head = 0;
+  }
+
+  /** Writes the JSON lines of the retained transactions not yet written; returns the retained lines. */
   #serialize(): string[] {
+    this.#compact();
     const lines = this.#lines;
     const records = this.#records;
     const base = this.#base;
@@ -478,6 +650,14 @@ export class FusionRunner {
       }
     }
     return lines;
+  }
+
+  #addPose(pose: FusedPose): void {
+    if (this.#maxPoses === 0) {
+      return;
+    }
+    this.#trajectory = makeRoom(this.#trajectory, this.#maxPoses);
+    this.#trajectory.push(pose);
   }
 
   #resolveTopic(params: Readonly<Record<string, unknown>>): Record<string, unknown> {
@@ -665,6 +845,19 @@ export class FusionRunner {
   }
 
   readonly #imuFrames = new Map<string, Set<string>>();
+}
+
+/** The newest `n` entries of `list` (the list itself when it is short enough). */
+function keepNewest<T>(list: T[], n: number): T[] {
+  return list.length <= n ? list : list.slice(list.length - n);
+}
+
+/**
+ * `list` with room for one more entry under `max`: when full, the oldest quarter (at least one)
+ * is dropped at once, so that keeping a bounded list costs O(1) amortized per entry.
+ */
+function makeRoom<T>(list: T[], max: number): T[] {
+  return list.length < max ? list : keepNewest(list, max - Math.max(1, Math.floor(max / 4)));
 }
 
 /** ROS 1 stamps carry `nsec`, ROS 2 `nanosec`; undefined when the message has no header stamp. */

@@ -2,6 +2,7 @@ export {
   FusionRunner,
   type FusedPose,
   type FusionOptimizer,
+  type FusionRetention,
   type FusionRunnerOptions,
   type RunnerMessageEvent,
   type RunnerStartContext,

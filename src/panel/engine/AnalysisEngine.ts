@@ -17,16 +17,32 @@ export const DELTA_CAP = 20_000;
 /** Most transactions handed out in one delta (the newest; the view keeps the last 500 anyway). */
 export const TX_DELTA_CAP = 500;
 
-/** The part of the fusion extension (src/fusion/runner FusionRunner) the panel reads. */
+/** Most fused poses handed out in one delta (the newest). */
+export const POSE_DELTA_CAP = DELTA_CAP;
+
+/** Most fusion drop records the runner keeps (the panel shows drop counts from the statistics). */
+const FUSION_DROPS_KEPT = 1000;
+
+/**
+ * The part of the fusion extension (src/fusion/runner FusionRunner) the panel uses: it drains the
+ * transactions and poses at every delta and caps what the runner keeps in between, so a live
+ * session of hours holds at most one delta's worth.
+ */
 interface FusionOutputs {
   readonly name: string;
-  readonly transactionLines: readonly string[];
-  readonly trajectory: readonly { stamp: number; x: number; y: number; yaw: number }[];
+  drainTransactions(): string[];
+  drainTrajectory(): { stamp: number; x: number; y: number; yaw: number }[];
+  setRetention(retention: { transactions?: number; poses?: number; drops?: number }): unknown;
 }
 
 function isFusion(ext: unknown): ext is FusionOutputs {
   const e = ext as Partial<FusionOutputs> | undefined;
-  return e?.name === "fusion" && Array.isArray(e.transactionLines) && Array.isArray(e.trajectory);
+  return (
+    e?.name === "fusion" &&
+    typeof e.drainTransactions === "function" &&
+    typeof e.drainTrajectory === "function" &&
+    typeof e.setRetention === "function"
+  );
 }
 
 const REASON_CODE = new Map<DropReason, number>(DROP_REASONS.map((r, i) => [r, i + 2]));
@@ -93,7 +109,8 @@ function statsOf(pipeline: Pipeline<Input>): EngineStats {
  *
  * Guarantees: every input message is counted once and is matched, held, or reported as a drop
  * with a reason; memory is bounded (the pipeline keeps fixed-size statistics; deltas are taken
- * and forgotten, each capped at DELTA_CAP rows).
+ * and forgotten, each capped at DELTA_CAP rows; the fusion runner's transactions and poses are
+ * drained at each delta and capped at TX_DELTA_CAP / POSE_DELTA_CAP in between).
  *
  * Throws ConfigError from the constructor (and from `compare`) when a config is invalid.
  */
@@ -109,8 +126,6 @@ export class AnalysisEngine {
   #rawPoses: Pose2D[] = [];
   #ingested = 0;
   #fusion: FusionOutputs | undefined;
-  #txSeen = 0;
-  #poseSeen = 0;
 
   /**
    * @param configJson the pipeline config JSON (DESIGN §3.2), with `inputs`
@@ -148,8 +163,8 @@ export class AnalysisEngine {
     });
     this.#main = main;
     this.#fusion = main.extensions.find(isFusion);
-    this.#txSeen = 0;
-    this.#poseSeen = 0;
+    // Between two deltas the runner keeps only what the next delta can hand out (oldest dropped).
+    this.#fusion?.setRetention({ transactions: TX_DELTA_CAP, poses: POSE_DELTA_CAP, drops: FUSION_DROPS_KEPT });
     this.#compare = this.#compareConfig ? new Pipeline<Input>(this.#compareConfig) : undefined;
   }
 
@@ -237,12 +252,10 @@ export class AnalysisEngine {
     let fusedPoses: Pose2D[] = [];
     const fusion = this.#fusion;
     if (fusion) {
-      const lines = fusion.transactionLines;
-      const from = Math.max(this.#txSeen, lines.length - TX_DELTA_CAP);
-      transactions = lines.slice(from).map((l) => JSON.parse(l) as unknown);
-      this.#txSeen = lines.length;
-      fusedPoses = cap(fusion.trajectory.slice(this.#poseSeen).map((p) => ({ stamp: p.stamp, x: p.x, y: p.y, yaw: p.yaw })));
-      this.#poseSeen = fusion.trajectory.length;
+      // Drained: handed out once and forgotten by the runner (its retention caps them at
+      // TX_DELTA_CAP / POSE_DELTA_CAP newest between deltas).
+      transactions = fusion.drainTransactions().map((l) => JSON.parse(l) as unknown);
+      fusedPoses = fusion.drainTrajectory().map((p) => ({ stamp: p.stamp, x: p.x, y: p.y, yaw: p.yaw }));
     }
     const delta: EngineDelta = {
       baseSec: this.#main.timeBase?.baseSec,

@@ -76,6 +76,8 @@ export class ApproximateTime<T> implements CombinerPolicy<T> {
   #mask: number;
   #stamps: Float64Array;
   #items: (T | undefined)[];
+  /** Per slot, the stamp of the deque's front (ring position head+past); valid while len > past. */
+  readonly #front: Float64Array;
   readonly #head: Int32Array;
   readonly #len: Int32Array;
   readonly #past: Int32Array;
@@ -120,6 +122,7 @@ export class ApproximateTime<T> implements CombinerPolicy<T> {
     this.#mask = this.#cap - 1;
     this.#stamps = new Float64Array(slots * this.#cap);
     this.#items = new Array<T | undefined>(slots * this.#cap).fill(undefined);
+    this.#front = new Float64Array(slots);
     this.#head = new Int32Array(slots);
     this.#len = new Int32Array(slots);
     this.#past = new Int32Array(slots);
@@ -192,6 +195,7 @@ export class ApproximateTime<T> implements CombinerPolicy<T> {
     this.#len[slot] = n + 1;
     if (this.#past[slot] === n) {
       // The deque just became non-empty.
+      this.#front[slot] = stamp;
       if (++this.#numNonEmpty === this.slots) {
         this.#process(host);
       }
@@ -236,22 +240,19 @@ export class ApproximateTime<T> implements CombinerPolicy<T> {
 
   #process(host: PolicyHost<T>): void {
     const N = this.slots;
-    const cap = this.#cap;
-    const mask = this.#mask;
-    const stamps = this.#stamps;
-    const head = this.#head;
+    const front = this.#front;
     const len = this.#len;
     const past = this.#past;
     const factor = this.#factor;
     while (this.#numNonEmpty === N) {
       // Heads of the deques: start = earliest (lowest slot on ties), end = latest (highest slot
       // on ties, as C++'s `(t < time) ^ end` does).
-      let st = stamps[(head[0]! + past[0]!) & mask]!;
+      let st = front[0]!;
       let et = st;
       let s = 0;
       let e = 0;
       for (let i = 1; i < N; i++) {
-        const t = stamps[i * cap + ((head[i]! + past[i]!) & mask)]!;
+        const t = front[i]!;
         if (t < st) {
           st = t;
           s = i;
@@ -300,6 +301,8 @@ export class ApproximateTime<T> implements CombinerPolicy<T> {
       this.#pastTotal++;
       if (len[s] === p) {
         this.#numNonEmpty--;
+      } else {
+        front[s] = this.#stamps[s * this.#cap + ((this.#head[s]! + p) & this.#mask)]!;
       }
       if (s === this.#pivot) {
         this.#publish(host);
@@ -321,6 +324,7 @@ export class ApproximateTime<T> implements CombinerPolicy<T> {
     const len = this.#len;
     const past = this.#past;
     const lowerBound = this.#lowerBound;
+    const front = this.#front;
     const pivotTime = this.#pivotTime;
     const candStart = this.#candStart;
     const candEnd = this.#candEnd;
@@ -338,7 +342,7 @@ export class ApproximateTime<T> implements CombinerPolicy<T> {
           const bound = stamps[i * cap + ((head[i]! + p - 1) & mask)]! + lowerBound[i]!;
           t = bound > pivotTime ? bound : pivotTime;
         } else {
-          t = stamps[i * cap + ((head[i]! + p) & mask)]!;
+          t = front[i]!;
         }
         if (i === 0) {
           vst = vet = t;
@@ -361,8 +365,13 @@ export class ApproximateTime<T> implements CombinerPolicy<T> {
         if (moved !== 0) {
           const moves = this.#virtualMoves;
           for (let i = 0; i < N; i++) {
-            past[i] = past[i]! - moves[i]!;
-            moves[i] = 0;
+            const m = moves[i]!;
+            if (m !== 0) {
+              const q = past[i]! - m;
+              past[i] = q;
+              moves[i] = 0;
+              front[i] = stamps[i * cap + ((head[i]! + q) & mask)]!;
+            }
           }
           this.#pastTotal -= moved;
           this.#recount();
@@ -377,6 +386,8 @@ export class ApproximateTime<T> implements CombinerPolicy<T> {
       past[vs] = p;
       if (len[vs] === p) {
         this.#numNonEmpty--;
+      } else {
+        front[vs] = stamps[vs * cap + ((head[vs]! + p) & mask)]!;
       }
       this.#virtualMoves[vs] = this.#virtualMoves[vs]! + 1;
       this.#pastTotal++;
@@ -386,15 +397,19 @@ export class ApproximateTime<T> implements CombinerPolicy<T> {
 
   /** Drops the front of slot i's ring (past must be empty). */
   #popFront(host: PolicyHost<T>, i: number, reason: "queue-overflow" | "max-timespan" | "not-selected"): void {
-    const at = i * this.#cap + this.#head[i]!;
+    const base = i * this.#cap;
+    const at = base + this.#head[i]!;
     const stamp = this.#stamps[at]!;
     const item = this.#items[at] as T;
     this.#items[at] = undefined;
-    this.#head[i] = (this.#head[i]! + 1) & this.#mask;
+    const h = (this.#head[i]! + 1) & this.#mask;
+    this.#head[i] = h;
     const n = this.#len[i]! - 1;
     this.#len[i] = n;
     if (n === 0) {
       this.#numNonEmpty--;
+    } else {
+      this.#front[i] = this.#stamps[base + h]!;
     }
     host.drop(i, stamp, item, reason);
   }
@@ -423,7 +438,12 @@ export class ApproximateTime<T> implements CombinerPolicy<T> {
   }
 
   #recoverAll(): void {
-    this.#past.fill(0);
+    for (let i = 0; i < this.slots; i++) {
+      if (this.#past[i] !== 0) {
+        this.#past[i] = 0;
+        this.#front[i] = this.#stamps[i * this.#cap + this.#head[i]!]!;
+      }
+    }
     this.#pastTotal = 0;
     this.#recount();
   }
@@ -442,8 +462,8 @@ export class ApproximateTime<T> implements CombinerPolicy<T> {
   #publish(host: PolicyHost<T>): void {
     const N = this.slots;
     const cap = this.#cap;
-    const items = new Array<T>(N);
-    const stamps = new Array<number>(N);
+    const items = newItemArray<T>(N);
+    const stamps = newStampArray(N);
     let nonEmpty = 0;
     for (let i = 0; i < N; i++) {
       const h = this.#head[i]!;
@@ -451,12 +471,14 @@ export class ApproximateTime<T> implements CombinerPolicy<T> {
       items[i] = this.#items[at] as T;
       stamps[i] = this.#stamps[at]!;
       this.#items[at] = undefined;
-      this.#head[i] = (h + 1) & this.#mask;
+      const next = (h + 1) & this.#mask;
+      this.#head[i] = next;
       const n = this.#len[i]! - 1;
       this.#len[i] = n;
       this.#past[i] = 0;
       if (n > 0) {
         nonEmpty++;
+        this.#front[i] = this.#stamps[i * cap + next]!;
       }
     }
     this.#numNonEmpty = nonEmpty;
@@ -483,6 +505,34 @@ export class ApproximateTime<T> implements CombinerPolicy<T> {
     this.#mask = cap - 1;
     this.#stamps = stamps;
     this.#items = items;
+  }
+}
+
+// `new Array(n)` with a variable n goes through the generic Array constructor; small literals are
+// allocated inline (and, for the stamps, stay packed doubles), which matters once per emitted set.
+function newItemArray<T>(n: number): T[] {
+  switch (n) {
+    case 2:
+      return [undefined, undefined] as T[];
+    case 3:
+      return [undefined, undefined, undefined] as T[];
+    case 4:
+      return [undefined, undefined, undefined, undefined] as T[];
+    default:
+      return new Array<T>(n);
+  }
+}
+
+function newStampArray(n: number): Stamp[] {
+  switch (n) {
+    case 2:
+      return [0.5, 0.5];
+    case 3:
+      return [0.5, 0.5, 0.5];
+    case 4:
+      return [0.5, 0.5, 0.5, 0.5];
+    default:
+      return new Array<Stamp>(n).fill(0.5);
   }
 }
 
