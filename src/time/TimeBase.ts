@@ -93,12 +93,12 @@ export class TimeBase {
    */
   public fromSecNsec(sec: number, nsec: number): Stamp {
     const rel = (sec - this.baseSec) * NS_PER_SEC + nsec;
-    // One range check catches most bad input; the integer checks run only when it passes, cheaply.
+    // `x >>> 0 === x` holds exactly for integers in [0, 2^32): ROS 1 and ROS 2 time fields (sec is
+    // uint32 / non-negative int32, nsec < 1e9). Cheaper than Number.isInteger plus range tests.
     if (
       !(rel <= MAX_RELATIVE_NS && rel >= -MAX_RELATIVE_NS) ||
-      !Number.isInteger(sec) ||
-      !Number.isInteger(nsec) ||
-      nsec < 0 ||
+      sec >>> 0 !== sec ||
+      nsec >>> 0 !== nsec ||
       nsec >= NS_PER_SEC
     ) {
       throw this.#rangeError(`{sec: ${sec}, nsec: ${nsec}}`, rel);
