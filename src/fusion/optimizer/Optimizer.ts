@@ -215,7 +215,7 @@ export abstract class Optimizer {
         built,
         this.solver,
         this.#deviceId,
-        this.#covariance,
+        { covariance: this.#covariance },
       );
       if (estimate) {
         for (const l of this.#estimateListeners) {

@@ -43,8 +43,8 @@ const TYPES = [POSITION_2D, ORIENTATION_2D, VELOCITY_LINEAR_2D, VELOCITY_ANGULAR
 /**
  * The Odometry2D estimate for the newest complete state, preferring the transaction's involved
  * stamps (newest first) and falling back to the whole graph (fuse's StampedVariableSynchronizer).
- * Undefined when no stamp has all five variables. With `covariance` false the covariances are
- * not computed (NaN).
+ * Undefined when no stamp has all five variables. With `options.covariance` false (default true)
+ * the covariances are not computed (NaN).
  */
 export function odometry2DEstimate(
   graph: ReadonlyGraph,
@@ -52,7 +52,7 @@ export function odometry2DEstimate(
   built: GraphProblem,
   solver: LevenbergMarquardt,
   deviceId: string = NIL_UUID,
-  covariance = true,
+  options?: { readonly covariance?: boolean },
 ): Odometry2DEstimate | undefined {
   const byStamp = new Map<Stamp, (Readonly<Variable> | undefined)[]>();
   for (const v of graph.getVariables()) {
@@ -91,7 +91,7 @@ export function odometry2DEstimate(
   const [p, o, v, w, a] = byStamp.get(stamp)! as Readonly<Variable>[];
   const blocks = [p!, o!, v!, w!].map((x) => built.blockOf(x.uuid));
   let cov: Float64Array | undefined;
-  if (covariance && blocks.every((b) => b != undefined)) {
+  if (options?.covariance !== false && blocks.every((b) => b != undefined)) {
     cov = solver.covariance(built.problem, blocks);
   }
   const pick = (offset: number): number[] => {
