@@ -9,11 +9,8 @@ import type { Benchmark, BenchmarkCase, RunResult } from "./Benchmark";
 import { Fnv64 } from "./Fnv64";
 import { collectGarbage, heapUsedMB, nowNs } from "./harness";
 import { W3Stream } from "./w3";
-import { W3_DEFAULT_N, W3_POLICIES, type StampedMessage } from "./w3Sync";
-import { Combiner } from "../src/filters/Combiner";
+import { connectW3Graph, W3_DEFAULT_N, W3_POLICIES, type StampedMessage } from "./w3Sync";
 import { Sink } from "../src/filters/Sink";
-import { UserSource } from "../src/filters/UserSource";
-import { createPolicy } from "../src/pipeline";
 import { TimeBase, type Stamp } from "../src/time";
 
 /** Heap growth (MiB) between the 10 % mark and the end that still counts as flat. */
@@ -54,22 +51,9 @@ export const w3HeapCheck: Benchmark = Object.freeze({
       warmups: 0,
       runs: 1,
       run(): RunResult {
-        const combiner = new Combiner<[StampedMessage, StampedMessage, StampedMessage]>(
-          createPolicy<StampedMessage>(policyConfig, 3, base),
-          { stampOf },
-        );
-        const sources = [
-          new UserSource<[StampedMessage]>(),
-          new UserSource<[StampedMessage]>(),
-          new UserSource<[StampedMessage]>(),
-        ] as const;
-        combiner.connectToSources(...sources);
         const sink = new HashingSink(stampOf);
-        combiner.connectToSink(sink);
-        let drops = 0;
-        combiner.onDrop(() => {
-          drops++;
-        });
+        const graph = connectW3Graph(policyConfig, base, stampOf, sink);
+        const { sources } = graph;
         const stream = new W3Stream(total);
         const mark = Math.floor(total / 10);
         let heapBefore = 0;
@@ -95,7 +79,12 @@ export const w3HeapCheck: Benchmark = Object.freeze({
           elapsedNs,
           tuples: sink.count,
           outputHash: sink.hash.hex(),
-          extra: { drops, heapBeforeMB: heapBefore, heapAfterMB: heapAfter, heapGrowthMB: growth },
+          extra: {
+            drops: graph.drops,
+            heapBeforeMB: heapBefore,
+            heapAfterMB: heapAfter,
+            heapGrowthMB: growth,
+          },
           ok: growth <= HEAP_GROWTH_LIMIT_MB,
         };
       },

@@ -212,22 +212,9 @@ function pipelineCase(policyConfig: PolicyConfig, workload: Workload, n: number)
   return {
     n,
     run(): RunResult {
-      const combiner = new Combiner<[StampedMessage, StampedMessage, StampedMessage]>(
-        createPolicy<StampedMessage>(policyConfig, 3, base),
-        { stampOf },
-      );
-      const sources = [
-        new UserSource<[StampedMessage]>(),
-        new UserSource<[StampedMessage]>(),
-        new UserSource<[StampedMessage]>(),
-      ] as const;
-      combiner.connectToSources(...sources);
       const sink = new CollectingSink(out);
-      combiner.connectToSink(sink);
-      let drops = 0;
-      combiner.onDrop(() => {
-        drops++;
-      });
+      const graph = connectW3Graph(policyConfig, base, stampOf, sink);
+      const { sources } = graph;
       const t0 = nowNs();
       for (let i = 0; i < n; i++) {
         sources[topics[i]!]!.push(messages[i]!);
@@ -243,8 +230,48 @@ function pipelineCase(policyConfig: PolicyConfig, workload: Workload, n: number)
         elapsedNs,
         tuples: count / 3,
         outputHash: outputHash(rel, count, offsetOf(workload)),
-        extra: { drops },
+        extra: { drops: graph.drops },
       };
     },
   };
+}
+
+/** The W3 pipeline graph: the three topics' sources, and the policy's drops counted so far. */
+export interface W3Graph {
+  readonly sources: readonly [
+    UserSource<[StampedMessage]>,
+    UserSource<[StampedMessage]>,
+    UserSource<[StampedMessage]>,
+  ];
+  drops: number;
+}
+
+/**
+ * Builds three UserSources -> Combiner (a fresh `policyConfig` policy) -> `sink`, with a drop
+ * listener that only counts (allocation-free per drop).
+ */
+export function connectW3Graph(
+  policyConfig: PolicyConfig,
+  base: TimeBase,
+  stampOf: (m: StampedMessage) => Stamp,
+  sink: Sink<[StampedMessage, StampedMessage, StampedMessage]>,
+): W3Graph {
+  const combiner = new Combiner<[StampedMessage, StampedMessage, StampedMessage]>(
+    createPolicy<StampedMessage>(policyConfig, 3, base),
+    { stampOf },
+  );
+  const graph: W3Graph = {
+    sources: [
+      new UserSource<[StampedMessage]>(),
+      new UserSource<[StampedMessage]>(),
+      new UserSource<[StampedMessage]>(),
+    ],
+    drops: 0,
+  };
+  combiner.connectToSources(...graph.sources);
+  combiner.connectToSink(sink);
+  combiner.onDrop(() => {
+    graph.drops++;
+  });
+  return graph;
 }

@@ -3,8 +3,8 @@ import { Bag } from "@foxglove/rosbag";
 import type { ByteSource } from "./ByteSource";
 import { MinHeap } from "./MinHeap";
 import { RecordingError, errorText } from "./RecordingError";
-import { createDecoder, type MessageDecoder } from "./decoders";
 import type { Decompressors } from "./decompress";
+import { reportProgress, toRecordedMessage, unindexedInfo, type ChannelEntry } from "./recordedMessage";
 import type {
   ReadOptions,
   RecordTime,
@@ -178,17 +178,7 @@ export class BagRecording implements Recording {
         problem = `the index at byte ${indexPos} is unreadable: ${errorText(err)}`;
       }
     }
-    const info: RecordingInfo = {
-      format: "ros1bag",
-      profile: "ros1",
-      channels: [],
-      messageCounts: undefined,
-      startTime: undefined,
-      endTime: undefined,
-      indexed: false,
-      indexProblem: problem,
-      sizeInBytes: source.size,
-    };
+    const info = unindexedInfo("ros1bag", "ros1", problem, source.size);
     return new BagRecording(source, undefined, decompressors, info, truncatedAt);
   }
 
@@ -199,7 +189,7 @@ export class BagRecording implements Recording {
   async *#indexed(bag: Bag, options: ReadOptions): AsyncIterableIterator<RecordedMessage> {
     const topics = options.topics ? new Set(options.topics) : undefined;
     const decode = options.decode === false ? "raw" : "decode";
-    const wanted = new Map<number, { channel: RecordingChannel; decoder?: MessageDecoder }>();
+    const wanted = new Map<number, ChannelEntry>();
     for (const conn of bag.connections.values()) {
       if (!topics || topics.has(conn.topic)) {
         wanted.set(conn.conn, { channel: channelOf(conn) });
@@ -235,7 +225,7 @@ export class BagRecording implements Recording {
         }
         const end = info.nextChunk?.chunkPosition ?? indexPos;
         bytesRead = Math.max(bytesRead, end);
-        options.onProgress?.({ bytesRead, totalBytes: total, fraction: total > 0 ? bytesRead / total : 1 });
+        reportProgress(options, bytesRead, total);
         const messages = raw.map((m) => ({ conn: m.conn, time: m.time, data: m.data ?? new Uint8Array() }));
         if (messages.length > 0) {
           heap.push({ messages, order, offset: info.chunkPosition, next: 0 });
@@ -256,7 +246,7 @@ export class BagRecording implements Recording {
       yield toMessage(raw, entry, decode, cursor.offset);
     }
     if (bytesRead < total) {
-      options.onProgress?.({ bytesRead: total, totalBytes: total, fraction: 1 });
+      reportProgress(options, total, total);
     }
   }
 
@@ -265,7 +255,7 @@ export class BagRecording implements Recording {
     const total = source.size;
     const topics = options.topics ? new Set(options.topics) : undefined;
     const decode = options.decode === false ? "raw" : "decode";
-    const connections = new Map<number, { channel: RecordingChannel; decoder?: MessageDecoder }>();
+    const connections = new Map<number, ChannelEntry>();
     let pos = FIRST_RECORD;
     while (pos < total) {
       const record = await readRecordHeader(source, pos);
@@ -298,7 +288,7 @@ export class BagRecording implements Recording {
         addConnection(record.fields, data, pos, connections, topics);
       }
       pos = record.end;
-      options.onProgress?.({ bytesRead: pos, totalBytes: total, fraction: total > 0 ? pos / total : 1 });
+      reportProgress(options, pos, total);
     }
     if (this.#truncatedIndexAt != undefined) {
       throw new RecordingError(
@@ -343,35 +333,12 @@ function indexedInfo(bag: Bag, size: number): RecordingInfo {
   };
 }
 
-function toMessage(
-  raw: RawMessage,
-  entry: { channel: RecordingChannel; decoder?: MessageDecoder },
-  decode: "raw" | "decode",
-  chunkOffset: number,
-): RecordedMessage {
-  const { channel } = entry;
-  let message: unknown;
-  if (decode === "decode") {
-    try {
-      entry.decoder ??= createDecoder(channel);
-      message = entry.decoder(raw.data);
-    } catch (err) {
-      throw new RecordingError(
-        chunkOffset,
-        `a ${channel.schemaName} message on ${channel.topic} (receive time ${raw.time.sec}.${String(raw.time.nsec).padStart(9, "0")}) in the chunk does not decode: ${errorText(err)}`,
-        { cause: err },
-      );
-    }
-  }
-  return {
-    topic: channel.topic,
-    schemaName: channel.schemaName,
-    receiveTime: raw.time,
-    message,
-    sizeInBytes: raw.data.byteLength,
-    data: raw.data,
-    channel,
-  };
+function toMessage(raw: RawMessage, entry: ChannelEntry, decode: "raw" | "decode", chunkOffset: number): RecordedMessage {
+  return toRecordedMessage(entry, raw.data, raw.time, decode, chunkOffset, raw.time, describeInChunk);
+}
+
+function describeInChunk(time: RecordTime): string {
+  return `(receive time ${time.sec}.${String(time.nsec).padStart(9, "0")}) in the chunk`;
 }
 
 interface RecordHeader {
@@ -419,7 +386,7 @@ function addConnection(
   fields: Map<string, Uint8Array>,
   data: Uint8Array,
   pos: number,
-  connections: Map<number, { channel: RecordingChannel; decoder?: MessageDecoder }>,
+  connections: Map<number, ChannelEntry>,
   topics: Set<string> | undefined,
 ): void {
   const id = u32(fields.get("conn"), "conn", pos);
@@ -448,7 +415,7 @@ function addConnection(
 function parseChunkRecords(
   data: Uint8Array,
   chunkPos: number,
-  connections: Map<number, { channel: RecordingChannel; decoder?: MessageDecoder }>,
+  connections: Map<number, ChannelEntry>,
   topics: Set<string> | undefined,
 ): RawMessage[] {
   const out: RawMessage[] = [];

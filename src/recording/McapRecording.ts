@@ -2,8 +2,8 @@ import { McapIndexedReader, McapStreamReader, type McapTypes } from "@mcap/core"
 
 import type { ByteSource } from "./ByteSource";
 import { RecordingError, errorText } from "./RecordingError";
-import { createDecoder, type MessageDecoder } from "./decoders";
 import { toMcapHandlers, type Decompressors } from "./decompress";
+import { reportProgress, toRecordedMessage, unindexedInfo, type ChannelEntry } from "./recordedMessage";
 import type {
   ReadOptions,
   RecordTime,
@@ -21,11 +21,6 @@ const NS = 1_000_000_000n;
 interface ReadTracker {
   last: number;
   furthest: number;
-}
-
-interface ChannelEntry {
-  channel: RecordingChannel;
-  decoder?: MessageDecoder;
 }
 
 function timeOf(ns: bigint): RecordTime {
@@ -123,17 +118,7 @@ export class McapRecording implements Recording {
     if (!(magic[0] === 0x89 && magic[1] === 0x4d && magic[2] === 0x43 && magic[3] === 0x41 && magic[4] === 0x50)) {
       throw new RecordingError(0, "not an MCAP file (the magic bytes \\x89MCAP are missing)");
     }
-    const info: RecordingInfo = {
-      format: "mcap",
-      profile: undefined,
-      channels: [],
-      messageCounts: undefined,
-      startTime: undefined,
-      endTime: undefined,
-      indexed: false,
-      indexProblem: problem,
-      sizeInBytes: source.size,
-    };
+    const info = unindexedInfo("mcap", undefined, problem, source.size);
     return new McapRecording(source, decompressors, info, undefined, reads);
   }
 
@@ -171,7 +156,7 @@ export class McapRecording implements Recording {
       }
       yield toMessage(m, entry, decode, this.#reads.last);
     }
-    options.onProgress?.({ bytesRead: total, totalBytes: total, fraction: 1 });
+    reportProgress(options, total, total);
   }
 
   async *#stream(options: ReadOptions): AsyncIterableIterator<RecordedMessage> {
@@ -220,35 +205,17 @@ export class McapRecording implements Recording {
       const length = Math.min(SCAN_BLOCK, total - fed);
       stream.append(await source.read(fed, length));
       fed += length;
-      options.onProgress?.({ bytesRead: fed, totalBytes: total, fraction: total > 0 ? fed / total : 1 });
+      reportProgress(options, fed, total);
     }
   }
 }
 
 function toMessage(m: McapTypes.Message, entry: ChannelEntry, decode: "raw" | "decode", offset: number): RecordedMessage {
-  const { channel } = entry;
-  let message: unknown;
-  if (decode === "decode") {
-    try {
-      entry.decoder ??= createDecoder(channel);
-      message = entry.decoder(m.data);
-    } catch (err) {
-      throw new RecordingError(
-        offset,
-        `a ${channel.schemaName} message on ${channel.topic} (log time ${m.logTime}) does not decode: ${errorText(err)}`,
-        { cause: err },
-      );
-    }
-  }
-  return {
-    topic: channel.topic,
-    schemaName: channel.schemaName,
-    receiveTime: timeOf(m.logTime),
-    message,
-    sizeInBytes: m.data.byteLength,
-    data: m.data,
-    channel,
-  };
+  return toRecordedMessage(entry, m.data, timeOf(m.logTime), decode, offset, m, describeMessage);
+}
+
+function describeMessage(m: McapTypes.Message): string {
+  return `(log time ${m.logTime})`;
 }
 
 function indexedInfo(reader: McapIndexedReader, size: number): RecordingInfo {

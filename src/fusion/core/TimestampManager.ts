@@ -1,6 +1,7 @@
 import type { Constraint } from "./Constraint";
 import { Transaction } from "./Transaction";
 import type { Variable } from "./Variable";
+import { lowerBound, upperBound } from "./sortedSearch";
 import type { Stamp } from "../../time";
 
 /** What a motion model's generator returns for one segment `[begin, end]`. */
@@ -219,34 +220,4 @@ export class TimestampManager {
       this.#keys.splice(0, drop);
     }
   }
-}
-
-/** First index with a[i] > x. */
-function upperBound(a: readonly number[], x: number): number {
-  let lo = 0;
-  let hi = a.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (a[mid]! <= x) {
-      lo = mid + 1;
-    } else {
-      hi = mid;
-    }
-  }
-  return lo;
-}
-
-/** First index with a[i] >= x. */
-function lowerBound(a: readonly number[], x: number): number {
-  let lo = 0;
-  let hi = a.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (a[mid]! < x) {
-      lo = mid + 1;
-    } else {
-      hi = mid;
-    }
-  }
-  return lo;
 }

@@ -1,6 +1,4 @@
-import type { CostFunction } from "./CostFunction";
-import { wrapAngle } from "./angles";
-import { checkSqrtInformation } from "./checks";
+import { LinearErrorCost } from "./LinearErrorCost";
 
 /**
  * Cost of fuse's `AbsoluteConstraint<V>` (Ceres `NormalPrior`; reference/fuse.md §2.2, §6.1):
@@ -10,13 +8,8 @@ import { checkSqrtInformation } from "./checks";
  * `A` is the `k × n` row-major square-root information; a partial measurement has `k < n` and
  * zero columns for the unmeasured components (§2.2). The Jacobian is the constant `A`.
  */
-export class AbsoluteCost implements CostFunction {
-  public readonly numResiduals: number;
-  public readonly parameterBlockSizes: readonly number[];
-  readonly #a: Float64Array;
+export class AbsoluteCost extends LinearErrorCost {
   readonly #mean: Float64Array;
-  readonly #angular: readonly boolean[];
-  readonly #e: Float64Array;
 
   /**
    * @param mean the measured value (length n).
@@ -29,13 +22,8 @@ export class AbsoluteCost implements CostFunction {
     sqrtInformation: ArrayLike<number>,
     angular: readonly boolean[] = [],
   ) {
-    const n = mean.length;
-    this.numResiduals = checkSqrtInformation(sqrtInformation, n, "AbsoluteCost");
-    this.parameterBlockSizes = [n];
-    this.#a = Float64Array.from(sqrtInformation);
+    super(mean.length, 1, sqrtInformation, angular, "AbsoluteCost");
     this.#mean = Float64Array.from(mean);
-    this.#angular = Array.from({ length: n }, (_, i) => angular[i] === true);
-    this.#e = new Float64Array(n);
   }
 
   public evaluate(
@@ -44,24 +32,15 @@ export class AbsoluteCost implements CostFunction {
     jacobians: readonly (Float64Array | null)[] | null,
   ): boolean {
     const x = parameters[0]!;
-    const n = this.#mean.length;
-    const e = this.#e;
-    for (let i = 0; i < n; i++) {
-      const d = x[i]! - this.#mean[i]!;
-      e[i] = this.#angular[i]! ? wrapAngle(d) : d;
+    const mean = this.#mean;
+    const e = this.error;
+    for (let i = 0; i < mean.length; i++) {
+      e[i] = x[i]! - mean[i]!;
     }
-    const a = this.#a;
-    const k = this.numResiduals;
-    for (let r = 0; r < k; r++) {
-      let s = 0;
-      for (let c = 0; c < n; c++) {
-        s += a[r * n + c]! * e[c]!;
-      }
-      residuals[r] = s;
-    }
+    this.whiten(residuals);
     const j = jacobians?.[0];
     if (j) {
-      j.set(a);
+      j.set(this.sqrtInformation);
     }
     return true;
   }

@@ -1,19 +1,12 @@
-import type { CostFunction } from "./CostFunction";
-import { wrapAngle } from "./angles";
-import { checkSqrtInformation } from "./checks";
+import { LinearErrorCost } from "./LinearErrorCost";
 
 /**
  * Cost of fuse's `RelativeConstraint<V>` (reference/fuse.md §2.2): two variables of the same size
  * n, `r = A·((x2 − x1) − delta)` element-wise, with the components flagged in `angular` wrapped
  * (the Orientation2D specialization). Jacobians: `−A` and `A`.
  */
-export class RelativeCost implements CostFunction {
-  public readonly numResiduals: number;
-  public readonly parameterBlockSizes: readonly number[];
-  readonly #a: Float64Array;
+export class RelativeCost extends LinearErrorCost {
   readonly #delta: Float64Array;
-  readonly #angular: readonly boolean[];
-  readonly #e: Float64Array;
 
   /**
    * @param delta the measured change `x2 − x1` (length n).
@@ -26,13 +19,8 @@ export class RelativeCost implements CostFunction {
     sqrtInformation: ArrayLike<number>,
     angular: readonly boolean[] = [],
   ) {
-    const n = delta.length;
-    this.numResiduals = checkSqrtInformation(sqrtInformation, n, "RelativeCost");
-    this.parameterBlockSizes = [n, n];
-    this.#a = Float64Array.from(sqrtInformation);
+    super(delta.length, 2, sqrtInformation, angular, "RelativeCost");
     this.#delta = Float64Array.from(delta);
-    this.#angular = Array.from({ length: n }, (_, i) => angular[i] === true);
-    this.#e = new Float64Array(n);
   }
 
   public evaluate(
@@ -42,22 +30,14 @@ export class RelativeCost implements CostFunction {
   ): boolean {
     const x1 = parameters[0]!;
     const x2 = parameters[1]!;
-    const n = this.#delta.length;
-    const e = this.#e;
-    for (let i = 0; i < n; i++) {
-      const d = x2[i]! - x1[i]! - this.#delta[i]!;
-      e[i] = this.#angular[i]! ? wrapAngle(d) : d;
+    const delta = this.#delta;
+    const e = this.error;
+    for (let i = 0; i < delta.length; i++) {
+      e[i] = x2[i]! - x1[i]! - delta[i]!;
     }
-    const a = this.#a;
-    const k = this.numResiduals;
-    for (let r = 0; r < k; r++) {
-      let s = 0;
-      for (let c = 0; c < n; c++) {
-        s += a[r * n + c]! * e[c]!;
-      }
-      residuals[r] = s;
-    }
+    this.whiten(residuals);
     if (jacobians) {
+      const a = this.sqrtInformation;
       const j1 = jacobians[0];
       const j2 = jacobians[1];
       for (let i = 0; i < a.length; i++) {

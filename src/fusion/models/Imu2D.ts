@@ -1,33 +1,20 @@
 import type { LossConfig, SensorMessage, Transaction } from "../core";
 import { Fuse2DSensorModel, type CommonSensorOptions } from "./Fuse2DSensorModel";
+import { PosePath, type PosePathOptions } from "./common/PosePath";
 import { angularIndices, linearIndices } from "./common/dimensions";
 import type { PoseMeasurement, VectorPairMeasurement } from "./common/measurement";
 import { quatInverse, quatToMatrix, rotate } from "./common/quaternion";
 import { asObject, place3x3, readQuaternion, readVector3 } from "./common/rosMessages";
-import {
-  processAbsolutePose,
-  processAccel,
-  processDifferentialPose,
-  processDifferentialPoseWithTwistCovariance,
-  processTwist,
-  rotateVectorPair,
-  transformPose,
-  type OrientationTransform,
-} from "./common/sensorProc";
+import { processAccel, processTwist, type OrientationTransform } from "./common/sensorProc";
 
 /** fuse_models::Imu2D parameters (reference/fuse.md §3.2), camelCase of fuse's YAML names. */
-export interface Imu2DOptions extends CommonSensorOptions {
+export interface Imu2DOptions extends CommonSensorOptions, PosePathOptions {
   /** `orientation_dimensions` ("yaw"); default none. */
   readonly orientationDimensions?: readonly string[];
   /** `angular_velocity_dimensions` ("yaw"); default none. */
   readonly angularVelocityDimensions?: readonly string[];
   /** `linear_acceleration_dimensions` ("x", "y"); default none. */
   readonly linearAccelerationDimensions?: readonly string[];
-  readonly differential?: boolean;
-  readonly independent?: boolean;
-  readonly useTwistCovariance?: boolean;
-  readonly minimumPoseRelativeCovarianceDiagonal?: readonly number[];
-  readonly twistCovarianceOffsetDiagonal?: readonly number[];
   /** Subtract gravity (rotated by the inverse IMU orientation) from the acceleration. Default false. */
   readonly removeGravitationalAcceleration?: boolean;
   /** m/s²; default 9.80665. */
@@ -44,7 +31,6 @@ export interface Imu2DOptions extends CommonSensorOptions {
    * body attitude, as robot_localization). They differ for a rotated mount.
    */
   readonly orientationTransform?: OrientationTransform;
-  readonly poseLoss?: LossConfig | null;
   readonly angularVelocityLoss?: LossConfig | null;
   readonly linearAccelerationLoss?: LossConfig | null;
 }
@@ -58,17 +44,24 @@ export class Imu2D extends Fuse2DSensorModel<Imu2DOptions> {
   readonly #ori: number[];
   readonly #ang: number[];
   readonly #acc: number[];
-  #previous: PoseMeasurement | undefined;
+  readonly #posePath: PosePath;
 
   public constructor(options: Imu2DOptions) {
     super(options);
     this.#ori = angularIndices(options.orientationDimensions, "orientationDimensions");
     this.#ang = angularIndices(options.angularVelocityDimensions, "angularVelocityDimensions");
     this.#acc = linearIndices(options.linearAccelerationDimensions, "linearAccelerationDimensions");
+    this.#posePath = new PosePath({
+      frame: options.orientationTargetFrame ?? "",
+      part: "orientation",
+      mode: options.orientationTransform ?? "fuse",
+      positionIndices: [],
+      orientationIndices: this.#ori,
+    });
   }
 
   protected override onSensorStart(): void {
-    this.#previous = undefined;
+    this.#posePath.reset();
   }
 
   protected override process(event: SensorMessage, stamp: number, frameId: string, tx: Transaction): void {
@@ -90,49 +83,7 @@ export class Imu2D extends Fuse2DSensorModel<Imu2DOptions> {
       covariance: place3x3(msg.angular_velocity_covariance, 3),
     };
     const env = this.env;
-    const mode = o.orientationTransform ?? "fuse";
-    if (o.differential ?? false) {
-      if (this.#ori.length > 0) {
-        const current = transformPose(env, pose, o.orientationTargetFrame ?? "", "orientation", mode);
-        if (current != undefined) {
-          const previous = this.#previous;
-          if (previous != undefined) {
-            if (o.useTwistCovariance ?? true) {
-              const tw = rotateVectorPair(env, twist, o.twistTargetFrame ?? "", "twist");
-              if (tw != undefined) {
-                processDifferentialPoseWithTwistCovariance(
-                  env,
-                  previous,
-                  current,
-                  tw,
-                  o.minimumPoseRelativeCovarianceDiagonal ?? [0, 0, 0],
-                  o.twistCovarianceOffsetDiagonal ?? [0, 0, 0],
-                  o.poseLoss ?? null,
-                  [],
-                  this.#ori,
-                  tx,
-                );
-              }
-            } else {
-              processDifferentialPose(
-                env,
-                previous,
-                current,
-                (o.independent ?? true) ? "independent" : "dependent",
-                o.minimumPoseRelativeCovarianceDiagonal ?? [0, 0, 0],
-                o.poseLoss ?? null,
-                [],
-                this.#ori,
-                tx,
-              );
-            }
-          }
-          this.#previous = current;
-        }
-      }
-    } else {
-      processAbsolutePose(env, pose, o.poseLoss ?? null, o.orientationTargetFrame ?? "", [], this.#ori, tx, mode);
-    }
+    this.#posePath.process(env, o, pose, twist, tx);
     processTwist(env, twist, null, o.angularVelocityLoss ?? null, o.twistTargetFrame ?? "", [], this.#ang, tx);
 
     const accel = readVector3(msg.linear_acceleration);

@@ -16,6 +16,7 @@ import {
   type ReadonlyGraph,
   type Transaction,
 } from "../core";
+import { upperBound } from "../core/sortedSearch";
 import { predictUnicycle2D } from "../math/unicycle2d";
 
 /** Options of the Unicycle2D motion model (fuse_models::Unicycle2D parameters, §3.8). */
@@ -337,19 +338,4 @@ function allExist(graph: ReadonlyGraph, uuids: readonly string[]): boolean {
     }
   }
   return true;
-}
-
-/** First index with a[i] > x. */
-function upperBound(a: readonly number[], x: number): number {
-  let lo = 0;
-  let hi = a.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (a[mid]! <= x) {
-      lo = mid + 1;
-    } else {
-      hi = mid;
-    }
-  }
-  return lo;
 }

@@ -2,7 +2,14 @@ import type { Duration, Stamp } from "../../../time";
 import type { DropReason } from "../../DropReason";
 import type { CombinerPolicy, PolicyHost } from "../CombinerPolicy";
 import { SlotRing } from "./SlotRing";
-import { checkDuration, checkQueueSize, checkSlotCount, unboundHost } from "./checks";
+import {
+  checkDuration,
+  checkQueueSize,
+  checkSlotCount,
+  checkSlotIndex,
+  rejectInput,
+  unboundHost,
+} from "./checks";
 
 /** Options of {@link ApproximateTime}; every field is optional and JSON-friendly. */
 export interface ApproximateTimeOptions {
@@ -147,7 +154,7 @@ export class ApproximateTime<T> implements CombinerPolicy<T> {
   }
   /** The minimum distance of slot `slot` in ns. */
   public minDistance(slot: number): Duration {
-    this.#checkSlot(slot);
+    checkSlotIndex(slot, this.slots, "fkie/approximate-time");
     return this.#rings[slot]!.minDist;
   }
 
@@ -176,7 +183,7 @@ export class ApproximateTime<T> implements CombinerPolicy<T> {
 
   /** Sets the known minimum distance between consecutive messages of one slot (ns). */
   public setMinDistance(slot: number, minDistance: Duration): this {
-    this.#checkSlot(slot);
+    checkSlotIndex(slot, this.slots, "fkie/approximate-time");
     this.#rings[slot]!.minDist = checkDuration(minDistance, `minDistance[${slot}]`) ?? 0;
     return this;
   }
@@ -190,7 +197,7 @@ export class ApproximateTime<T> implements CombinerPolicy<T> {
   public add(slot: number, stamp: Stamp, item: T, _arrival?: Stamp): void {
     const ring = this.#rings[slot];
     if (ring == undefined || stamp !== stamp) {
-      this.#badInput(slot, stamp);
+      rejectInput(slot, stamp, this.slots, "fkie/approximate-time");
     }
     // 1. Age expiry against the incoming stamp.
     if (this.#maxAge != undefined) {
@@ -241,7 +248,7 @@ export class ApproximateTime<T> implements CombinerPolicy<T> {
 
   /** Number of messages held for `slot` (head + queue); for tests and diagnostics. */
   public held(slot: number): number {
-    this.#checkSlot(slot);
+    checkSlotIndex(slot, this.slots, "fkie/approximate-time");
     return this.#rings[slot]!.len;
   }
 
@@ -456,21 +463,6 @@ export class ApproximateTime<T> implements CombinerPolicy<T> {
     for (const [i, s, item] of dropped) {
       this.#host.drop(i, s, item, reason);
     }
-  }
-
-  #checkSlot(slot: number): void {
-    if (!Number.isInteger(slot) || slot < 0 || slot >= this.slots) {
-      throw new RangeError(
-        `fkie/approximate-time: slot ${slot} does not exist (the policy has slots 0..${this.slots - 1})`,
-      );
-    }
-  }
-
-  #badInput(slot: number, _stamp: Stamp): never {
-    this.#checkSlot(slot);
-    throw new RangeError(
-      `fkie/approximate-time: slot ${slot} received a message without a header stamp (NaN); drop it as "no-header" before the policy`,
-    );
   }
 }
 

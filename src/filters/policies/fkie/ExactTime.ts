@@ -1,7 +1,14 @@
 import type { Duration, Stamp } from "../../../time";
 import type { DropReason } from "../../DropReason";
 import type { CombinerPolicy, PolicyHost } from "../CombinerPolicy";
-import { checkDuration, checkQueueSize, checkSlotCount, unboundHost } from "./checks";
+import {
+  checkDuration,
+  checkQueueSize,
+  checkSlotCount,
+  checkSlotIndex,
+  rejectInput,
+  unboundHost,
+} from "./checks";
 
 /** Options of {@link ExactTime}. */
 export interface ExactTimeOptions {
@@ -102,7 +109,7 @@ export class ExactTime<T> implements CombinerPolicy<T> {
   /** Adds one message (reference §2.2 add). */
   public add(slot: number, stamp: Stamp, item: T, _arrival?: Stamp): void {
     if (slot >>> 0 !== slot || slot >= this.slots || stamp !== stamp) {
-      this.#badInput(slot, stamp);
+      rejectInput(slot, stamp, this.slots, "fkie/exact-time");
     }
     const queues = this.#queues;
     const host = this.#host;
@@ -158,7 +165,7 @@ export class ExactTime<T> implements CombinerPolicy<T> {
 
   /** Number of messages held for `slot`; for tests and diagnostics. */
   public held(slot: number): number {
-    this.#checkSlot(slot);
+    checkSlotIndex(slot, this.slots, "fkie/exact-time");
     return this.#queues[slot]!.length;
   }
 
@@ -183,21 +190,6 @@ export class ExactTime<T> implements CombinerPolicy<T> {
     const s = q.frontStamp();
     const item = q.popFrontItem();
     this.#host.drop(i, s, item, reason);
-  }
-
-  #checkSlot(slot: number): void {
-    if (!Number.isInteger(slot) || slot < 0 || slot >= this.slots) {
-      throw new RangeError(
-        `fkie/exact-time: slot ${slot} does not exist (the policy has slots 0..${this.slots - 1})`,
-      );
-    }
-  }
-
-  #badInput(slot: number, stamp: Stamp): never {
-    this.#checkSlot(slot);
-    throw new RangeError(
-      `fkie/exact-time: slot ${slot} received a message without a header stamp (${stamp}); drop it as "no-header" before the policy`,
-    );
   }
 }
 

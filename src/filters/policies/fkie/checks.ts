@@ -1,5 +1,5 @@
-// Option validation shared by the fkie policies (internal; not re-exported).
-import type { Duration } from "../../../time";
+// Option and input validation shared by the fkie policies (internal; not re-exported).
+import type { Duration, Stamp } from "../../../time";
 import type { PolicyHost } from "../CombinerPolicy";
 
 /** Throws RangeError unless `slots` is a positive integer. */
@@ -7,6 +7,26 @@ export function checkSlotCount(slots: number, policy: string): void {
   if (!Number.isSafeInteger(slots) || slots < 1) {
     throw new RangeError(`${policy}: the number of slots must be a positive integer, got ${slots}`);
   }
+}
+
+/** Throws RangeError unless `slot` is one of the `slots` slot indices of `policy`. */
+export function checkSlotIndex(slot: number, slots: number, policy: string): void {
+  if (!Number.isInteger(slot) || slot < 0 || slot >= slots) {
+    throw new RangeError(
+      `${policy}: slot ${slot} does not exist (the policy has slots 0..${slots - 1})`,
+    );
+  }
+}
+
+/**
+ * The error path of an `add` that got a bad slot or a NaN stamp (kept out of `add` so the
+ * per-message path stays small): throws the slot error, else the missing-stamp error.
+ */
+export function rejectInput(slot: number, stamp: Stamp, slots: number, policy: string): never {
+  checkSlotIndex(slot, slots, policy);
+  throw new RangeError(
+    `${policy}: slot ${slot} received a message without a header stamp (${stamp}); drop it as "no-header" before the policy`,
+  );
 }
 
 /** Returns `n` if it is a non-negative integer, else throws RangeError naming `what`. */

@@ -1,5 +1,6 @@
 import type { Duration, Stamp } from "../../../time";
 import type { CombinerPolicy, PolicyHost } from "../CombinerPolicy";
+import { checkQueueSize, checkSlotCount, rejectAdd } from "./checks";
 
 /** Options of {@link ApproximateTime} (config type `python/approximate-time`). */
 export interface PythonApproximateTimeOptions {
@@ -56,12 +57,8 @@ export class ApproximateTime<T> implements CombinerPolicy<T> {
   readonly #queues: Map<number, Held<T>>[];
 
   public constructor(slots: number, options: PythonApproximateTimeOptions) {
-    if (!Number.isInteger(slots) || slots < 1) {
-      throw new RangeError(`python/approximate-time: slots must be an integer >= 1, got ${slots}`);
-    }
-    if (!Number.isSafeInteger(options.queueSize) || options.queueSize < 1) {
-      throw new RangeError(`python/approximate-time: queueSize must be an integer >= 1, got ${options.queueSize}`);
-    }
+    checkSlotCount(slots, "python/approximate-time");
+    checkQueueSize(options.queueSize, "python/approximate-time");
     if (!Number.isSafeInteger(options.slop) || options.slop < 0) {
       throw new RangeError(`python/approximate-time: slop must be whole nanoseconds >= 0, got ${options.slop}`);
     }
@@ -96,11 +93,8 @@ export class ApproximateTime<T> implements CombinerPolicy<T> {
 
   public add(slot: number, stamp: Stamp, item: T, arrival: Stamp): void {
     const host = this.#host;
-    if (host == undefined) {
-      throw new Error("python/approximate-time: add() called before bind()");
-    }
-    if (!Number.isInteger(slot) || slot < 0 || slot >= this.slots) {
-      throw new RangeError(`python/approximate-time: no slot ${slot} (slots 0..${this.slots - 1})`);
+    if (host == undefined || !Number.isInteger(slot) || slot < 0 || slot >= this.slots) {
+      rejectAdd("python/approximate-time", host, slot, this.slots);
     }
     let raw: number;
     if (stamp !== stamp || this.#syncArrival) {

@@ -1,5 +1,6 @@
 import type { Stamp } from "../../../time";
 import type { CombinerPolicy, PolicyHost } from "../CombinerPolicy";
+import { checkQueueSize, checkSlotCount, rejectAdd } from "./checks";
 
 /** Options of {@link ExactTime} (config type `python/exact-time`). */
 export interface PythonExactTimeOptions {
@@ -33,12 +34,8 @@ export class ExactTime<T> implements CombinerPolicy<T> {
   readonly #queues: Map<number, Held<T>>[];
 
   public constructor(slots: number, options: PythonExactTimeOptions) {
-    if (!Number.isInteger(slots) || slots < 1) {
-      throw new RangeError(`python/exact-time: slots must be an integer >= 1, got ${slots}`);
-    }
-    if (!Number.isSafeInteger(options.queueSize) || options.queueSize < 1) {
-      throw new RangeError(`python/exact-time: queueSize must be an integer >= 1, got ${options.queueSize}`);
-    }
+    checkSlotCount(slots, "python/exact-time");
+    checkQueueSize(options.queueSize, "python/exact-time");
     this.slots = slots;
     this.#queueSize = options.queueSize;
     this.#queues = Array.from({ length: slots }, () => new Map<number, Held<T>>());
@@ -50,11 +47,8 @@ export class ExactTime<T> implements CombinerPolicy<T> {
 
   public add(slot: number, stamp: Stamp, item: T, _arrival: Stamp): void {
     const host = this.#host;
-    if (host == undefined) {
-      throw new Error("python/exact-time: add() called before bind()");
-    }
-    if (!Number.isInteger(slot) || slot < 0 || slot >= this.slots) {
-      throw new RangeError(`python/exact-time: no slot ${slot} (slots 0..${this.slots - 1})`);
+    if (host == undefined || !Number.isInteger(slot) || slot < 0 || slot >= this.slots) {
+      rejectAdd("python/exact-time", host, slot, this.slots);
     }
     if (stamp !== stamp) {
       host.drop(slot, stamp, item, "no-header", "python/exact-time needs a header stamp");
