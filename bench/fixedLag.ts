@@ -148,6 +148,17 @@ function transforms(): TransformBuffer {
   return tf;
 }
 
+/** Times one pass of `messages` through a started runner (the timed part of the runner cases). */
+function timeRunner(runner: FusionRunner, messages: Loaded["messages"], data: Loaded): RunResult {
+  const t0 = nowNs();
+  for (const m of messages) {
+    runner.message({ input: { topic: m.topic, message: m.message }, arrival: m.arrival });
+  }
+  runner.finish();
+  const elapsed = nowNs() - t0;
+  return result(elapsed, data, runner.transactionCount, runner.finalPose);
+}
+
 function result(
   elapsedNs: number,
   data: Loaded,
@@ -188,13 +199,7 @@ function presetCase(data: Loaded): BenchmarkCase {
     run(): RunResult {
       const runner = new FusionRunner(p.fusion);
       runner.start({ timeBase: data.base, transforms: presetTransforms(p) });
-      const t0 = nowNs();
-      for (const m of messages) {
-        runner.message({ input: { topic: m.topic, message: m.message }, arrival: m.arrival });
-      }
-      runner.finish();
-      const elapsed = nowNs() - t0;
-      return result(elapsed, data, runner.transactionCount, runner.finalPose);
+      return timeRunner(runner, messages, data);
     },
   };
 }
@@ -218,13 +223,7 @@ function tutorialRunnerCase(data: Loaded): BenchmarkCase {
       });
       const tf = transforms();
       runner.start({ timeBase: data.base, transforms: tf });
-      const t0 = nowNs();
-      for (const m of messages) {
-        runner.message({ input: { topic: m.topic, message: m.message }, arrival: m.arrival });
-      }
-      runner.finish();
-      const elapsed = nowNs() - t0;
-      return result(elapsed, data, runner.transactionCount, runner.finalPose);
+      return timeRunner(runner, messages, data);
     },
   };
 }

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState, type ReactElement } from "react";
 
+import { prepareCanvas } from "./canvas";
 import { reasonColor, reasonOfCode, type Theme } from "./theme";
 import type { SlotMarks } from "../state/ViewStore";
 
@@ -57,18 +58,10 @@ export function Timeline(props: {
   const view = window ?? extent;
 
   useEffect(() => {
-    const c = canvas.current;
-    const ctx = c?.getContext("2d");
-    if (!c || !ctx) {
+    const ctx = prepareCanvas(canvas.current, width, height, theme.panel);
+    if (!ctx) {
       return;
     }
-    const dpr = globalThis.devicePixelRatio > 0 ? globalThis.devicePixelRatio : 1;
-    c.width = width * dpr;
-    c.height = height * dpr;
-    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-    ctx.fillStyle = theme.panel;
-    ctx.fillRect(0, 0, width, height);
-    ctx.font = "11px sans-serif";
     const plotW = Math.max(10, width - LABEL - 8);
     topics.forEach((topic, slot) => {
       const y = slot * ROW;

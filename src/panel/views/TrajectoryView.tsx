@@ -1,5 +1,6 @@
 import { useEffect, useRef, type ReactElement } from "react";
 
+import { prepareCanvas } from "./canvas";
 import type { Theme } from "./theme";
 import type { Pose2D } from "../engine/engineTypes";
 import type { RingBuffer } from "../state/RingBuffer";
@@ -34,18 +35,10 @@ export function TrajectoryView(props: {
   const { raw, fused, theme, width, height, version } = props;
   const canvas = useRef<HTMLCanvasElement>(null);
   useEffect(() => {
-    const c = canvas.current;
-    const ctx = c?.getContext("2d");
-    if (!c || !ctx) {
+    const ctx = prepareCanvas(canvas.current, width, height, theme.panel);
+    if (!ctx) {
       return;
     }
-    const dpr = globalThis.devicePixelRatio > 0 ? globalThis.devicePixelRatio : 1;
-    c.width = width * dpr;
-    c.height = height * dpr;
-    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-    ctx.fillStyle = theme.panel;
-    ctx.fillRect(0, 0, width, height);
-    ctx.font = "11px sans-serif";
     const b = poseBounds([raw, fused]);
     if (!b) {
       ctx.fillStyle = theme.muted;
