@@ -12,7 +12,7 @@
  *   (final pose ≈ (−39.89, −77.10)).
  * - `fixed-lag/tutorial-runner`: the fuse simple tutorial's settings on the Husky topics (lag
  *   0.5 s, optimization every 50 ms, transaction timeout 10 ms, odometry twist and IMU yaw rate)
- *   through the runner's own queue and a GraphOptimizer without estimates (final pose ≈ (−8.4, −0.4)).
+ *   through the runner's default flow.
  * - `fixed-lag/smoother`: the tutorial sensors into the standalone FixedLagSmoother.
  *
  * Extra figures: `realTimeFactor` (recording seconds per second of run time), `recordingSec`,
@@ -29,7 +29,7 @@ import { quatFromRpy, TransformBuffer } from "../src/filters/tf";
 import { StampedUuids, type FusionContext, type SensorModel } from "../src/fusion/core";
 import { Imu2D, Odometry2D, Unicycle2DIgnition } from "../src/fusion/models";
 import { Unicycle2D } from "../src/fusion/motion";
-import { FixedLagSmoother, GraphOptimizer, type Odometry2DEstimate } from "../src/fusion/optimizer";
+import { FixedLagSmoother, type Odometry2DEstimate } from "../src/fusion/optimizer";
 import { FusionRunner } from "../src/fusion/runner";
 import { openRecordingFile } from "../src/recording/node";
 import { TimeBase, type Stamp } from "../src/time";
@@ -211,16 +211,7 @@ function tutorialRunnerCase(data: Loaded): BenchmarkCase {
     warmups: 1,
     runs: 3,
     run(): RunResult {
-      // The runner reads its fused pose from the graph, never GraphOptimizer.lastEstimate, so the
-      // estimate's covariance solve (fuse's Odometry2DPublisher work) is not part of this path.
-      const runner = new FusionRunner(TUTORIAL_HUSKY_FUSION, {
-        createOptimizer: (config) =>
-          new GraphOptimizer({
-            lag: config.optimizer.lag,
-            solver: { maxIterations: config.optimizer.maxIterations },
-            estimates: false,
-          }),
-      });
+      const runner = new FusionRunner(TUTORIAL_HUSKY_FUSION);
       const tf = transforms();
       runner.start({ timeBase: data.base, transforms: tf });
       return timeRunner(runner, messages, data);

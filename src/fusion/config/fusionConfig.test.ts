@@ -25,7 +25,7 @@ describe("fusion config", () => {
     [(c: Cfg) => (c.sensors!.odom!.linearVelocityDimensions = ["x", "yaw"]), "fusion.sensors.odom.linearVelocityDimensions[1]"],
     [(c: Cfg) => (c.sensors!.odom!.bogus = 1), "fusion.sensors.odom.bogus"],
     [(c: Cfg) => (c.sensors!.odom!.motionModels = ["nope"]), "fusion.sensors.odom.motionModels[0]"],
-    [(c: Cfg) => (c.sensors!.odom!.type = "fuse_models::Odometry3D"), "fusion.sensors.odom.type"],
+    [(c: Cfg) => (c.sensors!.odom!.type = "fuse_models::Odometry9D"), "fusion.sensors.odom.type"],
     [(c: Cfg) => delete c.sensors!.odom!.topic, "fusion.sensors.odom"],
     [(c: Cfg) => (c.sensors!.odom!.throttlePeriod = "fast"), "fusion.sensors.odom.throttlePeriod"],
     [(c: Cfg) => (c.motionModels!.uni!.processNoiseDiagonal = [1, 2]), "fusion.motionModels.uni.processNoiseDiagonal"],

@@ -1,8 +1,10 @@
 export { FusionConfigError } from "./FusionConfigError";
+export { fusionConfigSchema } from "./fusionSchema";
 export {
   parseFusionConfig,
-  SENSOR_PARAMETERS,
+  validateFusionConfig,
   type FusionConfig,
+  type FusionConfigIssue,
   type MotionModelConfig,
   type OptimizerConfig,
   type SensorConfig,

@@ -6,6 +6,8 @@ import type { PoseMeasurement, VectorPairMeasurement } from "./common/measuremen
 import { quatInverse, quatToMatrix, rotate } from "./common/quaternion";
 import { asObject, place3x3, readQuaternion, readVector3 } from "./common/rosMessages";
 import { processAccel, processTwist, type OrientationTransform } from "./common/sensorProc";
+import type { SensorDescriptor } from "../registry/PluginDescriptor";
+import { ANGULAR_2D, DIFFERENTIAL, LINEAR_2D, SENSOR_COMMON, dims, loss } from "../registry/commonParameters";
 
 /** fuse_models::Imu2D parameters (reference/fuse.md §3.2), camelCase of fuse's YAML names. */
 export interface Imu2DOptions extends CommonSensorOptions, PosePathOptions {
@@ -102,3 +104,30 @@ export class Imu2D extends Fuse2DSensorModel<Imu2DOptions> {
     );
   }
 }
+
+/** fuse_models::Imu2D's plugin descriptor. */
+export const IMU_2D: SensorDescriptor = {
+  role: "sensor",
+  type: "fuse_models::Imu2D",
+  help: "yaw, yaw rate and planar acceleration from sensor_msgs/Imu",
+  messageTypes: ["sensor_msgs/Imu"],
+  parameters: [
+    ...SENSOR_COMMON,
+    ...DIFFERENTIAL,
+    dims("orientationDimensions", ANGULAR_2D, "orientation axes"),
+    dims("angularVelocityDimensions", ANGULAR_2D, "angular velocity axes"),
+    dims("linearAccelerationDimensions", LINEAR_2D, "linear acceleration axes"),
+    { name: "useTwistCovariance", type: { kind: "bool" }, default: true, help: "differential: relative covariance from the angular velocity covariance" },
+    { name: "twistCovarianceOffsetDiagonal", type: { kind: "vector", length: 3, min: 0 }, default: [0, 0, 0], help: "differential: subtracted from the twist covariance" },
+    { name: "removeGravitationalAcceleration", type: { kind: "bool" }, default: false, help: "subtract gravity (rotated by the measured orientation) from the acceleration" },
+    { name: "gravitationalAcceleration", type: { kind: "number" }, default: 9.80665, unit: "m/s²", help: "gravity magnitude" },
+    { name: "orientationTargetFrame", type: { kind: "string" }, default: "", help: "transform the orientation into this frame" },
+    { name: "twistTargetFrame", type: { kind: "string" }, default: "", help: "rotate the angular velocity into this frame" },
+    { name: "accelerationTargetFrame", type: { kind: "string" }, default: "", help: "rotate the acceleration into this frame" },
+    { name: "orientationTransform", type: { kind: "enum", values: ["fuse", "body"] }, default: "fuse", help: "how a mount rotation applies to the orientation: fuse's q_target_imu ⊗ q (\"fuse\") or the body attitude q ⊗ q_target_imu⁻¹ (\"body\") (Lockstep)" },
+    loss("poseLoss", "orientation"),
+    loss("angularVelocityLoss", "angular velocity"),
+    loss("linearAccelerationLoss", "linear acceleration"),
+  ],
+  create: (p) => new Imu2D(p as unknown as Imu2DOptions),
+};

@@ -5,6 +5,8 @@ import { PosePath, type PosePathOptions } from "./common/PosePath";
 import { angularIndices, linearIndices } from "./common/dimensions";
 import { asObject, readPoseWithCovariance, readVectorPairWithCovariance } from "./common/rosMessages";
 import { processTwist } from "./common/sensorProc";
+import type { SensorDescriptor } from "../registry/PluginDescriptor";
+import { ANGULAR_2D, DIFFERENTIAL, LINEAR_2D, SENSOR_COMMON, dims, loss } from "../registry/commonParameters";
 
 /** fuse_models::Odometry2D parameters (reference/fuse.md §3.1), camelCase of fuse's YAML names. */
 export interface Odometry2DOptions extends CommonSensorOptions, PosePathOptions {
@@ -75,3 +77,27 @@ export class Odometry2D extends Fuse2DSensorModel<Odometry2DOptions> {
     );
   }
 }
+
+/** fuse_models::Odometry2D's plugin descriptor. */
+export const ODOMETRY_2D: SensorDescriptor = {
+  role: "sensor",
+  type: "fuse_models::Odometry2D",
+  help: "2D pose and twist from nav_msgs/Odometry (absolute or differential pose, absolute twist)",
+  messageTypes: ["nav_msgs/Odometry"],
+  parameters: [
+    ...SENSOR_COMMON,
+    ...DIFFERENTIAL,
+    dims("positionDimensions", LINEAR_2D, "position axes"),
+    dims("orientationDimensions", ANGULAR_2D, "orientation axes"),
+    dims("linearVelocityDimensions", LINEAR_2D, "linear velocity axes"),
+    dims("angularVelocityDimensions", ANGULAR_2D, "angular velocity axes"),
+    { name: "useTwistCovariance", type: { kind: "bool" }, default: true, help: "differential: relative covariance from the twist covariance" },
+    { name: "twistCovarianceOffsetDiagonal", type: { kind: "vector", length: 3, min: 0 }, default: [0, 0, 0], help: "differential: subtracted from the twist covariance (x, y, yaw)" },
+    { name: "poseTargetFrame", type: { kind: "string" }, default: "", help: "transform the pose into this frame (empty = as received)" },
+    { name: "twistTargetFrame", type: { kind: "string" }, default: "", help: "rotate the twist into this frame (empty = child_frame_id)" },
+    loss("poseLoss", "pose"),
+    loss("linearVelocityLoss", "linear velocity"),
+    loss("angularVelocityLoss", "angular velocity"),
+  ],
+  create: (p) => new Odometry2D(p as unknown as Odometry2DOptions),
+};

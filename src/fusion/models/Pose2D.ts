@@ -4,6 +4,8 @@ import { angularIndices, linearIndices } from "./common/dimensions";
 import type { PoseMeasurement } from "./common/measurement";
 import { asObject, readPoseWithCovariance } from "./common/rosMessages";
 import { processAbsolutePose, processDifferentialPose, transformPose } from "./common/sensorProc";
+import type { SensorDescriptor } from "../registry/PluginDescriptor";
+import { ANGULAR_2D, DIFFERENTIAL, LINEAR_2D, SENSOR_COMMON, dims, loss } from "../registry/commonParameters";
 
 /** fuse_models::Pose2D parameters (reference/fuse.md §3.3). */
 export interface Pose2DOptions extends CommonSensorOptions {
@@ -66,3 +68,20 @@ export class Pose2D extends Fuse2DSensorModel<Pose2DOptions> {
     }
   }
 }
+
+/** fuse_models::Pose2D's plugin descriptor. */
+export const POSE_2D: SensorDescriptor = {
+  role: "sensor",
+  type: "fuse_models::Pose2D",
+  help: "2D pose from geometry_msgs/PoseWithCovarianceStamped",
+  messageTypes: ["geometry_msgs/PoseWithCovarianceStamped"],
+  parameters: [
+    ...SENSOR_COMMON,
+    ...DIFFERENTIAL,
+    dims("positionDimensions", LINEAR_2D, "position axes"),
+    dims("orientationDimensions", ANGULAR_2D, "orientation axes"),
+    { name: "targetFrame", type: { kind: "string" }, default: "", help: "transform the pose into this frame" },
+    loss("loss", "pose"),
+  ],
+  create: (p) => new Pose2D(p as unknown as Pose2DOptions),
+};

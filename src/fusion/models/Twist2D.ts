@@ -3,6 +3,8 @@ import { Fuse2DSensorModel, type CommonSensorOptions } from "./Fuse2DSensorModel
 import { angularIndices, linearIndices } from "./common/dimensions";
 import { asObject, readVectorPairWithCovariance } from "./common/rosMessages";
 import { processTwist } from "./common/sensorProc";
+import type { SensorDescriptor } from "../registry/PluginDescriptor";
+import { ANGULAR_2D, LINEAR_2D, SENSOR_COMMON, dims, loss } from "../registry/commonParameters";
 
 /** fuse_models::Twist2D parameters (reference/fuse.md §3.4). */
 export interface Twist2DOptions extends CommonSensorOptions {
@@ -31,3 +33,20 @@ export class Twist2D extends Fuse2DSensorModel<Twist2DOptions> {
     processTwist(this.env, twist, o.linearLoss ?? null, o.angularLoss ?? null, o.targetFrame ?? "", this.#lin, this.#ang, tx);
   }
 }
+
+/** fuse_models::Twist2D's plugin descriptor. */
+export const TWIST_2D: SensorDescriptor = {
+  role: "sensor",
+  type: "fuse_models::Twist2D",
+  help: "2D twist from geometry_msgs/TwistWithCovarianceStamped",
+  messageTypes: ["geometry_msgs/TwistWithCovarianceStamped"],
+  parameters: [
+    ...SENSOR_COMMON,
+    dims("linearDimensions", LINEAR_2D, "linear velocity axes"),
+    dims("angularDimensions", ANGULAR_2D, "angular velocity axes"),
+    { name: "targetFrame", type: { kind: "string" }, default: "", help: "rotate the twist into this frame" },
+    loss("linearLoss", "linear velocity"),
+    loss("angularLoss", "angular velocity"),
+  ],
+  create: (p) => new Twist2D(p as unknown as Twist2DOptions),
+};

@@ -23,6 +23,8 @@ import {
 import { validateMeasurement } from "./common/measurement";
 import { quatYaw } from "./common/quaternion";
 import { asObject, readHeader, readPoseWithCovariance } from "./common/rosMessages";
+import type { SensorDescriptor } from "../registry/PluginDescriptor";
+import { DEVICE, loss as lossParameter } from "../registry/commonParameters";
 
 /** fuse_models::Unicycle2DIgnition parameters (reference/fuse.md §3.6). */
 export interface Unicycle2DIgnitionOptions {
@@ -132,3 +134,22 @@ export class Unicycle2DIgnition extends AsyncSensorModel {
     this.sendTransaction(tx);
   }
 }
+
+/** fuse_models::Unicycle2DIgnition's plugin descriptor. */
+export const UNICYCLE_2D_IGNITION: SensorDescriptor = {
+  role: "sensor",
+  type: "fuse_models::Unicycle2DIgnition",
+  help: "prior on the unicycle state at start-up and on each set_pose message",
+  messageTypes: ["geometry_msgs/PoseWithCovarianceStamped"],
+  defaultTopic: "set_pose",
+  parameters: [
+    { name: "initialState", type: { kind: "vector", length: 8 }, default: [0, 0, 0, 0, 0, 0, 0, 0], help: "x, y, yaw, vx, vy, vyaw, ax, ay" },
+    { name: "initialSigma", type: { kind: "vector", length: 8, min: 0, exclusiveMin: true }, default: [1e-9, 1e-9, 1e-9, 1e-9, 1e-9, 1e-9, 1e-9, 1e-9], help: "standard deviations of the initial state, same order" },
+    { name: "publishOnStartup", type: { kind: "bool" }, default: true, help: "send the prior when started" },
+    { name: "topic", type: { kind: "string" }, default: "set_pose", help: "set_pose topic" },
+    lossParameter("loss", "prior"),
+    ...DEVICE,
+    { name: "queueSize", type: { kind: "integer", min: 1 }, default: 10, help: "subscriber queue size (read for parity)" },
+  ],
+  create: (p) => new Unicycle2DIgnition(p),
+};

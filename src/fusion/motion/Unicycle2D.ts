@@ -18,6 +18,8 @@ import {
 } from "../core";
 import { upperBound } from "../core/sortedSearch";
 import { predictUnicycle2D } from "../math/unicycle2d";
+import type { MotionModelDescriptor } from "../registry/PluginDescriptor";
+import { DEVICE } from "../registry/commonParameters";
 
 /** Options of the Unicycle2D motion model (fuse_models::Unicycle2D parameters, §3.8). */
 export interface Unicycle2DOptions {
@@ -339,3 +341,24 @@ function allExist(graph: ReadonlyGraph, uuids: readonly string[]): boolean {
   }
   return true;
 }
+
+/** fuse_models::Unicycle2D's plugin descriptor. */
+export const UNICYCLE_2D: MotionModelDescriptor = {
+  role: "motion",
+  type: "fuse_models::Unicycle2D",
+  help: "planar constant-velocity, constant-acceleration motion model (8-dimensional state)",
+  parameters: [
+    {
+      name: "processNoiseDiagonal",
+      type: { kind: "vector", length: 8, min: 0 },
+      required: true,
+      help: "process-noise variances per second (x, y, yaw, vx, vy, vyaw, ax, ay)",
+    },
+    { name: "scaleProcessNoise", type: { kind: "bool" }, default: false, help: "scale the pose noise by the squared velocity norm" },
+    { name: "velocityNormMin", type: { kind: "number", min: 0, exclusiveMin: true }, default: 1e-3, help: "lower bound of that velocity norm" },
+    { name: "bufferLength", type: { kind: "duration" }, default: 3_000_000_000, unit: "ns", help: "state history kept (0 = unlimited)" },
+    { name: "disableChecks", type: { kind: "bool" }, default: false, help: "skip the state and covariance validation" },
+    ...DEVICE,
+  ],
+  create: (p) => new Unicycle2D(p as unknown as Unicycle2DOptions),
+};

@@ -164,6 +164,7 @@ export class BatchOptimizer extends Optimizer {
         }
         break;
       }
+      this.transactionProcessed(element.sensor, element.tx);
       this.#combined.merge(element.tx, { overwrite: true });
       pending.shift();
     }

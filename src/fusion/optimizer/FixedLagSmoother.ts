@@ -276,6 +276,7 @@ export class FixedLagSmoother extends Optimizer {
       if (this.sensor(element.sensor).ignition) {
         pending.shift();
         if (this.applyMotionModels(element.sensor, element.tx)) {
+          this.transactionProcessed(element.sensor, element.tx);
           tx.merge(element.tx, { overwrite: true });
         } else {
           this.reportDrop({
@@ -313,6 +314,7 @@ export class FixedLagSmoother extends Optimizer {
       } else if (blocked.has(element.sensor)) {
         keep.push(element);
       } else if (this.applyMotionModels(element.sensor, element.tx)) {
+        this.transactionProcessed(element.sensor, element.tx);
         tx.merge(element.tx, { overwrite: true });
       } else if (element.tx.maxStamp() + this.#timeout < currentTime) {
         this.reportDrop({

@@ -78,6 +78,7 @@ export abstract class Optimizer {
   readonly #notifyListeners: ((tx: Transaction, graph: ReadonlyGraph) => void)[] = [];
   readonly #estimateListeners: ((estimate: Odometry2DEstimate) => void)[] = [];
   readonly #dropListeners: ((drop: TransactionDrop) => void)[] = [];
+  readonly #processedListeners: ((sensor: string, tx: Transaction) => void)[] = [];
   #lastSummary: SolverSummary | undefined;
   #cycles = 0;
 
@@ -132,6 +133,17 @@ export abstract class Optimizer {
     return this;
   }
 
+  /**
+   * Called once for every sensor transaction the optimizer accepts, right after its motion models
+   * augmented it and before it is merged into the cycle's transaction (what fuse's
+   * SerializedPublisher would show per sensor). The listener must not change the transaction.
+   * Returns this.
+   */
+  public onTransactionProcessed(listener: (sensor: string, tx: Transaction) => void): this {
+    this.#processedListeners.push(listener);
+    return this;
+  }
+
   /** The summary of the latest solve. */
   public get lastSummary(): SolverSummary | undefined {
     return this.#lastSummary;
@@ -169,6 +181,13 @@ export abstract class Optimizer {
       }
     }
     return true;
+  }
+
+  /** Announces an accepted sensor transaction (see onTransactionProcessed). */
+  protected transactionProcessed(sensor: string, tx: Transaction): void {
+    for (const l of this.#processedListeners) {
+      l(sensor, tx);
+    }
   }
 
   protected reportDrop(drop: TransactionDrop): void {

@@ -19,4 +19,3 @@ export { Problem, type ParameterBlock, type ResidualBlock } from "./Problem";
 export { costFunctionFor, type ConstraintCost } from "./costFunctionFor";
 export { marginalizeVariables } from "./marginalizeVariables";
 export { odometry2DEstimate, type Odometry2DEstimate } from "./odometry2DEstimate";
-export { GraphOptimizer, type GraphOptimizerOptions } from "./GraphOptimizer";

@@ -7,7 +7,6 @@ import { openRecordingFile } from "../../recording/node";
 import { TimeBase } from "../../time";
 import type { TransactionJson } from "../core";
 import { quatFromRpy } from "../models";
-import { GraphOptimizer } from "../optimizer";
 
 const BAG = "../shared/data/fuse-tutorial-turtlebot3.bag";
 
@@ -150,7 +149,7 @@ describe("FusionRunner on husky-2015.bag with config/husky.json", () => {
   });
 });
 
-describe("FusionRunner's own queue with a fixed-lag GraphOptimizer: late transactions (reference §1.6)", () => {
+describe("FusionRunner with the fixed-lag smoother: late transactions (reference §1.6)", () => {
   const LAG_S = 0.5;
   const config = {
     uuidRecipe: "ros1",
@@ -181,12 +180,9 @@ describe("FusionRunner's own queue with a fixed-lag GraphOptimizer: late transac
   const BASE_SEC = 1_432_235_497;
 
   /** Runs 3 s of 10 Hz odometry; `late` messages (header stamps, ns after the base) arrive at 2.5 s. */
-  function run(late: number[]): { runner: FusionRunner; optimizer: GraphOptimizer; base: TimeBase } {
+  function run(late: number[]): { runner: FusionRunner; base: TimeBase } {
     const base = TimeBase.forFirstSecNsec(BASE_SEC, 0);
-    let optimizer: GraphOptimizer | undefined;
-    const runner = new FusionRunner(config, {
-      createOptimizer: (c) => (optimizer = new GraphOptimizer({ lag: c.optimizer.lag })),
-    });
+    const runner = new FusionRunner(config);
     runner.start({ timeBase: base });
     for (let k = 0; k <= 30; k++) {
       const t = k * 100_000_000;
@@ -198,12 +194,12 @@ describe("FusionRunner's own queue with a fixed-lag GraphOptimizer: late transac
       runner.message({ input: { topic: "/odom", message: odom(t) }, arrival: t });
     }
     runner.finish();
-    return { runner, optimizer: optimizer!, base };
+    return { runner, base };
   }
 
   it("drops a transaction older than the lag expiration once, as too-late, and counts it in the summary", () => {
     // 1.05 s: between two chain states, 1.4 s older than the newest at 2.4 s (lag 0.5 s).
-    const { runner, optimizer, base } = run([1_050_000_000]);
+    const { runner, base } = run([1_050_000_000]);
     expect(runner.drops).toHaveLength(1);
     const drop = runner.drops[0]!;
     expect(drop).toMatchObject({ sensor: "odom", topic: "/odom", stamp: 1_050_000_000, reason: "too-late" });
@@ -216,7 +212,7 @@ describe("FusionRunner's own queue with a fixed-lag GraphOptimizer: late transac
     expect(runner.transactionLines.some((l) => l.includes(`"${base.format(1_050_000_000)}"`))).toBe(false);
     // Nothing at the late stamp is in the graph. (Without the drop, the motion model would split
     // the marginalized 1.0–1.1 s segment and re-add those states to the graph for a cycle.)
-    for (const v of optimizer.graph.getVariables()) {
+    for (const v of runner.graph!.getVariables()) {
       expect(v.stamp).not.toBe(1_050_000_000);
     }
   });

@@ -1,10 +1,12 @@
 export {
   FusionRunner,
   type FusedPose,
-  type FusionOptimizer,
   type FusionRetention,
   type FusionRunnerOptions,
   type RunnerMessageEvent,
   type RunnerStartContext,
   type ThrowingTransformSource,
 } from "./FusionRunner";
+export { ImuMountCheck } from "./ImuMountCheck";
+export { TransactionLog, type LoggedTransaction, type TransactionRecord } from "./TransactionLog";
+export { BoundedQueue } from "./BoundedQueue";

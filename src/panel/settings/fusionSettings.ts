@@ -1,18 +1,15 @@
 import type { SettingsTreeChildren, SettingsTreeField, SettingsTreeFields, SettingsTreeNode, Topic } from "@foxglove/extension";
 
 import type { LockstepConfig } from "./panelConfig";
+import { motionModelDescriptors, sensorDescriptors } from "../../fusion/registry";
 
-/** Sensor model types offered when adding a sensor (fuse's names). */
-export const SENSOR_TYPES = [
-  "fuse_models::Odometry2D",
-  "fuse_models::Imu2D",
-  "fuse_models::Pose2D",
-  "fuse_models::Twist2D",
-  "fuse_models::Acceleration2D",
-] as const;
+/** Sensor model types offered when adding a sensor (the registered ones that read a topic; fuse's names). */
+export const SENSOR_TYPES: readonly string[] = sensorDescriptors()
+  .filter((d) => d.defaultTopic == undefined)
+  .map((d) => d.type);
 
-/** Motion model types offered (fuse's names). */
-export const MOTION_MODEL_TYPES = ["fuse_models::Unicycle2D"] as const;
+/** Motion model types offered (the registered ones; fuse's names). */
+export const MOTION_MODEL_TYPES: readonly string[] = motionModelDescriptors().map((d) => d.type);
 
 type Grouped = Map<string, { nodeError?: string; fields: Map<string, string> }>;
 
