@@ -1,10 +1,16 @@
-import wsProtocol from "@foxglove/ws-protocol";
+import wsProtocol, { type ChannelId } from "@foxglove/ws-protocol";
 import type { Command } from "commander";
+import { setImmediate as nextTurn } from "node:timers/promises";
 import { WebSocketServer } from "ws";
 
-import type { Recording } from "../../recording";
+import { RecordingError, type Recording, type RecordingChannel } from "../../recording";
 import { openRecordingFile } from "../../recording/node";
 import { CliError } from "../CliError";
+import { escapeControlCharacters } from "../logText";
+import { BoundedClientSocket, type ClientSendStats } from "../serve/BoundedClientSocket";
+import { ClientRelay, describe } from "../serve/ClientRelay";
+import { shiftHeaderStamp, startsWithHeader, type ShiftableEncoding } from "../serve/headerStamp";
+import { OriginPolicy } from "../serve/originPolicy";
 
 /** Options of `startServe` (the `lockstep serve` flags). */
 export interface ServeOptions {
@@ -14,9 +20,18 @@ export interface ServeOptions {
   readonly port?: number;
   /** Playback speed factor (1 = real time, 10 = ten times faster). Default 1. Must be > 0. */
   readonly speed?: number;
-  /** Start over at the end, forever (header stamps keep increasing, see `shiftRos1HeaderStamp`). Default false. */
+  /** Start over at the end, forever (receive times and header stamps keep increasing). Default false. */
   readonly loop?: boolean;
-  /** Where log lines go (one line per call, without newline). Default: stdout. */
+  /**
+   * Shift every receive time and header stamp so that playback starts at the wall clock's now, as
+   * a robot's live data would be stamped. Default false (the recording's own times).
+   */
+  readonly now?: boolean;
+  /** Origins accepted besides the defaults (see OriginPolicy), e.g. "https://lichtblick.example". */
+  readonly allowOrigins?: readonly string[];
+  /** Bytes queued for one client before its messages are skipped (BoundedClientSocket). Default 4 MiB. */
+  readonly maxClientBufferBytes?: number;
+  /** Where log lines go (one line per call, without newline; client text escaped). Default: stdout. */
   readonly log?: (line: string) => void;
 }
 
@@ -26,8 +41,13 @@ export interface ServeHandle {
   readonly port: number;
   /** `ws://127.0.0.1:<port>`. */
   readonly url: string;
-  /** Resolves when playback ends (never with `loop`), rejects on a read error. */
+  /**
+   * Resolves when playback ends (never with `loop`); rejects with CliError(1) naming the byte
+   * offset when the recording turns out damaged, after everything readable was served.
+   */
   readonly finished: Promise<void>;
+  /** What each client connected so far was sent and skipped (connection order). */
+  clientStats(): ClientSendStats[];
   /** Stops playback and closes every connection and the socket. */
   close(): Promise<void>;
 }
@@ -38,49 +58,23 @@ const { FoxgloveServer } = wsProtocol;
 
 /** Wall time between the first subscription and the first message sent. */
 const START_GRACE_MS = 250;
-
-const HEADER_RE = /^\s*(?:std_msgs\/)?Header\s+header\s*$/;
-
 /**
- * Whether a ROS 1 message definition starts with `Header header`: then the serialized message
- * begins with seq (uint32), stamp.sec (uint32), stamp.nsec (uint32).
+ * Largest frame a client may send. Client publishes are the only large client frames; a few MiB
+ * fits them (ws's default, 100 MiB, would let one frame take that much memory).
  */
-export function startsWithRos1Header(definition: string): boolean {
-  for (const line of definition.split("\n")) {
-    const t = line.replace(/#.*/, "").trim();
-    if (t === "") {
-      continue;
-    }
-    return HEADER_RE.test(t);
-  }
-  return false;
-}
-
-/**
- * Copy of a serialized ROS 1 message with its header stamp moved forward by `offsetNs` (so that a
- * looped recording's stamps keep increasing, as a live robot's would). Returns the data unchanged
- * when the offset is 0.
- */
-export function shiftRos1HeaderStamp(data: Uint8Array, offsetNs: bigint): Uint8Array {
-  if (offsetNs === 0n || data.byteLength < 12) {
-    return data;
-  }
-  const out = new Uint8Array(data);
-  const view = new DataView(out.buffer, out.byteOffset, out.byteLength);
-  const sec = BigInt(view.getUint32(4, true));
-  const nsec = BigInt(view.getUint32(8, true));
-  if (sec === 0n && nsec === 0n) {
-    return out; // an unset stamp stays unset
-  }
-  const total = sec * 1_000_000_000n + nsec + offsetNs;
-  view.setUint32(4, Number(total / 1_000_000_000n), true);
-  view.setUint32(8, Number(total % 1_000_000_000n), true);
-  return out;
-}
+export const MAX_CLIENT_PAYLOAD_BYTES = 4 << 20;
+/** Longest stretch of playback without letting sockets and timers run (ms of wall time). */
+const MAX_BUSY_MS = 20;
+/** Client-published messages logged per channel before only every 1000th is. */
+const LOGGED_PUBLISHES = 3;
+/** Protocol errors logged before only every 1000th is. */
+const LOGGED_ERRORS = 20;
+const NS = 1_000_000_000n;
 
 /**
  * One line describing a message a client published: topic, schema, encoding and a payload
- * summary (the JSON text, cut at 200 characters, or the byte count for binary encodings).
+ * summary (the JSON text, cut at 200 characters, or the byte count for binary encodings), with
+ * every control character escaped (the text comes from the client).
  */
 export function describeClientMessage(
   channel: { topic: string; schemaName: string; encoding: string },
@@ -99,11 +93,11 @@ export function describeClientMessage(
   } else {
     summary = `${bytes.byteLength} bytes`;
   }
-  return `client publish ${channel.topic} [${channel.schemaName}, ${channel.encoding}] ${summary}`;
+  return `client publish ${describe(channel)} ${escapeControlCharacters(summary)}`;
 }
 
 function toNs(t: { sec: number; nsec: number }): bigint {
-  return BigInt(t.sec) * 1_000_000_000n + BigInt(t.nsec);
+  return BigInt(t.sec) * NS + BigInt(t.nsec);
 }
 
 async function sleep(ms: number, signal: AbortSignal): Promise<void> {
@@ -123,11 +117,49 @@ async function sleep(ms: number, signal: AbortSignal): Promise<void> {
 }
 
 /**
- * Plays a recording as a live Foxglove WebSocket server (`foxglove.websocket.v1`) on 127.0.0.1:
- * one channel per topic with the recording's own encoding and schema, messages sent at their
- * receive times scaled by `speed`, optionally looping. Declares `clientPublish` with
- * supportedEncodings ["json", <recording encoding>], and logs every client advertisement and
- * published message through `log`. Rejects with CliError when the file cannot be opened.
+ * The recording's channels, one per topic: from the index, or for an unindexed (truncated,
+ * interrupted) file from a scan of what is readable, so such a file is served too.
+ */
+async function channelsOf(recording: Recording, log: (line: string) => void): Promise<RecordingChannel[]> {
+  if (recording.info.indexed) {
+    return [...recording.info.channels];
+  }
+  log(`unindexed recording (${recording.info.indexProblem ?? "no index"}): scanning it for its topics`);
+  const found = new Map<string, RecordingChannel>();
+  try {
+    for await (const m of recording.messages({ decode: false })) {
+      if (!found.has(m.topic)) {
+        found.set(m.topic, m.channel);
+      }
+    }
+  } catch (err) {
+    if (!(err instanceof RecordingError)) {
+      throw err;
+    }
+    // Reported when playback reaches it.
+  }
+  return [...found.values()];
+}
+
+/**
+ * Plays a recording as a live Foxglove WebSocket server (`foxglove.websocket.v1`) on 127.0.0.1,
+ * safe to run on a machine whose user browses the web:
+ *
+ * - one channel per topic with the recording's own encoding and schema; messages at their receive
+ *   times scaled by `speed`, optionally looping; capability `time`, with the playback time
+ *   broadcast before the messages it stamps, so the apps use the recording's clock (or, with
+ *   `now`, the wall clock the stamps were shifted to);
+ * - capability `clientPublish`: what clients publish is relayed as server channels (ClientRelay)
+ *   and logged;
+ * - handshakes are accepted only from the origins OriginPolicy allows (403 otherwise); a frame
+ *   larger than MAX_CLIENT_PAYLOAD_BYTES, a malformed frame or a protocol error closes that
+ *   connection only; a client that does not keep up has messages skipped and counted
+ *   (BoundedClientSocket) and never slows the others; text from clients is escaped in the log;
+ * - an unindexed or damaged recording is served as far as it is readable, then `finished` rejects
+ *   naming the offset.
+ *
+ * Rejects with CliError when the flags are invalid (2) or the file cannot be opened or the port
+ * bound (1).
  */
 export async function startServe(options: ServeOptions): Promise<ServeHandle> {
   const speed = options.speed ?? 1;
@@ -139,21 +171,29 @@ export async function startServe(options: ServeOptions): Promise<ServeHandle> {
     throw new CliError(`--port must be an integer from 0 to 65535, got ${String(options.port)}`, 2);
   }
   const log = options.log ?? ((line: string) => process.stdout.write(`${line}\n`));
+  const origins = new OriginPolicy(options.allowOrigins ?? []);
   let recording: Recording & { close(): Promise<void> };
   try {
     recording = await openRecordingFile(options.file);
   } catch (err) {
     throw new CliError(`cannot open ${options.file}: ${err instanceof Error ? err.message : String(err)}`, 1);
   }
-  const encodings = [...new Set(recording.info.channels.map((c) => c.messageEncoding))];
+  let channels: RecordingChannel[];
+  try {
+    channels = await channelsOf(recording, log);
+  } catch (err) {
+    await recording.close();
+    throw new CliError(`cannot read ${options.file}: ${err instanceof Error ? err.message : String(err)}`, 1);
+  }
+  const encodings = [...new Set(channels.map((c) => c.messageEncoding))];
   const server = new FoxgloveServer({
     name: `lockstep serve ${options.file}`,
-    capabilities: ["clientPublish"],
+    capabilities: ["clientPublish", "time"],
     supportedEncodings: ["json", ...encodings.filter((e) => e !== "json")],
   });
-  const channelIds = new Map<string, number>();
-  const shiftable = new Set<string>();
-  for (const channel of recording.info.channels) {
+  const channelIds = new Map<string, ChannelId>();
+  const shiftable = new Map<string, ShiftableEncoding>();
+  for (const channel of channels) {
     const schema = new TextDecoder().decode(channel.schemaData);
     channelIds.set(
       channel.topic,
@@ -165,27 +205,63 @@ export async function startServe(options: ServeOptions): Promise<ServeHandle> {
         schemaEncoding: channel.schemaEncoding,
       }),
     );
-    if (channel.messageEncoding === "ros1" && startsWithRos1Header(schema)) {
-      shiftable.add(channel.topic);
+    const encoding = channel.messageEncoding;
+    if ((encoding === "ros1" || encoding === "cdr") && startsWithHeader(schema)) {
+      shiftable.set(channel.topic, encoding);
     }
   }
+
+  // The server's clock: the time of the latest message sent (before playback: where it will start).
+  const recordingStart = recording.info.startTime ? toNs(recording.info.startTime) : undefined;
+  let clock = options.now === true ? BigInt(Date.now()) * 1_000_000n : (recordingStart ?? 0n);
+  const relay = new ClientRelay(server, { reservedTopics: new Set(channelIds.keys()), now: () => clock, log });
+  const publishesLogged = new Map<string, number>();
   server.on("advertise", (ch) => {
-    log(`client advertise ${ch.topic} [${ch.schemaName}, ${ch.encoding}] from ${ch.client.name}`);
+    relay.advertise(ch.client, ch);
   });
   server.on("unadvertise", (ch) => {
-    log(`client unadvertise channel ${ch.channelId} from ${ch.client.name}`);
+    relay.unadvertise(ch.client, ch.channelId);
   });
-  server.on("message", ({ channel, data }) => {
-    log(describeClientMessage(channel, data));
+  server.on("message", ({ client, channel, data }) => {
+    relay.message(client, channel.id, data);
+    const key = `${client.name}#${channel.id}`;
+    const n = (publishesLogged.get(key) ?? 0) + 1;
+    publishesLogged.set(key, n);
+    if (n <= LOGGED_PUBLISHES) {
+      log(describeClientMessage(channel, data));
+    } else if (n % 1000 === 0) {
+      log(`client publish ${describe(channel)}: ${n} messages so far`);
+    }
   });
+  let errors = 0;
+  const logError = (line: string): void => {
+    errors++;
+    if (errors <= LOGGED_ERRORS) {
+      log(line);
+    } else if (errors % 1000 === 0) {
+      log(`${errors} client protocol errors so far (only some are logged)`);
+    }
+  };
   server.on("error", (err) => {
-    process.stderr.write(`lockstep serve: ${err.message}\n`);
+    logError(`client protocol error: ${escapeControlCharacters(err.message)}`);
   });
 
+  const sockets: BoundedClientSocket[] = [];
   const wss = new WebSocketServer({
     host: "127.0.0.1",
     port,
+    maxPayload: MAX_CLIENT_PAYLOAD_BYTES,
     handleProtocols: (protocols) => server.handleProtocols(protocols),
+    verifyClient: (info, accept) => {
+      if (origins.allows(info.origin)) {
+        accept(true);
+        return;
+      }
+      log(
+        `refused a connection from origin ${escapeControlCharacters(JSON.stringify(info.origin))}: not a Foxglove or Lichtblick app origin (start lockstep serve with --allow-origin <origin> to admit it)`,
+      );
+      accept(false, 403, "Origin not allowed");
+    },
   });
   await new Promise<void>((resolve, reject) => {
     wss.once("listening", resolve);
@@ -193,16 +269,45 @@ export async function startServe(options: ServeOptions): Promise<ServeHandle> {
       reject(new CliError(`cannot listen on 127.0.0.1:${port}: ${err.message}`, 1));
     });
   });
+  wss.on("error", (err) => {
+    log(`server error: ${escapeControlCharacters(err.message)}`);
+  });
   wss.on("connection", (conn, req) => {
     const name = `${req.socket.remoteAddress ?? "?"}:${req.socket.remotePort ?? "?"}`;
-    process.stderr.write(`lockstep serve: client ${name} connected\n`);
-    conn.on("close", () => process.stderr.write(`lockstep serve: client ${name} disconnected\n`));
-    server.handleConnection(conn, name);
+    // A malformed frame (reserved opcode, bad UTF-8, too large) makes ws emit `error` and close
+    // this connection: without a listener the error would end the process.
+    conn.on("error", (err) => {
+      logError(`client ${name}: ${escapeControlCharacters(err.message)}; connection closed`);
+    });
+    if (conn.protocol !== FoxgloveServer.SUPPORTED_SUBPROTOCOL) {
+      log(`client ${name} did not offer ${FoxgloveServer.SUPPORTED_SUBPROTOCOL}; connection closed`);
+      conn.close(1002, `expected subprotocol ${FoxgloveServer.SUPPORTED_SUBPROTOCOL}`);
+      return;
+    }
+    const socket = new BoundedClientSocket(conn, name, {
+      maxBufferedBytes: options.maxClientBufferBytes,
+      onFirstSkip: () => {
+        log(`client ${name} is not keeping up: skipping messages it cannot take (counted; the other clients are not affected)`);
+      },
+      onDisconnectSlow: (s) => {
+        log(`client ${name} stopped reading: disconnected (${s.skipped} messages skipped)`);
+      },
+    });
+    sockets.push(socket);
+    log(`client ${name} connected`);
+    conn.on("close", () => {
+      relay.clientClosed({ name, connection: socket });
+      const s = socket.stats;
+      log(`client ${name} disconnected (${s.sent} messages sent, ${s.skipped} skipped)`);
+    });
+    server.handleConnection(socket, name);
   });
   const address = wss.address();
   const boundPort = address != undefined && typeof address === "object" ? address.port : port;
 
   const abort = new AbortController();
+  // A function, not a property read: TypeScript would narrow `aborted` across awaits.
+  const stopped = (): boolean => abort.signal.aborted;
   // Playback starts when the first client subscribes (plus a short grace period so that its other
   // subscriptions arrive too): nobody misses the beginning of the recording.
   const firstSubscription = new Promise<void>((resolve) => {
@@ -217,85 +322,131 @@ export async function startServe(options: ServeOptions): Promise<ServeHandle> {
     log(`waiting for a client to subscribe on 127.0.0.1:${boundPort}`);
     await firstSubscription;
     await sleep(START_GRACE_MS, abort.signal);
+    if (stopped()) {
+      return;
+    }
     log("playback started");
     let loopOffset = 0n;
+    let nowOffset: bigint | undefined;
+    let lastTime: bigint | undefined;
     do {
       let first: bigint | undefined;
       let last = 0n;
       const wallStart = performance.now();
-      for await (const m of recording.messages({ decode: false })) {
-        if (abort.signal.aborted) {
-          return;
+      let lastYield = wallStart;
+      try {
+        for await (const m of recording.messages({ decode: false })) {
+          if (stopped()) {
+            return;
+          }
+          const t = toNs(m.receiveTime);
+          first ??= t;
+          last = t;
+          nowOffset ??= options.now === true ? BigInt(Date.now()) * 1_000_000n - (recordingStart ?? t) : 0n;
+          const dueMs = Number(t - first) / 1e6 / speed;
+          const aheadMs = dueMs - (performance.now() - wallStart);
+          if (aheadMs > 1) {
+            await sleep(aheadMs, abort.signal);
+            lastYield = performance.now();
+          } else if (performance.now() - lastYield > MAX_BUSY_MS) {
+            // Behind schedule: still let sockets drain and clients be heard.
+            await nextTurn();
+            lastYield = performance.now();
+          }
+          // (sleep returns early on abort)
+          if (stopped()) {
+            return;
+          }
+          const id = channelIds.get(m.topic);
+          if (id == undefined) {
+            continue;
+          }
+          const offset = loopOffset + nowOffset;
+          const stamped = t + offset;
+          if (lastTime == undefined || stamped > lastTime) {
+            clock = stamped;
+            lastTime = stamped;
+            server.broadcastTime(stamped);
+          }
+          const encoding = shiftable.get(m.topic);
+          const data = encoding == undefined ? m.data : shiftHeaderStamp(encoding, m.data, offset);
+          server.sendMessage(id, stamped, data as Uint8Array<ArrayBuffer>);
         }
-        const t = toNs(m.receiveTime);
-        first ??= t;
-        last = t;
-        const dueMs = Number(t - first) / 1e6 / speed;
-        const aheadMs = dueMs - (performance.now() - wallStart);
-        if (aheadMs > 1) {
-          await sleep(aheadMs, abort.signal);
+      } catch (err) {
+        if (err instanceof RecordingError) {
+          log(`read error: ${err.message} (everything readable before it was served)`);
+          throw new CliError(`${options.file} ${err.message} (everything readable was served)`, 1);
         }
-        // (sleep returns early on abort)
-        if (abort.signal.aborted as boolean) {
-          return;
-        }
-        const id = channelIds.get(m.topic);
-        if (id != undefined) {
-          const data = shiftable.has(m.topic) ? shiftRos1HeaderStamp(m.data, loopOffset) : m.data;
-          server.sendMessage(id, t + loopOffset, data as Uint8Array<ArrayBuffer>);
-        }
+        throw err;
       }
-      // Next pass starts one median-ish gap after the last message of this one.
+      // Next pass starts 100 ms after the last message of this one.
       loopOffset += first == undefined ? 0n : last - first + 100_000_000n;
-    } while (options.loop === true && !abort.signal.aborted);
+    } while (options.loop === true && !stopped());
   };
   const finished = play();
   finished.catch(() => {
     // reported to whoever awaits `finished`
   });
+  let closing: Promise<void> | undefined;
   return {
     port: boundPort,
     url: `ws://127.0.0.1:${boundPort}`,
     finished,
+    clientStats: () => sockets.map((s) => s.stats),
     close: async () => {
-      abort.abort();
-      await finished.catch(() => undefined);
-      for (const client of wss.clients) {
-        client.terminate();
-      }
-      await new Promise<void>((resolve) => {
-        wss.close(() => {
-          resolve();
+      closing ??= (async () => {
+        abort.abort();
+        await finished.catch(() => undefined);
+        for (const client of wss.clients) {
+          client.terminate();
+        }
+        await new Promise<void>((resolve) => {
+          wss.close(() => {
+            resolve();
+          });
         });
-      });
-      await recording.close();
+        await recording.close();
+      })();
+      await closing;
     },
   };
 }
 
-/** Registers `lockstep serve <file> [--port] [--speed] [--loop]`. */
+/** Registers `lockstep serve <file> [--port] [--speed] [--loop] [--now] [--allow-origin …]`. */
 export function registerServe(program: Command): void {
   program
     .command("serve")
     .description(
-      "play a recording as a live Foxglove WebSocket server on 127.0.0.1 (clientPublish enabled; published messages are logged)",
+      "play a recording as a live Foxglove WebSocket server on 127.0.0.1 (time capability; what clients publish is relayed and logged)",
     )
     .argument("<file>", "recording to play (.bag or .mcap)")
     .option("--port <n>", "TCP port on 127.0.0.1", "8765")
     .option("--speed <x>", "playback speed factor (1 = real time)", "1")
     .option("--loop", "start over at the end", false)
-    .action(async (file: string, opts: { port: string; speed: string; loop: boolean }) => {
+    .option("--now", "shift receive times and header stamps so playback starts now (as a live robot stamps)", false)
+    .option(
+      "--allow-origin <origin...>",
+      "also accept browser connections from these origins (besides Foxglove's apps, file:// and loopback)",
+    )
+    .action(async (file: string, opts: { port: string; speed: string; loop: boolean; now: boolean; allowOrigin?: string[] }) => {
       const port = Number(opts.port);
       const speed = Number(opts.speed);
-      const handle = await startServe({ file, port, speed, loop: opts.loop });
+      const handle = await startServe({ file, port, speed, loop: opts.loop, now: opts.now, allowOrigins: opts.allowOrigin ?? [] });
       process.stderr.write(
-        `lockstep serve: ${file} on ${handle.url} (speed ${speed}×${opts.loop ? ", looping" : ""}); open it in Foxglove with "Open connection" → Foxglove WebSocket; Ctrl-C stops\n`,
+        `lockstep serve: ${file} on ${handle.url} (speed ${speed}×${opts.loop ? ", looping" : ""}${opts.now ? ", stamped now" : ""}); open it in Foxglove with "Open connection" → Foxglove WebSocket; Ctrl-C stops\n`,
       );
-      const stop = new Promise<void>((resolve) => {
-        process.once("SIGINT", resolve);
-        process.once("SIGTERM", resolve);
+      let onSignal: (() => void) | undefined;
+      const stopped = new Promise<void>((resolve) => {
+        onSignal = resolve;
+        process.on("SIGINT", resolve);
+        process.on("SIGTERM", resolve);
       });
-      await Promise.race([handle.finished, stop]);
-      await handle.close();
+      try {
+        await Promise.race([handle.finished, stopped]);
+      } finally {
+        await handle.close();
+        process.off("SIGINT", onSignal!);
+        process.off("SIGTERM", onSignal!);
+      }
     });
 }
