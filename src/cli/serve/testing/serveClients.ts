@@ -1,12 +1,15 @@
-import { FoxgloveClient, type Channel } from "@foxglove/ws-protocol";
+import wsProtocol, { type Channel, type FoxgloveClient as FoxgloveClientType } from "@foxglove/ws-protocol";
 import { randomBytes } from "node:crypto";
 import { connect as netConnect, type Socket } from "node:net";
 import WebSocket from "ws";
 
+// CommonJS package: Node's ESM loader sees only its default export (see serve.ts).
+const { FoxgloveClient } = wsProtocol;
+
 /** Test helper: a FoxgloveClient whose first serverInfo and advertisement are captured. */
 export interface Connected {
   readonly ws: WebSocket;
-  readonly client: FoxgloveClient;
+  readonly client: FoxgloveClientType;
   readonly serverInfo: Promise<{ capabilities: string[]; supportedEncodings?: string[] }>;
   readonly channels: Promise<Channel[]>;
 }
