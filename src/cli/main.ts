@@ -4,6 +4,7 @@ import { CliError } from "./CliError";
 import { registerAnalyze } from "./commands/analyze";
 import { registerBench } from "./commands/bench";
 import { registerDemo } from "./commands/demo";
+import { registerDoctor } from "./commands/doctor";
 import { registerReplay } from "./commands/replay";
 import { registerServe } from "./commands/serve";
 
@@ -22,6 +23,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   registerBench(program);
   registerDemo(program);
   registerServe(program);
+  registerDoctor(program);
   try {
     await program.parseAsync([...argv], { from: "user" });
     return typeof process.exitCode === "number" ? process.exitCode : 0;

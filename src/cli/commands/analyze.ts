@@ -15,6 +15,7 @@ import {
   type PipelineSummary,
   type PipelineTuple,
 } from "../../pipeline";
+import { DiagnosisExtension } from "../../pipeline/diagnosis";
 import { RecordingError, SynchronizedMcapWriter, type RecordedMessage, type TupleMessage } from "../../recording";
 import { FileWritable, openRecordingFile } from "../../recording/node";
 import type { TimeBase } from "../../time";
@@ -128,6 +129,7 @@ export async function runAnalyze(options: AnalyzeOptions): Promise<AnalyzeResult
     for (const ext of defaultExtensions<RecordedMessage>(config)) {
       pipeline.use(ext);
     }
+    pipeline.use(new DiagnosisExtension<RecordedMessage>(config));
   } catch (err) {
     if (err instanceof ConfigError) {
       throw new CliError(`invalid config:\n${err.issues.map((i) => `  ${i.path}: ${i.message}`).join("\n")}`, 2);

@@ -1,0 +1,143 @@
+import { TimeBase, type Stamp } from "../../time";
+
+/** What became of one recorded input message before it reached the policy. */
+export type TraceEventKind = "stamped" | "no-header" | "zero-stamp";
+
+/**
+ * The synchronizer's view of a recording: every message of an input topic, once per slot it
+ * feeds, in the order the pipeline received it (receive order, ties in file order), as
+ * (slot, header stamp, receive time). This is all a combiner policy ever reads, so re-running a
+ * policy on a trace gives exactly the sets the pipeline gives (see `runTrace`).
+ *
+ * Stamps are relative to `base` (see time/TimeBase); a message without a header has stamp NaN;
+ * a zero (unset) header stamp is kept as kind "zero-stamp" (the pipeline drops it before the
+ * policy). Memory: 17 bytes per event, growing by doubling up to `capacity` events; events past
+ * the capacity are counted in `truncated` and not stored.
+ *
+ * ```ts
+ * const trace = new StampTrace(["/imu", "/odom"], base);
+ * trace.add(0, 1_000_000, 1_020_000);
+ * ```
+ */
+export class StampTrace {
+  /** Input topic of each slot. */
+  public readonly topics: readonly string[];
+  /** The time base every stamp and arrival is relative to. */
+  public readonly base: TimeBase;
+  /** Largest number of events kept. */
+  public readonly capacity: number;
+  /** Events that arrived after the capacity was reached (not stored). */
+  public truncated = 0;
+  #slots = new Uint8Array(1024);
+  #kinds = new Uint8Array(1024);
+  #stamps = new Float64Array(1024);
+  #arrivals = new Float64Array(1024);
+  #length = 0;
+
+  public constructor(topics: readonly string[], base: TimeBase, capacity = 4_000_000) {
+    if (topics.length > 255) {
+      throw new RangeError(`a stamp trace holds at most 255 slots, got ${topics.length}`);
+    }
+    this.topics = topics;
+    this.base = base;
+    this.capacity = capacity;
+  }
+
+  /** Number of slots. */
+  public get slots(): number {
+    return this.topics.length;
+  }
+
+  /** Number of stored events. */
+  public get length(): number {
+    return this.#length;
+  }
+
+  /**
+   * Appends one event: `stamp` NaN for a headerless message, `kind` "zero-stamp" for an unset
+   * header stamp (its `stamp` is then ignored).
+   */
+  public add(slot: number, stamp: Stamp, arrival: Stamp, kind: TraceEventKind = "stamped"): void {
+    if (this.#length >= this.capacity) {
+      this.truncated++;
+      return;
+    }
+    if (this.#length === this.#slots.length) {
+      this.#grow();
+    }
+    const i = this.#length++;
+    this.#slots[i] = slot;
+    this.#kinds[i] = kind === "stamped" ? (stamp === stamp ? 0 : 1) : kind === "no-header" ? 1 : 2;
+    this.#stamps[i] = kind === "zero-stamp" ? NaN : stamp;
+    this.#arrivals[i] = arrival;
+  }
+
+  /** Slot of event i. */
+  public slot(i: number): number {
+    return this.#slots[i]!;
+  }
+
+  /** Header stamp of event i (NaN when headerless or zero). */
+  public stamp(i: number): Stamp {
+    return this.#stamps[i]!;
+  }
+
+  /** Receive time of event i. */
+  public arrival(i: number): Stamp {
+    return this.#arrivals[i]!;
+  }
+
+  /** What the pipeline made of event i's header. */
+  public kind(i: number): TraceEventKind {
+    const k = this.#kinds[i]!;
+    return k === 0 ? "stamped" : k === 1 ? "no-header" : "zero-stamp";
+  }
+
+  /**
+   * The trace as `lockstep replay` input (JSON Lines, absolute ns), zero-stamp events left out
+   * (the pipeline drops them before the policy, replay would pass 0 to it).
+   */
+  public *replayLines(): Generator<string> {
+    for (let i = 0; i < this.#length; i++) {
+      const kind = this.#kinds[i]!;
+      if (kind === 2) {
+        continue;
+      }
+      const stamp = kind === 1 ? "null" : `"${this.base.format(this.#stamps[i]!)}"`;
+      yield `{"slot":${this.#slots[i]!},"stamp":${stamp},"arrival":"${this.base.format(this.#arrivals[i]!)}"}`;
+    }
+  }
+
+  /** A trace from absolute stamps (ns, `null` = headerless), for tests and stamp-trace tools. */
+  public static fromAbsolute(
+    topics: readonly string[],
+    events: readonly { slot: number; stamp: bigint | null; arrival?: bigint }[],
+  ): StampTrace {
+    const first = events.find((e) => e.stamp != undefined || e.arrival != undefined);
+    const base = TimeBase.forFirstStamp(first?.stamp ?? first?.arrival ?? 0n);
+    const trace = new StampTrace(topics, base);
+    for (const e of events) {
+      const arrivalNs = e.arrival ?? e.stamp;
+      const stamp = e.stamp == undefined ? NaN : base.fromNanoseconds(e.stamp);
+      const arrival = arrivalNs == undefined ? stamp : base.fromNanoseconds(arrivalNs);
+      trace.add(e.slot, stamp, arrival);
+    }
+    return trace;
+  }
+
+  #grow(): void {
+    const n = Math.min(this.#slots.length * 2, Math.max(this.capacity, 1024));
+    const slots = new Uint8Array(n);
+    slots.set(this.#slots);
+    this.#slots = slots;
+    const kinds = new Uint8Array(n);
+    kinds.set(this.#kinds);
+    this.#kinds = kinds;
+    const stamps = new Float64Array(n);
+    stamps.set(this.#stamps);
+    this.#stamps = stamps;
+    const arrivals = new Float64Array(n);
+    arrivals.set(this.#arrivals);
+    this.#arrivals = arrivals;
+  }
+}

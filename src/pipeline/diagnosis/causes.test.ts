@@ -1,0 +1,112 @@
+import { describe, expect, it } from "vitest";
+
+import { parseConfig } from "../parseConfig";
+import { diagnose } from "./diagnose";
+import { runTrace } from "./runTrace";
+import { syntheticTrace, type SyntheticInput } from "./testTraces";
+
+/** A trace built to show one cause alone, the config that suffers from it, and the cause. */
+interface CauseCase {
+  readonly cause: string;
+  readonly policy: Record<string, unknown>;
+  readonly inputs: readonly SyntheticInput[];
+  /** Whether the cause has a parameter fix (data causes are fixed upstream). */
+  readonly fixable: boolean;
+}
+
+const CASES: readonly CauseCase[] = [
+  {
+    cause: "queue-too-short",
+    policy: { type: "ros/approximate-time", queueSize: 5 },
+    inputs: [{ periodMs: 10 }, { periodMs: 100, offsetMs: 3, latencyMs: 200 }],
+    fixable: true,
+  },
+  {
+    cause: "timespan-limit-too-small",
+    policy: { type: "fkie/approximate-time", maxTimespan: "1ms" },
+    inputs: [{ periodMs: 100 }, { periodMs: 100, offsetMs: 20 }],
+    fixable: true,
+  },
+  {
+    cause: "timespan-limit-too-small",
+    policy: { type: "python/approximate-time", queueSize: 10, slop: "2ms" },
+    inputs: [{ periodMs: 50 }, { periodMs: 50, offsetMs: 15 }],
+    fixable: true,
+  },
+  {
+    cause: "max-age-too-small",
+    policy: { type: "fkie/approximate-time", maxAge: "50ms" },
+    inputs: [{ periodMs: 10 }, { periodMs: 100, offsetMs: 3, latencyMs: 200 }],
+    fixable: true,
+  },
+  {
+    cause: "out-of-order-resets",
+    policy: { type: "fkie/approximate-time" },
+    inputs: [{ periodMs: 20 }, { periodMs: 100, offsetMs: 3, backEvery: 3, backMs: 150 }],
+    fixable: true,
+  },
+  {
+    cause: "headerless-not-allowed",
+    policy: { type: "python/approximate-time", queueSize: 10, slop: "20ms" },
+    inputs: [{ periodMs: 20 }, { periodMs: 100, offsetMs: 3, headerlessEvery: 1 }],
+    fixable: true,
+  },
+  {
+    cause: "missing-stamps",
+    policy: { type: "ros/approximate-time", queueSize: 10 },
+    inputs: [{ periodMs: 20 }, { periodMs: 100, offsetMs: 3, zeroEvery: 2 }],
+    fixable: false,
+  },
+  {
+    cause: "stamps-never-line-up",
+    policy: { type: "ros/exact-time", queueSize: 10 },
+    inputs: [{ periodMs: 20, jitterMs: 2 }, { periodMs: 100, offsetMs: 3, jitterMs: 2 }],
+    fixable: true,
+  },
+  {
+    cause: "stamps-never-line-up",
+    policy: { type: "fkie/exact-time" },
+    inputs: [{ periodMs: 20, jitterMs: 2 }, { periodMs: 100, offsetMs: 3, jitterMs: 2 }],
+    fixable: true,
+  },
+];
+
+describe("causes, each on a trace built to show it alone", () => {
+  for (const c of CASES) {
+    it(`${c.cause} under ${JSON.stringify(c.policy)}: found, ranked first, and its fix gives the sets it says`, () => {
+      const trace = syntheticTrace(c.inputs, 10_000);
+      const config = parseConfig({ slots: c.inputs.length, policy: c.policy });
+      const d = diagnose(trace, config.policy);
+      const top = d.causes[0]!;
+      expect(top.id).toBe(c.cause);
+      expect(top.setsLost).toBeGreaterThan(0);
+      expect(top.message.length).toBeGreaterThan(20);
+      if (c.fixable) {
+        expect(top.fix).toBeDefined();
+        const fixed = parseConfig({ slots: c.inputs.length, policy: top.fix!.policy });
+        const run = runTrace(fixed.policy, trace);
+        expect(run.tuples).toBe(top.fix!.tuples);
+        expect(run.tuples).toBeGreaterThan(d.tuples);
+        // the fix recovers what the cause says it costs
+        expect(run.tuples - d.tuples).toBeGreaterThanOrEqual(top.setsLost);
+      }
+    });
+  }
+
+  it("names no set-losing cause for a config that already gives the most sets", () => {
+    const trace = syntheticTrace([{ periodMs: 20 }, { periodMs: 100, offsetMs: 3 }], 10_000);
+    const d = diagnose(trace, parseConfig({ slots: 2, policy: { type: "ros/approximate-time", queueSize: 10 } }).policy);
+    expect(d.causes.filter((c) => c.setsLost > 0)).toEqual([]);
+    expect(d.suggestions.filter((s) => s.kind === "first")).toEqual([]);
+    expect(d.headline).toContain("already gives");
+  });
+
+  it("reports clock offsets and receive bursts as facts that cost no sets", () => {
+    const trace = syntheticTrace([{ periodMs: 10, latencyMs: -30 }, { periodMs: 100, offsetMs: 3 }], 5_000);
+    const d = diagnose(trace, parseConfig({ slots: 2, policy: { type: "ros/approximate-time", queueSize: 30 } }).policy);
+    const offset = d.causes.find((c) => c.id === "clock-offset");
+    expect(offset?.topic).toBe("/topic0");
+    expect(offset?.setsLost).toBe(0);
+    expect(d.facts[0]!.futureStamps).toBe(d.facts[0]!.messages);
+  });
+});

@@ -1,0 +1,341 @@
+import type { PolicyConfig } from "../config";
+import type { StampTrace } from "./StampTrace";
+import { defaultValue, type ParameterValue } from "./candidates";
+import type { TopicFacts, TraceFacts } from "./facts";
+import { countText, hzText, msText, policyJson, valueText } from "./format";
+import { runTrace, type TraceRun } from "./runTrace";
+import type { Evaluation, PolicySearchResult } from "./search";
+import type { SearchablePolicy } from "./searchSpace";
+
+/** Every cause `findCauses` can name. */
+export const CAUSE_IDS = [
+  "queue-too-short",
+  "timespan-limit-too-small",
+  "timespan-limit-too-large",
+  "max-age-too-small",
+  "lower-bound-too-large",
+  "lower-bound-too-small",
+  "age-penalty",
+  "out-of-order-resets",
+  "backward-stamps",
+  "headerless-not-allowed",
+  "missing-stamps",
+  "stamps-never-line-up",
+  "slow-topic",
+  "clock-offset",
+  "receive-bursts",
+] as const;
+
+/** A cause id. */
+export type CauseId = (typeof CAUSE_IDS)[number];
+
+/** One reason sets are missing, with the evidence counted on the recording. */
+export interface DiagnosisCause {
+  readonly id: CauseId;
+  /** The input it concerns, when it is one. */
+  readonly topic?: string;
+  /**
+   * Sets it costs: how many more sets the policy gives with it removed (an actual run with the
+   * fix, or with the offending messages repaired); 0 for facts that cost no sets but explain them.
+   */
+  readonly setsLost: number;
+  readonly evidence: Record<string, unknown>;
+  readonly message: string;
+  /** The smallest change of the configured policy that removes it, and the sets it then gives. */
+  readonly fix?: { readonly policy: Record<string, unknown>; readonly tuples: number };
+  /** Policy runs made to count it (dropped from the JSON). */
+  readonly runs?: number;
+}
+
+/** What `findCauses` works from. */
+export interface CauseInput {
+  readonly trace: StampTrace;
+  readonly facts: TraceFacts;
+  readonly policy: PolicyConfig;
+  readonly current: TraceRun;
+  readonly search?: PolicySearchResult;
+  readonly space?: SearchablePolicy;
+  readonly bestAlternative?: PolicySearchResult;
+}
+
+const TIMESPAN_LIMITS = new Set(["maxTimespan", "maxIntervalDuration", "slop", "epsilon"]);
+const LOWER_BOUNDS = new Set(["minDistance", "interMessageLowerBound"]);
+
+/**
+ * Names what removed the would-be sets, ranked by the sets each costs (most first; facts that
+ * cost none last). A parameter cause's cost is the gain of changing that parameter alone (from
+ * the search); a data cause's cost is the gain of a run on the trace with the offending messages
+ * repaired (backward steps left out, missing stamps replaced by receive times).
+ */
+export function findCauses(input: CauseInput): DiagnosisCause[] {
+  const { trace, facts, policy, current, search, space } = input;
+  const causes: DiagnosisCause[] = [];
+  const cur = current.tuples;
+  const rec = policy as unknown as Record<string, unknown>;
+  if (search != undefined && space != undefined) {
+    for (const [name, fix] of search.alone) {
+      const p = space.parameters.find((q) => q.name === name)!;
+      const from = (rec[name] as ParameterValue | undefined) ?? defaultValue(p, trace.slots);
+      const to = fix.changes.find((c) => c.name === name)?.to;
+      const lost = fix.run.tuples - cur;
+      if (lost < Math.max(1, 0.01 * search.best.run.tuples)) {
+        continue; // within the noise of the search: not a cause worth a user's time
+      }
+      const fixJson = { policy: policyJson(fix.policy, space, trace.slots), tuples: fix.run.tuples };
+      const c = parameterCause(name, p.kind, from, to, lost, input, fix);
+      if (c != undefined) {
+        causes.push({ ...c, fix: fixJson });
+      }
+    }
+  }
+  causes.push(...dataCauses(input));
+  // Facts that cost no sets by themselves but explain the stamps.
+  const sparse = facts.topics[facts.sparsestSlot];
+  const fast = facts.topics[facts.fastestSlot];
+  if (sparse?.rateHz != undefined && fast?.rateHz != undefined && sparse.rateHz < 0.2 * fast.rateHz) {
+    causes.push({
+      id: "slow-topic",
+      topic: sparse.topic,
+      setsLost: 0,
+      evidence: { messages: sparse.messages, rateHz: sparse.rateHz, fastestTopic: fast.topic, fastestRateHz: fast.rateHz },
+      message: `${sparse.topic} (${hzText(sparse.rateHz)}) is much slower than ${fast.topic} (${hzText(fast.rateHz)}): every set needs one of its ${countText(sparse.messages)} messages, so there can be at most that many sets.`,
+    });
+  }
+  for (const t of facts.topics) {
+    const share = t.futureStamps / Math.max(1, t.messages);
+    if (t.latency != undefined && share > 0.01 && t.latency.min < -1_000_000) {
+      causes.push({
+        id: "clock-offset",
+        topic: t.topic,
+        setsLost: 0,
+        evidence: { futureStamps: t.futureStamps, latency: t.latency },
+        message: `${countText(t.futureStamps)} of ${t.topic}'s stamps lie in the future of their receive time (by up to ${msText(-t.latency.min)}): its clock runs ahead of the recorder's.`,
+      });
+    }
+    if (t.largestBurst >= 5) {
+      causes.push({
+        id: "receive-bursts",
+        topic: t.topic,
+        setsLost: 0,
+        evidence: { receiveTies: t.receiveTies, largestBurst: t.largestBurst },
+        message: `${t.topic} arrives in bursts: ${countText(t.receiveTies)} messages share a receive time with the one before, up to ${t.largestBurst} at once; a queue must hold a whole burst.`,
+      });
+    }
+  }
+  return causes
+    .map((c, i) => ({ c, i }))
+    .sort((a, b) => (b.c.setsLost !== a.c.setsLost ? b.c.setsLost - a.c.setsLost : a.i - b.i))
+    .map(({ c }) => c);
+}
+
+function parameterCause(
+  name: string,
+  kind: string,
+  from: ParameterValue | undefined,
+  to: ParameterValue | undefined,
+  lost: number,
+  input: CauseInput,
+  fix: Evaluation,
+): DiagnosisCause | undefined {
+  const { facts, current } = input;
+  const lostText = `${countText(lost)} sets lost`;
+  const drops = current.drops;
+  const fromText = valueText(kind, from);
+  const toText = valueText(kind, to);
+  if (name === "queueSize" || name === "maxQueueSize") {
+    return queueCause(name, from as number, lost, facts, drops["queue-overflow"] ?? 0);
+  }
+  if (TIMESPAN_LIMITS.has(name)) {
+    // eslint-disable-next-line @foxglove/strict-equality -- null (unlimited) is a value here, unlike undefined (absent)
+    const larger = to === null || (typeof to === "number" && typeof from === "number" && to > from);
+    const worst = facts.topics.filter((t) => t.offsetToSparsest != undefined).sort((a, b) => b.offsetToSparsest!.p95 - a.offsetToSparsest!.p95)[0];
+    const sparse = facts.topics[facts.sparsestSlot]!;
+    const offset = worst?.offsetToSparsest;
+    return {
+      id: larger ? "timespan-limit-too-small" : "timespan-limit-too-large",
+      ...(worst ? { topic: worst.topic } : {}),
+      setsLost: lost,
+      evidence: { parameter: name, value: from, offsetToSparsest: offset ?? null, drops: drops["max-timespan"] ?? 0 },
+      message: larger
+        ? `${name} ${fromText} is below the distance between the inputs' stamps${worst && offset ? ` (${worst.topic} lies up to ${msText(offset.max)} from the nearest ${sparse.topic} stamp, p95 ${msText(offset.p95)})` : ""}: ${lostText}; ${toText} keeps them.`
+        : `${name} ${fromText} lets poor matches through that crowd out better ones: ${lostText}; ${toText} gives ${countText(fix.run.tuples)}.`,
+    };
+  }
+  if (name === "maxAge") {
+    const late = facts.topics[facts.latestSlot]!;
+    return {
+      id: "max-age-too-small",
+      topic: late.topic,
+      setsLost: lost,
+      evidence: { value: from, latency: late.latency, drops: drops["max-age"] ?? 0 },
+      message: `maxAge ${fromText} drops messages before their partners arrive (${late.topic} arrives up to ${msText(late.latency?.max ?? 0)} after its stamps): ${lostText}; ${toText} keeps them.`,
+    };
+  }
+  if (LOWER_BOUNDS.has(name)) {
+    const f = (from as readonly number[] | undefined) ?? [];
+    const t = (to as readonly number[] | undefined) ?? [];
+    const lowered = t.some((v, i) => v < (f[i] ?? 0));
+    const slot = f.findIndex((v, i) => v > (facts.topics[i]?.period?.min ?? Infinity));
+    const topic = facts.topics[slot >= 0 ? slot : 0]!;
+    return {
+      id: lowered ? "lower-bound-too-large" : "lower-bound-too-small",
+      topic: topic.topic,
+      setsLost: lost,
+      evidence: { parameter: name, value: from, shortestGap: facts.topics.map((x) => x.period?.min ?? null) },
+      message: lowered
+        ? `${name} ${fromText} is larger than ${topic.topic}'s shortest stamp gap (${msText(topic.period?.min ?? 0)}), so the policy takes sets that a closer message would have beaten: ${lostText}; ${toText} fixes it.`
+        : `${name} ${fromText} lets the policy wait for messages that cannot be closer: ${lostText}; ${toText} gives ${countText(fix.run.tuples)}.`,
+    };
+  }
+  if (name === "agePenalty") {
+    return {
+      id: "age-penalty",
+      setsLost: lost,
+      evidence: { value: from },
+      message: `agePenalty ${fromText} makes the policy hold on to old candidates: ${lostText}; ${toText} gives ${countText(fix.run.tuples)}.`,
+    };
+  }
+  if (name === "ros1OutOfOrder") {
+    const back = facts.topics.filter((x) => x.backwardSteps > 0).sort((a, b) => b.backwardSteps - a.backwardSteps)[0];
+    return {
+      id: "out-of-order-resets",
+      ...(back ? { topic: back.topic } : {}),
+      setsLost: lost,
+      evidence: { backwardSteps: facts.topics.map((x) => x.backwardSteps), drops: drops["out-of-order-reset"] ?? 0 },
+      message: `${back?.topic ?? "an input"}'s stamps go backwards ${back?.backwardSteps ?? 0} times and each step resets the policy (${countText(drops["out-of-order-reset"] ?? 0)} messages discarded): ${lostText}; ros1OutOfOrder true (fkie 1.x) only resets on a step behind a held message.`,
+    };
+  }
+  if (name === "allowHeaderless") {
+    const t = facts.topics.find((x) => x.headerless > 0);
+    return {
+      id: "headerless-not-allowed",
+      ...(t ? { topic: t.topic } : {}),
+      setsLost: lost,
+      evidence: { headerless: facts.topics.map((x) => x.headerless) },
+      message: `${t?.topic ?? "an input"} has ${countText(t?.headerless ?? 0)} messages without a header: ${lostText}; allowHeaderless true matches them by their receive time.`,
+    };
+  }
+  return undefined;
+}
+
+function queueCause(name: string, queue: number, lost: number, facts: TraceFacts, overflows: number): DiagnosisCause {
+  const fast = facts.topics[facts.fastestSlot]!;
+  const late = facts.topics[facts.latestSlot]!;
+  const sparse = facts.topics[facts.sparsestSlot]!;
+  const period = fast.period?.median ?? 0;
+  const coverage = queue * period;
+  const lostText = `${countText(lost)} sets lost`;
+  const evidence = {
+    parameter: name,
+    value: queue,
+    fastestTopic: fast.topic,
+    fastestPeriod: period,
+    coverage,
+    latestTopic: late.topic,
+    latency: late.latency,
+    drops: overflows,
+  };
+  const rate = fast.rateHz != undefined ? hzText(fast.rateHz) : `a ${msText(period)} period`;
+  if (late.slot !== fast.slot && late.latency != undefined && coverage < late.latency.max) {
+    return {
+      id: "queue-too-short",
+      topic: late.topic,
+      setsLost: lost,
+      evidence,
+      message:
+        `${late.topic} arrives ${msText(late.latency.min).replace(" ms", "")}–${msText(late.latency.max)} after its stamps and ${fast.topic} runs at ${rate}, ` +
+        `so a ${queue}-message ${fast.topic} queue covers ${msText(coverage)}: every ${fast.topic} message that could match a ${late.topic} stamp is gone before that message arrives (${lostText}).`,
+    };
+  }
+  if (sparse.slot !== fast.slot && coverage < (sparse.period?.median ?? 0)) {
+    return {
+      id: "queue-too-short",
+      topic: fast.topic,
+      setsLost: lost,
+      evidence: { ...evidence, sparsestTopic: sparse.topic, sparsestPeriod: sparse.period?.median },
+      message: `a ${queue}-message ${fast.topic} queue (${rate}) covers ${msText(coverage)}, less than the ${msText(sparse.period?.median ?? 0)} between ${sparse.topic} messages: its candidates overflow before a partner comes (${lostText}).`,
+    };
+  }
+  return {
+    id: "queue-too-short",
+    topic: fast.topic,
+    setsLost: lost,
+    evidence,
+    message: `a ${queue}-message queue (${msText(coverage)} of ${fast.topic}) is too short for these stamps: ${countText(overflows)} queue overflows, ${lostText}.`,
+  };
+}
+
+/** Causes in the data rather than in a parameter, costed by a run on the repaired trace. */
+function dataCauses(input: CauseInput): DiagnosisCause[] {
+  const { trace, facts, policy, current } = input;
+  const out: DiagnosisCause[] = [];
+  const cur = current.tuples;
+  const backward = facts.topics.filter((t) => t.backwardSteps > 0);
+  if (backward.length > 0) {
+    const newest = new Array<number>(trace.slots).fill(-Infinity);
+    const skip = new Uint8Array(trace.length);
+    for (let i = 0; i < trace.length; i++) {
+      const s = trace.stamp(i);
+      const slot = trace.slot(i);
+      if (s === s) {
+        if (s < newest[slot]!) {
+          skip[i] = 1;
+        } else {
+          newest[slot] = s;
+        }
+      }
+    }
+    const repaired = runTrace(policy, trace, { skip: (i) => skip[i] === 1 });
+    const lost = Math.max(0, repaired.tuples - cur);
+    const worst = [...backward].sort((a, b) => b.backwardSteps - a.backwardSteps)[0]!;
+    if (lost > 0 || (current.drops["out-of-order-reset"] ?? 0) > 0) {
+      out.push({
+        id: "backward-stamps",
+        topic: worst.topic,
+        setsLost: lost,
+        evidence: {
+          backwardSteps: Object.fromEntries(backward.map((t) => [t.topic, t.backwardSteps])),
+          drops: current.drops["out-of-order-reset"] ?? 0,
+          tuplesWithoutThem: repaired.tuples,
+        },
+        message: `${worst.topic}'s stamps go backwards ${countText(worst.backwardSteps)} times${(current.drops["out-of-order-reset"] ?? 0) > 0 ? ` (${countText(current.drops["out-of-order-reset"] ?? 0)} messages discarded by resets)` : ""}: without those messages the policy gives ${countText(repaired.tuples)} sets (${countText(lost)} lost); stamp at the sensor, or reorder upstream.`,
+        runs: 1,
+      });
+    }
+  }
+  const missing = facts.topics.filter((t) => t.headerless + t.zeroStamps > 0);
+  if (missing.length > 0) {
+    const repaired = runTrace(policy, trace, {
+      stampOverride: (i) => {
+        const s = trace.stamp(i);
+        return s === s ? undefined : trace.arrival(i);
+      },
+    });
+    const worst = [...missing].sort((a, b) => b.headerless + b.zeroStamps - (a.headerless + a.zeroStamps))[0]!;
+    out.push({
+      id: "missing-stamps",
+      topic: worst.topic,
+      setsLost: Math.max(0, repaired.tuples - cur),
+      evidence: Object.fromEntries(missing.map((t) => [t.topic, { headerless: t.headerless, zeroStamps: t.zeroStamps }])),
+      message: `${worst.topic} has ${countText(worst.headerless)} messages without a header and ${countText(worst.zeroStamps)} with a zero stamp, which no set can use: stamped with their receive times they would give ${countText(repaired.tuples)} sets (${countText(Math.max(0, repaired.tuples - cur))} lost).`,
+      runs: 1,
+    });
+  }
+  const alt = input.bestAlternative;
+  if (policy.type.endsWith("exact-time")) {
+    const sparse: TopicFacts = facts.topics[facts.sparsestSlot]!;
+    if (facts.commonStamps < 0.5 * sparse.messages) {
+      const jitter = Math.max(0, ...facts.topics.map((t) => t.jitter ?? 0));
+      const lost = alt != undefined ? Math.max(0, alt.best.run.tuples - cur) : 0;
+      out.push({
+        id: "stamps-never-line-up",
+        topic: sparse.topic,
+        setsLost: lost,
+        evidence: { commonStamps: facts.commonStamps, sparsestMessages: sparse.messages, jitter },
+        message: `${policy.type} only pairs identical stamps, and only ${countText(facts.commonStamps)} stamps occur on every input (the stamps jitter by up to ${msText(jitter)})${alt != undefined ? `: ${alt.space.type} gives ${countText(alt.best.run.tuples)} sets (${countText(lost)} lost)` : ""}.`,
+        ...(alt != undefined ? { fix: { policy: policyJson(alt.best.policy, alt.space, trace.slots), tuples: alt.best.run.tuples } } : {}),
+      });
+    }
+  }
+  return out;
+}

@@ -1,0 +1,81 @@
+import { formatDuration } from "../../time";
+import type { PolicyConfig } from "../config";
+import type { ParameterValue } from "./candidates";
+import type { SearchablePolicy } from "./searchSpace";
+
+/** A count as people read it ("1,271"). */
+export function countText(n: number): string {
+  return n.toLocaleString("en-US");
+}
+
+/** A duration in ms with sensible precision ("106 ms", "4.2 ms", "0.05 ms"). */
+export function msText(ns: number): string {
+  const ms = ns / 1e6;
+  if (ms === 0) {
+    return "0 ms";
+  }
+  const abs = Math.abs(ms);
+  const digits = abs >= 10 ? 0 : abs >= 1 ? 1 : 2;
+  return `${ms.toFixed(digits)} ms`;
+}
+
+/** A rate in Hz ("100 Hz", "9.7 Hz"). */
+export function hzText(hz: number): string {
+  return `${hz >= 20 ? Math.round(hz) : hz.toFixed(1)} Hz`;
+}
+
+/** One parameter value as the config JSON writes it (durations as "30ms", null = unlimited). */
+export function valueJson(kind: string, value: ParameterValue | undefined): unknown {
+  if (value == undefined) {
+    return value;
+  }
+  if (kind === "duration" || kind === "nullableDuration") {
+    return typeof value === "number" ? formatDuration(value) : value;
+  }
+  if (kind === "perSlotDuration") {
+    return (value as readonly number[]).map((v) => formatDuration(v));
+  }
+  return value;
+}
+
+/** One parameter value for a sentence ("unlimited", "30 ms", "[0 ms, 24 ms]"). */
+export function valueText(kind: string, value: ParameterValue | undefined, minimum?: number): string {
+  // eslint-disable-next-line @foxglove/strict-equality -- null (unlimited) is a value here, unlike undefined (absent)
+  if (value === undefined) {
+    return "the default";
+  }
+  // eslint-disable-next-line @foxglove/strict-equality -- null (unlimited) is a value here, unlike undefined (absent)
+  if (value === null) {
+    return "unlimited";
+  }
+  if (kind === "count" && value === 0 && (minimum ?? 0) === 0) {
+    return "0 (unlimited)";
+  }
+  if (kind === "duration" || kind === "nullableDuration") {
+    return formatDuration(value as number);
+  }
+  if (kind === "perSlotDuration") {
+    return `[${(value as readonly number[]).map((v) => formatDuration(v)).join(", ")}]`;
+  }
+  return String(value);
+}
+
+/**
+ * A policy config as JSON (DESIGN §3.2), complete: every searchable parameter written out
+ * (library defaults included), durations with units, the other keys as the config had them.
+ */
+export function policyJson(policy: PolicyConfig, space: SearchablePolicy | undefined, slots: number): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...(policy as unknown as Record<string, unknown>) };
+  for (const p of space?.parameters ?? []) {
+    let v = out[p.name] as ParameterValue | undefined;
+    // eslint-disable-next-line @foxglove/strict-equality -- null (unlimited) is a value here, unlike undefined (absent)
+    if (v === undefined && p.default !== undefined) {
+      v = p.kind === "perSlotDuration" ? new Array<number>(slots).fill(p.default as number) : (p.default as ParameterValue);
+    }
+    // eslint-disable-next-line @foxglove/strict-equality -- null (unlimited) is a value here, unlike undefined (absent)
+    if (v !== undefined) {
+      out[p.name] = valueJson(p.kind, v);
+    }
+  }
+  return out;
+}

@@ -1,0 +1,188 @@
+import { Combiner } from "../../filters/Combiner";
+import { DROP_REASONS, type DropReason } from "../../filters/DropReason";
+import { Sink } from "../../filters/Sink";
+import { UserSource } from "../../filters/UserSource";
+import { TimeBase } from "../../time";
+import type { Spread } from "../PipelineStats";
+import type { PolicyConfig } from "../config";
+import { createPolicy } from "../createPolicy";
+import type { StampTrace } from "./StampTrace";
+import { exactSpread } from "./spread";
+
+/** What one policy run over a stamp trace gave (see `runTrace`). */
+export interface TraceRun {
+  /** Sets emitted. */
+  readonly tuples: number;
+  /** Dropped events by reason (the pipeline's `zero-stamp` drops included). */
+  readonly drops: Partial<Record<DropReason, number>>;
+  /** max − min stamp of each set (exact spread, ns). */
+  readonly timespan: Spread | null;
+  /** Newest stamp seen at emission minus the set's newest stamp (exact spread, ns). */
+  readonly lag: Spread | null;
+  /** Events still held per slot at the end. */
+  readonly held: readonly number[];
+  /** With `record`: the fate of each event (see `EventFate`). */
+  readonly fates?: Int32Array;
+  /** With `record`: per set, the event index of its member on each slot (slots × tuples). */
+  readonly members?: Int32Array;
+  /** With `record`: per set, the event whose arrival emitted it. */
+  readonly emittedAfter?: Int32Array;
+  /** With `record`: per dropped event, the event whose arrival caused the drop (else -1). */
+  readonly droppedAfter?: Int32Array;
+}
+
+/**
+ * Decodes a `TraceRun.fates` entry: ≥ 0 is the index of the set the event joined; -1 is held at
+ * the end; ≤ -2 is a drop whose reason is `DROP_REASONS[-fate - 2]`.
+ */
+export function fateReason(fate: number): DropReason | undefined {
+  return fate <= -2 ? DROP_REASONS[-fate - 2] : undefined;
+}
+
+/** Options of `runTrace`. */
+export interface RunTraceOptions {
+  /** Keep per-event fates and set members (for explanations and the timeline). Default false. */
+  readonly record?: boolean;
+  /** Events to leave out of the run (what-if runs), by index. */
+  readonly skip?: (event: number) => boolean;
+  /** Stamp to use instead of the recorded one (what-if runs); NaN keeps it headerless. */
+  readonly stampOverride?: (event: number) => number | undefined;
+}
+
+/**
+ * Runs the real policy a config describes over a stamp trace, through the same graph `lockstep
+ * replay` builds (one UserSource per slot → Combiner(createPolicy(…)) → sink), on the time base
+ * replay would choose for the trace's replay lines, so the sets are exactly the ones replay (and
+ * the pipeline) emit for these stamps. Throws ConfigError when the policy rejects the config.
+ */
+export function runTrace(policy: PolicyConfig, trace: StampTrace, options: RunTraceOptions = {}): TraceRun {
+  const n = trace.length;
+  const slots = trace.slots;
+  const record = options.record === true;
+  const skip = options.skip;
+  const override = options.stampOverride;
+  // replay's base: the whole second of the first event it reads.
+  let first = -1;
+  for (let i = 0; i < n && first < 0; i++) {
+    if (trace.kind(i) !== "zero-stamp" && !(skip?.(i) ?? false)) {
+      first = i;
+    }
+  }
+  let base = trace.base;
+  let shift = 0;
+  if (first >= 0) {
+    const s = trace.stamp(first);
+    const abs = BigInt(trace.base.format(s === s ? s : trace.arrival(first)));
+    base = TimeBase.forFirstStamp(abs);
+    shift = (trace.base.baseSec - base.baseSec) * 1e9;
+  }
+  const stampOf = (i: number): number => {
+    const o = override?.(i);
+    return (o ?? trace.stamp(i)) + shift;
+  };
+
+  const drops: Partial<Record<DropReason, number>> = {};
+  const timespans: number[] = [];
+  const lags: number[] = [];
+  const held = new Array<number>(slots).fill(0);
+  const fates = record ? new Int32Array(n).fill(-1) : undefined;
+  const droppedAfter = record ? new Int32Array(n).fill(-1) : undefined;
+  const members: number[] = [];
+  const emittedAfter: number[] = [];
+  let newest = -Infinity;
+  let current = -1;
+
+  const combiner = new Combiner<number[]>(createPolicy<number>(policy, slots, base), {
+    stampOf: (i) => stampOf(i),
+    arrivalOf: (i) => trace.arrival(i) + shift,
+  });
+  const sources: UserSource<[number]>[] = [];
+  for (let s = 0; s < slots; s++) {
+    sources.push(new UserSource<[number]>());
+  }
+  combiner.connectToSources(...sources);
+  combiner.connectToSink(
+    new TupleCounter((items) => {
+      let lo = Infinity;
+      let hi = -Infinity;
+      for (const i of items) {
+        const s = stampOf(i);
+        if (s === s) {
+          lo = Math.min(lo, s);
+          hi = Math.max(hi, s);
+        }
+      }
+      timespans.push(hi >= lo ? hi - lo : 0);
+      lags.push(hi > -Infinity ? newest - hi : 0);
+      for (const i of items) {
+        held[trace.slot(i)]!--;
+      }
+      if (record) {
+        const t = emittedAfter.length;
+        for (const i of items) {
+          fates![i] = t;
+          members.push(i);
+        }
+        emittedAfter.push(current);
+      }
+    }),
+  );
+  combiner.onDrop((d) => {
+    drops[d.reason] = (drops[d.reason] ?? 0) + 1;
+    held[trace.slot(d.item)]!--;
+    if (record) {
+      fates![d.item] = -2 - DROP_REASONS.indexOf(d.reason);
+      droppedAfter![d.item] = current;
+    }
+  });
+
+  for (let i = 0; i < n; i++) {
+    if (skip?.(i) ?? false) {
+      continue;
+    }
+    current = i;
+    const kind = trace.kind(i);
+    const s = stampOf(i);
+    // The pipeline drops these before the policy: unset stamps, and headerless messages that
+    // came before any receive time could be placed on the time base.
+    const early: DropReason | undefined =
+      kind === "zero-stamp" && s !== s ? "zero-stamp" : s !== s && trace.arrival(i) !== trace.arrival(i) ? "no-header" : undefined;
+    if (early != undefined) {
+      drops[early] = (drops[early] ?? 0) + 1;
+      if (record) {
+        fates![i] = -2 - DROP_REASONS.indexOf(early);
+        droppedAfter![i] = i;
+      }
+      continue;
+    }
+    if (s > newest) {
+      newest = s;
+    }
+    held[trace.slot(i)]!++;
+    sources[trace.slot(i)]!.push(i);
+  }
+  return {
+    tuples: timespans.length,
+    drops,
+    timespan: exactSpread(timespans),
+    lag: exactSpread(lags),
+    held,
+    ...(record
+      ? { fates, members: Int32Array.from(members), emittedAfter: Int32Array.from(emittedAfter), droppedAfter }
+      : {}),
+  };
+}
+
+/** The combiner's output: hands each set's event indices to a callback. */
+class TupleCounter extends Sink<number[]> {
+  readonly #onTuple: (items: number[]) => void;
+
+  public constructor(onTuple: (items: number[]) => void) {
+    super();
+    this.#onTuple = onTuple;
+  }
+
+  protected override receive(...items: number[]): void {
+    this.#onTuple(items);
+  }
+}
