@@ -41,6 +41,11 @@ export interface BenchmarkCase {
 export interface RunResult {
   /** Wall time of the timed loop, ns. */
   readonly elapsedNs: number;
+  /**
+   * CPU time (user + system, all threads of the process) of the same loop, ns, when the case
+   * measures it: on a shared machine it moves much less than wall time with the other load.
+   */
+  readonly cpuNs?: number;
   /** Number of sets (or other outputs) produced. */
   readonly tuples: number;
   /** A hash of the output (W3.md's output hash for synchronizers); must not vary between runs. */
@@ -58,7 +63,7 @@ export interface BenchmarkReport {
   readonly n: number;
   /** Median messages per second. */
   readonly msgsPerSec: number;
-  /** Median ns per message. */
+  /** Median ns per message. (`cpuNsPerMsg`, when present: the median of `RunResult.cpuNs`.) */
   readonly nsPerMsg: number;
   readonly tuples: number;
   readonly outputHash: string;

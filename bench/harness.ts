@@ -57,11 +57,15 @@ export async function runBenchmark(benchmark: Benchmark, n?: number): Promise<Be
     check(await prepared.run());
   }
   const times: number[] = [];
+  const cpuTimes: number[] = [];
   let last: RunResult | undefined;
   for (let i = 0; i < runs; i++) {
     last = await prepared.run();
     check(last);
     times.push(last.elapsedNs);
+    if (last.cpuNs != undefined) {
+      cpuTimes.push(last.cpuNs);
+    }
   }
   collectGarbage();
   const heapMB = heapUsedMB();
@@ -74,6 +78,9 @@ export async function runBenchmark(benchmark: Benchmark, n?: number): Promise<Be
     n: prepared.n,
     msgsPerSec: Math.round((prepared.n * 1e9) / median),
     nsPerMsg: Math.round((median / prepared.n) * 10) / 10,
+    ...(cpuTimes.length === runs
+      ? { cpuNsPerMsg: Math.round((medianOf(cpuTimes) / prepared.n) * 10) / 10 }
+      : {}),
     tuples: result.tuples,
     outputHash: result.outputHash,
     heapMB,
@@ -92,4 +99,13 @@ export function medianOf(values: readonly number[]): number {
 /** Monotonic time in ns since an arbitrary origin (sub-microsecond resolution); for differences. */
 export function nowNs(): number {
   return performance.now() * 1e6;
+}
+
+/**
+ * CPU time of this process (user + system, all threads) in ns since an arbitrary origin
+ * (microsecond resolution); for differences.
+ */
+export function cpuNowNs(): number {
+  const u = process.cpuUsage();
+  return (u.user + u.system) * 1000;
 }

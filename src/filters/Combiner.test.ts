@@ -123,6 +123,33 @@ describe("Combiner", () => {
     expect(drops1[0]!.item).toEqual(m(10));
   });
 
+  it("onDropArgs handlers get the same drops as onDrop listeners, as arguments, until disconnected", () => {
+    const a = new UserSource<[Stamped]>();
+    const b = new UserSource<[Stamped]>();
+    const combiner = new Combiner<[Stamped, Stamped]>(new TestFifo<Stamped>(2), { stampOf });
+    combiner.connectToSources(a, b);
+    const events: DropEvent<Stamped>[] = [];
+    const args: unknown[][] = [];
+    combiner.onDrop((d) => events.push(d));
+    const connection = combiner.onDropArgs((slot, stamp, reason, item, detail) => {
+      args.push([slot, stamp, reason, item, detail]);
+    });
+    b.push(m(10));
+    b.push(m(20)); // supersedes 10 on slot 1
+    a.push(m(5)); // emits (5, 20)
+    b.push(m(30));
+    connection.disconnect();
+    b.push(m(40)); // supersedes 30: only the onDrop listener hears it
+    expect(args).toEqual(
+      events.slice(0, args.length).map((e) => [e.slot, e.stamp, e.reason, e.item, e.detail]),
+    );
+    expect(args.map((x) => [x[0], x[1], x[2]])).toEqual([[1, 10, "superseded"]]);
+    expect(events.map(brief)).toEqual([
+      [1, 10, "superseded"],
+      [1, 30, "superseded"],
+    ]);
+  });
+
   it("reporting drops never changes what is emitted", () => {
     const run = (drops: "listen" | "ignore") => {
       const srcs = [

@@ -113,6 +113,7 @@ export class Combiner<T extends unknown[]> extends Source<T, T[number]> {
       emit: (items: T[number][]) => {
         this.sendArray(items as T);
       },
+      readsStamps: false,
       drop: (slot: number, stamp: Stamp, item: T[number], reason: DropReason, detail?: string) => {
         this.reportDrop(slot, stamp, item, reason, detail);
       },

@@ -55,3 +55,15 @@ export interface DropEvent<T = unknown> {
 
 /** Receives drop events; must not throw (an exception propagates to whoever fed the filter). */
 export type DropListener<T = unknown> = (drop: DropEvent<T>) => void;
+
+/**
+ * Receives drops as positional arguments (`FilterBase.onDropArgs`): the fields of a `DropEvent`,
+ * without the object, so that reporting a drop allocates nothing. Must not throw.
+ */
+export type DropHandler<T = unknown> = (
+  slot: number,
+  stamp: number,
+  reason: DropReason,
+  item: T,
+  detail: string | undefined,
+) => void;

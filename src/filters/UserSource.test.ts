@@ -24,6 +24,18 @@ describe("UserSource", () => {
     expect(r3.got).toEqual([[1, "b", false]]);
   });
 
+  it("pushes every arity exactly, including none and more than four values", () => {
+    const cases: unknown[][] = [[], [1], [1, 2], [1, 2, 3], [1, 2, 3, 4], [1, 2, 3, 4, 5, 6, 7]];
+    for (const args of cases) {
+      const src = new UserSource<unknown[]>();
+      const r = new Recorder<unknown[]>();
+      src.connectToSink(r);
+      src.push(...args);
+      src.push(...args.map((x) => String(x)));
+      expect(r.got).toEqual([args, args.map((x) => String(x))]);
+    }
+  });
+
   it("asFunction pushes like push (fkie's src(args...))", () => {
     const src = new UserSource<[number, number]>();
     const r = new Recorder<[number, number]>();

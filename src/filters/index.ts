@@ -6,7 +6,13 @@ export { chain } from "./chain";
 export { Combiner, type CombinerOptions } from "./Combiner";
 export { Connection } from "./Connection";
 export { Divider } from "./Divider";
-export { DROP_REASONS, type DropEvent, type DropListener, type DropReason } from "./DropReason";
+export {
+  DROP_REASONS,
+  type DropEvent,
+  type DropHandler,
+  type DropListener,
+  type DropReason,
+} from "./DropReason";
 export { Filter } from "./Filter";
 export {
   FilterBase,

@@ -12,9 +12,18 @@ export interface PolicyHost<T> {
    * its state, so a throwing receiver leaves the policy consistent.
    */
   emit(items: T[], stamps: Stamp[]): void;
+  /**
+   * False when the host never reads `emit`'s `stamps` (a Combiner does not: its sinks get the
+   * items): the policy then passes `NO_STAMPS` instead of building an array per set. Read once,
+   * in `bind`. Default true.
+   */
+  readonly readsStamps?: boolean;
   /** Report one dropped or skipped message (exactly once per message). */
   drop(slot: number, stamp: Stamp, item: T, reason: DropReason, detail?: string): void;
 }
+
+/** The `stamps` a policy passes to a host whose `readsStamps` is false: empty and frozen. */
+export const NO_STAMPS: Stamp[] = Object.freeze([]) as unknown as Stamp[];
 
 /**
  * A combiner policy: decides which inputs form output sets. Policies see only stamps and opaque

@@ -418,6 +418,21 @@ describe("fkie ApproximateTime: configuration", () => {
     }).toThrow(/before bind/);
   });
 
+  it("allocates queues as they fill: maxQueueSize 1e9 costs nothing up front", () => {
+    // A ring sized for the limit would need 8 GB of stamps per slot (a RangeError or an
+    // out-of-memory crash here).
+    const policy = new ApproximateTime<number>(3, { maxQueueSize: 1e9, maxAge: null });
+    const inputs: Input<number>[] = [];
+    for (let i = 1; i <= 50; i++) {
+      inputs.push([0, i * 10, i]);
+    }
+    inputs.push([1, 255, 0], [2, 255, 0]);
+    const rec = feed(policy, inputs);
+    expect(policy.maxQueueSize).toBe(1e9);
+    expect(describeEvents(rec.tuples, String)).toEqual(["51 emit 250 255 255 | 25 0 0"]);
+    expect(policy.held(0)).toBe(25);
+  });
+
   it("grows unlimited queues without losing order", () => {
     const policy = new ApproximateTime<number>(2, { maxAge: null });
     const inputs: Input<number>[] = [];

@@ -1,6 +1,6 @@
 import type { Duration, Stamp } from "../../../time";
 import type { DropReason } from "../../DropReason";
-import type { CombinerPolicy, PolicyHost } from "../CombinerPolicy";
+import { NO_STAMPS, type CombinerPolicy, type PolicyHost } from "../CombinerPolicy";
 import { SlotRing } from "./SlotRing";
 import {
   checkDuration,
@@ -77,8 +77,9 @@ const INITIAL_CAPACITY = 16;
  * `setMaxQueueSize(n)` without a second argument sets `maxAge` to `null`. Options passed to the
  * constructor are applied together, without those side effects.
  *
- * Hot path: per-slot ring buffers of stamps (Float64Array) and items; no allocation per message
- * except the two arrays of each emitted set.
+ * Hot path: per-slot ring buffers of stamps (Float64Array) and items, allocated small and doubled
+ * as they fill (never `maxQueueSize` up front); no allocation per message except the items array
+ * of each emitted set (and its stamps array, unless the host says it does not read it).
  *
  * ```ts
  * const policy = new ApproximateTime<Msg>(2, { maxQueueSize: 10, maxAge: null });
@@ -95,6 +96,7 @@ export class ApproximateTime<T> implements CombinerPolicy<T> {
   public readonly acceptsHeaderless = false;
 
   #host: PolicyHost<T> = unboundHost("fkie/approximate-time");
+  #readsStamps = true;
   #maxQueueSize: number;
   #maxAge: Duration | null;
   #maxTimespan: Duration | null;
@@ -126,7 +128,11 @@ export class ApproximateTime<T> implements CombinerPolicy<T> {
       throw new RangeError(`fkie/approximate-time: zero must be a number (TimeBase.zero)`);
     }
     this.#ros1 = options.ros1OutOfOrder ?? false;
-    const cap = this.#maxQueueSize > 0 ? nextPow2(this.#maxQueueSize + 2) : INITIAL_CAPACITY;
+    // Rings start small and double as they fill (a huge maxQueueSize costs nothing up front).
+    const cap =
+      this.#maxQueueSize > 0
+        ? Math.min(INITIAL_CAPACITY, nextPow2(this.#maxQueueSize + 2))
+        : INITIAL_CAPACITY;
     this.#rings = Array.from({ length: slots }, () => new SlotRing<T>(cap, this.#zero));
     if (options.minDistance != undefined) {
       if (options.minDistance.length !== slots) {
@@ -191,6 +197,7 @@ export class ApproximateTime<T> implements CombinerPolicy<T> {
   /** Connects the policy to its host (emit/drop receiver). */
   public bind(host: PolicyHost<T>): void {
     this.#host = host;
+    this.#readsStamps = host.readsStamps ?? true;
   }
 
   /** Adds one message (reference §2.1 add): expiry, order check, insert, prune, matching loop. */
@@ -366,21 +373,30 @@ export class ApproximateTime<T> implements CombinerPolicy<T> {
     // Array literals are allocated with their final element kinds, cheaper than new Array(n)
     // followed by stores (which turns the stamps' backing store into doubles a second time).
     let items: T[];
-    let stamps: Stamp[];
+    let stamps: Stamp[] = NO_STAMPS;
+    const readsStamps = this.#readsStamps;
     if (slots === 2) {
       const [a, b] = rings as [SlotRing<T>, SlotRing<T>];
-      stamps = [a.st[a.start]!, b.st[b.start]!];
+      if (readsStamps) {
+        stamps = [a.st[a.start]!, b.st[b.start]!];
+      }
       items = [a.it[a.start] as T, b.it[b.start] as T];
     } else if (slots === 3) {
       const [a, b, c] = rings as [SlotRing<T>, SlotRing<T>, SlotRing<T>];
-      stamps = [a.st[a.start]!, b.st[b.start]!, c.st[c.start]!];
+      if (readsStamps) {
+        stamps = [a.st[a.start]!, b.st[b.start]!, c.st[c.start]!];
+      }
       items = [a.it[a.start] as T, b.it[b.start] as T, c.it[c.start] as T];
     } else {
       items = new Array<T>(slots);
-      stamps = new Array<Stamp>(slots);
+      if (readsStamps) {
+        stamps = new Array<Stamp>(slots);
+      }
       for (let i = 0; i < slots; i++) {
         const ring = rings[i]!;
-        stamps[i] = ring.st[ring.start]!;
+        if (readsStamps) {
+          stamps[i] = ring.st[ring.start]!;
+        }
         items[i] = ring.it[ring.start] as T;
       }
     }

@@ -1,5 +1,5 @@
 import type { Duration, Stamp } from "../../../time";
-import type { CombinerPolicy, PolicyHost } from "../CombinerPolicy";
+import { NO_STAMPS, type CombinerPolicy, type PolicyHost } from "../CombinerPolicy";
 
 /** Options of {@link ApproximateTime} (config type `ros/approximate-time`). */
 export interface RosApproximateTimeOptions {
@@ -65,6 +65,7 @@ export class ApproximateTime<T> implements CombinerPolicy<T> {
   public readonly acceptsHeaderless = false;
 
   #host: PolicyHost<T> | undefined;
+  #readsStamps = true;
   readonly #queueSize: number;
   #factor: number; // 1 + age penalty; Math.trunc(d * factor) is time/scaleDuration inlined
   #maxInterval: number;
@@ -170,6 +171,7 @@ export class ApproximateTime<T> implements CombinerPolicy<T> {
 
   public bind(host: PolicyHost<T>): void {
     this.#host = host;
+    this.#readsStamps = host.readsStamps ?? true;
   }
 
   public add(slot: number, stamp: Stamp, item: T, _arrival: Stamp): void {
@@ -463,13 +465,16 @@ export class ApproximateTime<T> implements CombinerPolicy<T> {
     const N = this.slots;
     const cap = this.#cap;
     const items = newItemArray<T>(N);
-    const stamps = newStampArray(N);
+    const readsStamps = this.#readsStamps;
+    const stamps = readsStamps ? newStampArray(N) : NO_STAMPS;
     let nonEmpty = 0;
     for (let i = 0; i < N; i++) {
       const h = this.#head[i]!;
       const at = i * cap + h;
       items[i] = this.#items[at] as T;
-      stamps[i] = this.#stamps[at]!;
+      if (readsStamps) {
+        stamps[i] = this.#stamps[at]!;
+      }
       this.#items[at] = undefined;
       const next = (h + 1) & this.#mask;
       this.#head[i] = next;
