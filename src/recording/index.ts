@@ -4,7 +4,14 @@ export { McapRecording } from "./McapRecording";
 export { RecordingError } from "./RecordingError";
 export { createDecoder, type MessageDecoder } from "./decoders";
 export { loadDecompressors, type Decompressor, type Decompressors } from "./decompress";
-export { openRecording, readRecording } from "./openRecording";
+export { openRecording, readRecording, type OpenRecordingOptions } from "./openRecording";
+export { formatName } from "./formatName";
+export { MergedRecording } from "./MergedRecording";
+export { Sqlite3Recording, type Sqlite3Options } from "./Sqlite3Recording";
+export { openRosbag2, openRosbag2File, type BagFolder, type Rosbag2Options } from "./Rosbag2Recording";
+export { parseRosbag2Metadata, Rosbag2MetadataError, type Rosbag2Metadata, type Rosbag2TopicMetadata } from "./rosbag2Metadata";
+export { standardRos2Definition } from "./ros2Definitions";
+export { defaultSqlJs, sqlJsFromWasm, type SqlJsLoader } from "./sqlJs";
 export type {
   ReadOptions,
   ReadProgress,

@@ -1,3 +1,4 @@
 export { FileByteSource } from "./FileByteSource";
 export { FileWritable } from "./FileWritable";
 export { openRecordingFile } from "./openRecordingFile";
+export { loadSqlJsNode, sqlJsWasmCandidates } from "./sqlJsNode";

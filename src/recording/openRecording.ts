@@ -2,14 +2,23 @@ import { BagRecording } from "./BagRecording";
 import type { ByteSource } from "./ByteSource";
 import { McapRecording } from "./McapRecording";
 import { RecordingError } from "./RecordingError";
+import { SQLITE_MAGIC, Sqlite3Recording } from "./Sqlite3Recording";
 import { loadDecompressors } from "./decompress";
+import { defaultSqlJs, type SqlJsLoader } from "./sqlJs";
 import type { ReadOptions, RecordedMessage, Recording } from "./types";
 
 const BAG_MAGIC = [...new TextEncoder().encode("#ROSBAG V2.0\n")];
 const MCAP_MAGIC = [0x89, 0x4d, 0x43, 0x41, 0x50];
 
+/** Host services some formats need. */
+export interface OpenRecordingOptions {
+  /** The SQLite engine for rosbag2 `.db3` files (default: sql.js finding its wasm beside the script). */
+  readonly sqlJs?: SqlJsLoader;
+}
+
 /**
- * Opens a ROS 1 bag or an MCAP file, recognized by its first bytes (not its name). Runs wherever
+ * Opens a ROS 1 bag, an MCAP file or a rosbag2 sqlite3 file (`.db3`, without its folder's
+ * metadata.yaml: see `openRosbag2` for folders), recognized by its first bytes (not its name). Runs wherever
  * the ByteSource does (Node, browser, Web Worker). Throws RecordingError (offset 0) for anything
  * else.
  *
@@ -18,8 +27,8 @@ const MCAP_MAGIC = [0x89, 0x4d, 0x43, 0x41, 0x50];
  * for await (const m of recording.messages({ topics: ["/imu/data"] })) { … }
  * ```
  */
-export async function openRecording(source: ByteSource): Promise<Recording> {
-  const head = await source.read(0, Math.min(source.size, BAG_MAGIC.length));
+export async function openRecording(source: ByteSource, options: OpenRecordingOptions = {}): Promise<Recording> {
+  const head = await source.read(0, Math.min(source.size, Math.max(BAG_MAGIC.length, SQLITE_MAGIC.length)));
   const starts = (magic: number[]): boolean =>
     head.length >= magic.length && magic.every((b, i) => head[i] === b);
   if (starts(BAG_MAGIC)) {
@@ -28,9 +37,12 @@ export async function openRecording(source: ByteSource): Promise<Recording> {
   if (starts(MCAP_MAGIC)) {
     return await McapRecording.open(source, await loadDecompressors());
   }
+  if (starts([...SQLITE_MAGIC])) {
+    return await Sqlite3Recording.open(source, { sqlJs: options.sqlJs ?? defaultSqlJs, decompressors: await loadDecompressors() });
+  }
   throw new RecordingError(
     0,
-    `not a recording Lockstep reads: expected a ROS 1 bag ("#ROSBAG V2.0") or an MCAP file (\\x89MCAP), found ${JSON.stringify(new TextDecoder().decode(head.subarray(0, 8)))}`,
+    `not a recording Lockstep reads: expected a ROS 1 bag ("#ROSBAG V2.0"), an MCAP file (\\x89MCAP) or a rosbag2 .db3 ("SQLite format 3"), found ${JSON.stringify(new TextDecoder().decode(head.subarray(0, 8)))}`,
   );
 }
 

@@ -1,24 +1,96 @@
+import { readdir, readFile, stat } from "node:fs/promises";
+import { basename, dirname, join } from "node:path";
+
 import { FileByteSource } from "./FileByteSource";
+import { MergedRecording } from "./MergedRecording";
+import { RecordingError } from "./RecordingError";
+import { openRosbag2, openRosbag2File, type BagFolder } from "./Rosbag2Recording";
+import { loadDecompressors } from "./decompress";
 import { openRecording } from "./openRecording";
+import { parseRosbag2Metadata } from "./rosbag2Metadata";
+import { loadSqlJsNode } from "./sqlJsNode";
 import type { Recording } from "./types";
 
+const METADATA = "metadata.yaml";
+
+/** Storage files of a folder without metadata.yaml, in split order (`_0`, `_1`, … `_10`). */
+async function storageFiles(folder: string): Promise<string[]> {
+  const names = (await readdir(folder)).filter((n) => /\.(db3|mcap)$/.test(n));
+  const index = (n: string): number => Number(/_(\d+)\.[a-z0-9]+$/.exec(n)?.[1] ?? -1);
+  return names.sort((a, b) => (index(a) !== index(b) ? index(a) - index(b) : a < b ? -1 : a > b ? 1 : 0));
+}
+
+async function readText(path: string): Promise<string | undefined> {
+  try {
+    return await readFile(path, "utf8");
+  } catch {
+    return undefined;
+  }
+}
+
 /**
- * Opens a recording file (Node only). The returned `close()` closes the file; call it when done.
- * Throws RecordingError for a file that is not a bag or MCAP, or the file system's error.
+ * Opens a recording (Node only): a ROS 1 bag or MCAP file, a rosbag2 bag folder (or its
+ * `metadata.yaml`), or one storage file of a bag (`.db3` or `.mcap`; read with its folder's
+ * metadata.yaml when that lists it, for compression and distro). A folder without metadata.yaml
+ * is read from its `.db3`/`.mcap` files in split order. The returned `close()` closes every file;
+ * call it when done. Throws RecordingError for anything that is not a recording, or the file
+ * system's error.
  */
 export async function openRecordingFile(path: string): Promise<Recording & { close(): Promise<void> }> {
-  const source = await FileByteSource.open(path);
+  const sources: FileByteSource[] = [];
+  const closeAll = async (): Promise<void> => {
+    for (const s of sources.splice(0)) {
+      await s.close();
+    }
+  };
+  const openSource = async (p: string): Promise<FileByteSource> => {
+    const s = await FileByteSource.open(p);
+    sources.push(s);
+    return s;
+  };
+  const options = { sqlJs: loadSqlJsNode, decompressors: await loadDecompressors() };
   try {
-    const recording = await openRecording(source);
+    const isFolder = (await stat(path)).isDirectory();
+    const folderPath = isFolder ? path : basename(path) === METADATA ? dirname(path) : undefined;
+    let recording: Recording;
+    if (folderPath != undefined) {
+      const folder: BagFolder = { name: folderPath, open: async (rel) => await openSource(join(folderPath, rel)) };
+      const metadata = await readText(join(folderPath, METADATA));
+      if (metadata != undefined) {
+        recording = await openRosbag2(metadata, folder, options);
+      } else {
+        const files = await storageFiles(folderPath);
+        if (files.length === 0) {
+          throw new RecordingError(0, `${folderPath} is a folder without ${METADATA} or .db3/.mcap files: not a rosbag2 bag`);
+        }
+        const parts: Recording[] = [];
+        for (const f of files) {
+          parts.push(await openRosbag2File(await folder.open(f), join(folderPath, f), undefined, options));
+        }
+        recording = parts.length === 1 ? parts[0]! : new MergedRecording(parts, "rosbag2");
+      }
+    } else {
+      const source = await openSource(path);
+      const metadata = await readText(join(dirname(path), METADATA));
+      let listed = false;
+      if (metadata != undefined) {
+        try {
+          listed = parseRosbag2Metadata(metadata).files.includes(basename(path));
+        } catch {
+          // A metadata.yaml that is not a bag's does not concern this file.
+        }
+      }
+      recording = listed
+        ? await openRosbag2File(source, path, metadata, options)
+        : await openRecording(source, { sqlJs: loadSqlJsNode });
+    }
     return {
       info: recording.info,
-      messages: (options) => recording.messages(options),
-      close: async () => {
-        await source.close();
-      },
+      messages: (o) => recording.messages(o),
+      close: closeAll,
     };
   } catch (err) {
-    await source.close();
+    await closeAll();
     throw err;
   }
 }

@@ -62,7 +62,8 @@ export interface ReadOptions {
 
 /** What a recording holds, known after opening it without reading messages. */
 export interface RecordingInfo {
-  readonly format: "ros1bag" | "mcap";
+  /** "rosbag2": a rosbag2 bag (folder or single .db3; its storage files may be MCAP). */
+  readonly format: "ros1bag" | "mcap" | "rosbag2";
   /** "ros1" or "ros2" when it can tell (bag: ros1; MCAP: header profile or message encoding). */
   readonly profile: "ros1" | "ros2" | undefined;
   /** One entry per topic (the first channel of a topic when an MCAP has several). */
@@ -77,6 +78,11 @@ export interface RecordingInfo {
   /** Why the index could not be used (when `indexed` is false). */
   readonly indexProblem: string | undefined;
   readonly sizeInBytes: number;
+  /**
+   * Topics whose messages cannot be decoded (no message definition anywhere, an unsupported
+   * encoding), with the reason. Decoding reads skip them; raw reads (`decode: false`) deliver them.
+   */
+  readonly unreadableTopics?: ReadonlyMap<string, string>;
 }
 
 /**

@@ -16,7 +16,7 @@ import {
   type PipelineTuple,
 } from "../../pipeline";
 import { DiagnosisExtension } from "../../pipeline/diagnosis";
-import { RecordingError, SynchronizedMcapWriter, type RecordedMessage, type TupleMessage } from "../../recording";
+import { formatName, RecordingError, SynchronizedMcapWriter, type RecordedMessage, type TupleMessage } from "../../recording";
 import { FileWritable, openRecordingFile } from "../../recording/node";
 import type { TimeBase } from "../../time";
 import { CliError } from "../CliError";
@@ -56,7 +56,7 @@ export function registerAnalyze(program: Command): void {
   program
     .command("analyze")
     .description("run the pipeline (sync and fusion) over a .bag or .mcap recording")
-    .argument("<file>", "a ROS 1 bag or an MCAP file")
+    .argument("<file>", "a ROS 1 bag, an MCAP file, a rosbag2 bag folder or .db3 file")
     .requiredOption("--config <file|json>", "pipeline config (JSON file or inline JSON)")
     .option("--out <dir>", "write tuples.jsonl, drops.jsonl, summary.json and synchronized.mcap here")
     .action(async (file: string, opts: { config: string; out?: string }) => {
@@ -276,7 +276,7 @@ export async function runAnalyze(options: AnalyzeOptions): Promise<AnalyzeResult
     bar = undefined;
 
     const summary = summarize(pipeline);
-    const lines = [`${options.file}: ${info.format === "ros1bag" ? "ROS 1 bag" : "MCAP"}${info.indexed ? "" : " (unindexed: read sequentially)"}`, ...describeSummary(summary, pipeline)];
+    const lines = [`${options.file}: ${formatName(info)}${info.indexed ? "" : " (unindexed: read sequentially)"}`, ...describeSummary(summary, pipeline)];
     if (out != undefined) {
       await tuplesFile!.close();
       await dropsFile!.close();

@@ -1,0 +1,264 @@
+import zstd from "@foxglove/wasm-zstd";
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parse as parseYaml } from "yaml";
+
+import { ArrayByteSource } from "./ByteSource";
+import { openRecording } from "./openRecording";
+import { openRecordingFile } from "./openRecordingFile";
+import { sqlJsWasmCandidates, loadSqlJsNode } from "./sqlJsNode";
+import { HAS_SHARED_DATA, HUSKY_BAG, sharedRecording } from "./testing/paths";
+import { metadataYaml, stringMessage, writeDb3, type FixtureRow } from "./testing/rosbag2Fixtures";
+import type { RecordedMessage, Recording } from "./types";
+
+async function drain(recording: Recording, mode: "decode" | "raw" = "decode"): Promise<RecordedMessage[]> {
+  const out: RecordedMessage[] = [];
+  for await (const m of recording.messages({ decode: mode === "decode" })) {
+    out.push(m);
+  }
+  return out;
+}
+
+function ns(m: RecordedMessage): bigint {
+  return BigInt(m.receiveTime.sec) * 1_000_000_000n + BigInt(m.receiveTime.nsec);
+}
+
+function counts(messages: readonly RecordedMessage[]): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const m of messages) {
+    out.set(m.topic, (out.get(m.topic) ?? 0) + 1);
+  }
+  return out;
+}
+
+/** Per-topic counts straight from metadata.yaml (read with the yaml package, not the reader). */
+function metadataCounts(text: string): Map<string, number> {
+  const doc = parseYaml(text) as {
+    rosbag2_bagfile_information: { topics_with_message_count: { topic_metadata: { name: string }; message_count: number }[] };
+  };
+  const out = new Map<string, number>();
+  for (const t of doc.rosbag2_bagfile_information.topics_with_message_count) {
+    if (t.message_count > 0) {
+      out.set(t.topic_metadata.name, t.message_count);
+    }
+  }
+  return out;
+}
+
+const UPSTREAM = sharedRecording("rosbag2-upstream");
+
+describe.skipIf(!HAS_SHARED_DATA)("rosbag2's own test bags (../shared/data/rosbag2-upstream)", () => {
+  it("every folder opens; per-topic counts equal metadata.yaml; undecodable topics are named, the rest decode", async () => {
+    const folders = await readdir(UPSTREAM);
+    expect(folders.length).toBeGreaterThanOrEqual(8);
+    for (const folder of folders) {
+      const path = join(UPSTREAM, folder);
+      const expected = metadataCounts(await readFile(join(path, "metadata.yaml"), "utf8"));
+      const recording = await openRecordingFile(path);
+      try {
+        expect(recording.info.format, folder).toBe("rosbag2");
+        const raw = await drain(recording, "raw");
+        expect(counts(raw), folder).toEqual(expected);
+        const unreadable = recording.info.unreadableTopics ?? new Map<string, string>();
+        const decoded = await drain(recording);
+        const decodable = new Map([...expected].filter(([topic]) => !unreadable.has(topic)));
+        expect(counts(decoded), folder).toEqual(decodable);
+        for (const m of decoded) {
+          expect(typeof m.message, `${folder} ${m.topic}`).toBe("object");
+        }
+        for (const [topic, reason] of unreadable) {
+          expect(reason, topic).toMatch(/no message definition for (test_msgs|rosbag2_interfaces)\//);
+        }
+        for (let i = 1; i < raw.length; i++) {
+          expect(ns(raw[i]!) >= ns(raw[i - 1]!), `${folder}: receive time order at ${i}`).toBe(true);
+        }
+      } finally {
+        await recording.close();
+      }
+    }
+  });
+
+  it("the oldest layout (type names without /msg/, no definitions) names its topic; Foxy-era split bags read all five files", async () => {
+    const seek = await openRecordingFile(join(UPSTREAM, "sqlite3-test_bag_for_seek"));
+    expect([...(seek.info.unreadableTopics ?? new Map<string, string>()).keys()]).toEqual(["topic1"]);
+    expect(seek.info.unreadableTopics?.get("topic1")).toContain("test_msgs/BasicTypes");
+    await seek.close();
+    for (const storage of ["sqlite3", "mcap"]) {
+      const wbag = await openRecordingFile(join(UPSTREAM, `${storage}-wbag`));
+      const messages = await drain(wbag);
+      expect(messages.length).toBe(6074);
+      expect(messages.every((m) => typeof (m.message as { data?: unknown }).data === "string")).toBe(true);
+      await wbag.close();
+    }
+  });
+
+  it("a storage file of a folder opens on its own (.db3 and .mcap)", async () => {
+    for (const [folder, file, n] of [
+      ["sqlite3-talker", "talker.db3", 20],
+      ["mcap-talker", "talker.mcap", 20],
+      ["sqlite3-wbag", "wbag_0.db3", undefined],
+    ] as const) {
+      const recording = await openRecordingFile(join(UPSTREAM, folder, file));
+      const messages = await drain(recording);
+      if (n != undefined) {
+        expect(messages.length, file).toBe(n);
+      } else {
+        expect(messages.length, file).toBeGreaterThan(0);
+      }
+      await recording.close();
+    }
+  });
+});
+
+/** A ROS 1 decode in ROS 2's shape: time `nsec` → `nanosec`, no `header.seq`, typed arrays as arrays. */
+function asRos2(value: unknown, key = ""): unknown {
+  if (ArrayBuffer.isView(value)) {
+    return Array.from(value as unknown as ArrayLike<number>);
+  }
+  if (Array.isArray(value)) {
+    return value.map((v) => asRos2(v));
+  }
+  if (typeof value === "object" && value != undefined) {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) {
+      if (key === "header" && k === "seq") {
+        continue;
+      }
+      out[k === "nsec" ? "nanosec" : k] = asRos2(v, k);
+    }
+    return out;
+  }
+  return value;
+}
+
+describe.skipIf(!HAS_SHARED_DATA)("husky-2015 in its three ROS 2 forms (../shared/data/ros2)", () => {
+  for (const form of ["husky-2015-sqlite3", "husky-2015-sqlite3-humble", "husky-2015.mcap"]) {
+    it(`${form}: the same messages as samples/husky-2015.bag, in the same order, field by field`, async () => {
+      const bag = await openRecordingFile(HUSKY_BAG);
+      const ros2 = await openRecordingFile(sharedRecording(`ros2/${form}`));
+      try {
+        if (form.endsWith("humble")) {
+          expect(ros2.info.channels.every((c) => c.schemaData.byteLength > 0)).toBe(true);
+        }
+        const a = bag.messages()[Symbol.asyncIterator]();
+        let n = 0;
+        for await (const m of ros2.messages()) {
+          const r = await a.next();
+          expect(r.done).toBe(false);
+          const b = r.value as RecordedMessage;
+          expect([m.topic, ns(m)]).toEqual([b.topic, ns(b)]);
+          if (n % 97 === 0 || m.topic === "/fix") {
+            expect(asRos2(m.message)).toEqual(asRos2(b.message));
+          }
+          n += 1;
+        }
+        expect((await a.next()).done).toBe(true);
+        expect(n).toBe(16806);
+      } finally {
+        await bag.close();
+        await ros2.close();
+      }
+    });
+  }
+});
+
+describe("rosbag2 sqlite3 files written here (layouts, split order, compression)", () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), "lockstep-rosbag2-"));
+    await zstd.isLoaded;
+  });
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  const row = (topicId: number, t: bigint, label: string): FixtureRow => ({ topicId, timestamp: t, data: stringMessage(label) });
+  const labels = (messages: readonly RecordedMessage[]): string[] => messages.map((m) => (m.message as { data: string }).data);
+
+  it("split files: receive-time order across files, ties in file order, exact epoch nanoseconds", async () => {
+    const base = 1_432_235_498_025_043_042n;
+    const folder = join(dir, "split");
+    await rm(folder, { recursive: true, force: true });
+    await mkdir(folder);
+    const topics = [{ name: "/a", type: "std_msgs/msg/String" }, { name: "/b", type: "std_msgs/msg/String" }];
+    // File order inside a file is not time order on purpose (row 2 is older than row 1).
+    await writeFile(join(folder, "s_0.db3"), await writeDb3(topics, [row(1, base + 20n, "f0-20a"), row(1, base + 10n, "f0-10"), row(2, base + 20n, "f0-20b"), row(1, base + 30n, "f0-30")]));
+    await writeFile(join(folder, "s_1.db3"), await writeDb3(topics, [row(2, base + 20n, "f1-20"), row(2, base + 25n, "f1-25"), row(1, base + 30n, "f1-30")]));
+    await writeFile(
+      join(folder, "metadata.yaml"),
+      metadataYaml({ files: ["s_0.db3", "s_1.db3"], topics: [{ name: "/a", type: "std_msgs/msg/String", count: 4 }, { name: "/b", type: "std_msgs/msg/String", count: 3 }] }),
+    );
+    const recording = await openRecordingFile(folder);
+    const messages = await drain(recording);
+    expect(labels(messages)).toEqual(["f0-10", "f0-20a", "f0-20b", "f1-20", "f1-25", "f0-30", "f1-30"]);
+    expect(messages[0]!.receiveTime).toEqual({ sec: 1_432_235_498, nsec: 25_043_052 });
+    expect(recording.info.messageCounts).toEqual(new Map([["/a", 4], ["/b", 3]]));
+    const onlyB = [];
+    for await (const m of recording.messages({ topics: ["/b"] })) {
+      onlyB.push(m);
+    }
+    expect(labels(onlyB)).toEqual(["f0-20b", "f1-20", "f1-25"]);
+    await recording.close();
+  });
+
+  it("definitions: the file's own (Jazzy), the standard ones (with or without /msg/), or the topic is named and skipped", async () => {
+    const topics = [
+      { name: "/custom", type: "my_pkg/msg/Thing" },
+      { name: "/legacy", type: "std_msgs/String" },
+      { name: "/unknown", type: "other_pkg/msg/Mystery" },
+    ];
+    const thing = new (await import("@foxglove/rosmsg2-serialization")).MessageWriter(
+      (await import("@foxglove/rosmsg")).parse("int32 x\nstring label", { ros2: true }),
+    ).writeMessage({ x: -7, label: "t" });
+    const bytes = await writeDb3(topics, [{ topicId: 1, timestamp: 5n, data: thing }, row(2, 6n, "legacy"), row(3, 7n, "never decoded")], {
+      definitions: { "my_pkg/msg/Thing": "int32 x\nstring label" },
+    });
+    const recording = await openRecording(new ArrayByteSource(bytes), { sqlJs: loadSqlJsNode });
+    expect(recording.info.unreadableTopics).toEqual(new Map([["/unknown", expect.stringContaining("other_pkg/msg/Mystery") as string]]));
+    const messages = await drain(recording);
+    expect(messages.map((m) => [m.topic, m.message])).toEqual([
+      ["/custom", { x: -7, label: "t" }],
+      ["/legacy", { data: "legacy" }],
+    ]);
+    expect((await drain(recording, "raw")).map((m) => m.topic)).toEqual(["/custom", "/legacy", "/unknown"]);
+  });
+
+  it("per-message and per-file zstd compression as metadata.yaml declares", async () => {
+    const topics = [{ name: "/chatter", type: "std_msgs/msg/String" }];
+    const meta = (mode: "FILE" | "MESSAGE", file: string): string =>
+      metadataYaml({ files: [file], topics: [{ name: "/chatter", type: "std_msgs/msg/String", count: 2 }], compressionMode: mode });
+    const perMessage = join(dir, "per-message");
+    const perFile = join(dir, "per-file");
+    await mkdir(perMessage, { recursive: true });
+    await mkdir(perFile, { recursive: true });
+    const compressed = (label: string, t: bigint): FixtureRow => ({ topicId: 1, timestamp: t, data: new Uint8Array(zstd.compress(stringMessage(label))) });
+    await writeFile(join(perMessage, "m_0.db3"), await writeDb3(topics, [compressed("hello", 1n), compressed("world", 2n)]));
+    await writeFile(join(perMessage, "metadata.yaml"), meta("MESSAGE", "m_0.db3"));
+    const plain = await writeDb3(topics, [row(1, 1n, "hello"), row(1, 2n, "world")]);
+    await writeFile(join(perFile, "f_0.db3.zstd"), zstd.compress(plain));
+    await writeFile(join(perFile, "metadata.yaml"), meta("FILE", "f_0.db3.zstd"));
+    for (const folder of [perMessage, perFile]) {
+      const recording = await openRecordingFile(folder);
+      expect(labels(await drain(recording)), folder).toEqual(["hello", "world"]);
+      await recording.close();
+    }
+  });
+
+  it("finds sql.js's wasm file by LOCKSTEP_SQLJS_WASM first, then beside the code and in node_modules", () => {
+    const saved = process.env.LOCKSTEP_SQLJS_WASM;
+    process.env.LOCKSTEP_SQLJS_WASM = "/somewhere/sql-wasm.wasm";
+    try {
+      const candidates = sqlJsWasmCandidates();
+      expect(candidates[0]).toBe("/somewhere/sql-wasm.wasm");
+      expect(candidates.some((c) => c.endsWith(join("node_modules", "@foxglove", "sql.js", "dist", "sql-wasm.wasm")))).toBe(true);
+    } finally {
+      if (saved == undefined) {
+        delete process.env.LOCKSTEP_SQLJS_WASM;
+      } else {
+        process.env.LOCKSTEP_SQLJS_WASM = saved;
+      }
+    }
+  });
+});

@@ -1,0 +1,149 @@
+import { ArrayByteSource, type ByteSource } from "./ByteSource";
+import { McapRecording } from "./McapRecording";
+import { MergedRecording } from "./MergedRecording";
+import { RecordingError, errorText } from "./RecordingError";
+import { SQLITE_MAGIC, Sqlite3Recording } from "./Sqlite3Recording";
+import type { Decompressors } from "./decompress";
+import { toRecordedMessage, type ChannelEntry } from "./recordedMessage";
+import { parseRosbag2Metadata, type Rosbag2Metadata } from "./rosbag2Metadata";
+import type { SqlJsLoader } from "./sqlJs";
+import type { ReadOptions, RecordedMessage, Recording, RecordingInfo } from "./types";
+import { decompressZstd } from "./zstdFrame";
+
+/** The files of a rosbag2 bag folder, however the host reaches them (a directory, a dropped folder). */
+export interface BagFolder {
+  /** Names the folder in messages (its path). */
+  readonly name: string;
+  /** The bytes of a file of the folder, by the relative path metadata.yaml gives. */
+  open(relativePath: string): Promise<ByteSource>;
+}
+
+/** What reading a rosbag2 bag needs from the host. */
+export interface Rosbag2Options {
+  readonly sqlJs: SqlJsLoader;
+  readonly decompressors: Decompressors;
+}
+
+const MCAP_MAGIC = [0x89, 0x4d, 0x43, 0x41, 0x50];
+
+function startsWith(head: Uint8Array, magic: ArrayLike<number>): boolean {
+  if (head.length < magic.length) {
+    return false;
+  }
+  for (let i = 0; i < magic.length; i++) {
+    if (head[i] !== magic[i]) {
+      return false;
+    }
+  }
+  return true;
+}
+
+/**
+ * A recording whose message data is compressed one message at a time (rosbag2's compression
+ * mode MESSAGE on MCAP storage): reads the part raw, decompresses each message, then decodes.
+ */
+class MessageDecompressing implements Recording {
+  public readonly info: RecordingInfo;
+  readonly #inner: Recording;
+  readonly #decompressors: Decompressors;
+  readonly #name: string;
+
+  public constructor(inner: Recording, decompressors: Decompressors, name: string) {
+    this.#inner = inner;
+    this.info = inner.info;
+    this.#decompressors = decompressors;
+    this.#name = name;
+  }
+
+  public async *messages(options: ReadOptions = {}): AsyncIterableIterator<RecordedMessage> {
+    const decode = options.decode === false ? "raw" : "decode";
+    const entries = new Map<string, ChannelEntry>();
+    for await (const m of this.#inner.messages({ ...options, decode: false })) {
+      let entry = entries.get(m.topic);
+      if (!entry) {
+        entry = { channel: m.channel };
+        entries.set(m.topic, entry);
+      }
+      let data: Uint8Array;
+      try {
+        data = decompressZstd(m.data, this.#decompressors, `a message on ${m.topic}`);
+      } catch (err) {
+        throw new RecordingError(0, `${this.#name}: ${errorText(err)}`, { cause: err });
+      }
+      yield toRecordedMessage(entry, data, m.receiveTime, decode, 0, m, (x) => `(${this.#name}, receive time ${x.receiveTime.sec}.${String(x.receiveTime.nsec).padStart(9, "0")})`);
+    }
+  }
+}
+
+/**
+ * Opens one rosbag2 storage file (sqlite3 `.db3` or `.mcap`, recognized by its first bytes), after
+ * undoing per-file compression, with the bag's per-message compression and distro.
+ */
+async function openPart(
+  source: ByteSource,
+  name: string,
+  metadata: Rosbag2Metadata | undefined,
+  options: Rosbag2Options,
+): Promise<Recording> {
+  let bytes: ByteSource = source;
+  const format = metadata?.compressionFormat ?? "";
+  if (metadata?.compressionMode === "file") {
+    if (format !== "zstd") {
+      throw new RecordingError(0, `${name}: files are compressed with "${format}"; Lockstep reads zstd`);
+    }
+    try {
+      bytes = new ArrayByteSource(decompressZstd(await source.read(0, source.size), options.decompressors, name));
+    } catch (err) {
+      throw new RecordingError(0, `${name}: ${errorText(err)}`, { cause: err });
+    }
+  }
+  const head = await bytes.read(0, Math.min(bytes.size, SQLITE_MAGIC.length));
+  const messageCompression = metadata?.compressionMode === "message" ? format : "";
+  if (startsWith(head, SQLITE_MAGIC)) {
+    return await Sqlite3Recording.open(bytes, {
+      sqlJs: options.sqlJs,
+      decompressors: options.decompressors,
+      messageCompression: metadata ? messageCompression : undefined,
+      distro: metadata?.distro,
+      name,
+    });
+  }
+  if (startsWith(head, MCAP_MAGIC)) {
+    const mcap = await McapRecording.open(bytes, options.decompressors);
+    if (messageCompression === "") {
+      return mcap;
+    }
+    if (messageCompression !== "zstd") {
+      throw new RecordingError(0, `${name}: messages are compressed with "${messageCompression}"; Lockstep reads zstd`);
+    }
+    return new MessageDecompressing(mcap, options.decompressors, name);
+  }
+  throw new RecordingError(0, `${name} is neither a rosbag2 sqlite3 file nor an MCAP file (metadata.yaml lists it as storage "${metadata?.storage ?? "?"}")`);
+}
+
+/**
+ * A rosbag2 bag from its `metadata.yaml` text and its folder: every storage file it lists, read
+ * as one recording (split files merged in receive-time order, ties in file order), with the
+ * compression metadata.yaml declares (per file or per message, zstd). Works wherever its
+ * ByteSources and SQLite engine do (Node, browser, Worker). Throws RecordingError naming the
+ * file, or Rosbag2MetadataError naming the metadata field.
+ */
+export async function openRosbag2(metadataText: string, folder: BagFolder, options: Rosbag2Options): Promise<Recording> {
+  const metadata = parseRosbag2Metadata(metadataText);
+  const parts: Recording[] = [];
+  for (const file of metadata.files) {
+    const name = `${folder.name}/${file}`;
+    parts.push(await openPart(await folder.open(file), name, metadata, options));
+  }
+  return parts.length === 1 && parts[0]!.info.format === "rosbag2" ? parts[0]! : new MergedRecording(parts, "rosbag2");
+}
+
+/** One storage file of a bag, opened with its folder's metadata.yaml when there is one. */
+export async function openRosbag2File(
+  source: ByteSource,
+  name: string,
+  metadataText: string | undefined,
+  options: Rosbag2Options,
+): Promise<Recording> {
+  return await openPart(source, name, metadataText == undefined ? undefined : parseRosbag2Metadata(metadataText), options);
+}

@@ -1,0 +1,251 @@
+import type { Database, SqlValue } from "@foxglove/sql.js";
+
+import type { ByteSource } from "./ByteSource";
+import { RecordingError, errorText } from "./RecordingError";
+import type { Decompressors } from "./decompress";
+import { reportProgress, toRecordedMessage, type ChannelEntry } from "./recordedMessage";
+import { standardRos2Definition } from "./ros2Definitions";
+import { parseRosbag2Metadata } from "./rosbag2Metadata";
+import type { SqlJsLoader } from "./sqlJs";
+import type { ReadOptions, RecordTime, RecordedMessage, Recording, RecordingChannel, RecordingInfo } from "./types";
+import { decompressZstd } from "./zstdFrame";
+
+/** The first 16 bytes of every SQLite 3 database file. */
+export const SQLITE_MAGIC = new TextEncoder().encode("SQLite format 3\0");
+/** Rows between progress reports. */
+const PROGRESS_ROWS = 4096;
+const encoder = new TextEncoder();
+
+/** Options of `Sqlite3Recording.open`. */
+export interface Sqlite3Options {
+  /** The SQLite engine. */
+  readonly sqlJs: SqlJsLoader;
+  readonly decompressors: Decompressors;
+  /**
+   * Per-message compression as the bag's metadata.yaml declares it ("zstd"), "" for none.
+   * Default: what the file's own `metadata` table says (Iron and later), else none.
+   */
+  readonly messageCompression?: string;
+  /** ROS distro whose standard definitions to use first (default: the file's `schema` table, else the newest). */
+  readonly distro?: string;
+  /** Names this file in messages (default "the .db3 file"). */
+  readonly name?: string;
+}
+
+interface TopicRow {
+  readonly id: number;
+  readonly entry: ChannelEntry;
+}
+
+function rows(db: Database, sql: string): SqlValue[][] {
+  return db.exec(sql)[0]?.values ?? [];
+}
+
+/** "1432235498025043042" → {sec, nsec}, exactly (no float on the way). */
+export function timeOfNsText(ns: string): RecordTime {
+  if (ns.length <= 9) {
+    return { sec: 0, nsec: Number(ns) };
+  }
+  return { sec: Number(ns.slice(0, -9)), nsec: Number(ns.slice(-9)) };
+}
+
+function nsText(t: RecordTime): bigint {
+  return BigInt(t.sec) * 1_000_000_000n + BigInt(t.nsec);
+}
+
+/**
+ * One rosbag2 sqlite3 storage file (`.db3`), any layout rosbag2 has written from Foxy to Jazzy:
+ * with or without the `schema`, `metadata` and `message_definitions` tables, type names with or
+ * without `/msg/`. Messages come in receive-time order, ties in the order they were written (row
+ * id). A topic's definition comes from the file's `message_definitions` (ros2msg or ros2idl), else
+ * from the standard ROS 2 definitions; a topic with neither is listed in `info.unreadableTopics`
+ * and skipped by decoding reads. Per-message zstd compression is undone before decoding.
+ *
+ * The SQLite engine needs the whole file in memory while it is read (sql.js has no streaming
+ * access): memory is the size of one storage file, which rosbag2 bounds with its split size.
+ */
+export class Sqlite3Recording implements Recording {
+  public readonly info: RecordingInfo;
+  readonly #source: ByteSource;
+  readonly #options: Sqlite3Options;
+  readonly #topics: readonly TopicRow[];
+  readonly #compression: string;
+
+  private constructor(source: ByteSource, options: Sqlite3Options, info: RecordingInfo, topics: TopicRow[], compression: string) {
+    this.#source = source;
+    this.#options = options;
+    this.info = info;
+    this.#topics = topics;
+    this.#compression = compression;
+  }
+
+  /**
+   * Opens a `.db3` file: reads its topics, definitions, counts and time range, then releases the
+   * database until `messages()` is called. Throws RecordingError when it is not a rosbag2 sqlite3
+   * file.
+   */
+  public static async open(source: ByteSource, options: Sqlite3Options): Promise<Sqlite3Recording> {
+    const name = options.name ?? "the .db3 file";
+    const db = await openDatabase(source, options);
+    try {
+      const tables = new Set(rows(db, "select name from sqlite_master where type = 'table'").map((r) => String(r[0])));
+      for (const table of ["topics", "messages"]) {
+        if (!tables.has(table)) {
+          throw new RecordingError(0, `${name} is an SQLite database but not a rosbag2 bag: it has no "${table}" table`);
+        }
+      }
+      let distro = options.distro;
+      if (distro == undefined && tables.has("schema")) {
+        const value = rows(db, "select ros_distro from schema order by schema_version desc limit 1")[0]?.[0];
+        distro = typeof value === "string" && value !== "" ? value : undefined;
+      }
+      let compression = options.messageCompression;
+      if (compression == undefined && tables.has("metadata")) {
+        const text = rows(db, "select metadata from metadata order by id desc limit 1")[0]?.[0];
+        if (typeof text === "string") {
+          try {
+            const metadata = parseRosbag2Metadata(text);
+            compression = metadata.compressionMode === "message" ? metadata.compressionFormat : "";
+          } catch {
+            // The embedded copy is informative only; the bag's own metadata.yaml decides when given.
+          }
+        }
+      }
+      const definitions = new Map<string, { encoding: string; text: string }>();
+      if (tables.has("message_definitions")) {
+        for (const [type, encoding, text] of rows(db, "select topic_type, encoding, encoded_message_definition from message_definitions")) {
+          if (typeof type === "string" && typeof encoding === "string" && typeof text === "string" && text !== "" && encoding !== "unknown") {
+            definitions.set(type, { encoding, text });
+          }
+        }
+      }
+      const topics: TopicRow[] = [];
+      const unreadable = new Map<string, string>();
+      for (const [id, topic, type, format] of rows(db, "select id, name, type, serialization_format from topics order by id")) {
+        const typeName = String(type);
+        const stored = definitions.get(typeName);
+        const standard = stored ? undefined : standardRos2Definition(typeName, distro);
+        let schemaEncoding = "";
+        let schemaData = new Uint8Array();
+        if (stored) {
+          schemaEncoding = stored.encoding;
+          schemaData = encoder.encode(stored.text);
+        } else if (standard != undefined) {
+          schemaEncoding = "ros2msg";
+          schemaData = encoder.encode(standard);
+        } else {
+          unreadable.set(
+            String(topic),
+            `no message definition for ${typeName}: the bag has none and it is not a standard ROS 2 type`,
+          );
+        }
+        const channel: RecordingChannel = {
+          topic: String(topic),
+          schemaName: typeName,
+          schemaEncoding,
+          schemaData,
+          messageEncoding: String(format),
+          metadata: new Map(),
+        };
+        topics.push({ id: Number(id), entry: { channel } });
+      }
+      const counts = new Map<string, number>(topics.map((t) => [t.entry.channel.topic, 0]));
+      const topicById = new Map(topics.map((t) => [t.id, t.entry.channel.topic]));
+      for (const [id, n] of rows(db, "select topic_id, count(*) from messages group by topic_id")) {
+        const topic = topicById.get(Number(id));
+        if (topic != undefined) {
+          counts.set(topic, Number(n));
+        }
+      }
+      const [min, max] = rows(db, "select cast(min(timestamp) as text), cast(max(timestamp) as text) from messages")[0] ?? [];
+      const info: RecordingInfo = {
+        format: "rosbag2",
+        profile: "ros2",
+        channels: topics.map((t) => t.entry.channel),
+        messageCounts: counts,
+        startTime: typeof min === "string" ? timeOfNsText(min) : undefined,
+        endTime: typeof max === "string" ? timeOfNsText(max) : undefined,
+        indexed: true,
+        indexProblem: undefined,
+        sizeInBytes: source.size,
+        unreadableTopics: unreadable,
+      };
+      return new Sqlite3Recording(source, options, info, topics, compression ?? "");
+    } finally {
+      db.close();
+    }
+  }
+
+  public async *messages(options: ReadOptions = {}): AsyncIterableIterator<RecordedMessage> {
+    const wantedTopics = options.topics ? new Set(options.topics) : undefined;
+    const decode = options.decode === false ? "raw" : "decode";
+    const unreadable = this.info.unreadableTopics;
+    const entries = new Map<number, ChannelEntry>();
+    let expected = 0;
+    for (const { id, entry } of this.#topics) {
+      const topic = entry.channel.topic;
+      if ((!wantedTopics || wantedTopics.has(topic)) && (decode === "raw" || unreadable?.has(topic) !== true)) {
+        entries.set(id, entry);
+        expected += this.info.messageCounts?.get(topic) ?? 0;
+      }
+    }
+    const total = this.#source.size;
+    if (entries.size === 0) {
+      reportProgress(options, total, total);
+      return;
+    }
+    const name = this.#options.name ?? "the .db3 file";
+    const compression = this.#compression;
+    const decompressors = this.#options.decompressors;
+    const db = await openDatabase(this.#source, this.#options);
+    try {
+      const ids = [...entries.keys()];
+      const filter = ids.length === this.#topics.length ? "" : ` where topic_id in (${ids.join(",")})`;
+      const statement = db.prepare(`select id, topic_id, cast(timestamp as text), data from messages${filter} order by timestamp, id`);
+      try {
+        let read = 0;
+        while (statement.step()) {
+          const [rowId, topicId, stamp, blob] = statement.get();
+          const entry = entries.get(Number(topicId))!;
+          const time = timeOfNsText(String(stamp));
+          let data = blob instanceof Uint8Array ? blob : new Uint8Array();
+          if (compression === "zstd") {
+            try {
+              data = decompressZstd(data, decompressors, `message row ${String(rowId)} on ${entry.channel.topic}`);
+            } catch (err) {
+              throw new RecordingError(0, `${name}: ${errorText(err)}`, { cause: err });
+            }
+          } else if (compression !== "") {
+            throw new RecordingError(0, `${name}: messages are compressed with "${compression}"; Lockstep reads zstd`);
+          }
+          yield toRecordedMessage(entry, data, time, decode, 0, { name, rowId: String(rowId), time }, describeRow);
+          read += 1;
+          if (read % PROGRESS_ROWS === 0 && expected > 0) {
+            reportProgress(options, Math.min(total, Math.floor((total * read) / expected)), total);
+          }
+        }
+      } finally {
+        statement.free();
+      }
+    } finally {
+      db.close();
+    }
+    reportProgress(options, total, total);
+  }
+}
+
+function describeRow(context: { name: string; rowId: string; time: RecordTime }): string {
+  return `(${context.name}, messages row ${context.rowId}, receive time ${nsText(context.time)})`;
+}
+
+async function openDatabase(source: ByteSource, options: Sqlite3Options): Promise<Database> {
+  const SQL = await options.sqlJs();
+  const bytes = await source.read(0, source.size);
+  try {
+    const db = new SQL.Database(bytes);
+    db.exec("select count(*) from sqlite_master");
+    return db;
+  } catch (err) {
+    throw new RecordingError(0, `${options.name ?? "the .db3 file"} is not a readable SQLite database: ${errorText(err)}`, { cause: err });
+  }
+}
