@@ -27,6 +27,8 @@ export async function writeMcap(
     profile?: string;
     chunkSize?: number;
     compress?: (data: Uint8Array) => { compression: string; compressedData: Uint8Array };
+    /** Binary schema data per channel (e.g. a protobuf FileDescriptorSet), instead of `schema` text. */
+    schemaBytes?: readonly (Uint8Array | undefined)[];
   } = {},
 ): Promise<Uint8Array> {
   const buffer = new TempBuffer();
@@ -37,11 +39,11 @@ export async function writeMcap(
   });
   await writer.start({ profile: options.profile ?? "", library: "lockstep-test" });
   const ids: number[] = [];
-  for (const c of channels) {
+  for (const [i, c] of channels.entries()) {
     const schemaId = await writer.registerSchema({
       name: c.schemaName,
       encoding: c.schemaEncoding,
-      data: new TextEncoder().encode(c.schema),
+      data: options.schemaBytes?.[i] ?? new TextEncoder().encode(c.schema),
     });
     ids.push(
       await writer.registerChannel({

@@ -1,0 +1,103 @@
+import { parseIDL } from "@foxglove/omgidl-parser";
+import { MessageWriter as OmgidlWriter } from "@foxglove/omgidl-serialization";
+import { parseRos2idl } from "@foxglove/ros2idl-parser";
+import { MessageWriter as Ros2Writer } from "@foxglove/rosmsg2-serialization";
+import protobuf from "protobufjs";
+import { describe, expect, it } from "vitest";
+
+import { ArrayByteSource } from "./ByteSource";
+import { createDecoder } from "./decoders";
+import { openRecording } from "./openRecording";
+import { writeMcap } from "./testing/mcapFixtures";
+import { descriptorSetOf, foxgloveProtobufRoot } from "./testing/protobufFixtures";
+import type { RecordingChannel } from "./types";
+import { readStamp } from "../messages";
+
+const encoder = new TextEncoder();
+
+function channel(partial: Partial<RecordingChannel> & Pick<RecordingChannel, "schemaName" | "schemaEncoding" | "messageEncoding">): RecordingChannel {
+  return { topic: "/t", schemaData: new Uint8Array(), metadata: new Map(), ...partial };
+}
+
+describe("MCAP message encodings", () => {
+  it("protobuf: foxglove.* schemas from their FileDescriptorSet; Timestamp becomes a stamp", async () => {
+    const root = foxgloveProtobufRoot();
+    const type = root.lookupType("foxglove.PoseInFrame");
+    const schema = descriptorSetOf(root);
+    const poses = [0, 1, 2].map((i) => ({
+      timestamp: { seconds: 1_700_000_000 + i, nanos: 123_456_789 },
+      frame_id: "map",
+      pose: { position: { x: i, y: -i, z: 0.5 }, orientation: { x: 0, y: 0, z: 0, w: 1 } },
+    }));
+    const bytes = await writeMcap(
+      [{ topic: "/pose", schemaName: "foxglove.PoseInFrame", schemaEncoding: "protobuf", schema: "", messageEncoding: "protobuf" }],
+      poses.map((p, i) => ({ channel: 0, logTime: BigInt(1_700_000_000 + i) * 1_000_000_000n + 200_000_000n, data: type.encode(type.fromObject(p)).finish() })),
+      { schemaBytes: [schema] },
+    );
+    const recording = await openRecording(new ArrayByteSource(bytes));
+    const got = [];
+    for await (const m of recording.messages()) {
+      got.push(m.message);
+    }
+    expect(got.map((m) => [readStamp(m), m.frame_id, m.pose.position.x])).toEqual(
+      poses.map((_, i) => [{ sec: 1_700_000_000 + i, nsec: 123_456_789 }, "map", i]),
+    );
+  });
+
+  it("protobuf: a user schema with nested messages, repeated fields, enums and 64-bit integers", () => {
+    const root = protobuf.parse(
+      `syntax = "proto3"; package acme;
+       import "google/protobuf/timestamp.proto";
+       message Meta { google.protobuf.Timestamp time = 1; }
+       message Reading { enum Kind { A = 0; B = 1; } Meta meta = 1; repeated double values = 2; Kind kind = 3; int64 count = 4; bytes raw = 5; repeated Meta history = 6; }`,
+      (() => {
+        const withTimestamp = new protobuf.Root();
+        withTimestamp.addJSON(protobuf.common.get("google/protobuf/timestamp.proto")!.nested!);
+        return withTimestamp;
+      })(),
+      { keepCase: true },
+    ).root;
+    root.resolveAll();
+    const type = root.lookupType("acme.Reading");
+    const data = type.encode(type.fromObject({ meta: { time: { seconds: 12, nanos: 34 } }, values: [1.5, 2.5], kind: 1, count: 9_007_199_254, raw: new Uint8Array([1, 2]), history: [{ time: { seconds: 1, nanos: 2 } }] })).finish();
+    const decode = createDecoder(channel({ schemaName: "acme.Reading", schemaEncoding: "protobuf", messageEncoding: "protobuf", schemaData: descriptorSetOf(root) }));
+    const m = decode(data) as Record<string, unknown>;
+    expect(m.meta).toEqual({ time: { sec: 12, nsec: 34 } });
+    expect(m.values).toEqual([1.5, 2.5]);
+    expect(m.kind).toBe(1);
+    expect(m.count).toBe(9_007_199_254);
+    expect(Array.from(m.raw as Uint8Array)).toEqual([1, 2]);
+    expect(m.history).toEqual([{ time: { sec: 1, nsec: 2 } }]);
+  });
+
+  it("ros2idl and omgidl schemas with CDR messages", () => {
+    const ros2idl = [
+      "module my_pkg { module msg { struct Stamped { builtin_interfaces::msg::Time stamp; double value; }; }; };",
+      "================================================================================",
+      "IDL: builtin_interfaces/msg/Time",
+      "module builtin_interfaces { module msg { struct Time { int32 sec; uint32 nanosec; }; }; };",
+    ].join("\n");
+    // The ros2idl parser maps builtin_interfaces/msg/Time to the builtin time type ({sec, nsec}).
+    const message = { stamp: { sec: 5, nsec: 6 }, value: 2.25 };
+    const defs = parseRos2idl(ros2idl);
+    const root = defs.findIndex((d) => d.name === "my_pkg/msg/Stamped");
+    const ordered = [defs[root]!, ...defs.filter((_, i) => i !== root)];
+    const cdr = new Ros2Writer(ordered).writeMessage(message);
+    const fromRos2idl = createDecoder(channel({ schemaName: "my_pkg/msg/Stamped", schemaEncoding: "ros2idl", messageEncoding: "cdr", schemaData: encoder.encode(ros2idl) }));
+    expect(fromRos2idl(cdr)).toEqual(message);
+
+    const omgidl = "module acme { struct Time { int32 sec; uint32 nanosec; }; struct Sample { Time stamp; float level; string name; }; };";
+    const sample = { stamp: { sec: 7, nanosec: 8 }, level: 0.5, name: "x" };
+    const omgCdr = new OmgidlWriter("acme::Sample", parseIDL(omgidl)).writeMessage(sample);
+    const fromOmgidl = createDecoder(channel({ schemaName: "acme::Sample", schemaEncoding: "omgidl", messageEncoding: "cdr", schemaData: encoder.encode(omgidl) }));
+    expect(fromOmgidl(omgCdr)).toEqual(sample);
+  });
+
+  it("JSON messages; an unknown encoding names the topic and the encoding", () => {
+    const json = createDecoder(channel({ schemaName: "Thing", schemaEncoding: "jsonschema", messageEncoding: "json" }));
+    expect(json(encoder.encode('{"timestamp":{"sec":1,"nsec":2}}'))).toEqual({ timestamp: { sec: 1, nsec: 2 } });
+    expect(() => createDecoder(channel({ topic: "/cam", schemaName: "X", schemaEncoding: "flatbuffer", messageEncoding: "flatbuffer" }))).toThrow(
+      /topic \/cam: message encoding "flatbuffer" with schema encoding "flatbuffer" is not supported/,
+    );
+  });
+});
