@@ -35,9 +35,9 @@ describe("MCAP message encodings", () => {
       { schemaBytes: [schema] },
     );
     const recording = await openRecording(new ArrayByteSource(bytes));
-    const got = [];
+    const got: { frame_id: string; pose: { position: { x: number } } }[] = [];
     for await (const m of recording.messages()) {
-      got.push(m.message);
+      got.push(m.message as (typeof got)[number]);
     }
     expect(got.map((m) => [readStamp(m), m.frame_id, m.pose.position.x])).toEqual(
       poses.map((_, i) => [{ sec: 1_700_000_000 + i, nsec: 123_456_789 }, "map", i]),
