@@ -163,6 +163,20 @@ export class Buffer<In extends unknown[]> extends Filter<In, In> {
   }
 
   /**
+   * Send, synchronously and oldest first, at most `max` queued items (a slice of the work, so a
+   * UI thread can process a queue between frames). Returns how many were sent. Like `spinOnce`
+   * it does not check the policy; an item whose sink throws is not sent again.
+   */
+  public processSome(max: number): number {
+    let sent = 0;
+    while (sent < max && this.hasSome()) {
+      sent++;
+      this.sendArray(this.#shift());
+    }
+    return sent;
+  }
+
+  /**
    * Send, synchronously and in order, the items queued at the time of the call (not those that
    * arrive meanwhile). Like fkie's `spin_once` it does not check the policy.
    */

@@ -1,14 +1,11 @@
-import { Combiner } from "../filters/Combiner";
 import type { DropReason } from "../filters/DropReason";
-import { Sink } from "../filters/Sink";
-import { UserSource } from "../filters/UserSource";
 import { quatFromRpy, TransformBuffer } from "../filters/tf";
 import { frameIdOf, nsecOf, readStamp } from "../messages";
 import { TimeBase, type Stamp } from "../time";
 import { ConfigError } from "./ConfigError";
 import { PipelineStats } from "./PipelineStats";
+import { SyncGraph, type BufferState, type SyncGraphOptions } from "./SyncGraph";
 import type { PipelineConfig } from "./config";
-import { createPolicy } from "./createPolicy";
 import type {
   PipelineDrop,
   PipelineExtension,
@@ -27,28 +24,31 @@ export interface PipelineOptions {
   /** Topics whose messages carry tf2_msgs/TFMessage. Default ["/tf"] and ["/tf_static"] (static). */
   readonly tfTopics?: readonly string[];
   readonly tfStaticTopics?: readonly string[];
+  /** When a queueing buffer forwards to the combiner (see SyncGraphOptions). Default "on-push". */
+  readonly bufferDrain?: SyncGraphOptions["drain"];
 }
 
 const NO_SLOTS: readonly number[] = Object.freeze([]);
 
 /**
- * The running pipeline a config describes (DESIGN §3.2): input topics → Combiner(policy) →
- * tuples, plus a TransformBuffer (fed by /tf, /tf_static and the config's static transforms),
+ * The running pipeline a config describes (DESIGN §3.2): input topics → Buffer → Combiner(policy)
+ * → tuples (the `SyncGraph` that `lockstep replay` runs too), plus a TransformBuffer (fed by /tf, /tf_static and the config's static transforms),
  * statistics and tuning hints. Runs in Node, the browser and a Web Worker (no I/O).
  *
  * Guarantees:
  * - Push messages in receive order; tuples and drops are delivered synchronously from `push`.
  * - The time base is the whole second of the first header stamp (`TimeBase.forFirstStamp`); the
- *   policy is built then (`createPolicy`). Config errors surface in the constructor.
+ *   policy is rebuilt on it then. Config errors surface in the constructor.
  * - Every input message is either used in tuples, dropped once with a reason (`no-header`,
  *   `zero-stamp`, the policy's reasons, `discarded` for a Discard buffer), or still held by the
  *   policy at the end (`statistics().heldAtEnd`).
  * - Memory is bounded: counters, fixed-size reservoirs and a few examples per drop reason.
  *
- * Buffer: `buffer.policy` "discard" drops every input message (`discarded`); "queue" and
- * "passthru" deliver to the combiner: an analysis drains the queue after every message, like a
- * consumer that keeps up, so the queue never overflows here (`hints().queueSize` estimates what a
- * live consumer needs).
+ * Buffer: `buffer.policy` "discard" drops every input message (`discarded`); "passthru" (the
+ * default) delivers at once; "queue" holds at most `buffer.maxQueueSize` messages, dropping the
+ * oldest (`queue-overflow`). By default the queue is drained after every message, like a consumer
+ * that keeps up (an analysis); with `bufferDrain: "manual"` the owner calls `processQueued` (a live
+ * view working in slices) and `buffer` tells how many are queued and dropped.
  *
  * ```ts
  * const pipeline = new Pipeline(parseConfig(json));
@@ -71,8 +71,7 @@ export class Pipeline<M extends PipelineInput = PipelineInput> {
   #tupleObservers: readonly ((t: PipelineTuple<M>) => void)[] = [];
   #dropObservers: readonly ((d: PipelineDrop<M>) => void)[] = [];
   #timeBase: TimeBase | undefined;
-  #combiner: Combiner<SlotItem<M>[]> | undefined;
-  #sources: UserSource<[SlotItem<M>]>[] = [];
+  readonly #graph: SyncGraph<SlotItem<M>>;
   #index = -1;
   #newestStamp = -Infinity;
   #finished = false;
@@ -95,8 +94,26 @@ export class Pipeline<M extends PipelineInput = PipelineInput> {
         this.#inputTopics.push(input.topic);
       }
     });
-    // Surface policy errors now rather than at the first message.
-    createPolicy(config.policy, config.slots, new TimeBase(0));
+    // Built on base 0 so policy errors surface now; rebuilt on the real base at the first stamp.
+    this.#graph = new SyncGraph<SlotItem<M>>(
+      config,
+      new TimeBase(0),
+      {
+        tuple: (items) => {
+          this.#emitTuple(items);
+        },
+        drop: (d) => {
+          if (d.stage === "policy") {
+            this.#stats.policyDropped[d.slot]!++;
+          }
+          this.#emitDrop(d.item.input, d.slot, d.stamp, d.reason, d.detail, this.#index);
+        },
+        accepted: (item) => {
+          this.#stats.accepted[item.slot]!++;
+        },
+      },
+      { drain: options.bufferDrain },
+    );
     this.#tfTopics = new Set(options.tfTopics ?? ["/tf"]);
     this.#tfStaticTopics = new Set(options.tfStaticTopics ?? ["/tf_static"]);
     this.#sampleSize = options.sampleSize ?? 4096;
@@ -224,18 +241,7 @@ export class Pipeline<M extends PipelineInput = PipelineInput> {
           this.#newestStamp = stamp;
         }
         for (const slot of slots) {
-          if (this.config.buffer?.policy === "discard") {
-            this.#emitDrop(
-              input,
-              slot,
-              stamp,
-              "discarded",
-              "the buffer's policy is discard",
-              index,
-            );
-          } else {
-            this.#feed(slot, stamp, arrival, index, input);
-          }
+          this.#feed(slot, stamp, arrival, index, input);
         }
       }
     } else {
@@ -274,8 +280,21 @@ export class Pipeline<M extends PipelineInput = PipelineInput> {
     return this.#stats;
   }
 
+  /** The buffer between the inputs and the combiner: policy, capacity, queued and dropped. */
+  public get buffer(): BufferState {
+    return this.#graph.buffer;
+  }
+
+  /**
+   * Forward at most `max` queued messages to the combiner (with `bufferDrain: "manual"`); their
+   * tuples and drops are delivered before this returns. Returns how many were forwarded.
+   */
+  public processQueued(max = Infinity): number {
+    return this.#graph.processQueued(max);
+  }
+
   #policyAcceptsHeaderless(): boolean {
-    return this.#combiner?.policy.acceptsHeaderless ?? false;
+    return this.#graph.policy.acceptsHeaderless;
   }
 
   #arrival(input: M): Stamp | undefined {
@@ -307,37 +326,14 @@ export class Pipeline<M extends PipelineInput = PipelineInput> {
     const base = TimeBase.forFirstSecNsec(sec, nsec);
     this.#timeBase = base;
     this.#stats.timeBase = base;
-    const policy = createPolicy<SlotItem<M>>(this.config.policy, this.config.slots, base);
-    const combiner = new Combiner<SlotItem<M>[]>(policy, {
-      stampOf: (item) => item.stamp,
-      arrivalOf: (item) => item.arrival,
-    });
-    combiner.setName(`${this.config.policy.type} combiner`);
-    combiner.onDrop((d) => {
-      this.#stats.policyDropped[d.slot]!++;
-      this.#emitDrop(d.item.input, d.slot, d.stamp, d.reason, d.detail, this.#index);
-    });
-    const sources: UserSource<[SlotItem<M>]>[] = [];
-    for (let slot = 0; slot < this.config.slots; slot++) {
-      const source = new UserSource<[SlotItem<M>]>().setName(`input ${slot}`);
-      combiner.sink(slot).connectToSource(source);
-      sources.push(source);
-    }
-    combiner.connectToSink(
-      new TupleSink<M>((items) => {
-        this.#emitTuple(items);
-      }),
-    );
-    this.#combiner = combiner;
-    this.#sources = sources;
+    this.#graph.setTimeBase(base);
     for (const ext of this.#extensions) {
       ext.start?.({ config: this.config, timeBase: base, transforms: this.transforms });
     }
   }
 
   #feed(slot: number, stamp: Stamp, arrival: Stamp, index: number, input: M): void {
-    this.#stats.accepted[slot]!++;
-    this.#sources[slot]!.push({ slot, stamp, arrival, index, input });
+    this.#graph.push({ slot, stamp, arrival, index, input });
   }
 
   #emitTuple(items: SlotItem<M>[]): void {
@@ -430,18 +426,4 @@ interface TfEntry {
     translation: { x: number; y: number; z: number };
     rotation: { x: number; y: number; z: number; w: number };
   };
-}
-
-/** The combiner's output sink. */
-class TupleSink<M extends PipelineInput> extends Sink<SlotItem<M>[]> {
-  readonly #onTuple: (items: SlotItem<M>[]) => void;
-
-  public constructor(onTuple: (items: SlotItem<M>[]) => void) {
-    super();
-    this.#onTuple = onTuple;
-  }
-
-  protected override receive(...items: SlotItem<M>[]): void {
-    this.#onTuple(items);
-  }
 }

@@ -4,172 +4,62 @@
  * "unlimited", and policy parameters the user left out left out here too (absent = the library's
  * own default, applied by the policy class). The object is plain data and round-trips through
  * JSON (a number of nanoseconds is a valid JSON duration).
+ *
+ * The policy, buffer and input types are derived from their descriptors
+ * (filters/policies/descriptors.ts, filters/bufferParameters.ts, inputParameters.ts); a parameter
+ * is declared there, once.
  */
 
-import type { Duration } from "../time";
+import type { InputConfig } from "./inputParameters";
+import type { BufferConfig } from "../filters/bufferParameters";
+import type { PolicyConfigOf } from "../filters/policies/PolicyDescriptor";
+import type { PolicyConfig } from "../filters/policies/descriptors";
+import type {
+  fkieApproximateTime,
+  fkieExactTime,
+  fkieFifo,
+  fkieLatch,
+} from "../filters/policies/fkie/descriptors";
+import type {
+  pythonApproximateTime,
+  pythonExactTime,
+} from "../filters/policies/python/descriptors";
+import type {
+  rosApproximateEpsilonTime,
+  rosApproximateTime,
+  rosExactTime,
+  rosLatestTime,
+} from "../filters/policies/ros/descriptors";
 
-/** Every policy `type` the config accepts, in the order of DESIGN §3.2's table. */
-export const POLICY_TYPES = [
-  "fkie/approximate-time",
-  "fkie/exact-time",
-  "fkie/fifo",
-  "fkie/latch",
-  "ros/approximate-time",
-  "ros/exact-time",
-  "ros/approximate-epsilon-time",
-  "ros/latest-time",
-  "python/approximate-time",
-  "python/exact-time",
-] as const;
-
-/** A policy `type` string. */
-export type PolicyType = (typeof POLICY_TYPES)[number];
+export { POLICY_TYPES, type PolicyConfig, type PolicyType } from "../filters/policies/descriptors";
+export type { BufferConfig, BufferPolicyName } from "../filters/bufferParameters";
+export type { InputConfig } from "./inputParameters";
 
 /** fkie_message_filters ApproximateTime (reference fkie-message-filters.md §2.1). */
-export interface FkieApproximateTimeConfig {
-  readonly type: "fkie/approximate-time";
-  /** Messages kept per slot besides the head; 0 = unlimited. Library default 0. */
-  readonly maxQueueSize?: number;
-  /** Drop messages older than the newest stamp minus this (ns); null = unlimited. Default 1 s. */
-  readonly maxAge?: Duration | null;
-  /** Largest allowed span of a set (ns); null = unlimited (the default). */
-  readonly maxTimespan?: Duration | null;
-  /** Per slot: minimum distance between consecutive messages (ns). Default 0 for every slot. */
-  readonly minDistance?: readonly Duration[];
-  /**
-   * Use fkie 1.x (ROS 1) out-of-order detection: only a stamp older than the newest message still
-   * held on its slot resets the policy. Default false: the ROS 2 (fkie 2.x/3.x) rule, where a stamp
-   * older than the newest stamp ever received on the slot resets it (reference §2.1).
-   */
-  readonly ros1OutOfOrder?: boolean;
-}
-
+export type FkieApproximateTimeConfig = PolicyConfigOf<typeof fkieApproximateTime>;
 /** fkie_message_filters ExactTime (reference §2.2). */
-export interface FkieExactTimeConfig {
-  readonly type: "fkie/exact-time";
-  /** Messages kept per slot; 0 = unlimited (the default). */
-  readonly maxQueueSize?: number;
-  /** Drop messages older than the newest stamp minus this (ns); null = unlimited. Default 1 s. */
-  readonly maxAge?: Duration | null;
-}
-
+export type FkieExactTimeConfig = PolicyConfigOf<typeof fkieExactTime>;
 /** fkie_message_filters Fifo (reference §2.3). */
-export interface FkieFifoConfig {
-  readonly type: "fkie/fifo";
-  /** Capacity of each slot's FIFO; 0 = holds nothing (never emits). Default 1. */
-  readonly maxQueueSize?: number;
-}
-
+export type FkieFifoConfig = PolicyConfigOf<typeof fkieFifo>;
 /** fkie_message_filters Latch (reference §2.4). */
-export interface FkieLatchConfig {
-  readonly type: "fkie/latch";
-  /** The slot whose messages trigger an output, or "any". Default 0. */
-  readonly trigger?: number | "any";
-}
-
+export type FkieLatchConfig = PolicyConfigOf<typeof fkieLatch>;
 /** ROS message_filters C++ ApproximateTime (reference ros-message-filters.md §2.1). */
-export interface RosApproximateTimeConfig {
-  readonly type: "ros/approximate-time";
-  /** Messages kept per topic (required, >= 1). */
-  readonly queueSize: number;
-  /** Age penalty factor (>= 0). Default 0.1 (the code's, not the wiki's). */
-  readonly agePenalty?: number;
-  /** Per slot: lower bound on the interval between messages (ns). Default 0. */
-  readonly interMessageLowerBound?: readonly Duration[];
-  /** Largest span of a set (ns); null = unlimited (the default). */
-  readonly maxIntervalDuration?: Duration | null;
-}
-
+export type RosApproximateTimeConfig = PolicyConfigOf<typeof rosApproximateTime>;
 /** ROS message_filters C++ ExactTime (reference §2.2). */
-export interface RosExactTimeConfig {
-  readonly type: "ros/exact-time";
-  /** Partial tuples kept (required); 0 = unlimited. */
-  readonly queueSize: number;
-}
-
+export type RosExactTimeConfig = PolicyConfigOf<typeof rosExactTime>;
 /** ROS message_filters C++ ApproximateEpsilonTime (reference §2.4). */
-export interface RosApproximateEpsilonTimeConfig {
-  readonly type: "ros/approximate-epsilon-time";
-  /** Messages kept per topic (required). */
-  readonly queueSize: number;
-  /** Largest distance from the oldest head for a set (ns, inclusive; required). */
-  readonly epsilon: Duration;
-}
-
-/** The rate estimator settings of ROS LatestTime (reference §2.3). */
-export interface RateConfig {
-  /** EMA weight of the rate estimate, in (0, 1]. Default 0.9. */
-  readonly alphaRate?: number;
-  /** EMA weight of the rate error, in (0, 1]. Default 0.3. */
-  readonly alphaError?: number;
-  /** Step-change / lateness margin, in multiples of the error (>= 0). Default 10. */
-  readonly margin?: number;
-}
-
+export type RosApproximateEpsilonTimeConfig = PolicyConfigOf<typeof rosApproximateEpsilonTime>;
 /** ROS message_filters C++ LatestTime (reference §2.3); driven by arrival time. */
-export interface RosLatestTimeConfig {
-  readonly type: "ros/latest-time";
-  /** One rate config shared by every slot, or one per slot. Default: the library's defaults. */
-  readonly rateConfig?: RateConfig | readonly RateConfig[];
-  /**
-   * Default false keeps the library's quirk: rate estimators are created in order of first arrival
-   * but looked up by slot index, so a slot may be timed by another slot's estimator. true gives
-   * each slot its own estimator (reference §2.3).
-   */
-  readonly fixFirstArrivalOrder?: boolean;
-}
-
+export type RosLatestTimeConfig = PolicyConfigOf<typeof rosLatestTime>;
+/** The rate estimator settings of ROS LatestTime (reference §2.3). */
+export type RateConfig = Exclude<
+  NonNullable<RosLatestTimeConfig["rateConfig"]>,
+  readonly unknown[]
+>;
 /** ROS message_filters Python ApproximateTimeSynchronizer (reference §2.5). */
-export interface PythonApproximateTimeConfig {
-  readonly type: "python/approximate-time";
-  /** Messages kept per input (required, >= 1). */
-  readonly queueSize: number;
-  /** Largest distance between stamps of a set (ns; required). */
-  readonly slop: Duration;
-  /** Use the arrival time for messages without a header. Default false. */
-  readonly allowHeaderless?: boolean;
-  /** Per slot: offset subtracted from the stamp before matching (ns, may be negative). Default none. */
-  readonly queueOffset?: readonly Duration[];
-  /** Match on arrival times instead of header stamps. Default false. */
-  readonly syncArrivalTime?: boolean;
-}
-
+export type PythonApproximateTimeConfig = PolicyConfigOf<typeof pythonApproximateTime>;
 /** ROS message_filters Python TimeSynchronizer (reference ros-message-filters.md §1, Python). */
-export interface PythonExactTimeConfig {
-  readonly type: "python/exact-time";
-  /** Messages kept per input (required, >= 1). */
-  readonly queueSize: number;
-}
-
-/** Any policy config, discriminated by `type`. */
-export type PolicyConfig =
-  | FkieApproximateTimeConfig
-  | FkieExactTimeConfig
-  | FkieFifoConfig
-  | FkieLatchConfig
-  | RosApproximateTimeConfig
-  | RosExactTimeConfig
-  | RosApproximateEpsilonTimeConfig
-  | RosLatestTimeConfig
-  | PythonApproximateTimeConfig
-  | PythonExactTimeConfig;
-
-/** One input of the pipeline; its index in `inputs` is its slot. */
-export interface InputConfig {
-  /** The topic to subscribe to. */
-  readonly topic: string;
-}
-
-/** Buffer policy names (fkie BufferPolicy, reference fkie §2.5). */
-export type BufferPolicyName = "discard" | "queue" | "passthru";
-
-/** The fkie Buffer in front of the combiner's output (reference fkie §2.5). */
-export interface BufferConfig {
-  /** Discard, Queue or Passthru. Library default "discard". */
-  readonly policy?: BufferPolicyName;
-  /** Ring capacity when queueing (>= 1; the oldest item is dropped when full). Library default 1. */
-  readonly maxQueueSize?: number;
-}
+export type PythonExactTimeConfig = PolicyConfigOf<typeof pythonExactTime>;
 
 /** A static transform `parent -> child`. Rotation: `rpy` or `quaternion`, or neither (identity). */
 export interface TransformConfig {
@@ -201,6 +91,7 @@ export interface PipelineConfig {
   readonly slots: number;
   readonly inputs?: readonly InputConfig[];
   readonly policy: PolicyConfig;
+  /** The Buffer between the inputs and the combiner; absent = passthru. */
   readonly buffer?: BufferConfig;
   readonly transforms?: readonly TransformConfig[];
   /** Fusion settings, validated by src/fusion (any JSON object here). */

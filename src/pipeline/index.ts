@@ -47,3 +47,23 @@ export type {
   ReceiveTime,
   SlotItem,
 } from "./types";
+export {
+  SyncGraph,
+  type BufferState,
+  type SyncDrop,
+  type SyncGraphHandlers,
+  type SyncGraphOptions,
+  type SyncItem,
+} from "./SyncGraph";
+export { policyDescriptor, POLICY_DESCRIPTORS } from "../filters/policies/descriptors";
+export {
+  defaultTextOf,
+  type ParameterDescriptor,
+  type ParameterKind,
+  type PolicyDescriptor,
+} from "../filters/policies/PolicyDescriptor";
+export { BUFFER_PARAMETERS } from "../filters/bufferParameters";
+export { INPUT_PARAMETERS } from "./inputParameters";
+export { STAMP_SOURCES, type StampSourceDescriptor } from "../messages/stampSources";
+export { pipelineSchema } from "./configSchema";
+export { ConfigLoadError, loadConfig } from "./loadConfig";

@@ -1,9 +1,10 @@
 import Ajv, { type ErrorObject, type ValidateFunction } from "ajv";
 
-import schema from "../../config/pipeline.schema.json";
+import { policyDescriptor } from "../filters/policies/descriptors";
 import { parseDuration, StampRangeError } from "../time";
 import { ConfigError, type ConfigIssue } from "./ConfigError";
-import { POLICY_TYPES, type PipelineConfig, type PolicyConfig } from "./config";
+import { POLICY_TYPES, type InputConfig, type PipelineConfig, type PolicyConfig } from "./config";
+import { pipelineSchema } from "./configSchema";
 
 /** The publish namespace when the config gives none. */
 export const DEFAULT_PUBLISH_NAMESPACE = "/lockstep";
@@ -66,7 +67,7 @@ export function parseConfig(json: unknown): PipelineConfig {
     },
   };
   if (raw.inputs != undefined) {
-    config.inputs = raw.inputs.map((input) => ({ topic: input.topic }));
+    config.inputs = raw.inputs.map((input) => ({ ...input }) as InputConfig);
   }
   if (raw.buffer != undefined) {
     config.buffer = { ...raw.buffer };
@@ -107,7 +108,7 @@ type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 interface RawConfig {
   slots?: number;
-  inputs?: { topic: string }[];
+  inputs?: { topic: string; stamp?: string }[];
   policy: Record<string, unknown> & { type: string };
   buffer?: Record<string, unknown>;
   transforms?: {
@@ -121,46 +122,42 @@ interface RawConfig {
   publish?: { enabled?: boolean; namespace?: string };
 }
 
-/** How each duration-valued or slot-dependent policy parameter is checked and converted. */
-const PARAMETER_KINDS: Record<
-  string,
-  "duration" | "nullableDuration" | "perSlot" | "perSlotSigned"
-> = {
-  maxAge: "nullableDuration",
-  maxTimespan: "nullableDuration",
-  maxIntervalDuration: "nullableDuration",
-  epsilon: "duration",
-  slop: "duration",
-  minDistance: "perSlot",
-  interMessageLowerBound: "perSlot",
-  queueOffset: "perSlotSigned",
-};
-
+/**
+ * Converts the parameters of a schema-valid policy: durations to nanoseconds, per-slot lists
+ * checked against the slot count, a trigger checked against the slots. How is decided by each
+ * parameter's kind in the policy's descriptor.
+ */
 function convertPolicy(
   raw: Record<string, unknown> & { type: string },
   slots: number,
   issues: ConfigIssue[],
 ): PolicyConfig {
+  const parameters = policyDescriptor(raw.type)?.parameters ?? [];
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(raw)) {
     const path = `/policy/${key}`;
-    const kind = PARAMETER_KINDS[key];
+    const kind = parameters.find((p) => p.name === key)?.kind;
     if (kind === "duration" || kind === "nullableDuration") {
       out[key] = value == undefined ? null : duration(value, path, "unsigned", issues);
-    } else if (kind === "perSlot" || kind === "perSlotSigned") {
+    } else if (kind === "perSlotDuration" || kind === "perSlotSignedDuration") {
       const list = value as unknown[];
       checkPerSlot(list, path, slots, issues);
       out[key] = list.map((v, i) =>
-        duration(v, `${path}/${i}`, kind === "perSlotSigned" ? "signed" : "unsigned", issues),
+        duration(
+          v,
+          `${path}/${i}`,
+          kind === "perSlotSignedDuration" ? "signed" : "unsigned",
+          issues,
+        ),
       );
-    } else if (key === "rateConfig") {
+    } else if (kind === "group") {
       if (Array.isArray(value)) {
         checkPerSlot(value, path, slots, issues);
         out[key] = value.map((v) => ({ ...(v as object) }));
       } else {
         out[key] = { ...(value as object) };
       }
-    } else if (key === "trigger" && typeof value === "number" && value >= slots) {
+    } else if (kind === "trigger" && typeof value === "number" && value >= slots) {
       issues.push({
         path,
         message: `slot ${value} does not exist (the policy has ${slots} slots: 0..${slots - 1}); use a slot index or "any"`,
@@ -208,7 +205,7 @@ function getValidator(): ValidateFunction {
     allowUnionTypes: true,
     strict: true,
     strictRequired: false,
-  }).compile(schema);
+  }).compile(pipelineSchema());
   return compiled;
 }
 

@@ -20,7 +20,7 @@ import { formatName, RecordingError, SynchronizedMcapWriter, type RecordedMessag
 import { FileWritable, openRecordingFile } from "../../recording/node";
 import type { TimeBase } from "../../time";
 import { CliError } from "../CliError";
-import { loadConfig } from "./replay";
+import { configArgument } from "../configArgument";
 
 /** Options of `runAnalyze`. */
 export interface AnalyzeOptions {
@@ -60,7 +60,7 @@ export function registerAnalyze(program: Command): void {
     .requiredOption("--config <file|json>", "pipeline config (JSON file or inline JSON)")
     .option("--out <dir>", "write tuples.jsonl, drops.jsonl, summary.json and synchronized.mcap here")
     .action(async (file: string, opts: { config: string; out?: string }) => {
-      const config = loadConfig(opts.config);
+      const config = configArgument(opts.config);
       const result = await runAnalyze({ file, config, out: opts.out });
       process.stdout.write(`${result.lines.join("\n")}\n`);
       if (result.error) {

@@ -7,7 +7,7 @@ import { fileURLToPath } from "node:url";
 
 import { CliError } from "../CliError";
 import { runAnalyze } from "./analyze";
-import { loadConfig } from "./replay";
+import { configArgument } from "../configArgument";
 
 /** The repository root (this file is src/cli/commands/demo.ts). */
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
@@ -29,7 +29,7 @@ export function registerDemo(program: Command): void {
       const recording = join(ROOT, "samples/husky-2015.bag");
       const configPath = join(ROOT, "config/husky.json");
       const out = resolve(opts.out);
-      const result = await runAnalyze({ file: recording, config: loadConfig(configPath), out });
+      const result = await runAnalyze({ file: recording, config: configArgument(configPath), out });
       const say = (s: string): void => {
         process.stdout.write(`${s}\n`);
       };

@@ -1,23 +1,19 @@
 import type { Command } from "commander";
-import { readFileSync } from "node:fs";
 import type { Writable } from "node:stream";
 import { StringDecoder } from "node:string_decoder";
 
-import { Combiner } from "../../filters/Combiner";
-import { Sink } from "../../filters/Sink";
-import { UserSource } from "../../filters/UserSource";
-import type { CombinerPolicy } from "../../filters/policies/CombinerPolicy";
-import { ConfigError, createPolicy, parseConfigText, type PipelineConfig } from "../../pipeline";
+import {
+  ConfigError,
+  policyDescriptor,
+  SyncGraph,
+  type PipelineConfig,
+} from "../../pipeline";
 import { parseStampJson, StampRangeError, TimeBase, type Stamp } from "../../time";
 import { CliError } from "../CliError";
+import { configArgument } from "../configArgument";
 
 /** Longest accepted input line; a longer one is an error rather than unbounded buffering. */
 const MAX_LINE_BYTES = 1 << 20;
-/**
- * Policies that use the arrival time of a headerless message (Python `allowHeaderless`, LatestTime);
- * for them a headerless event must carry "arrival". Fifo and Latch never read times.
- */
-const TIMES_BY_ARRIVAL = new Set(["python/approximate-time", "ros/latest-time"]);
 /** Output is batched into writes of about this many characters. */
 const OUTPUT_BATCH = 1 << 16;
 
@@ -39,39 +35,9 @@ export function registerReplay(program: Command): void {
       'pipeline config: a JSON file, or inline JSON such as \'{"slots": 2, "policy": {"type": "fkie/approximate-time"}}\'',
     )
     .action(async (opts: { config: string }) => {
-      const config = loadConfig(opts.config);
+      const config = configArgument(opts.config);
       await replay(config, process.stdin, process.stdout);
     });
-}
-
-/**
- * Reads a pipeline config given as inline JSON (text starting with "{") or a file path. Throws
- * CliError(2) naming the file and every offending field.
- */
-export function loadConfig(arg: string): PipelineConfig {
-  const inline = arg.trimStart().startsWith("{");
-  let text = arg;
-  if (!inline) {
-    try {
-      text = readFileSync(arg, "utf8");
-    } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code ?? String(err);
-      throw new CliError(
-        `cannot read config file "${arg}" (${code}); pass a JSON file or inline JSON`,
-        2,
-      );
-    }
-  }
-  try {
-    return parseConfigText(text);
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      const where = inline ? "--config" : `config file "${arg}"`;
-      const lines = err.issues.map((i) => `  ${i.path}: ${i.message}`).join("\n");
-      throw new CliError(`invalid ${where}:\n${lines}`, 2);
-    }
-    throw err;
-  }
 }
 
 /**
@@ -126,32 +92,18 @@ export async function replay(
 
 /** One replayed event as it travels through the graph. */
 interface ReplayItem {
+  readonly slot: number;
   readonly stamp: Stamp;
   readonly arrival: Stamp;
 }
 
-/** Receives the combiner's sets and prints them. */
-class ReplayOutput extends Sink<ReplayItem[]> {
-  readonly #emit: (items: ReplayItem[]) => void;
-
-  public constructor(emit: (items: ReplayItem[]) => void) {
-    super();
-    this.#emit = emit;
-  }
-
-  protected override receive(...items: ReplayItem[]): void {
-    this.#emit(items);
-  }
-}
-
 /**
- * Feeds parsed events through the real graph (one UserSource per slot -> Combiner -> output sink),
+ * Feeds parsed events through the same graph as `Pipeline` (`SyncGraph`: buffer -> Combiner),
  * so the Combiner's own rules apply (e.g. `no-header` drops), and formats tuples and drops.
  */
 class ReplayRun {
   readonly #config: PipelineConfig;
-  readonly #combiner: Combiner<ReplayItem[]>;
-  readonly #sources: UserSource<[ReplayItem]>[] = [];
+  readonly #graph: SyncGraph<ReplayItem>;
   #base = new TimeBase(0);
   #baseFixed = false;
   #event = -1;
@@ -159,30 +111,25 @@ class ReplayRun {
   public constructor(config: PipelineConfig, out: OutputBatcher) {
     this.#config = config;
     // Built on base 0 first, so a config the policy class rejects fails before any input is read;
-    // replaced once the first stamp fixes the real base (unless that base is 0 as well). Until
+    // rebuilt once the first stamp fixes the real base (unless that base is 0 as well). Until
     // then the policy has seen nothing, so the switch drops nothing.
-    this.#combiner = new Combiner<ReplayItem[]>(this.#create(this.#base), {
-      stampOf: (item) => item.stamp,
-      arrivalOf: (item) => item.arrival,
-    });
-    for (let slot = 0; slot < config.slots; slot++) {
-      this.#sources.push(new UserSource<[ReplayItem]>());
-    }
-    this.#combiner.connectToSources(...this.#sources);
-    this.#combiner.connectToSink(
-      new ReplayOutput((items) => {
-        let line = '{"tuple":[';
-        for (let i = 0; i < items.length; i++) {
-          line += (i === 0 ? "" : ",") + this.#fmt(items[i]!.stamp);
-        }
-        out.push(`${line}],"after":${this.#event}}\n`);
-      }),
+    this.#graph = configErrorsAsUsage(
+      () =>
+        new SyncGraph<ReplayItem>(config, this.#base, {
+          tuple: (items) => {
+            let line = '{"tuple":[';
+            for (let i = 0; i < items.length; i++) {
+              line += (i === 0 ? "" : ",") + this.#fmt(items[i]!.stamp);
+            }
+            out.push(`${line}],"after":${this.#event}}\n`);
+          },
+          drop: (d) => {
+            out.push(
+              `{"drop":{"slot":${d.slot},"stamp":${this.#fmt(d.stamp)},"reason":"${d.reason}"},"after":${this.#event}}\n`,
+            );
+          },
+        }),
     );
-    this.#combiner.onDrop((d) => {
-      out.push(
-        `{"drop":{"slot":${d.slot},"stamp":${this.#fmt(d.stamp)},"reason":"${d.reason}"},"after":${this.#event}}\n`,
-      );
-    });
   }
 
   public line(text: string, lineNo: number): void {
@@ -197,15 +144,18 @@ class ReplayRun {
       this.#baseFixed = true;
       this.#base = TimeBase.forFirstStamp(first);
       if (this.#base.baseSec !== 0) {
-        this.#combiner.setPolicy(this.#create(this.#base));
+        const base = this.#base;
+        configErrorsAsUsage(() => {
+          this.#graph.setTimeBase(base);
+        });
       }
     }
-    const policy = this.#combiner.policy;
+    const policy = this.#graph.policy;
     if (
       ev.stamp == undefined &&
       ev.arrival == undefined &&
       policy.acceptsHeaderless &&
-      TIMES_BY_ARRIVAL.has(policy.type)
+      policyDescriptor(policy.type)?.usesArrivalTime === true
     ) {
       throw new CliError(
         `replay: line ${lineNo}: "stamp" is null (no header) and there is no "arrival"; ` +
@@ -216,7 +166,7 @@ class ReplayRun {
     const stamp = ev.stamp == undefined ? NaN : this.#relative(ev.stamp, "stamp", lineNo);
     const arrival = ev.arrival == undefined ? stamp : this.#relative(ev.arrival, "arrival", lineNo);
     try {
-      this.#sources[ev.slot]!.push({ stamp, arrival });
+      this.#graph.push({ slot: ev.slot, stamp, arrival });
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       throw new CliError(`replay: line ${lineNo}: ${policy.type} failed: ${message}`, 1);
@@ -225,18 +175,6 @@ class ReplayRun {
 
   #fmt(stamp: Stamp): string {
     return Number.isNaN(stamp) ? "null" : `"${this.#base.format(stamp)}"`;
-  }
-
-  #create(base: TimeBase): CombinerPolicy<ReplayItem> {
-    try {
-      return createPolicy<ReplayItem>(this.#config.policy, this.#config.slots, base);
-    } catch (err) {
-      if (err instanceof ConfigError) {
-        const lines = err.issues.map((i) => `  ${i.path}: ${i.message}`).join("\n");
-        throw new CliError(`invalid --config:\n${lines}`, 2);
-      }
-      throw err;
-    }
   }
 
   #relative(ns: bigint, field: string, lineNo: number): Stamp {
@@ -317,6 +255,19 @@ function stampOf(value: unknown, field: string, lineNo: number): bigint {
   } catch (err) {
     if (err instanceof StampRangeError) {
       throw new CliError(`replay: line ${lineNo}: ${err.message}`, 2);
+    }
+    throw err;
+  }
+}
+
+/** Runs `build`, turning a ConfigError into a usage error (exit 2) listing every issue. */
+function configErrorsAsUsage<R>(build: () => R): R {
+  try {
+    return build();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      const lines = err.issues.map((i) => `  ${i.path}: ${i.message}`).join("\n");
+      throw new CliError(`invalid --config:\n${lines}`, 2);
     }
     throw err;
   }

@@ -1,0 +1,19 @@
+import { readFileSync } from "node:fs";
+
+import { ConfigLoadError, loadConfig, type PipelineConfig } from "../pipeline";
+import { CliError } from "./CliError";
+
+/**
+ * The `--config <file.json | inline JSON>` argument of a command, read from disk and validated
+ * (`loadConfig`). Throws CliError(2) naming the file and every offending field.
+ */
+export function configArgument(arg: string): PipelineConfig {
+  try {
+    return loadConfig(arg, (path) => readFileSync(path, "utf8"));
+  } catch (err) {
+    if (err instanceof ConfigLoadError) {
+      throw new CliError(err.message, 2);
+    }
+    throw err;
+  }
+}

@@ -1,0 +1,30 @@
+import type { ParameterDescriptor, ParameterValues } from "../filters/policies/PolicyDescriptor";
+import { DEFAULT_STAMP_SOURCE, STAMP_SOURCES } from "../messages/stampSources";
+
+/**
+ * The keys of one `inputs[]` entry, described like policy parameters: the schema, the
+ * `InputConfig` type and the editor fields follow from this list. The stamp sources come from
+ * `STAMP_SOURCES` (messages layer), so a new source needs no edit here.
+ */
+export const INPUT_PARAMETERS = [
+  {
+    name: "topic",
+    kind: "string",
+    label: "Topic",
+    help: 'Topic name, e.g. "/imu/data"',
+    libraryName: "topic",
+    required: true,
+  },
+  {
+    name: "stamp",
+    kind: "choice",
+    label: "Stamp",
+    help: `Where the input's stamp comes from: ${STAMP_SOURCES.map((s) => `${s.name} = ${s.help}`).join("; ")}`,
+    libraryName: "(header.stamp)",
+    choices: STAMP_SOURCES.map((s) => s.name),
+    default: DEFAULT_STAMP_SOURCE,
+  },
+] as const satisfies readonly ParameterDescriptor[];
+
+/** One input of the pipeline; its index in `inputs` is its slot. */
+export type InputConfig = ParameterValues<typeof INPUT_PARAMETERS>;
