@@ -3,7 +3,7 @@ import type { Command } from "commander";
 import { describeDiagnosis, type Diagnosis } from "../../pipeline/diagnosis";
 import { CliError } from "../CliError";
 import { runAnalyze } from "./analyze";
-import { loadConfig } from "./replay";
+import { configArgument } from "../configArgument";
 
 /**
  * Registers `lockstep doctor <recording> --config <file> [--json]`: runs the pipeline over the
@@ -20,7 +20,7 @@ export function registerDoctor(program: Command): void {
     .requiredOption("--config <file|json>", "pipeline config (JSON file or inline JSON)")
     .option("--json", "print the diagnosis as JSON")
     .action(async (file: string, opts: { config: string; json?: boolean }) => {
-      const config = loadConfig(opts.config);
+      const config = configArgument(opts.config);
       const result = await runAnalyze({ file, config });
       const diagnosis = result.summary.diagnosis as Diagnosis | undefined;
       if (diagnosis == undefined) {
