@@ -1,4 +1,3 @@
-import type { DropReason } from "../filters/DropReason";
 import { quatFromRpy, TransformBuffer } from "../filters/tf";
 import { frameIdOf, nsecOf, readStamp } from "../messages";
 import { TimeBase, type Stamp } from "../time";
@@ -14,6 +13,7 @@ import type {
   PipelineTuple,
   SlotItem,
 } from "./types";
+import type { DropReason } from "../time/DropReason";
 
 /** Options of a Pipeline. */
 export interface PipelineOptions {

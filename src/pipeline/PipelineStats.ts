@@ -1,7 +1,7 @@
-import type { DropReason } from "../filters/DropReason";
 import type { Stamp, TimeBase } from "../time";
 import { Reservoir } from "./Reservoir";
 import type { PipelineConfig } from "./config";
+import type { DropReason } from "../time/DropReason";
 
 /** Running statistics of one topic (bounded memory: counters plus two reservoirs). */
 export class TopicStats {

@@ -2,12 +2,12 @@ import type { PipelineConfig } from "./config";
 import { createPolicy } from "./createPolicy";
 import { Buffer } from "../filters/Buffer";
 import { Combiner } from "../filters/Combiner";
-import type { DropReason } from "../filters/DropReason";
 import { Sink } from "../filters/Sink";
 import { UserSource } from "../filters/UserSource";
 import type { BufferPolicyName } from "../filters/bufferParameters";
 import type { CombinerPolicy } from "../filters/policies/CombinerPolicy";
 import type { Stamp, TimeBase } from "../time";
+import type { DropReason } from "../time/DropReason";
 
 /** What travels through a SyncGraph: a slot and the times the policy matches by. */
 export interface SyncItem {

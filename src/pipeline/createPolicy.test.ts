@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
 
-import type { DropReason } from "../filters/DropReason";
 import type { CombinerPolicy } from "../filters/policies/CombinerPolicy";
 import { TimeBase, type Stamp } from "../time";
 import { ConfigError } from "./ConfigError";
 import { POLICY_TYPES } from "./config";
 import { createPolicy } from "./createPolicy";
 import { parseConfig } from "./parseConfig";
+import type { DropReason } from "../time/DropReason";
 
 const BASE0 = new TimeBase(0);
 const EPOCH = TimeBase.forFirstStamp(1_700_000_000_000_000_000n);

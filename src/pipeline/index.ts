@@ -67,3 +67,4 @@ export { INPUT_PARAMETERS } from "./inputParameters";
 export { STAMP_SOURCES, type StampSourceDescriptor } from "../messages/stampSources";
 export { pipelineSchema } from "./configSchema";
 export { ConfigLoadError, loadConfig } from "./loadConfig";
+export { DROP_REASONS, type DropReason } from "../time/DropReason";

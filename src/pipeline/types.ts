@@ -1,7 +1,7 @@
-import type { DropReason } from "../filters/DropReason";
 import type { TransformBuffer } from "../filters/tf";
 import type { Stamp, TimeBase } from "../time";
 import type { PipelineConfig } from "./config";
+import type { DropReason } from "../time/DropReason";
 
 /** A ROS time `{sec, nsec}` (receive times). */
 export interface ReceiveTime {

@@ -8,3 +8,4 @@ export {
 } from "./TimeBase";
 export { formatDuration, parseDuration, scaleDuration } from "./durations";
 export { parseStampJson, secNsecOf, type RosTime } from "./stamps";
+export { DROP_REASONS, type DropReason } from "./DropReason";

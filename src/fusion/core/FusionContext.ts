@@ -1,6 +1,6 @@
 import type { StampedUuids } from "./uuid";
-import type { DropReason } from "../../filters/DropReason";
 import type { Stamp, TimeBase } from "../../time";
+import type { DropReason } from "../../time/DropReason";
 
 /** A rigid transform (translation in metres, rotation as a unit quaternion x, y, z, w). */
 export interface RigidTransform {

@@ -1,4 +1,4 @@
-import type { DropReason } from "../../filters/DropReason";
+import type { DropReason } from "../../time/DropReason";
 import { AsyncSensorModel, resolveDeviceId, Transaction, type SensorMessage } from "../core";
 import { Throttle } from "./common/Throttle";
 import type { MeasurementProblem } from "./common/measurement";

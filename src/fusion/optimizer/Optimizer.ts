@@ -1,8 +1,8 @@
 import { GraphProblem } from "./GraphProblem";
 import { LevenbergMarquardt, type SolverOptions, type SolverSummary } from "./LevenbergMarquardt";
 import { odometry2DEstimate, type Odometry2DEstimate } from "./odometry2DEstimate";
-import type { DropReason } from "../../filters/DropReason";
 import type { Stamp } from "../../time";
+import type { DropReason } from "../../time/DropReason";
 import { Graph, type MotionModel, type ReadonlyGraph, type Transaction } from "../core";
 
 /** How a sensor's transactions are handled (fuse's per-sensor optimizer parameters, §1.1). */

@@ -1,8 +1,7 @@
 import type { DropRow, EngineDelta, EngineInput, EngineStats, MarkBatch, Pose2D, TupleRow } from "./engineTypes";
 import { tuningHints } from "./hints";
-import { DROP_REASONS, type DropReason } from "../../filters/DropReason";
 import { quaternionAt, yawOf } from "../../messages";
-import {
+import { DROP_REASONS, type DropReason ,
   defaultExtensions,
   parseConfig,
   Pipeline,

@@ -3,7 +3,7 @@
  * everything here is structured-clone friendly plain data). Stamps are exact relative
  * nanoseconds on the engine's time base (`baseSec`, see src/time).
  */
-import type { DropReason } from "../../filters/DropReason";
+import type { DropReason } from "../../pipeline";
 
 /** One message handed to the engine. */
 export interface EngineInput {

@@ -1,6 +1,6 @@
 import { Float64Ring } from "./Float64Ring";
 import { RingBuffer } from "./RingBuffer";
-import type { DropReason } from "../../filters/DropReason";
+import type { DropReason } from "../../pipeline";
 import type { DropRow, EngineDelta, EngineStats, Pose2D, TupleRow } from "../engine/engineTypes";
 
 /**

@@ -2,7 +2,7 @@ import type { ReactElement } from "react";
 
 import { fmtStamp } from "./format";
 import { reasonColor, type Theme } from "./theme";
-import type { DropReason } from "../../filters/DropReason";
+import type { DropReason } from "../../pipeline";
 import type { DropRow, EngineStats } from "../engine/engineTypes";
 
 /** Drops by reason: count, share, and the first examples of each (topic, stamp, detail). */

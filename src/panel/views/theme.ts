@@ -1,4 +1,4 @@
-import { DROP_REASONS, type DropReason } from "../../filters/DropReason";
+import { DROP_REASONS, type DropReason } from "../../pipeline";
 
 /** Colours of one scheme. */
 export interface Theme {

@@ -1,13 +1,13 @@
+import type { StampTrace } from "./StampTrace";
+import { exactSpread } from "./spread";
 import { Combiner } from "../../filters/Combiner";
-import { DROP_REASONS, type DropReason } from "../../filters/DropReason";
 import { Sink } from "../../filters/Sink";
 import { UserSource } from "../../filters/UserSource";
 import { TimeBase } from "../../time";
+import { DROP_REASONS, type DropReason } from "../../time/DropReason";
 import type { Spread } from "../PipelineStats";
 import type { PolicyConfig } from "../config";
 import { createPolicy } from "../createPolicy";
-import type { StampTrace } from "./StampTrace";
-import { exactSpread } from "./spread";
 
 /** What one policy run over a stamp trace gave (see `runTrace`). */
 export interface TraceRun {
