@@ -6,11 +6,13 @@
 import type { Benchmark } from "./Benchmark";
 import { analyzeBenchmark } from "./analyze";
 import { fixedLagBenchmarks } from "./fixedLag";
+import { floorBenchmarks } from "./floor";
 import { w3HeapCheck } from "./w3HeapCheck";
 import { w3SyncBenchmarks } from "./w3Sync";
 
 /** The registry (frozen). Names are unique. */
 export const BENCHMARKS: readonly Benchmark[] = Object.freeze([
+  ...floorBenchmarks,
   ...w3SyncBenchmarks(),
   w3HeapCheck,
   ...fixedLagBenchmarks,

@@ -29,12 +29,27 @@ export const W3_POLICIES: readonly PolicyConfig[] = Object.freeze([
   { type: "ros/approximate-time", queueSize: 10 },
 ] satisfies PolicyConfig[]);
 
+/**
+ * The other policies, run through the pipeline on W3 only as `w3-other/<policy>/pipeline` (each
+ * family's figures are read against its approximate-time pipeline of the same run). Queue sizes 10 as above; epsilon 3 ms (the
+ * jitter is ±2 ms); slop 50 ms as W3.md's Python reference.
+ */
+export const W3_OTHER_POLICIES: readonly PolicyConfig[] = Object.freeze([
+  { type: "fkie/fifo", maxQueueSize: 10 },
+  { type: "fkie/latch" },
+  { type: "ros/exact-time", queueSize: 10 },
+  { type: "ros/approximate-epsilon-time", queueSize: 10, epsilon: 3_000_000 },
+  { type: "ros/latest-time" },
+  { type: "python/approximate-time", queueSize: 10, slop: 50_000_000 },
+  { type: "python/exact-time", queueSize: 10 },
+] satisfies PolicyConfig[]);
+
 /** W3 messages per run by default (W3.md's W3). */
 export const W3_DEFAULT_N = 1_000_000;
 
 type Workload = "w3" | "w3e";
 
-/** All W3/W3E benchmarks: workload × policy × mode. */
+/** All W3/W3E benchmarks: workload × policy × mode, then the other policies' W3 pipelines. */
 export function w3SyncBenchmarks(): Benchmark[] {
   const list: Benchmark[] = [];
   for (const workload of ["w3", "w3e"] as const) {
@@ -53,6 +68,16 @@ export function w3SyncBenchmarks(): Benchmark[] {
         });
       }
     }
+  }
+  for (const policy of W3_OTHER_POLICIES) {
+    list.push({
+      name: `w3-other/${policy.type.replace("/", "-")}/pipeline`,
+      policy: policy.type,
+      description: `W3 through ${policy.type} in UserSource -> Combiner -> Sink with drop reporting`,
+      standard: true,
+      defaultN: W3_DEFAULT_N,
+      prepare: (n) => pipelineCase(policy, "w3", n),
+    });
   }
   return list;
 }

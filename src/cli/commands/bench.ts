@@ -31,6 +31,11 @@ export function registerBench(program: Command): void {
     .option("--json", "one JSON line per benchmark instead of a table")
     .option("--list", "list the benchmarks and exit")
     .option("--in-process", "run every benchmark in this process instead of a fresh one each")
+    .option(
+      "--peers",
+      "also build and run the C++ peers and floors of ../shared/bench/peers (needs g++), interleaved, and print same-run ratios",
+    )
+    .option("--rounds <R>", "with --peers: interleaved rounds whose medians are compared (default 3)")
     .action(async (names: string[], opts: BenchOptions) => {
       await bench(names, opts);
     });
@@ -41,6 +46,8 @@ interface BenchOptions {
   json?: boolean;
   list?: boolean;
   inProcess?: boolean;
+  peers?: boolean;
+  rounds?: string;
 }
 
 async function bench(names: string[], opts: BenchOptions): Promise<void> {
@@ -70,6 +77,24 @@ async function bench(names: string[], opts: BenchOptions): Promise<void> {
     throw new CliError(err instanceof Error ? err.message : String(err), 2);
   }
   const json = opts.json === true;
+  if (opts.peers === true) {
+    const rounds = opts.rounds == undefined ? 3 : Number(opts.rounds);
+    if (!Number.isSafeInteger(rounds) || rounds < 1) {
+      throw new CliError(`--rounds: "${String(opts.rounds)}" is not a positive integer`, 2);
+    }
+    const { benchWithPeers } = await import("../../../bench/peersRun");
+    const ok = benchWithPeers({
+      names: names.length > 0 ? selected.map((b) => b.name) : undefined,
+      n: opts.n,
+      rounds,
+      json,
+      runLockstep: (name) => runInChild(process.argv[1]!, name, opts.n),
+    });
+    if (!ok) {
+      process.exitCode = 1;
+    }
+    return;
+  }
   if (!json) {
     process.stdout.write(`${header()}\n`);
   }
