@@ -31,6 +31,8 @@ export interface AnalyzeOptions {
   readonly out?: string;
   /** Show a progress bar on stderr (default: when stderr is a terminal). */
   readonly progress?: boolean;
+  /** The diagnosis extension to attach (default: a new one); `lockstep doctor` keeps its trace. */
+  readonly diagnosis?: DiagnosisExtension<RecordedMessage>;
 }
 
 /** What an analysis produced. */
@@ -129,7 +131,7 @@ export async function runAnalyze(options: AnalyzeOptions): Promise<AnalyzeResult
     for (const ext of defaultExtensions<RecordedMessage>(config)) {
       pipeline.use(ext);
     }
-    pipeline.use(new DiagnosisExtension<RecordedMessage>(config));
+    pipeline.use(options.diagnosis ?? new DiagnosisExtension<RecordedMessage>(config));
   } catch (err) {
     if (err instanceof ConfigError) {
       throw new CliError(`invalid config:\n${err.issues.map((i) => `  ${i.path}: ${i.message}`).join("\n")}`, 2);

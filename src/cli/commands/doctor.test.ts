@@ -8,12 +8,17 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { runAnalyze } from "./analyze";
 import { replay } from "./replay";
 import { parseConfig, Pipeline, type PipelineConfig } from "../../pipeline";
-import { diagnose, runTrace, StampTrace, TraceRecorder, type Diagnosis } from "../../pipeline/diagnosis";
+import { diagnose, DropExplainer, runTrace, StampTrace, TraceRecorder, type Diagnosis } from "../../pipeline/diagnosis";
 import { openRecordingFile } from "../../recording/node";
 import { HAS_SHARED_DATA, sharedRecording } from "../../recording/testing/paths";
 
 /** Runs `lockstep replay`'s code on a trace; returns the number of tuple lines it printed. */
 async function replayTuples(config: PipelineConfig, trace: StampTrace): Promise<number> {
+  return (await replayLines(config, trace)).filter((l) => l.startsWith('{"tuple"')).length;
+}
+
+/** Runs `lockstep replay`'s code on a trace; returns its output lines. */
+async function replayLines(config: PipelineConfig, trace: StampTrace): Promise<string[]> {
   let text = "";
   const out = new Writable({
     write(chunk: Buffer, _enc, done) {
@@ -22,7 +27,7 @@ async function replayTuples(config: PipelineConfig, trace: StampTrace): Promise<
     },
   });
   await replay(config, Readable.from([`${[...trace.replayLines()].join("\n")}\n`]), out);
-  return text.split("\n").filter((l) => l.startsWith('{"tuple"')).length;
+  return text.split("\n").filter((l) => l !== "");
 }
 
 async function traceOf(file: string, config: PipelineConfig): Promise<StampTrace> {
@@ -152,6 +157,17 @@ describe("diagnosis against replay (properties)", () => {
           const suggested = parseConfig({ slots: trace.slots, policy: s.policy });
           expect(await replayTuples(suggested, trace)).toBe(s.tuples);
         }
+        // Every drop replay reports is explained, in the same order, with the same slot, stamp and reason.
+        const explainer = new DropExplainer(trace, config.policy);
+        const replayed = (await replayLines(config, trace))
+          .map((l) => JSON.parse(l) as { drop?: { slot: number; stamp: string | null; reason: string } })
+          .flatMap((l) => (l.drop ? [l.drop] : []));
+        expect(explainer.drops.length).toBe(replayed.length);
+        replayed.forEach((drop, k) => {
+          const x = explainer.explain(explainer.drops[k]!)!;
+          expect({ slot: x.slot, stamp: x.stamp, reason: x.reason }).toEqual(drop);
+          expect(x.message.length).toBeGreaterThan(5);
+        });
         for (const c of d.causes) {
           if (c.fix) {
             expect(() => parseConfig({ slots: trace.slots, policy: c.fix!.policy })).not.toThrow();

@@ -1,16 +1,18 @@
 import type { Command } from "commander";
 
-import { describeDiagnosis, type Diagnosis } from "../../pipeline/diagnosis";
+import { describeDiagnosis, DiagnosisExtension, DropExplainer, type Diagnosis } from "../../pipeline/diagnosis";
+import type { RecordedMessage } from "../../recording";
 import { CliError } from "../CliError";
-import { runAnalyze } from "./analyze";
 import { configArgument } from "../configArgument";
+import { runAnalyze } from "./analyze";
 
 /**
  * Registers `lockstep doctor <recording> --config <file> [--json]`: runs the pipeline over the
  * recording, then says why sets are missing (causes ranked by the sets each costs, with their
  * evidence) and what to change (suggestions found by re-running the policy on the recording's
  * own stamps, each with the exact number of sets it gives). `--json` prints the same as the
- * `"diagnosis"` object of analyze's summary.json. Exit codes as `analyze`.
+ * `"diagnosis"` object of analyze's summary.json; `--explain n` says what decided the n-th drop
+ * (the explanations.jsonl line of `analyze --out`). Exit codes as `analyze`.
  */
 export function registerDoctor(program: Command): void {
   program
@@ -19,9 +21,26 @@ export function registerDoctor(program: Command): void {
     .argument("<file>", "a ROS 1 bag or an MCAP file")
     .requiredOption("--config <file|json>", "pipeline config (JSON file or inline JSON)")
     .option("--json", "print the diagnosis as JSON")
-    .action(async (file: string, opts: { config: string; json?: boolean }) => {
+    .option("--explain <n>", "explain the n-th synchronizer drop (1-based, the order of drops.jsonl's sync lines) instead")
+    .action(async (file: string, opts: { config: string; json?: boolean; explain?: string }) => {
       const config = configArgument(opts.config);
-      const result = await runAnalyze({ file, config });
+      const explain = opts.explain == undefined ? undefined : Number(opts.explain);
+      if (explain != undefined && !(Number.isInteger(explain) && explain >= 1)) {
+        throw new CliError(`--explain: "${String(opts.explain)}" is not a drop number; give 1 for the first drop`, 2);
+      }
+      const extension = new DiagnosisExtension<RecordedMessage>(config);
+      const result = await runAnalyze({ file, config, diagnosis: extension });
+      if (explain != undefined) {
+        const trace = extension.trace;
+        const explainer = trace == undefined ? undefined : new DropExplainer(trace, config.policy);
+        const event = explainer?.drops[explain - 1];
+        if (explainer == undefined || event == undefined) {
+          throw new CliError(`--explain ${explain}: the synchronizer dropped ${explainer?.drops.length ?? 0} messages`, 2);
+        }
+        const x = explainer.explain(event)!;
+        process.stdout.write(opts.json === true ? `${JSON.stringify(x)}\n` : `${x.topic} ${x.stamp ?? "(no stamp)"}: ${x.message}\n`);
+        return;
+      }
       const diagnosis = result.summary.diagnosis as Diagnosis | undefined;
       if (diagnosis == undefined) {
         throw new CliError(`${file}: no input message with a header stamp on ${(config.inputs ?? []).map((i) => i.topic).join(", ")}; nothing to diagnose`, 1);

@@ -1,7 +1,8 @@
 import type { PipelineConfig } from "../config";
-import type { PipelineInput } from "../types";
+import type { ExtensionOutput, PipelineInput } from "../types";
 import { TraceRecorder } from "./TraceRecorder";
 import { diagnose, type DiagnoseOptions, type Diagnosis } from "./diagnose";
+import { DropExplainer } from "./explainDrop";
 
 /**
  * The diagnosis as a pipeline extension: records the stamp trace while the pipeline runs (a few
@@ -32,6 +33,27 @@ export class DiagnosisExtension<M extends PipelineInput = PipelineInput> extends
   public summary(): Record<string, unknown> {
     const d = this.diagnosis;
     return d == undefined ? {} : { diagnosis: d };
+  }
+
+  /**
+   * `explanations.jsonl` for `analyze --out`: one line per synchronizer drop, in drops.jsonl's
+   * order (its `"stage": "sync"` lines), saying what decided it (see DropExplainer). Produced
+   * lazily by an instrumented re-run, so the analysis itself pays nothing for it.
+   */
+  public *outputs(): Generator<ExtensionOutput> {
+    const trace = this.trace;
+    if (trace == undefined) {
+      return;
+    }
+    const explainer = new DropExplainer(trace, this.#config.policy);
+    yield {
+      file: "explanations.jsonl",
+      lines: (function* () {
+        for (const i of explainer.drops) {
+          yield JSON.stringify(explainer.explain(i));
+        }
+      })(),
+    };
   }
 
   public describe(): string[] {

@@ -103,7 +103,7 @@ export function findCauses(input: CauseInput): DiagnosisCause[] {
   }
   for (const t of facts.topics) {
     const share = t.futureStamps / Math.max(1, t.messages);
-    if (t.latency != undefined && share > 0.01 && t.latency.min < -1_000_000) {
+    if (t.latency != undefined && share > 0.1 && t.latency.min < -1_000_000) {
       causes.push({
         id: "clock-offset",
         topic: t.topic,
@@ -157,7 +157,7 @@ function parameterCause(
       setsLost: lost,
       evidence: { parameter: name, value: from, offsetToSparsest: offset ?? null, drops: drops["max-timespan"] ?? 0 },
       message: larger
-        ? `${name} ${fromText} is below the distance between the inputs' stamps${worst && offset ? ` (${worst.topic} lies up to ${msText(offset.max)} from the nearest ${sparse.topic} stamp, p95 ${msText(offset.p95)})` : ""}: ${lostText}; ${toText} keeps them.`
+        ? `${name} ${fromText} is below the distance between the inputs' stamps${worst && offset ? ` (a ${sparse.topic} stamp lies up to ${msText(offset.max)} from the nearest ${worst.topic} stamp, median ${msText(offset.median)}, p95 ${msText(offset.p95)})` : ""}: ${lostText}; ${toText} keeps them.`
         : `${name} ${fromText} lets poor matches through that crowd out better ones: ${lostText}; ${toText} gives ${countText(fix.run.tuples)}.`,
     };
   }
@@ -326,14 +326,14 @@ function dataCauses(input: CauseInput): DiagnosisCause[] {
     const sparse: TopicFacts = facts.topics[facts.sparsestSlot]!;
     if (facts.commonStamps < 0.5 * sparse.messages) {
       const jitter = Math.max(0, ...facts.topics.map((t) => t.jitter ?? 0));
-      const lost = alt != undefined ? Math.max(0, alt.best.run.tuples - cur) : 0;
+      const lost = alt != undefined ? Math.max(0, alt.first.run.tuples - cur) : 0;
       out.push({
         id: "stamps-never-line-up",
         topic: sparse.topic,
         setsLost: lost,
         evidence: { commonStamps: facts.commonStamps, sparsestMessages: sparse.messages, jitter },
-        message: `${policy.type} only pairs identical stamps, and only ${countText(facts.commonStamps)} stamps occur on every input (the stamps jitter by up to ${msText(jitter)})${alt != undefined ? `: ${alt.space.type} gives ${countText(alt.best.run.tuples)} sets (${countText(lost)} lost)` : ""}.`,
-        ...(alt != undefined ? { fix: { policy: policyJson(alt.best.policy, alt.space, trace.slots), tuples: alt.best.run.tuples } } : {}),
+        message: `${policy.type} only pairs identical stamps, and only ${countText(facts.commonStamps)} stamps occur on every input (the stamps jitter by up to ${msText(jitter)})${alt != undefined ? `: ${alt.space.type} gives ${countText(alt.first.run.tuples)} sets (${countText(lost)} lost)` : ""}.`,
+        ...(alt != undefined ? { fix: { policy: policyJson(alt.first.policy, alt.space, trace.slots), tuples: alt.first.run.tuples } } : {}),
       });
     }
   }

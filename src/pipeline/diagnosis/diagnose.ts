@@ -132,11 +132,12 @@ export function diagnose(trace: StampTrace, policy: PolicyConfig, options: Diagn
     );
   }
   let bestAlternative: PolicySearchResult | undefined;
+  alternatives.sort((a, b) => b.first.run.tuples - a.first.run.tuples);
   for (const alt of alternatives) {
     if (alt.best.run.tuples > 0) {
       const pick = alt.first;
       add(pick, alt.space, "alternative", `${alt.space.type} with ${settingsText(pick, alt.space)}: ${countText(pick.run.tuples)} sets`);
-      if (bestAlternative == undefined || alt.best.run.tuples > bestAlternative.best.run.tuples) {
+      if (bestAlternative == undefined || alt.first.run.tuples > bestAlternative.first.run.tuples) {
         bestAlternative = alt;
       }
     }
@@ -334,18 +335,21 @@ function headlineOf(
   if (top) {
     parts.push(top.message);
   }
+  const better = alternative != undefined && alternative.first.run.tuples > 2 * own.best.run.tuples;
   if (first) {
     parts.push(`Change ${first.message}.`);
-  } else if (own.best.run.tuples === 0) {
-    parts.push(`No searched setting of ${policy.type} gives any set on these stamps.`);
+  } else if (better) {
+    const alt = suggestions.find((s) => s.kind === "alternative");
+    parts.push(
+      `No searched setting of ${policy.type} gives more than ${countText(own.best.run.tuples)} sets on these stamps; switch to ${alt?.message ?? alternative.space.type}.`,
+    );
+    return parts.join(" ");
   } else {
     parts.push(`${policy.type} already gives ${countText(cur)} sets, within 2 % of the most any searched setting gives (${countText(own.best.run.tuples)}).`);
   }
-  if (alternative != undefined && alternative.best.run.tuples > 2 * own.best.run.tuples) {
+  if (better) {
     parts.push(
-      own.best.run.tuples === 0
-        ? `${alternative.space.type} gives ${countText(alternative.best.run.tuples)}.`
-        : `No setting of ${policy.type} gives more than ${countText(own.best.run.tuples)} sets on these stamps; ${alternative.space.type} gives ${countText(alternative.best.run.tuples)}.`,
+      `No setting of ${policy.type} gives more than ${countText(own.best.run.tuples)} sets on these stamps; ${alternative.space.type} gives ${countText(alternative.first.run.tuples)}.`,
     );
   }
   return parts.join(" ");

@@ -29,8 +29,9 @@ export interface TopicFacts {
   /** Largest run of messages on this slot with one receive time. */
   readonly largestBurst: number;
   /**
-   * Distance (ns) from each stamp to the nearest stamp of the slot with the fewest messages
-   * (the one every set needs); null for that slot itself or without stamps.
+   * For each stamp of the slot with the fewest messages (every set needs one of them), the
+   * distance (ns) to this slot's nearest stamp: the timespan a set with it needs at least. Null
+   * for that slot itself or without stamps.
    */
   readonly offsetToSparsest: Spread | null;
 }
@@ -116,9 +117,10 @@ export function traceFacts(trace: StampTrace): TraceFacts {
       hi = Math.max(hi, s);
     }
     const offsets: number[] = [];
-    if (slot !== sparsestSlot && sparse.length > 0) {
-      for (const s of st) {
-        offsets.push(nearestDistance(sparse, s));
+    if (slot !== sparsestSlot && st.length > 0) {
+      const own = Float64Array.from(st).sort();
+      for (const s of sparse) {
+        offsets.push(nearestDistance(own, s));
       }
     }
     topics.push({

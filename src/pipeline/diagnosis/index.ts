@@ -7,3 +7,4 @@ export { SEARCH_SPACE, familyOf, searchSpaceOf, type SearchablePolicy, type Sear
 export { StampTrace, type TraceEventKind } from "./StampTrace";
 export { TraceRecorder } from "./TraceRecorder";
 export { DiagnosisExtension } from "./DiagnosisExtension";
+export { DropExplainer, type DropExplanation, type DropPartner } from "./explainDrop";

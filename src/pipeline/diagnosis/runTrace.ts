@@ -29,6 +29,8 @@ export interface TraceRun {
   readonly emittedAfter?: Int32Array;
   /** With `record`: per dropped event, the event whose arrival caused the drop (else -1). */
   readonly droppedAfter?: Int32Array;
+  /** With `record`: the dropped events in the order the drops were reported (drops.jsonl's order). */
+  readonly dropOrder?: Int32Array;
 }
 
 /**
@@ -88,6 +90,7 @@ export function runTrace(policy: PolicyConfig, trace: StampTrace, options: RunTr
   const fates = record ? new Int32Array(n).fill(-1) : undefined;
   const droppedAfter = record ? new Int32Array(n).fill(-1) : undefined;
   const members: number[] = [];
+  const dropOrder: number[] = [];
   const emittedAfter: number[] = [];
   let newest = -Infinity;
   let current = -1;
@@ -133,6 +136,7 @@ export function runTrace(policy: PolicyConfig, trace: StampTrace, options: RunTr
     if (record) {
       fates![d.item] = -2 - DROP_REASONS.indexOf(d.reason);
       droppedAfter![d.item] = current;
+      dropOrder.push(d.item);
     }
   });
 
@@ -152,6 +156,7 @@ export function runTrace(policy: PolicyConfig, trace: StampTrace, options: RunTr
       if (record) {
         fates![i] = -2 - DROP_REASONS.indexOf(early);
         droppedAfter![i] = i;
+        dropOrder.push(i);
       }
       continue;
     }
@@ -168,7 +173,7 @@ export function runTrace(policy: PolicyConfig, trace: StampTrace, options: RunTr
     lag: exactSpread(lags),
     held,
     ...(record
-      ? { fates, members: Int32Array.from(members), emittedAfter: Int32Array.from(emittedAfter), droppedAfter }
+      ? { fates, members: Int32Array.from(members), emittedAfter: Int32Array.from(emittedAfter), droppedAfter, dropOrder: Int32Array.from(dropOrder) }
       : {}),
   };
 }
