@@ -5,6 +5,7 @@ import { registerAnalyze } from "./commands/analyze";
 import { registerBench } from "./commands/bench";
 import { registerDemo } from "./commands/demo";
 import { registerDoctor } from "./commands/doctor";
+import { registerInfo } from "./commands/info";
 import { registerReplay } from "./commands/replay";
 import { registerServe } from "./commands/serve";
 
@@ -22,6 +23,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   registerAnalyze(program);
   registerBench(program);
   registerDemo(program);
+  registerInfo(program);
   registerServe(program);
   registerDoctor(program);
   try {

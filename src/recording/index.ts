@@ -6,6 +6,8 @@ export { createDecoder, type MessageDecoder } from "./decoders";
 export { loadDecompressors, type Decompressor, type Decompressors } from "./decompress";
 export { openRecording, readRecording, type OpenRecordingOptions } from "./openRecording";
 export { formatName } from "./formatName";
+export { recordingFacts, type RecordingFacts } from "./recordingFacts";
+export { TopicFactsCollector, type FactsInput, type MessageFacts, type TopicFacts } from "./TopicFacts";
 export { MergedRecording } from "./MergedRecording";
 export { Sqlite3Recording, type Sqlite3Options } from "./Sqlite3Recording";
 export { openRosbag2, openRosbag2File, type BagFolder, type Rosbag2Options } from "./Rosbag2Recording";

@@ -1,0 +1,64 @@
+import { describe, expect, it, vi } from "vitest";
+
+import { describeFacts } from "./info";
+import { recordingFacts, type RecordingFacts } from "../../recording";
+import { openRecordingFile } from "../../recording/node";
+import { HAS_SHARED_DATA, sharedRecording } from "../../recording/testing/paths";
+import { main } from "../main";
+
+async function factsOf(path: string): Promise<RecordingFacts> {
+  const recording = await openRecordingFile(path);
+  try {
+    return await recordingFacts(recording);
+  } finally {
+    await recording.close();
+  }
+}
+
+describe.skipIf(!HAS_SHARED_DATA)("lockstep info", () => {
+  it("mustang-2014.bag: the ordering facts ../shared/data/README.md documents", async () => {
+    const facts = await factsOf(sharedRecording("mustang-2014.bag"));
+    const topic = (name: string) => facts.topics.find((t) => t.topic === name)!;
+    expect(facts.messages).toBe(29_274);
+    expect(topic("/xsens/imu_data").receiveTimeTies).toBe(590);
+    expect(topic("/xsens/imu_data").backwardStampSteps).toBe(0);
+    expect(topic("/my_odometry2imu/imu_data").backwardStampSteps).toBe(31);
+    expect(topic("/my_odometry2imu/imu_data").receiveTimeTies).toBe(9_658);
+    // README: latency min / median / max -205 / -5.4 / +2.6 ms; stereo odometry 106 / 154 / 387 ms.
+    const xsens = topic("/xsens/imu_data").latency!;
+    expect([Math.round(xsens.min / 1e6), Math.round(xsens.median / 1e5) / 10, Math.round(xsens.max / 1e5) / 10]).toEqual([-205, -5.4, 2.6]);
+    const stereo = topic("/stereo_odometer/odometry").latency!;
+    expect([Math.round(stereo.min / 1e6), Math.round(stereo.median / 1e6), Math.round(stereo.max / 1e6)]).toEqual([106, 154, 387]);
+    expect(topic("/wheel_odometry")).toMatchObject({ type: "nav_msgs/Odometry", encoding: "ros1", messages: 1294, stampSource: "header.stamp", stampsSet: 1294 });
+    expect(topic("/wheel_odometry").rateHz).toBeCloseTo(9.67, 1);
+  });
+
+  it("husky-2015 Humble folder: --json with ROS 2 types and header stamps; unreadable topics named in words", async () => {
+    const chunks: string[] = [];
+    const spy = vi.spyOn(process.stdout, "write").mockImplementation((s: string | Uint8Array) => {
+      chunks.push(String(s));
+      return true;
+    });
+    let code: number;
+    try {
+      code = await main(["info", sharedRecording("ros2/husky-2015-sqlite3-humble"), "--json"]);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(code).toBe(0);
+    const facts = JSON.parse(chunks.join("")) as RecordingFacts;
+    expect(facts.format).toBe("rosbag2");
+    expect(facts.topics.map((t) => [t.topic, t.type, t.encoding, t.messages, t.stampSource, t.stampsSet])).toEqual([
+      ["/imu/data", "sensor_msgs/msg/Imu", "cdr", 11_865, "header.stamp", 11_865],
+      ["/husky_velocity_controller/odom", "nav_msgs/msg/Odometry", "cdr", 3_952, "header.stamp", 3_952],
+      ["/fix", "sensor_msgs/msg/NavSatFix", "cdr", 989, "header.stamp", 989],
+    ]);
+    // README: the IMU stamps are about 25 ms older than their receive times (median 25.2 ms).
+    expect(Math.round(facts.topics[0]!.latency!.median / 1e5) / 10).toBe(25.2);
+
+    const services = await factsOf(sharedRecording("rosbag2-upstream/sqlite3-bag_with_topics_and_service_events"));
+    const text = describeFacts("bag", services).join("\n");
+    expect(text).toMatch(/\/test_service1\/_service_event\n {2}type test_msgs\/srv\/BasicTypes_Event, encoding cdr, 4 messages.*\n {2}not decodable: no message definition/);
+    expect(services.topics.find((t) => t.topic === "/test_topic1")!.stampSource).toBe("none");
+  });
+});

@@ -1,0 +1,78 @@
+import type { Command } from "commander";
+
+import { recordingFacts, RecordingError, type RecordingFacts, type TopicFacts } from "../../recording";
+import { openRecordingFile } from "../../recording/node";
+import { CliError } from "../CliError";
+
+function ms(ns: number): string {
+  return `${(ns / 1e6).toFixed(2)} ms`;
+}
+
+function stampText(t: TopicFacts): string {
+  if (t.stampSource === "none") {
+    return "none (headerless: arrival time only)";
+  }
+  const unset = t.messages - t.stampsSet;
+  return unset === 0 ? `${t.stampSource}, set on all` : `${t.stampSource}, set on ${t.stampsSet} of ${t.messages} (${t.stampsZero} zero)`;
+}
+
+/** The human form of `lockstep info`: a header, then one block per topic. */
+export function describeFacts(file: string, facts: RecordingFacts): string[] {
+  const lines = [
+    `${file}: ${facts.formatName}${facts.indexed ? "" : " (unindexed: read sequentially)"}, ${facts.sizeInBytes} bytes`,
+    `messages: ${facts.messages}, receive-time ties (same receive time as the message before, any topic): ${facts.receiveTimeTies}`,
+  ];
+  if (facts.startTime != undefined && facts.endTime != undefined) {
+    const span = Number(BigInt(facts.endTime) - BigInt(facts.startTime)) / 1e9;
+    lines.push(`receive times: ${facts.startTime} … ${facts.endTime} (${span.toFixed(3)} s)`);
+  }
+  for (const t of facts.topics) {
+    lines.push(t.topic);
+    lines.push(`  type ${t.type || "(none)"}, encoding ${t.encoding ?? "?"}, ${t.messages} messages${t.rateHz == undefined ? "" : `, ${t.rateHz.toFixed(2)} Hz`}`);
+    const reason = facts.unreadableTopics[t.topic];
+    if (reason != undefined) {
+      lines.push(`  not decodable: ${reason}`);
+      continue;
+    }
+    lines.push(`  stamp: ${stampText(t)}`);
+    if (t.latency) {
+      lines.push(`  latency (receive − stamp): median ${ms(t.latency.median)}, max ${ms(t.latency.max)}, min ${ms(t.latency.min)}`);
+    }
+    lines.push(`  backward stamp steps: ${t.backwardStampSteps}, receive-time ties on this topic: ${t.receiveTimeTies}`);
+  }
+  return lines;
+}
+
+/**
+ * Registers `lockstep info <recording> [--json]`: what a recording holds and how its time
+ * behaves, per topic (type, encoding, count, rate, stamp source and whether set, latency,
+ * backward stamp steps, receive-time ties). `--json` prints the `RecordingFacts` object. Exit 1
+ * when the recording cannot be opened or breaks off (after printing nothing partial).
+ */
+export function registerInfo(program: Command): void {
+  program
+    .command("info")
+    .description("show a recording's topics, types, rates, stamps, latency and ordering facts")
+    .argument("<recording>", "a ROS 1 bag, an MCAP file, a rosbag2 bag folder or .db3 file")
+    .option("--json", "print the facts as one JSON object")
+    .action(async (file: string, opts: { json?: boolean }) => {
+      let recording;
+      try {
+        recording = await openRecordingFile(file);
+      } catch (err) {
+        throw new CliError(`cannot open ${file}: ${err instanceof Error ? err.message : String(err)}`, 1);
+      }
+      let facts: RecordingFacts;
+      try {
+        facts = await recordingFacts(recording);
+      } catch (err) {
+        if (err instanceof RecordingError) {
+          throw new CliError(`${file} ${err.message}`, 1);
+        }
+        throw err;
+      } finally {
+        await recording.close();
+      }
+      process.stdout.write(opts.json === true ? `${JSON.stringify({ file, ...facts })}\n` : `${describeFacts(file, facts).join("\n")}\n`);
+    });
+}

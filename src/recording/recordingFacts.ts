@@ -1,0 +1,65 @@
+import { TopicFactsCollector, type MessageFacts } from "./TopicFacts";
+import { formatName } from "./formatName";
+import type { ReadProgress, RecordTime, Recording } from "./types";
+
+/** Everything `lockstep info` reports about a recording. */
+export interface RecordingFacts extends MessageFacts {
+  /** "ros1bag", "mcap" or "rosbag2". */
+  readonly format: string;
+  /** In words, e.g. "rosbag2 (ros2)". */
+  readonly formatName: string;
+  readonly profile: string | undefined;
+  readonly indexed: boolean;
+  readonly sizeInBytes: number;
+  /** Receive time of the first and last message (ns, decimal strings); undefined when empty. */
+  readonly startTime: string | undefined;
+  readonly endTime: string | undefined;
+  /** Topics that cannot be decoded, with the reason (their messages are counted, not analyzed). */
+  readonly unreadableTopics: Readonly<Record<string, string>>;
+}
+
+/**
+ * Reads a whole recording once and returns its facts (per topic: type, encoding, count, rate,
+ * stamp source and whether set, latency, backward stamp steps, receive-time ties). Runs wherever
+ * the recording does (Node, browser, Worker). A read error after some messages is thrown (the
+ * caller decides whether the partial facts matter).
+ */
+export async function recordingFacts(recording: Recording, onProgress?: (p: ReadProgress) => void): Promise<RecordingFacts> {
+  const collector = new TopicFactsCollector();
+  const unreadable = recording.info.unreadableTopics ?? new Map<string, string>();
+  const readable = recording.info.channels.map((c) => c.topic).filter((t) => !unreadable.has(t));
+  let first: RecordTime | undefined;
+  let last: RecordTime | undefined;
+  const less = (a: RecordTime, b: RecordTime): boolean => a.sec < b.sec || (a.sec === b.sec && a.nsec < b.nsec);
+  const ns = (t: RecordTime | undefined): string | undefined => (t ? (BigInt(t.sec) * 1_000_000_000n + BigInt(t.nsec)).toString() : undefined);
+  // Unreadable topics are counted from raw data; the others are decoded for their stamps.
+  const passes: { topics: readonly string[] | undefined; decode: boolean }[] =
+    unreadable.size === 0 ? [{ topics: undefined, decode: true }] : [{ topics: readable, decode: true }, { topics: [...unreadable.keys()], decode: false }];
+  for (const pass of passes) {
+    if (pass.topics?.length === 0) {
+      continue;
+    }
+    for await (const m of recording.messages({ topics: pass.topics, decode: pass.decode, onProgress })) {
+      collector.add(m, m.channel.messageEncoding);
+      const t = m.receiveTime;
+      if (!first || less(t, first)) {
+        first = t;
+      }
+      if (!last || less(last, t)) {
+        last = t;
+      }
+    }
+  }
+  const info = recording.info;
+  return {
+    ...collector.result(),
+    format: info.format,
+    formatName: formatName(info),
+    profile: info.profile,
+    indexed: info.indexed,
+    sizeInBytes: info.sizeInBytes,
+    startTime: ns(first),
+    endTime: ns(last),
+    unreadableTopics: Object.fromEntries(unreadable),
+  };
+}
