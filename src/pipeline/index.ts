@@ -68,3 +68,4 @@ export { STAMP_SOURCES, type StampSourceDescriptor } from "../messages/stampSour
 export { pipelineSchema } from "./configSchema";
 export { ConfigLoadError, loadConfig } from "./loadConfig";
 export { DROP_REASONS, type DropReason } from "../time/DropReason";
+export { FusionConfigError } from "../fusion/config";

@@ -3,7 +3,7 @@ import type { Command } from "commander";
 import { mkdir, open, type FileHandle } from "node:fs/promises";
 import { join } from "node:path";
 
-import { FusionConfigError } from "../../fusion/config";
+import { FusionConfigError } from "../../pipeline";
 import {
   ConfigError,
   defaultExtensions,
