@@ -1,7 +1,7 @@
 // Shared setup of the browser tests: the built extension (built here when missing or stale), the
 // test host bundle, the husky recording as JSON, a static server on 127.0.0.1, and chromium.
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
@@ -28,14 +28,54 @@ function newestMtime(dir: string): number {
   return newest;
 }
 
-/** dist/extension.js, built with `npm run build` when missing or older than src/ or config.ts. */
-export function ensureBuilt(): string {
-  const out = join(ROOT, "dist/extension.js");
-  const sourcesNewest = Math.max(newestMtime(join(ROOT, "src")), statSync(join(ROOT, "config.ts")).mtimeMs);
-  if (!existsSync(out) || statSync(out).mtimeMs < sourcesNewest) {
-    execFileSync("npm", ["run", "build"], { cwd: ROOT, stdio: "pipe" });
+/** The packaged extension: `npm run package`'s output (id-version.foxe at the project root). */
+export const FOXE = join(ROOT, "lockstep.lockstep-0.1.0.foxe");
+
+function sleepSync(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+/**
+ * The `.foxe` from `npm run package` (production build), rebuilt when missing or older than
+ * src/, config.ts, package.json, README.md or CHANGELOG.md. Test files run in parallel processes:
+ * a lock directory makes one build and the others wait for it.
+ */
+export function ensurePackaged(): string {
+  const inputs = [join(ROOT, "config.ts"), join(ROOT, "package.json"), join(ROOT, "README.md"), join(ROOT, "CHANGELOG.md")];
+  const fresh = (): boolean =>
+    existsSync(FOXE) &&
+    existsSync(join(ROOT, "dist/extension.js")) &&
+    statSync(FOXE).mtimeMs >= Math.max(newestMtime(join(ROOT, "src")), ...inputs.map((f) => statSync(f).mtimeMs));
+  const lock = join(ROOT, "dist.lock");
+  for (;;) {
+    if (fresh()) {
+      return FOXE;
+    }
+    try {
+      mkdirSync(lock);
+      break;
+    } catch {
+      // Another test file is building; a lock older than 5 minutes is a crashed build.
+      if (existsSync(lock) && Date.now() - statSync(lock).mtimeMs > 300_000) {
+        rmSync(lock, { recursive: true, force: true });
+      }
+      sleepSync(500);
+    }
   }
-  return readFileSync(out, "utf8");
+  try {
+    if (!fresh()) {
+      execFileSync("npm", ["run", "package"], { cwd: ROOT, stdio: "pipe" });
+    }
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
+  return FOXE;
+}
+
+/** dist/extension.js of the production build (the same file the `.foxe` holds). */
+export function ensureBuilt(): string {
+  ensurePackaged();
+  return readFileSync(join(ROOT, "dist/extension.js"), "utf8");
 }
 
 /** The test host page script (e2e/host/host.ts bundled for the browser). */

@@ -2,8 +2,9 @@ import type { Immutable, MessageEvent, PanelExtensionContext, SettingsTreeAction
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactElement } from "react";
 import { createRoot } from "react-dom/client";
 
-import { parseConfig, ConfigError, type ConfigIssue } from "../pipeline";
-import { EngineClient, type EnginePort } from "./engine/EngineClient";
+import { ConfigError, type ConfigIssue } from "../pipeline/ConfigError";
+import { parseConfig } from "../pipeline/parseConfig";
+import { EngineClient } from "./engine/EngineClient";
 import type { Pose2D } from "./engine/engineTypes";
 import { analyzeRange, findRangeSubscribe, MERGE_BATCH } from "./engine/rangeAnalysis";
 import { slimMessage } from "./engine/slimMessage";
@@ -24,7 +25,7 @@ import { TrajectoryView } from "./views/TrajectoryView";
 import { TransactionsView } from "./views/TransactionsView";
 import { TuplesTable } from "./views/TuplesTable";
 import { themeFor } from "./views/theme";
-import { spawnEngineWorker } from "./worker/spawnEngineWorker";
+import { inPageEnginePort, spawnEngineWorker } from "./worker/spawnEngineWorker";
 
 const TABS = ["tuples", "timeline", "drops", "stats", "transactions", "trajectory", "compare"] as const;
 type Tab = (typeof TABS)[number];
@@ -53,6 +54,7 @@ function LockstepPanel({ context }: { context: PanelExtensionContext }): ReactEl
   const [scheme, setScheme] = useState<"dark" | "light" | undefined>();
   const [range, setRange] = useState<{ start?: { sec: number; nsec: number }; end?: { sec: number; nsec: number } }>({});
   const [engineError, setEngineError] = useState<string | undefined>();
+  const [engineNote, setEngineNote] = useState<string | undefined>();
   const [version, setVersion] = useState(0);
   const [tab, setTab] = useState<Tab>("tuples");
   const [analysis, setAnalysis] = useState<Analysis>({ state: "idle" });
@@ -97,8 +99,11 @@ function LockstepPanel({ context }: { context: PanelExtensionContext }): ReactEl
           onError: (message) => {
             setEngineError(message);
           },
+          onFallback: (reason) => {
+            setEngineNote(reason);
+          },
         },
-        spawnEngineWorker() as EnginePort | undefined,
+        { worker: spawnEngineWorker(), inPage: inPageEnginePort },
       ),
     [store, cache, bump],
   );
@@ -407,6 +412,11 @@ function LockstepPanel({ context }: { context: PanelExtensionContext }): ReactEl
       {(!valid || engineError != undefined) && (
         <div data-testid="config-error" style={{ color: theme.error, padding: "4px 8px", whiteSpace: "pre-wrap", fontSize: 12 }}>
           {!valid ? `Configuration: ${issues.map((i) => `${i.path}: ${i.message}`).join("; ")} (fix it in the panel settings)` : engineError}
+        </div>
+      )}
+      {engineNote != undefined && (
+        <div data-testid="engine-fallback" style={{ color: theme.muted, padding: "2px 8px", fontSize: 12 }}>
+          {engineNote}
         </div>
       )}
       <div style={{ display: "flex", gap: 2, padding: "4px 8px" }}>

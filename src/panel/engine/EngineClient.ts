@@ -1,7 +1,8 @@
-import { EngineServer } from "./EngineServer";
-import type { EngineRequest, EngineResponse } from "./engineProtocol";
+import type { EnginePort, EngineRequest, EngineResponse } from "./engineProtocol";
 import type { EngineDelta, EngineInput } from "./engineTypes";
 import type { ConfigIssue } from "../../pipeline";
+
+export type { EnginePort } from "./engineProtocol";
 
 /** Live frames the engine may be behind before further live frames are skipped. */
 export const MAX_IN_FLIGHT = 120;
@@ -14,68 +15,114 @@ export interface EngineListener {
   onDelta(delta: EngineDelta): void;
   onError(message: string, issues?: readonly ConfigIssue[]): void;
   onConfigured?(topics: readonly string[]): void;
+  /** The worker failed (`error` event) and the engine now runs in the page; `reason` says why. */
+  onFallback?(reason: string): void;
 }
 
-/** Something that accepts engine requests and answers through `onmessage` (a Worker). */
-export interface EnginePort {
-  postMessage(req: EngineRequest): void;
-  onmessage: ((ev: MessageEvent<EngineResponse>) => void) | null;
-  onerror?: ((ev: ErrorEvent) => void) | null;
-  terminate(): void;
+/** Where the engine runs: a worker if one could be started, and how to start it in the page instead. */
+export interface EnginePorts {
+  /** The Web Worker (undefined when it could not even be constructed). */
+  readonly worker?: EnginePort;
+  /** Starts the in-page engine (same protocol). */
+  readonly inPage: () => EnginePort;
 }
 
 /**
- * The panel's handle on the analysis engine: a Web Worker when one could be started, else an
- * inline EngineServer on the main thread (same protocol, run from a timer so `ingest` never runs
- * inside the host's render callback). `ingest` resolves once the engine has processed the batch,
- * so a whole-recording analysis can bound how much is in flight.
+ * The panel's handle on the analysis engine: a Web Worker when one starts, else the same engine
+ * in the page. A worker that fails (its `error` event: a host whose Content-Security-Policy
+ * forbids blob: workers constructs it and fails later; or an uncaught exception) is replaced by
+ * the in-page engine: requests sent before the worker said `ready` are replayed there, so nothing
+ * is lost; after a later failure the last configuration is replayed and results restart.
+ * `ingest` resolves once the engine has processed the batch, so a whole-recording analysis can
+ * bound how much is in flight.
  */
 export class EngineClient {
-  readonly #port: EnginePort | undefined;
-  readonly #inline: EngineServer | undefined;
+  #port: EnginePort;
+  readonly #ports: EnginePorts;
   readonly #listener: EngineListener;
+  #inWorker: boolean;
+  #ready = false;
+  /** Requests sent before the engine said `ready` (replayed if it fails before that). */
+  #unconfirmed: EngineRequest[] = [];
+  #lastConfigure: EngineRequest | undefined;
   #nextAck = 1;
   readonly #pending = new Map<number, () => void>();
   #disposed = false;
   #inFlight = 0;
   #drained: (() => void)[] = [];
+  /** Why the worker was given up (undefined while it runs, or when none was started). */
+  public fallbackReason: string | undefined;
   /** Live messages not sent because the engine was MAX_IN_FLIGHT frames behind. */
   public skipped = 0;
 
-  public constructor(listener: EngineListener, port?: EnginePort) {
+  public constructor(listener: EngineListener, ports: EnginePorts) {
     this.#listener = listener;
-    if (port) {
-      this.#port = port;
-      port.onmessage = (ev) => {
-        this.#receive(ev.data);
-      };
-      port.onerror = (ev) => {
-        listener.onError(`analysis worker failed: ${ev.message}`);
-      };
-    } else {
-      this.#inline = new EngineServer((r) => {
-        this.#receive(r);
-      });
-    }
+    this.#ports = ports;
+    this.#inWorker = ports.worker != undefined;
+    this.#port = ports.worker ?? ports.inPage();
+    this.#attach(this.#port);
   }
 
-  /** Whether the engine runs in a Web Worker (false = inline fallback). */
+  #attach(port: EnginePort): void {
+    port.onmessage = (ev) => {
+      if (port === this.#port) {
+        this.#receive(ev.data);
+      }
+    };
+    port.onerror = (ev) => {
+      if (port === this.#port && this.#inWorker) {
+        this.#fallBack(ev.message);
+      }
+    };
+  }
+
+  #fallBack(message: string | undefined): void {
+    const reason =
+      message != undefined && message !== ""
+        ? `analysis worker failed (${message}); running in the page instead`
+        : "the host refused to start the analysis worker (its Content-Security-Policy may forbid blob: workers); running in the page instead";
+    this.#port.terminate();
+    this.#inWorker = false;
+    this.fallbackReason = reason;
+    const wasReady = this.#ready;
+    const replay = wasReady ? (this.#lastConfigure ? [this.#lastConfigure] : []) : this.#unconfirmed;
+    this.#unconfirmed = [];
+    this.#ready = false;
+    if (wasReady) {
+      // What the dead worker held is lost: release everyone waiting on it.
+      for (const resolve of this.#pending.values()) {
+        resolve();
+      }
+      this.#pending.clear();
+    }
+    this.#port = this.#ports.inPage();
+    this.#attach(this.#port);
+    for (const req of replay) {
+      this.#post(req);
+    }
+    this.#listener.onFallback?.(reason);
+  }
+
+  /** Whether the engine runs in a Web Worker (false = in the page). */
   public get inWorker(): boolean {
-    return this.#port != undefined;
+    return this.#inWorker;
+  }
+
+  #post(req: EngineRequest): void {
+    if (!this.#ready) {
+      this.#unconfirmed.push(req);
+    }
+    this.#port.postMessage(req);
   }
 
   #send(req: EngineRequest): void {
     if (this.#disposed) {
       return;
     }
-    if (this.#port) {
-      this.#port.postMessage(req);
-    } else {
-      const server = this.#inline!;
-      setTimeout(() => {
-        server.handle(req);
-      }, 0);
+    if (req.type === "configure") {
+      this.#lastConfigure = req;
     }
+    this.#post(req);
   }
 
   #receive(r: EngineResponse): void {
@@ -83,6 +130,10 @@ export class EngineClient {
       return;
     }
     switch (r.type) {
+      case "ready":
+        this.#ready = true;
+        this.#unconfirmed = [];
+        break;
       case "delta":
         this.#listener.onDelta(r.delta);
         break;
@@ -173,7 +224,7 @@ export class EngineClient {
   /** Stops the worker; pending promises resolve. */
   public dispose(): void {
     this.#disposed = true;
-    this.#port?.terminate();
+    this.#port.terminate();
     for (const resolve of [...this.#pending.values(), ...this.#drained]) {
       resolve();
     }

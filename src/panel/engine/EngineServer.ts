@@ -1,5 +1,5 @@
 import { AnalysisEngine } from "./AnalysisEngine";
-import type { EngineRequest, EngineResponse } from "./engineProtocol";
+import type { EnginePort, EngineRequest, EngineResponse } from "./engineProtocol";
 import { ConfigError } from "../../pipeline";
 
 /** Shortest interval between two unrequested deltas (ms): the views update at most ~10 times a second. */
@@ -80,4 +80,35 @@ export class EngineServer {
     this.#dirty = false;
     this.#post({ type: "delta", delta: this.#engine.takeDelta() });
   }
+}
+
+/**
+ * An EnginePort over an EngineServer on this thread, requests handled from a timer: for Node
+ * (tests, tools). The panel never imports it (the browser bundle runs the worker script instead,
+ * so the engine is bundled once).
+ */
+export function localEnginePort(): EnginePort {
+  let terminated = false;
+  const port: EnginePort = {
+    onmessage: null,
+    postMessage: (req) => {
+      setTimeout(() => {
+        if (!terminated) {
+          server.handle(req);
+        }
+      }, 0);
+    },
+    terminate: () => {
+      terminated = true;
+    },
+  };
+  const server = new EngineServer((r) => {
+    if (!terminated) {
+      port.onmessage?.({ data: r });
+    }
+  });
+  setTimeout(() => {
+    port.onmessage?.({ data: { type: "ready" } });
+  }, 0);
+  return port;
 }

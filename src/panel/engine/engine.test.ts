@@ -6,6 +6,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 
 import { AnalysisEngine, dropCode } from "./AnalysisEngine";
 import { EngineClient } from "./EngineClient";
+import { localEnginePort } from "./EngineServer";
+import type { EnginePort } from "./engineProtocol";
 import type { EngineDelta, EngineInput } from "./engineTypes";
 import { analyzeRange, findRangeSubscribe, mergeByReceiveTime } from "./rangeAnalysis";
 import { slimMessage, SLIM_MAX_ELEMENTS } from "./slimMessage";
@@ -208,7 +210,7 @@ describe("EngineClient (inline fallback) and slimMessage", () => {
   it("runs the protocol without a worker: configure, ingest with ack, flush, errors", async () => {
     const deltas: EngineDelta[] = [];
     const errors: string[] = [];
-    const client = new EngineClient({ onDelta: (d) => deltas.push(d), onError: (m) => errors.push(m) });
+    const client = new EngineClient({ onDelta: (d) => deltas.push(d), onError: (m) => errors.push(m) }, { inPage: localEnginePort });
     expect(client.inWorker).toBe(false);
     client.configure(HUSKY);
     await client.ingest(events.slice(0, 2000));
@@ -217,6 +219,67 @@ describe("EngineClient (inline fallback) and slimMessage", () => {
     client.configure({ inputs: [{ topic: "/a" }], policy: { type: "nope" } });
     await client.flush();
     expect(errors.at(-1)).toMatch(/policy/);
+    client.dispose();
+  });
+
+  /** A worker that never runs its script and fires `error` (what a host forbidding blob: workers does). */
+  function refusedWorker(message: string | undefined, opts: { afterReady: boolean }): EnginePort & { fail(): void; posted: number } {
+    const port = {
+      onmessage: null as EnginePort["onmessage"],
+      onerror: null as EnginePort["onerror"],
+      posted: 0,
+      postMessage: () => {
+        port.posted++;
+      },
+      terminate: () => undefined,
+      fail: () => {
+        port.onerror?.({ message });
+      },
+    };
+    if (opts.afterReady) {
+      setTimeout(() => port.onmessage?.({ data: { type: "ready" } }), 0);
+    }
+    return port;
+  }
+
+  it("falls back to the in-page engine on the worker's error event, replaying everything sent before", async () => {
+    const deltas: EngineDelta[] = [];
+    const fallbacks: string[] = [];
+    const worker = refusedWorker(undefined, { afterReady: false });
+    const client = new EngineClient(
+      { onDelta: (d) => deltas.push(d), onError: () => undefined, onFallback: (r) => fallbacks.push(r) },
+      { worker, inPage: localEnginePort },
+    );
+    expect(client.inWorker).toBe(true);
+    client.configure(HUSKY);
+    const done = client.ingest(events.slice(0, 500));
+    expect(worker.posted).toBe(2);
+    worker.fail();
+    await done;
+    await client.flush();
+    expect(client.inWorker).toBe(false);
+    expect(fallbacks).toHaveLength(1);
+    expect(fallbacks[0]).toMatch(/Content-Security-Policy/);
+    expect(client.fallbackReason).toBe(fallbacks[0]);
+    // Nothing sent before the failure is lost: the in-page engine saw all 500 messages.
+    expect(deltas.at(-1)!.ingested).toBe(500);
+    client.dispose();
+  });
+
+  it("a worker failing after it started: pending work is released, the config is replayed in the page", async () => {
+    const worker = refusedWorker("boom", { afterReady: true });
+    const deltas: EngineDelta[] = [];
+    const client = new EngineClient({ onDelta: (d) => deltas.push(d), onError: () => undefined }, { worker, inPage: localEnginePort });
+    client.configure(HUSKY);
+    await new Promise((r) => setTimeout(r, 5));
+    const lost = client.ingest(events.slice(0, 10));
+    worker.fail();
+    await lost;
+    expect(client.fallbackReason).toMatch(/boom/);
+    await client.ingest(events.slice(10, 30));
+    await client.flush();
+    expect(deltas.at(-1)!.ingested).toBe(20);
+    expect(deltas.at(-1)!.stats.topics.map((t) => t.topic)).toEqual(HUSKY.inputs.map((i) => i.topic));
     client.dispose();
   });
 

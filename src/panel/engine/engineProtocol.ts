@@ -1,16 +1,26 @@
 import type { EngineDelta, EngineInput } from "./engineTypes";
 import type { ConfigIssue } from "../../pipeline";
 
-/** Messages from the panel to the engine (worker or inline). */
+/** Messages from the panel to the engine (worker or in-page). */
 export type EngineRequest =
   | { type: "configure"; config: unknown; compare?: unknown }
   | { type: "ingest"; events: EngineInput[]; ack?: number }
   | { type: "reset" }
   | { type: "flush"; ack: number };
 
-/** Messages from the engine to the panel. */
+/** Messages from the engine to the panel. `ready` is the first, sent once the engine's script runs. */
 export type EngineResponse =
+  | { type: "ready" }
   | { type: "configured"; topics: string[] }
   | { type: "error"; message: string; issues?: ConfigIssue[] }
   | { type: "delta"; delta: EngineDelta }
   | { type: "ack"; ack: number };
+
+/** Something that accepts engine requests and answers through `onmessage` (a Worker, or the in-page engine). */
+export interface EnginePort {
+  postMessage(req: EngineRequest): void;
+  onmessage: ((ev: { data: EngineResponse }) => void) | null;
+  /** A Worker's `error` event (a script the host refused, or an uncaught exception in the worker). */
+  onerror?: ((ev: { message?: string }) => void) | null;
+  terminate(): void;
+}

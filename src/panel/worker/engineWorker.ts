@@ -1,11 +1,13 @@
-// Web Worker entry: the analysis engine off the main thread. Built into a string by config.ts's
-// `?worker` rule and started from a Blob URL (see EngineClient).
+// The analysis engine's only entry point, built by config.ts's `?worker` rule into a self-contained
+// script. The same script runs in a Web Worker (from a Blob URL) and, when the host refuses
+// workers, in the page with `self` bound to a stand-in scope (see spawnEngineWorker): the engine
+// is bundled once.
 import { EngineServer } from "../engine/EngineServer";
 import type { EngineRequest, EngineResponse } from "../engine/engineProtocol";
 
 const scope = self as unknown as {
   postMessage(msg: EngineResponse): void;
-  onmessage: ((ev: MessageEvent<EngineRequest>) => void) | null;
+  onmessage: ((ev: { data: EngineRequest }) => void) | null;
 };
 const server = new EngineServer((r) => {
   scope.postMessage(r);
@@ -13,3 +15,4 @@ const server = new EngineServer((r) => {
 scope.onmessage = (ev) => {
   server.handle(ev.data);
 };
+scope.postMessage({ type: "ready" });
