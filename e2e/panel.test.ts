@@ -153,7 +153,7 @@ describe("Lockstep panel in chromium (built bundle)", () => {
 
     // Whole-recording analysis through subscribeMessageRange.
     await page.click('[data-testid="analyze-button"]');
-    await page.waitForSelector('[data-testid="analysis-done"]', { timeout: 60_000 });
+    await page.waitForSelector('[data-testid="analysis-done"]', { timeout: 300_000 });
     await waitForCount(page, expected.tuples);
     expect(await text(page, "analysis-done")).toMatch(/whole recording analyzed/);
     s = await summary(page);
@@ -166,7 +166,7 @@ describe("Lockstep panel in chromium (built bundle)", () => {
   it("recording host without subscribeMessageRange: whole-file analysis through preload/allFrames", async () => {
     const page = await openHost({ mode: "recording", rangeApi: false, publish: false, initialState: SYNC, colorScheme: "light", recordingUrl: "/husky.json" });
     await page.click('[data-testid="analyze-button"]');
-    await page.waitForSelector('[data-testid="analysis-done"]', { timeout: 60_000 });
+    await page.waitForSelector('[data-testid="analysis-done"]', { timeout: 300_000 });
     await waitForCount(page, expectedSync.tuples);
     const s = await summary(page);
     expect(s.subscriptions.every((x) => (x as { preload?: boolean }).preload !== true)).toBe(true);

@@ -115,7 +115,7 @@ function statsOf(pipeline: Pipeline<Input>): EngineStats {
  */
 export class AnalysisEngine {
   readonly #config: PipelineConfig;
-  readonly #compareConfig: PipelineConfig | undefined;
+  #compareConfig: PipelineConfig | undefined;
   readonly #rawPolicy: Readonly<Record<string, unknown>>;
   #main!: Pipeline<Input>;
   #compare: Pipeline<Input> | undefined;
@@ -124,6 +124,8 @@ export class AnalysisEngine {
   #marks: MarkBatch = { slots: [], stamps: [], codes: [] };
   #rawPoses: Pose2D[] = [];
   #ingested = 0;
+  /** Messages the pipeline refused (it threw): counted as drops, never lost. */
+  #rejected = 0;
   #fusion: FusionOutputs | undefined;
 
   /**
@@ -194,6 +196,16 @@ export class AnalysisEngine {
     this.#marks.codes.push(code);
   }
 
+  /**
+   * Replaces the comparison policy (undefined: none) without touching the main pipeline's results;
+   * the comparison starts over from the next message. Throws ConfigError when the policy is invalid.
+   */
+  public setCompare(comparePolicyJson: unknown): void {
+    this.#compareConfig =
+      comparePolicyJson == undefined ? undefined : parseConfig({ inputs: this.#config.inputs, policy: comparePolicyJson });
+    this.#compare = this.#compareConfig ? new Pipeline<Input>(this.#compareConfig) : undefined;
+  }
+
   /** Input topics in slot order. */
   public get topics(): readonly string[] {
     return (this.#config.inputs ?? []).map((i) => i.topic);
@@ -211,6 +223,7 @@ export class AnalysisEngine {
     this.#marks = { slots: [], stamps: [], codes: [] };
     this.#rawPoses = [];
     this.#ingested = 0;
+    this.#rejected = 0;
     this.#build();
   }
 
@@ -225,6 +238,7 @@ export class AnalysisEngine {
       try {
         this.#main.push(ev);
       } catch (err) {
+        this.#rejected++;
         const slot = this.topics.indexOf(ev.topic);
         this.#drops.push({ slot, topic: ev.topic, stamp: NaN, reason: "zero-stamp", detail: err instanceof Error ? err.message : String(err), seq: ev.seq });
       }
@@ -268,6 +282,7 @@ export class AnalysisEngine {
       hints: tuningHints(stats, this.#rawPolicy),
       compare: this.#compare ? statsOf(this.#compare) : undefined,
       ingested: this.#ingested,
+      rejected: this.#rejected,
     };
     this.#tuples = [];
     this.#drops = [];

@@ -157,6 +157,14 @@ export class EngineClient {
     this.#send({ type: "configure", config, compare });
   }
 
+  /** Replaces the comparison policy; the main results are kept. */
+  public setCompare(compare: unknown): void {
+    if (this.#lastConfigure?.type === "configure") {
+      this.#lastConfigure = { ...this.#lastConfigure, compare };
+    }
+    this.#send({ type: "compare", compare });
+  }
+
   /**
    * Sends a live frame without waiting. When the engine is MAX_IN_FLIGHT frames behind (it cannot
    * keep up with the data rate), the frame is not sent and its messages are counted in `skipped`:

@@ -40,6 +40,11 @@ export class EngineServer {
             this.#post({ type: "ack", ack: req.ack });
           }
           break;
+        case "compare":
+          this.#engine?.setCompare(req.compare);
+          this.#dirty = true;
+          this.#sendDelta();
+          break;
         case "reset":
           this.#engine?.reset();
           this.#dirty = true;

@@ -5,6 +5,7 @@ import type { ConfigIssue } from "../../pipeline";
 export type EngineRequest =
   | { type: "configure"; config: unknown; compare?: unknown }
   | { type: "ingest"; events: EngineInput[]; ack?: number }
+  | { type: "compare"; compare?: unknown }
   | { type: "reset" }
   | { type: "flush"; ack: number };
 

@@ -102,4 +102,9 @@ export interface EngineDelta {
   readonly compare?: EngineStats;
   /** Messages ingested so far (since reset). */
   readonly ingested: number;
+  /**
+   * Messages the pipeline refused outright (e.g. a stamp it cannot place on its time base), since
+   * reset: each is also a drop row; not part of `stats.drops`.
+   */
+  readonly rejected: number;
 }

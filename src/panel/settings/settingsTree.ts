@@ -10,6 +10,7 @@ import { groupIssues, slotKey, type ConfigIssue } from "./configErrors";
 import { fusionNodes } from "./fusionSettings";
 import { publishNamespace, type LockstepConfig } from "./panelConfig";
 import { POLICY_PARAMS, POLICY_TYPES, type ParamSpec } from "./policyParams";
+import { stampedTopics } from "./stampedTopics";
 
 /** What the tree needs besides the config. */
 export interface SettingsEnv {
@@ -107,8 +108,13 @@ export function paramField(spec: ParamSpec, value: unknown, slots: number, error
 }
 
 function topicField(topic: string, topics: readonly Topic[] | undefined, error?: string): SettingsTreeField {
-  const options = (topics ?? []).map((t) => ({ label: `${t.name} (${t.schemaName})`, value: t.name }));
-  const known = topic === "" || options.some((o) => o.value === topic);
+  // Only topics whose messages carry a header stamp the pipeline can read.
+  const options = stampedTopics(topics).map((t) => ({ label: `${t.name} (${t.schemaName})`, value: t.name }));
+  const known = topic === "" || options.some((o) => o.value === topic) || (topics ?? []).some((t) => t.name === topic);
+  if (!options.some((o) => o.value === topic) && known && topic !== "") {
+    const t = topics!.find((x) => x.name === topic)!;
+    options.unshift({ label: `${t.name} (${t.schemaName}, no header stamp)`, value: t.name });
+  }
   if (!known) {
     options.unshift({ label: `${topic} (not in this data source)`, value: topic });
   }

@@ -23,6 +23,8 @@ export interface FrameSink {
     startTime?: { sec: number; nsec: number };
     endTime?: { sec: number; nsec: number };
     allFrames?: readonly Immutable<MessageEvent>[];
+    /** The app settings the panel subscribed to (timeFormat, timezone) as strings. */
+    appSettings?: ReadonlyMap<string, string>;
   }): void;
 }
 
@@ -83,8 +85,25 @@ export class FrameHandler {
       }
       if (state.currentTime) {
         changes.currentTime = state.currentTime;
+        changed = true;
+      }
+      // Watched on their own: a whole-recording analysis needs the range before playback starts.
+      if (state.startTime) {
         changes.startTime = state.startTime;
+        changed = true;
+      }
+      if (state.endTime) {
         changes.endTime = state.endTime;
+        changed = true;
+      }
+      if (state.appSettings && state.appSettings.size > 0) {
+        const settings = new Map<string, string>();
+        for (const [k, v] of state.appSettings) {
+          if (typeof v === "string") {
+            settings.set(k, v);
+          }
+        }
+        changes.appSettings = settings;
         changed = true;
       }
       // eslint-disable-next-line @typescript-eslint/no-deprecated -- fallback for hosts without subscribeMessageRange

@@ -54,6 +54,8 @@ export class ViewStore {
   public hints: string[] = [];
   public baseSec: number | undefined;
   public ingested = 0;
+  /** Messages the pipeline refused (drops outside its statistics), see EngineDelta.rejected. */
+  public rejected = 0;
   public version = 0;
 
   /** Adds a delta's rows and replaces the statistics. */
@@ -103,6 +105,7 @@ export class ViewStore {
     this.compare = delta.compare;
     this.hints = delta.hints;
     this.ingested = delta.ingested;
+    this.rejected = delta.rejected;
     this.version++;
     return this;
   }
@@ -121,7 +124,24 @@ export class ViewStore {
     this.hints = [];
     this.baseSec = undefined;
     this.ingested = 0;
+    this.rejected = 0;
     this.version++;
     return this;
   }
+}
+
+/** Where every received message is: in a set, dropped (with a reason), or still held by the policy. */
+export interface Accounting {
+  readonly received: number;
+  readonly matched: number;
+  readonly dropped: number;
+  readonly held: number;
+}
+
+/** The accounting of a store: received = matched + dropped + held, from the engine's counters. */
+export function accounting(store: ViewStore): Accounting {
+  const stats = store.stats;
+  const matched = (stats?.topics ?? []).reduce((a, t) => a + t.matched, 0);
+  const dropped = Object.values(stats?.drops ?? {}).reduce((a, b) => a + b, 0) + store.rejected;
+  return { received: store.ingested, matched, dropped, held: Math.max(0, store.ingested - matched - dropped) };
 }

@@ -126,6 +126,7 @@ function delta(tuples: number, marks: number): EngineDelta {
     stats: { policyType: "x", tuples, drops: {}, topics: [] },
     hints: [],
     ingested: marks,
+    rejected: 0,
   };
 }
 

@@ -1,5 +1,6 @@
 import type { ReactElement } from "react";
 
+import type { PanelView } from "./PanelView";
 import { fmtMs } from "./format";
 import type { Theme } from "./theme";
 import type { EngineStats } from "../engine/engineTypes";
@@ -68,3 +69,11 @@ export function CompareView(props: {
     </div>
   );
 }
+
+/** The compare tab. */
+export const compareView: PanelView = {
+  id: "compare",
+  label: "compare",
+  scrolls: true,
+  render: (p) => <CompareView main={p.store.stats} compare={p.store.compare} compareType={p.compare.type} onCompareType={p.compare.setType} theme={p.theme} />,
+};

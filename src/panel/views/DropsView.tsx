@@ -1,5 +1,6 @@
 import type { ReactElement } from "react";
 
+import type { PanelView } from "./PanelView";
 import { fmtStamp } from "./format";
 import { reasonColor, type Theme } from "./theme";
 import type { DropReason } from "../../pipeline";
@@ -46,3 +47,11 @@ export function DropsView(props: {
     </div>
   );
 }
+
+/** The drops tab. */
+export const dropsView: PanelView = {
+  id: "drops",
+  label: "drops",
+  scrolls: true,
+  render: (p) => <DropsView stats={p.store.stats} examples={p.store.dropExamples} baseSec={p.store.baseSec} theme={p.theme} scheme={p.scheme} />,
+};

@@ -1,5 +1,6 @@
 import type { ReactElement } from "react";
 
+import type { PanelView } from "./PanelView";
 import { fmtMs } from "./format";
 import type { Theme } from "./theme";
 import type { EngineStats } from "../engine/engineTypes";
@@ -53,3 +54,11 @@ export function StatsView(props: { stats: EngineStats | undefined; hints: readon
     </div>
   );
 }
+
+/** The stats tab. */
+export const statsView: PanelView = {
+  id: "stats",
+  label: "stats",
+  scrolls: true,
+  render: (p) => <StatsView stats={p.store.stats} hints={p.store.hints} theme={p.theme} />,
+};

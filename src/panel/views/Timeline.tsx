@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState, type ReactElement } from "react";
 
+import type { PanelView } from "./PanelView";
 import { prepareCanvas } from "./canvas";
 import { reasonColor, reasonOfCode, type Theme } from "./theme";
 import type { SlotMarks } from "../state/ViewStore";
@@ -174,3 +175,11 @@ export function Timeline(props: {
     />
   );
 }
+
+/** The timeline tab. */
+export const timelineView: PanelView = {
+  id: "timeline",
+  label: "timeline",
+  scrolls: true,
+  render: (p) => <Timeline marks={p.store.marks} topics={p.topics} theme={p.theme} scheme={p.scheme} width={p.width} version={p.version} onSeek={p.seek} />,
+};

@@ -1,5 +1,6 @@
 import { useEffect, useRef, type ReactElement } from "react";
 
+import type { PanelView } from "./PanelView";
 import { prepareCanvas } from "./canvas";
 import type { Theme } from "./theme";
 import type { Pose2D } from "../engine/engineTypes";
@@ -83,3 +84,11 @@ export function TrajectoryView(props: {
   }, [raw, fused, theme, width, height, version]);
   return <canvas ref={canvas} data-testid="trajectory" style={{ width, height, display: "block" }} />;
 }
+
+/** The trajectory tab. */
+export const trajectoryView: PanelView = {
+  id: "trajectory",
+  label: "trajectory",
+  scrolls: true,
+  render: (p) => <TrajectoryView raw={p.store.rawPoses} fused={p.store.fusedPoses} theme={p.theme} width={p.width} height={p.height} version={p.version} />,
+};

@@ -1,5 +1,6 @@
 import type { ReactElement } from "react";
 
+import type { PanelView } from "./PanelView";
 import type { Theme } from "./theme";
 import type { RingBuffer } from "../state/RingBuffer";
 
@@ -74,3 +75,11 @@ export function TransactionsView(props: { transactions: RingBuffer<unknown>; the
   }
   return <div style={{ fontSize: 12 }}>{items}</div>;
 }
+
+/** The transactions tab. */
+export const transactionsView: PanelView = {
+  id: "transactions",
+  label: "transactions",
+  scrolls: true,
+  render: (p) => <TransactionsView transactions={p.store.transactions} theme={p.theme} fusionOn={p.config.fusion != undefined} />,
+};

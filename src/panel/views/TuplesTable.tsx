@@ -1,5 +1,6 @@
 import { useState, type ReactElement } from "react";
 
+import type { PanelView } from "./PanelView";
 import { fmtMs, fmtStamp } from "./format";
 import type { Theme } from "./theme";
 import type { TupleRow } from "../engine/engineTypes";
@@ -84,3 +85,11 @@ export function TuplesTable(props: {
     </div>
   );
 }
+
+/** The tuples tab. */
+export const tuplesView: PanelView = {
+  id: "tuples",
+  label: "tuples",
+  scrolls: false,
+  render: (p) => <TuplesTable tuples={p.store.tuples} topics={p.topics} baseSec={p.store.baseSec} theme={p.theme} height={p.height} />,
+};

@@ -1,0 +1,158 @@
+// Driving the real web apps (Lichtblick 1.10.0, Foxglove Studio 1.76.0 from ../shared/hosts) as a
+// user does: served by the hosts' own server, the packaged `.foxe` installed through the app, the
+// panel added from the app's menu and configured in the app's settings sidebar.
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync } from "node:fs";
+import { createServer } from "node:net";
+import { join } from "node:path";
+import type { Locator, Page } from "playwright-core";
+
+import { ROOT } from "./setup";
+
+/** The shared folder of real hosts and recordings (absent in a user's clone). */
+export const SHARED = join(ROOT, "../shared");
+export const HOSTS = join(SHARED, "hosts");
+
+/** The two apps, by folder. */
+export const APPS = {
+  lichtblick: "lichtblick-1.10.0",
+  studio: "foxglove-studio-1.76.0",
+} as const;
+
+/** Why real-app tests cannot run here, or undefined when they can. */
+export function realAppSkipReason(app: string): string | undefined {
+  if (!existsSync(join(HOSTS, app, "index.html"))) {
+    return `${join(HOSTS, app)} is absent (the real-app tests need ../shared/hosts)`;
+  }
+  if (!existsSync("/usr/bin/chromium")) {
+    return "/usr/bin/chromium is missing (apt-get install -y chromium)";
+  }
+  return undefined;
+}
+
+async function freePort(): Promise<number> {
+  return await new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once("error", reject);
+    s.listen(0, "127.0.0.1", () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => {
+        resolve(port);
+      });
+    });
+  });
+}
+
+/** An app served on 127.0.0.1 with ../shared/data under /data (same origin, as remote-file needs). */
+export interface AppServer {
+  readonly url: string;
+  /** URL of a file under ../shared/data. */
+  dataUrl(relative: string): string;
+  stop(): void;
+}
+
+/** Serves an app folder with ../shared/hosts/serve.mjs (COOP/COEP, HTTP Range). */
+export async function serveApp(app: string): Promise<AppServer> {
+  const port = await freePort();
+  const child: ChildProcess = spawn("node", [join(HOSTS, "serve.mjs"), join(HOSTS, app), String(port)], {
+    env: { ...process.env, EXTRA: `/data=${join(SHARED, "data")}` },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  await new Promise<void>((resolve, reject) => {
+    child.once("error", reject);
+    child.stdout!.once("data", () => {
+      resolve();
+    });
+  });
+  const url = `http://127.0.0.1:${port}`;
+  return {
+    url,
+    dataUrl: (relative) => `${url}/data/${relative}`,
+    stop: () => {
+      child.kill();
+    },
+  };
+}
+
+/** The app opened on a recording URL (`remote-file` data source). */
+export async function openRecording(page: Page, server: AppServer, recordingUrl: string): Promise<void> {
+  await page.goto(`${server.url}/?ds=remote-file&ds.url=${encodeURIComponent(recordingUrl)}`);
+  await page.locator("[data-puppeteer-file-upload]").waitFor({ state: "attached", timeout: 120_000 });
+}
+
+/** Installs a `.foxe` through the app's file input (as dropping it on the window does). */
+export async function installExtension(page: Page, foxe: string): Promise<void> {
+  await page.locator("[data-puppeteer-file-upload]").setInputFiles(foxe);
+}
+
+/** Adds the Lockstep panel from the app's "Add panel" menu and returns its root. */
+export async function addLockstepPanel(page: Page): Promise<Locator> {
+  const item = page.getByText("Lockstep [local]");
+  // The extension registers asynchronously after the install: reopen the menu until it is listed.
+  for (let attempt = 0; attempt < 30; attempt++) {
+    await page.getByLabel("Add panel button").click();
+    if (await item.first().isVisible().catch(() => false)) {
+      break;
+    }
+    await page.keyboard.press("Escape");
+    await page.waitForTimeout(500);
+  }
+  await item.first().click();
+  const root = page.locator('[data-testid="lockstep-root"]');
+  await root.waitFor({ timeout: 60_000 });
+  return root;
+}
+
+/** Opens the Lockstep panel's settings in the app's sidebar (its toolbar's Settings button). */
+export async function openPanelSettings(page: Page): Promise<void> {
+  const toolbar = page.locator('[data-testid="lockstep-root"]').locator("xpath=ancestor::*[.//*[@title='Settings']][1]");
+  await toolbar.locator('[title="Settings"]').first().click();
+  await page.getByText("Input topics").first().waitFor({ timeout: 30_000 });
+}
+
+/** The settings sidebar's node header with this label (clicking it expands or collapses the node). */
+function nodeHeader(page: Page, label: string): Locator {
+  return page.locator('[data-testid^="settings__nodeHeaderToggle__"]', { hasText: label }).first();
+}
+
+/** Expands a settings node when its fields are not shown yet. */
+export async function expandNode(page: Page, label: string, firstField: string): Promise<void> {
+  if (!(await fieldInput(page, firstField).isVisible().catch(() => false))) {
+    await nodeHeader(page, label).click();
+  }
+  await fieldInput(page, firstField).waitFor({ timeout: 10_000 });
+}
+
+/** The input area of the settings field with this label (the cell after its label). */
+export function fieldInput(page: Page, label: string): Locator {
+  return page.locator(`xpath=//div[@title="${label}" or normalize-space(text())="${label}"]/parent::div/following-sibling::div[1]`).first();
+}
+
+/** Picks an option of a select field in the settings sidebar. */
+export async function chooseOption(page: Page, label: string, option: string | RegExp): Promise<void> {
+  await fieldInput(page, label).locator('[role="button"], [role="combobox"]').first().click();
+  await page.getByRole("option", { name: option }).first().click();
+}
+
+/** Types into a string field of the settings sidebar (replacing its text) and leaves the field. */
+export async function typeInField(page: Page, label: string, text: string): Promise<void> {
+  const input = fieldInput(page, label).locator("input").first();
+  await input.click();
+  await input.fill(text);
+  await input.press("Tab");
+}
+
+/** The value shown by a settings field (input value, or a select's text). */
+export async function fieldValue(page: Page, label: string): Promise<string> {
+  const cell = fieldInput(page, label);
+  const select = cell.locator('[role="button"], [role="combobox"]').first();
+  if ((await select.count()) > 0) {
+    return (await select.textContent()) ?? "";
+  }
+  return await cell.locator("input").first().inputValue();
+}
+
+/** A number shown by the panel (by test id). */
+export async function panelNumber(page: Page, testId: string): Promise<number> {
+  return Number(await page.locator(`[data-testid="${testId}"]`).first().textContent());
+}

@@ -1,0 +1,60 @@
+import type { PanelExtensionContext, SettingsTreeAction, Topic } from "@foxglove/extension";
+import { useCallback, useEffect, useMemo, useState } from "react";
+
+import { ConfigError, type ConfigIssue } from "../../pipeline/ConfigError";
+import { parseConfig } from "../../pipeline/parseConfig";
+import { configFromState, type LockstepConfig } from "../settings/panelConfig";
+import { PRESETS } from "../settings/presets";
+import { applySettingsAction } from "../settings/settingsActions";
+import { buildSettingsNodes } from "../settings/settingsTree";
+
+/** Validation issues of a config (empty when valid). Never throws. */
+export function configIssues(config: LockstepConfig): ConfigIssue[] {
+  try {
+    parseConfig(config);
+    return [];
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      return [...err.issues];
+    }
+    return [{ path: "/", message: err instanceof Error ? err.message : String(err) }];
+  }
+}
+
+/**
+ * The panel's config (its saved state) and the app's settings sidebar: every edit arrives as a
+ * settings action, is applied to the plain-JSON config, saved with `saveState` and re-rendered
+ * into the tree with its validation errors on the fields that hold them.
+ */
+export function usePanelSettings(
+  context: PanelExtensionContext,
+  env: { readonly topics: readonly Topic[] | undefined; readonly publishReason: string | undefined },
+): { config: LockstepConfig; issues: readonly ConfigIssue[] } {
+  const { topics, publishReason } = env;
+  const [config, setConfig] = useState<LockstepConfig>(() => configFromState(context.initialState));
+  const issues = useMemo(() => configIssues(config), [config]);
+  const actionHandler = useCallback(
+    (action: SettingsTreeAction) => {
+      setConfig((prev) =>
+        applySettingsAction(prev, action, {
+          presets: PRESETS,
+          suggestTopic: (c) => topics?.find((t) => !c.inputs.some((i) => i.topic === t.name))?.name ?? "",
+        }),
+      );
+    },
+    [topics],
+  );
+  useEffect(() => {
+    context.saveState(config);
+    context.updatePanelSettingsEditor({
+      actionHandler,
+      nodes: buildSettingsNodes(config, {
+        topics,
+        publish: { available: publishReason == undefined, reason: publishReason },
+        issues,
+        presets: Object.keys(PRESETS),
+      }),
+    });
+  }, [context, config, topics, issues, actionHandler, publishReason]);
+  return { config, issues };
+}

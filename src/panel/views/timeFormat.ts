@@ -1,0 +1,50 @@
+import type { Time } from "@foxglove/extension";
+
+/** Seconds of a relative stamp after the recording's start, "+12.345 s" (ms precision). */
+export function relativeSeconds(stamp: number, baseSec: number, start: Time): string {
+  const s = (baseSec - start.sec) + (stamp - start.nsec) / 1e9;
+  return `${s >= 0 ? "+" : "−"}${Math.abs(s).toFixed(3)} s`;
+}
+
+/**
+ * A relative stamp (ns on the time base `baseSec`) in the app's time format: "TOD" = time of day
+ * in the app's timezone with ms ("19:11:38.124"), otherwise absolute seconds with ms
+ * ("1432235498.124"). "(none)" for NaN.
+ */
+export function formatStampAs(stamp: number, baseSec: number | undefined, timeFormat: string | undefined, timezone: string | undefined): string {
+  if (Number.isNaN(stamp)) {
+    return "(none)";
+  }
+  const whole = Math.floor(stamp / 1e9);
+  const sec = (baseSec ?? 0) + whole;
+  const ms = Math.floor((stamp - whole * 1e9) / 1e6);
+  if (timeFormat === "TOD" && baseSec != undefined) {
+    let tod: string;
+    try {
+      tod = new Intl.DateTimeFormat("en-GB", {
+        timeZone: timezone != undefined && timezone !== "" ? timezone : undefined,
+        hour: "2-digit",
+        minute: "2-digit",
+        second: "2-digit",
+        hour12: false,
+      }).format(new Date(sec * 1000));
+    } catch {
+      tod = new Date(sec * 1000).toISOString().slice(11, 19);
+    }
+    return `${tod}.${String(ms).padStart(3, "0")}`;
+  }
+  return `${sec}.${String(ms).padStart(3, "0")}`;
+}
+
+/** formatStampAs bound to the panel's current base and app settings, plus the relative seconds when the start is known. */
+export function stampFormatter(
+  baseSec: number | undefined,
+  start: Time | undefined,
+  timeFormat: string | undefined,
+  timezone: string | undefined,
+): (stamp: number) => string {
+  return (stamp) => {
+    const abs = formatStampAs(stamp, baseSec, timeFormat, timezone);
+    return start && baseSec != undefined && !Number.isNaN(stamp) ? `${abs} (${relativeSeconds(stamp, baseSec, start)})` : abs;
+  };
+}
