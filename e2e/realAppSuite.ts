@@ -1,0 +1,166 @@
+// The real-app scenario, shared by lichtblick.test.ts and studio.test.ts (one browser and one app
+// server per file): install the .foxe, add the panel, configure it in the app's sidebar (husky
+// preset, then an edit), play and seek, analyze the whole recording and compare every number with
+// `lockstep analyze` on the same file, edit the publish settings (results kept), reload (state kept).
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+import {
+  addLockstepPanel,
+  chooseOption,
+  expandNode,
+  fieldValue,
+  installExtension,
+  openPanelSettings,
+  openRecording,
+  panelNumber,
+  realAppSkipReason,
+  serveApp,
+  SHARED,
+  typeInField,
+  type AppServer,
+} from "./realApp";
+import { ARTIFACTS, ensurePackaged, launchChromium, ROOT } from "./setup";
+
+/** The husky preset as shipped; the test loads it through the sidebar, then edits maxTimespan. */
+const HUSKY = JSON.parse(readFileSync(join(ROOT, "config/husky.json"), "utf8")) as { policy: Record<string, unknown> } & Record<string, unknown>;
+const EDITED_TIMESPAN = "60ms";
+
+/** What `lockstep analyze` writes to summary.json (the parts compared). */
+interface Summary {
+  tuples: number;
+  drops: Record<string, number>;
+  heldAtEnd: number[];
+  topics: Record<string, { messages: number; slot: number; drops: Record<string, number> }>;
+}
+
+function analyze(file: string, config: unknown): Summary {
+  const out = mkdtempSync(join(tmpdir(), "lockstep-realapp-"));
+  writeFileSync(join(out, "config.json"), JSON.stringify(config));
+  execFileSync("node", [join(ROOT, "bin/lockstep.js"), "analyze", file, "--config", join(out, "config.json"), "--out", out], { stdio: "pipe" });
+  return JSON.parse(readFileSync(join(out, "summary.json"), "utf8")) as Summary;
+}
+
+/** One recording the app opens: its path under ../shared/data. */
+export interface RealAppRecording {
+  readonly relative: string;
+  readonly label: string;
+}
+
+/** Registers the real-app tests for one app over the given recordings. */
+export function realAppSuite(app: string, title: string, recordings: readonly RealAppRecording[]): void {
+  const skip = realAppSkipReason(app);
+  describe.skipIf(skip != undefined)(`${title} (real app, ${skip ?? "../shared/hosts"})`, () => {
+    let browser: Browser;
+    let context: BrowserContext;
+    let server: AppServer;
+    let foxe: string;
+    const edited = { ...HUSKY, policy: { ...HUSKY.policy, maxTimespan: EDITED_TIMESPAN }, publish: { enabled: false, namespace: "/lockstep" } };
+
+    beforeAll(async () => {
+      foxe = ensurePackaged();
+      [server, browser] = await Promise.all([serveApp(app), launchChromium()]);
+      context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+    }, 600_000);
+
+    afterAll(async () => {
+      await browser?.close();
+      server?.stop();
+    });
+
+    for (const [index, recording] of recordings.entries()) {
+      it(`${recording.label}: sidebar config, play and seek, whole-recording numbers equal lockstep analyze, edits and reload keep state`, { timeout: 900_000 }, async () => {
+        const file = join(SHARED, "data", recording.relative);
+        const expected = analyze(file, edited);
+        expect(expected.tuples).toBeGreaterThan(0);
+        const page: Page = await context.newPage();
+        const errors: string[] = [];
+        page.on("pageerror", (e) => errors.push(e.message));
+        await openRecording(page, server, server.dataUrl(recording.relative));
+        if (index === 0) {
+          await installExtension(page, foxe);
+        }
+        await addLockstepPanel(page);
+
+        // A new panel: no red error, the data source's stamped topics and the matching preset.
+        await page.locator('[data-testid="empty-topics"]').waitFor({ timeout: 120_000 });
+        expect(await page.locator('[data-testid="config-error"]').count()).toBe(0);
+        expect(await page.locator('[data-testid="empty-topics"]').textContent()).toContain("/imu/data");
+        expect(await page.locator('[data-testid="empty-presets"]').textContent()).toMatch(/husky/);
+
+        await openPanelSettings(page);
+        await expandNode(page, "Presets", "Load preset");
+        await chooseOption(page, "Load preset", /husky/);
+        await page.locator('[data-testid="empty-state"]').waitFor({ state: "detached" });
+        await typeInField(page, "Max timespan", EDITED_TIMESPAN);
+        await expect.poll(async () => await fieldValue(page, "Max timespan")).toBe(EDITED_TIMESPAN);
+        expect(await page.locator('[data-testid="config-error"]').count()).toBe(0);
+
+        // Play, then seek back to the start: the panel starts over.
+        await page.getByTitle("Play").first().click();
+        await expect.poll(async () => await panelNumber(page, "ingested"), { timeout: 120_000 }).toBeGreaterThan(50);
+        await page.getByTitle("Pause").first().click();
+        const before = await panelNumber(page, "ingested");
+        await page.getByTitle(/Seek backward/).first().click();
+        await expect.poll(async () => await panelNumber(page, "ingested"), { timeout: 60_000 }).toBeLessThan(before);
+        await page.screenshot({ path: join(ARTIFACTS, `${app}-${index}-playback.png`) });
+
+        // Whole-recording analysis: every number equals the CLI's on the same file and config.
+        await page.locator('[data-testid="analyze-button"]').click();
+        await page.locator('[data-testid="analysis-done"]').waitFor({ timeout: 600_000 });
+        const dropsTotal = Object.values(expected.drops).reduce((a, b) => a + b, 0);
+        const held = expected.heldAtEnd.reduce((a, b) => a + b, 0);
+        const messages = Object.values(expected.topics).reduce((a, t) => a + t.messages, 0);
+        await expect.poll(async () => await panelNumber(page, "tuple-count")).toBe(expected.tuples);
+        expect(await panelNumber(page, "drop-count")).toBe(dropsTotal);
+        expect(await panelNumber(page, "held-count")).toBe(held);
+        expect(await panelNumber(page, "ingested")).toBe(messages);
+        expect(await panelNumber(page, "matched-count")).toBe(expected.tuples * expected.heldAtEnd.length);
+        await page.locator('[data-testid="tab-drops"]').click();
+        for (const [reason, n] of Object.entries(expected.drops)) {
+          expect(await page.locator(`[data-testid="drop-${reason}"]`).getAttribute("data-count"), reason).toBe(String(n));
+        }
+        await page.locator('[data-testid="tab-stats"]').click();
+        for (const [topic, t] of Object.entries(expected.topics)) {
+          const cells = page.locator(`[data-testid="topic-row-${t.slot}"] td`);
+          expect(await cells.nth(1).textContent()).toBe(topic);
+          expect(Number(await cells.nth(2).textContent()), `${topic} messages`).toBe(t.messages);
+          expect(Number(await cells.nth(3).textContent()), `${topic} matched`).toBe(expected.tuples);
+          expect(Number(await cells.nth(4).textContent()), `${topic} dropped`).toBe(Object.values(t.drops).reduce((a, b) => a + b, 0));
+        }
+        const rate = await page.locator('[data-testid="analysis-done"]').getAttribute("data-messages-per-sec");
+        console.log(`${app} ${recording.label}: whole-recording analysis ${messages} messages, ${rate} messages/s (figure, not asserted)`);
+        await page.screenshot({ path: join(ARTIFACTS, `${app}-${index}-analyzed.png`) });
+
+        // A publish-settings edit keeps the results.
+        await expandNode(page, "Publish", "Namespace");
+        await typeInField(page, "Namespace", "/lockstep_test");
+        await expect.poll(async () => await fieldValue(page, "Namespace")).toBe("/lockstep_test");
+        expect(await page.locator('[data-testid="analysis-done"]').count()).toBe(1);
+        expect(await panelNumber(page, "tuple-count")).toBe(expected.tuples);
+
+        // An analysis edit after the whole-recording analysis offers to re-run it.
+        await typeInField(page, "Max timespan", "50ms");
+        await page.locator('[data-testid="analysis-stale"]').waitFor();
+        expect(await page.locator('[data-testid="analyze-button"]').textContent()).toMatch(/Re-run/);
+        await typeInField(page, "Max timespan", EDITED_TIMESPAN);
+
+        // Reload: the layout keeps the panel and its configuration (and the extension stays installed).
+        await page.reload();
+        await page.locator('[data-testid="lockstep-root"]').waitFor({ timeout: 120_000 });
+        await openPanelSettings(page);
+        await expandNode(page, "Publish", "Namespace");
+        expect(await fieldValue(page, "Namespace")).toBe("/lockstep_test");
+        await expandNode(page, "Sync policy", "Max timespan");
+        expect(await fieldValue(page, "Max timespan")).toBe(EDITED_TIMESPAN);
+        expect(await page.locator('[data-testid="config-error"]').count()).toBe(0);
+        expect(errors).toEqual([]);
+        await page.close();
+      });
+    }
+  });
+}
