@@ -7,6 +7,7 @@ import type { Benchmark } from "./Benchmark";
 import { analyzeBenchmark } from "./analyze";
 import { fixedLagBenchmarks } from "./fixedLag";
 import { floorBenchmarks } from "./floor";
+import { panelBenchmark } from "./panel";
 import { w3HeapCheck } from "./w3HeapCheck";
 import { w3SyncBenchmarks } from "./w3Sync";
 
@@ -17,6 +18,7 @@ export const BENCHMARKS: readonly Benchmark[] = Object.freeze([
   w3HeapCheck,
   ...fixedLagBenchmarks,
   analyzeBenchmark,
+  panelBenchmark,
 ]);
 
 /**

@@ -102,7 +102,7 @@ beforeAll(async () => {
     "/husky.json": { body: recJson, type: "application/json" },
   }));
   browser = await launchChromium();
-});
+}, 900_000);
 
 afterAll(async () => {
   await browser?.close();

@@ -55,16 +55,17 @@ export interface RealAppRecording {
 export function realAppSuite(app: string, title: string, recordings: readonly RealAppRecording[]): void {
   const skip = realAppSkipReason(app);
   describe.skipIf(skip != undefined)(`${title} (real app, ${skip ?? "../shared/hosts"})`, () => {
-    let browser: Browser;
+    let browser: Browser | undefined;
     let context: BrowserContext;
-    let server: AppServer;
+    let server: AppServer | undefined;
     let foxe: string;
     const edited = { ...HUSKY, policy: { ...HUSKY.policy, maxTimespan: EDITED_TIMESPAN }, publish: { enabled: false, namespace: "/lockstep" } };
 
     beforeAll(async () => {
       foxe = ensurePackaged();
-      [server, browser] = await Promise.all([serveApp(app), launchChromium()]);
-      context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+      const [s, b] = await Promise.all([serveApp(app), launchChromium()]);
+      [server, browser] = [s, b];
+      context = await b.newContext({ viewport: { width: 1400, height: 900 } });
     }, 600_000);
 
     afterAll(async () => {
@@ -80,7 +81,7 @@ export function realAppSuite(app: string, title: string, recordings: readonly Re
         const page: Page = await context.newPage();
         const errors: string[] = [];
         page.on("pageerror", (e) => errors.push(e.message));
-        await openRecording(page, server, server.dataUrl(recording.relative));
+        await openRecording(page, server!, server!.dataUrl(recording.relative));
         if (index === 0) {
           await installExtension(page, foxe);
         }
@@ -132,7 +133,7 @@ export function realAppSuite(app: string, title: string, recordings: readonly Re
           expect(Number(await cells.nth(3).textContent()), `${topic} matched`).toBe(expected.tuples);
           expect(Number(await cells.nth(4).textContent()), `${topic} dropped`).toBe(Object.values(t.drops).reduce((a, b) => a + b, 0));
         }
-        const rate = await page.locator('[data-testid="analysis-done"]').getAttribute("data-messages-per-sec");
+        const rate = (await page.locator('[data-testid="analysis-done"]').getAttribute("data-messages-per-sec")) ?? "?";
         console.log(`${app} ${recording.label}: whole-recording analysis ${messages} messages, ${rate} messages/s (figure, not asserted)`);
         await page.screenshot({ path: join(ARTIFACTS, `${app}-${index}-analyzed.png`) });
 
