@@ -1,7 +1,6 @@
 // The hand-written host's synthetic live feed (8 topics × 1 kHz by default, delivered faster than
 // real time) driving the built panel in chromium. Used by e2e/load.test.ts (functional checks
 // only) and by `lockstep bench panel` (render times and heap figures; never asserted in tests).
-import type { Server } from "node:http";
 import type { Browser } from "playwright-core";
 
 import { bundleHost, ensureBuilt, HOST_HTML, launchChromium, serve } from "./setup";
