@@ -19,6 +19,22 @@ export const ABSOLUTE_ACCELERATION_LINEAR_2D =
   "fuse_constraints::AbsoluteAccelerationLinear2DStampedConstraint";
 /** The unicycle kinematic constraint (fuse_models), reference/fuse.md §6.3. */
 export const UNICYCLE_2D_KINEMATIC = "fuse_models::Unicycle2DStateKinematicConstraint";
+/** Absolute 3D pose over [Position3D, Orientation3D] (position + rotation-vector error). */
+export const ABSOLUTE_POSE_3D = "fuse_constraints::AbsolutePose3DStampedConstraint";
+/** Relative 3D pose over [p1, q1, p2, q2], delta in frame 1. */
+export const RELATIVE_POSE_3D = "fuse_constraints::RelativePose3DStampedConstraint";
+/** Roll/pitch/yaw (selected axes) of an Orientation3D. */
+export const ABSOLUTE_ORIENTATION_3D_EULER = "fuse_constraints::AbsoluteOrientation3DStampedEulerConstraint";
+/** Absolute prior on a Position3DStamped. */
+export const ABSOLUTE_POSITION_3D = "fuse_constraints::AbsolutePosition3DStampedConstraint";
+/** Absolute constraint on a VelocityLinear3DStamped. */
+export const ABSOLUTE_VELOCITY_LINEAR_3D = "fuse_constraints::AbsoluteVelocityLinear3DStampedConstraint";
+/** Absolute constraint on a VelocityAngular3DStamped. */
+export const ABSOLUTE_VELOCITY_ANGULAR_3D = "fuse_constraints::AbsoluteVelocityAngular3DStampedConstraint";
+/** Absolute constraint on an AccelerationLinear3DStamped. */
+export const ABSOLUTE_ACCELERATION_LINEAR_3D = "fuse_constraints::AbsoluteAccelerationLinear3DStampedConstraint";
+/** The omnidirectional 3D kinematic constraint (fuse_models), 15 residuals. */
+export const OMNIDIRECTIONAL_3D_KINEMATIC = "fuse_models::Omnidirectional3DStateKinematicConstraint";
 /** The linear prior produced by marginalization, reference/fuse.md §2.3. */
 export const MARGINAL = "fuse_constraints::MarginalConstraint";
 

@@ -14,16 +14,31 @@ export const ACCELERATION_LINEAR_2D = "fuse_variables::AccelerationLinear2DStamp
 /** Angular acceleration (yaw). */
 export const ACCELERATION_ANGULAR_2D = "fuse_variables::AccelerationAngular2DStamped";
 
+/** fuse_variables type names of the 3D stamped variables. */
+export const POSITION_3D = "fuse_variables::Position3DStamped";
+/** A unit quaternion stored (w, x, y, z); its manifold is the quaternion's (3 tangent dimensions). */
+export const ORIENTATION_3D = "fuse_variables::Orientation3DStamped";
+/** Body-frame linear velocity (x, y, z). */
+export const VELOCITY_LINEAR_3D = "fuse_variables::VelocityLinear3DStamped";
+/** Body-frame angular velocity (roll, pitch, yaw rates). */
+export const VELOCITY_ANGULAR_3D = "fuse_variables::VelocityAngular3DStamped";
+/** Body-frame linear acceleration (x, y, z). */
+export const ACCELERATION_LINEAR_3D = "fuse_variables::AccelerationLinear3DStamped";
+/** Angular acceleration (roll, pitch, yaw). */
+export const ACCELERATION_ANGULAR_3D = "fuse_variables::AccelerationAngular3DStamped";
+
 /** Shape of a variable type (reference/fuse.md §2.1). */
 export interface VariableTypeInfo {
   /** Number of stored doubles. */
   readonly size: number;
-  /** Tangent-space dimension (equal to size for every 2D type). */
+  /** Tangent-space dimension (equal to size except for Orientation3DStamped: 3 of 4). */
   readonly localSize: number;
   /** Component names in index order. */
   readonly components: readonly string[];
   /** True when the (single) component is an angle whose manifold wraps to [-π, π). */
   readonly wrapsAngle: boolean;
+  /** True for a unit quaternion (w, x, y, z) on the quaternion manifold. */
+  readonly quaternion?: boolean;
 }
 
 /** The 2D stamped variable types this port knows, keyed by fuse type name. */
@@ -34,6 +49,12 @@ export const VARIABLE_TYPES: Readonly<Record<string, VariableTypeInfo>> = {
   [VELOCITY_ANGULAR_2D]: { size: 1, localSize: 1, components: ["yaw"], wrapsAngle: false },
   [ACCELERATION_LINEAR_2D]: { size: 2, localSize: 2, components: ["x", "y"], wrapsAngle: false },
   [ACCELERATION_ANGULAR_2D]: { size: 1, localSize: 1, components: ["yaw"], wrapsAngle: false },
+  [POSITION_3D]: { size: 3, localSize: 3, components: ["x", "y", "z"], wrapsAngle: false },
+  [ORIENTATION_3D]: { size: 4, localSize: 3, components: ["w", "x", "y", "z"], wrapsAngle: false, quaternion: true },
+  [VELOCITY_LINEAR_3D]: { size: 3, localSize: 3, components: ["x", "y", "z"], wrapsAngle: false },
+  [VELOCITY_ANGULAR_3D]: { size: 3, localSize: 3, components: ["roll", "pitch", "yaw"], wrapsAngle: false },
+  [ACCELERATION_LINEAR_3D]: { size: 3, localSize: 3, components: ["x", "y", "z"], wrapsAngle: false },
+  [ACCELERATION_ANGULAR_3D]: { size: 3, localSize: 3, components: ["roll", "pitch", "yaw"], wrapsAngle: false },
 };
 
 /**
@@ -99,7 +120,7 @@ export class Variable {
     return new Variable({
       uuid: ids.uuid(type, stamp, deviceId),
       type,
-      data: data ?? new Float64Array(info.size),
+      data: data ?? (info.quaternion === true ? Float64Array.of(1, 0, 0, 0) : new Float64Array(info.size)),
       stamp,
       deviceId,
     });

@@ -1,5 +1,5 @@
 import type { CostFunction } from "./CostFunction";
-import { wrapAngle } from "./angles";
+import { VectorManifold, type Manifold } from "./manifold";
 
 /** One variable of a marginal constraint: its block of `A`, linearization point and manifold. */
 export interface MarginalTerm {
@@ -9,6 +9,8 @@ export interface MarginalTerm {
   readonly linearizationPoint: ArrayLike<number>;
   /** Which components use the wrapping (Orientation2D) manifold: `x ⊟ x̄ = wrap(x − x̄)`. */
   readonly angular?: readonly boolean[];
+  /** The variable's manifold (overrides `angular`; a quaternion's `x ⊟ x̄` is log(x̄⁻¹ ⊗ x)). */
+  readonly manifold?: Manifold;
 }
 
 /**
@@ -22,7 +24,7 @@ export class MarginalCost implements CostFunction {
   readonly #b: Float64Array;
   readonly #a: readonly Float64Array[];
   readonly #xBar: readonly Float64Array[];
-  readonly #angular: readonly (readonly boolean[])[];
+  readonly #manifolds: readonly Manifold[];
   readonly #d: Float64Array;
 
   /**
@@ -38,20 +40,19 @@ export class MarginalCost implements CostFunction {
     let maxSize = 0;
     terms.forEach((t, i) => {
       const size = t.linearizationPoint.length;
-      if (size === 0 || t.a.length !== rows * size) {
+      const local = t.manifold?.tangentSize ?? size;
+      if (size === 0 || t.a.length !== rows * local) {
         throw new RangeError(
-          `MarginalCost: block ${i} of A has ${t.a.length} entries, expected ${rows} × ${size}`,
+          `MarginalCost: block ${i} of A has ${t.a.length} entries, expected ${rows} × ${local}`,
         );
       }
       sizes.push(size);
-      maxSize = Math.max(maxSize, size);
+      maxSize = Math.max(maxSize, local);
     });
     this.parameterBlockSizes = sizes;
     this.#a = terms.map((t) => Float64Array.from(t.a));
     this.#xBar = terms.map((t) => Float64Array.from(t.linearizationPoint));
-    this.#angular = terms.map((t, i) =>
-      Array.from({ length: sizes[i]! }, (_, k) => t.angular?.[k] === true),
-    );
+    this.#manifolds = terms.map((t, i) => t.manifold ?? new VectorManifold(sizes[i]!, t.angular));
     this.#d = new Float64Array(maxSize);
   }
 
@@ -66,13 +67,10 @@ export class MarginalCost implements CostFunction {
     for (let v = 0; v < this.#a.length; v++) {
       const x = parameters[v]!;
       const xBar = this.#xBar[v]!;
-      const angular = this.#angular[v]!;
+      const manifold = this.#manifolds[v]!;
       const a = this.#a[v]!;
-      const size = xBar.length;
-      for (let k = 0; k < size; k++) {
-        const diff = x[k]! - xBar[k]!;
-        d[k] = angular[k]! ? wrapAngle(diff) : diff;
-      }
+      const size = manifold.tangentSize;
+      manifold.minus(x, xBar, d, 0);
       for (let r = 0; r < rows; r++) {
         let s = 0;
         for (let k = 0; k < size; k++) {

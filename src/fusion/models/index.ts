@@ -9,3 +9,6 @@ export { validateMeasurement, type MeasurementProblem } from "./common/measureme
 export type { OrientationTransform } from "./common/sensorProc";
 export { quatFromRpy, quatMultiply, quatInverse, quatYaw, type Quat } from "./common/quaternion";
 export { Throttle } from "./common/Throttle";
+export { Imu3D, type Imu3DOptions } from "./Imu3D";
+export { Odometry3D, type Odometry3DOptions } from "./Odometry3D";
+export { Omnidirectional3DIgnition, type Omnidirectional3DIgnitionOptions } from "./Omnidirectional3DIgnition";

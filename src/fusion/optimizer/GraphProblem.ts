@@ -1,6 +1,7 @@
 import { Problem } from "./Problem";
 import { costFunctionFor } from "./costFunctionFor";
 import { VARIABLE_TYPES, type Constraint, type ReadonlyGraph, type Variable } from "../core";
+import { QUATERNION_MANIFOLD, type Manifold } from "../math/manifold";
 
 const ANGULAR: readonly boolean[] = [true];
 
@@ -34,9 +35,15 @@ export class GraphProblem {
     }
     variables.sort(compareVariables);
     // One options object and one index list, reused (the problem copies what it keeps).
-    const constant = { angular: undefined as readonly boolean[] | undefined, constant: false };
+    const constant = {
+      angular: undefined as readonly boolean[] | undefined,
+      manifold: undefined as Manifold | undefined,
+      constant: false,
+    };
     for (const v of variables) {
-      constant.angular = VARIABLE_TYPES[v.type]?.wrapsAngle === true ? ANGULAR : undefined;
+      const info = VARIABLE_TYPES[v.type];
+      constant.angular = info?.wrapsAngle === true ? ANGULAR : undefined;
+      constant.manifold = info?.quaternion === true ? QUATERNION_MANIFOLD : undefined;
       constant.constant = v.hold || graph.isVariableOnHold(v.uuid);
       this.#index.set(v.uuid, this.problem.addParameterBlock(v.data, constant));
     }

@@ -1,6 +1,5 @@
 import type { Problem } from "./Problem";
 import { Corrector } from "../math/Corrector";
-import { wrapAngle } from "../math/angles";
 
 /** Solver options, named after Ceres' `Solver::Options` (and with its defaults). */
 export interface SolverOptions {
@@ -84,6 +83,8 @@ export class LevenbergMarquardt {
   readonly #o: Required<SolverOptions>;
   #n = 0;
   #offsets = new Int32Array(0);
+  /** Per block, where its stored values go in #backup (−1 for constant blocks). */
+  #ambientOffsets = new Int32Array(0);
   #first = new Int32Array(0);
   /** JᵀJ (lower envelope, skyline storage) and its factor. */
   #h = new Float64Array(0);
@@ -228,7 +229,7 @@ export class LevenbergMarquardt {
     const n = this.#n;
     let total = 0;
     for (const b of blockIndices) {
-      total += problem.blocks[b]!.data.length;
+      total += problem.blocks[b]!.localSize;
     }
     const out = new Float64Array(total * total);
     if (!Number.isFinite(cost)) {
@@ -260,7 +261,7 @@ export class LevenbergMarquardt {
     let col = 0;
     for (const bj of blockIndices) {
       const oj = this.#offsets[bj]!;
-      const sj = problem.blocks[bj]!.data.length;
+      const sj = problem.blocks[bj]!.localSize;
       for (let cj = 0; cj < sj; cj++, col++) {
         if (oj < 0) {
           continue;
@@ -273,7 +274,7 @@ export class LevenbergMarquardt {
         let row = 0;
         for (const bi of blockIndices) {
           const oi = this.#offsets[bi]!;
-          const si = problem.blocks[bi]!.data.length;
+          const si = problem.blocks[bi]!.localSize;
           for (let ci = 0; ci < si; ci++, row++) {
             out[row * total + col] =
               oi < 0
@@ -335,14 +336,21 @@ export class LevenbergMarquardt {
     if (this.#offsets.length < blocks.length) {
       this.#offsets = new Int32Array(Math.max(blocks.length, 2 * this.#offsets.length));
     }
+    if (this.#ambientOffsets.length < this.#offsets.length) {
+      this.#ambientOffsets = new Int32Array(this.#offsets.length);
+    }
     let n = 0;
+    let ambient = 0;
     for (let b = 0; b < blocks.length; b++) {
       const block = blocks[b]!;
       if (block.constant) {
         this.#offsets[b] = -1;
+        this.#ambientOffsets[b] = -1;
       } else {
         this.#offsets[b] = n;
-        n += block.data.length;
+        this.#ambientOffsets[b] = ambient;
+        n += block.localSize;
+        ambient += block.data.length;
       }
     }
     this.#n = n;
@@ -351,7 +359,9 @@ export class LevenbergMarquardt {
       this.#first = new Int32Array(cap);
       this.#g = new Float64Array(cap);
       this.#delta = new Float64Array(cap);
-      this.#backup = new Float64Array(cap);
+    }
+    if (this.#backup.length < ambient) {
+      this.#backup = new Float64Array(Math.max(ambient, 2 * this.#backup.length));
     }
     const first = this.#first;
     for (let i = 0; i < n; i++) {
@@ -373,7 +383,7 @@ export class LevenbergMarquardt {
       let c = 0;
       for (const b of rb.blockIndices) {
         if (this.#offsets[b]! >= 0) {
-          c += blocks[b]!.data.length;
+          c += blocks[b]!.localSize;
         }
       }
       totalCols += c;
@@ -400,7 +410,7 @@ export class LevenbergMarquardt {
       for (const b of residualBlocks[k]!.blockIndices) {
         const off = this.#offsets[b]!;
         if (off >= 0) {
-          for (let i = 0; i < blocks[b]!.data.length; i++) {
+          for (let i = 0; i < blocks[b]!.localSize; i++) {
             cols[p++] = off + i;
           }
         }
@@ -418,10 +428,10 @@ export class LevenbergMarquardt {
         for (let b = 0; b < idx.length; b++) {
           const ob = this.#offsets[idx[b]!]!;
           if (ob >= 0 && (ob < oa || (ob === oa && b < a))) {
-            before += blocks[idx[b]!]!.data.length;
+            before += blocks[idx[b]!]!.localSize;
           }
         }
-        const size = blocks[idx[a]!]!.data.length;
+        const size = blocks[idx[a]!]!.localSize;
         for (let i = 0; i < size; i++) {
           slot[g0 + i] = before + i;
         }
@@ -442,7 +452,7 @@ export class LevenbergMarquardt {
       maxBlocks = Math.max(maxBlocks, rb.blockIndices.length);
       let lowest = n;
       for (const b of rb.blockIndices) {
-        maxSize = Math.max(maxSize, blocks[b]!.data.length);
+        maxSize = Math.max(maxSize, blocks[b]!.localSize);
         const off = this.#offsets[b]!;
         if (off >= 0 && off < lowest) {
           lowest = off;
@@ -453,7 +463,7 @@ export class LevenbergMarquardt {
         if (off < 0) {
           continue;
         }
-        const size = blocks[b]!.data.length;
+        const size = blocks[b]!.localSize;
         for (let c = off; c < off + size; c++) {
           if (lowest < first[c]!) {
             first[c] = lowest;
@@ -527,7 +537,7 @@ export class LevenbergMarquardt {
         for (let a = 0; a < k; a++) {
           const j = ptrs[a];
           if (j) {
-            corr.correctJacobian(r, m, j, blocks[idx[a]!]!.data.length);
+            corr.correctJacobian(r, m, j, blocks[idx[a]!]!.localSize);
           }
         }
         corr.correctResiduals(r, m);
@@ -548,7 +558,7 @@ export class LevenbergMarquardt {
         if (!ja) {
           continue;
         }
-        const sa = blocks[idx[a]!]!.data.length;
+        const sa = blocks[idx[a]!]!.localSize;
         for (let i = 0; i < sa; i++, p++) {
           const sl = slot[p]!;
           const base = sl * m;
@@ -756,7 +766,7 @@ export class LevenbergMarquardt {
     const backup = this.#backup;
     let norm2 = 0;
     for (let b = 0; b < blocks.length; b++) {
-      const off = this.#offsets[b]!;
+      const off = this.#ambientOffsets[b]!;
       if (off < 0) {
         continue;
       }
@@ -772,7 +782,7 @@ export class LevenbergMarquardt {
   #restoreParameters(problem: Problem): void {
     const blocks = problem.blocks;
     for (let b = 0; b < blocks.length; b++) {
-      const off = this.#offsets[b]!;
+      const off = this.#ambientOffsets[b]!;
       if (off < 0) {
         continue;
       }
@@ -783,7 +793,7 @@ export class LevenbergMarquardt {
     }
   }
 
-  /** x ← x ⊞ δ (wrapping angular components). */
+  /** x ← x ⊞ δ on each block's manifold. */
   #applyStep(problem: Problem): void {
     const blocks = problem.blocks;
     const delta = this.#delta;
@@ -793,12 +803,7 @@ export class LevenbergMarquardt {
         continue;
       }
       const block = blocks[b]!;
-      const data = block.data;
-      const angular = block.angular;
-      for (let i = 0; i < data.length; i++) {
-        const v = data[i]! + delta[off + i]!;
-        data[i] = angular?.[i] === true ? wrapAngle(v) : v;
-      }
+      block.manifold.plus(block.data, delta, off, block.data);
     }
   }
 }

@@ -1,5 +1,6 @@
 import { Constraint, MARGINAL, zeros, type Matrix } from "../core";
 import { choleskyInPlace, choleskySolveInPlace } from "../math/dense";
+import { quaternionLog } from "../math/manifold";
 
 /**
  * `fuse_constraints::MarginalConstraint` (reference/fuse.md §2.2, §2.3): the linear prior left on
@@ -36,12 +37,14 @@ export class MarginalConstraint extends Constraint {
     let total = 0;
     init.a.forEach((block, i) => {
       const size = init.linearizationPoints[i]!.length;
-      if (block.rows !== rows || block.cols !== size) {
+      // A quaternion (4 values) has 3 tangent columns.
+      const cols = size === 4 && block.cols === 3 ? 3 : size;
+      if (block.rows !== rows || block.cols !== cols) {
         throw new RangeError(
-          `${MARGINAL}: block ${i} of A is ${block.rows}x${block.cols}, expected ${rows}x${size}`,
+          `${MARGINAL}: block ${i} of A is ${block.rows}x${block.cols}, expected ${rows}x${cols}`,
         );
       }
-      total += size;
+      total += cols;
     });
     const full = zeros(rows, total);
     const mean = new Float64Array(total);
@@ -52,7 +55,13 @@ export class MarginalConstraint extends Constraint {
           full.data[r * total + col + c] = block.data[r * block.cols + c]!;
         }
       }
-      mean.set(init.linearizationPoints[i]!, col);
+      const point = init.linearizationPoints[i]!;
+      if (point.length === block.cols) {
+        mean.set(point, col);
+      } else {
+        // A quaternion's linearization point as its rotation vector (the tangent at identity).
+        quaternionLog(point[0]!, point[1]!, point[2]!, point[3]!, mean, col);
+      }
       col += block.cols;
     });
     super({

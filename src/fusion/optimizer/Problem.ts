@@ -1,12 +1,15 @@
 import type { CostFunction } from "../math/CostFunction";
 import type { LossFunction } from "../math/losses";
+import { VectorManifold, type Manifold } from "../math/manifold";
 
 /** One parameter block: a variable's live values, updated in place by the solver. */
 export interface ParameterBlock {
   /** The values (the variable's `data`); the solver writes the solution here. */
   readonly data: Float64Array;
-  /** Components whose manifold wraps to [-π, π) after each update (Orientation2D), else null. */
-  readonly angular: readonly boolean[] | null;
+  /** How the block moves (tangent steps; Orientation2D wraps, Orientation3D is a quaternion). */
+  readonly manifold: Manifold;
+  /** Tangent dimension: the block's number of columns in the Jacobians and normal equations. */
+  readonly localSize: number;
   /** Held constant (fuse's hold): the solver never changes it. */
   constant: boolean;
 }
@@ -39,19 +42,20 @@ export class Problem {
   /** Residual blocks in insertion order. */
   public readonly residualBlocks: ResidualBlock[] = [];
 
-  /** Adds a parameter block over `data` and returns its index. */
+  /**
+   * Adds a parameter block over `data` and returns its index: on `manifold` when given, else a
+   * vector whose `angular` components wrap to [-π, π). Throws RangeError when the manifold's
+   * ambient size is not the data's length.
+   */
   public addParameterBlock(
     data: Float64Array,
-    options?: { readonly angular?: readonly boolean[]; readonly constant?: boolean },
+    options?: { readonly angular?: readonly boolean[]; readonly manifold?: Manifold; readonly constant?: boolean },
   ): number {
-    const angular = options?.angular;
-    let wraps = false;
-    if (angular != undefined) {
-      for (const a of angular) {
-        wraps ||= a;
-      }
+    const manifold = options?.manifold ?? new VectorManifold(data.length, options?.angular);
+    if (manifold.ambientSize !== data.length) {
+      throw new RangeError(`parameter block has ${data.length} values, its manifold ${manifold.ambientSize}`);
     }
-    this.blocks.push({ data, angular: wraps ? angular! : null, constant: options?.constant ?? false });
+    this.blocks.push({ data, manifold, localSize: manifold.tangentSize, constant: options?.constant ?? false });
     return this.blocks.length - 1;
   }
 

@@ -1,5 +1,9 @@
 import { MarginalConstraint } from "./MarginalConstraint";
 import {
+  ABSOLUTE_ORIENTATION_3D_EULER,
+  ABSOLUTE_POSE_3D,
+  OMNIDIRECTIONAL_3D_KINEMATIC,
+  RELATIVE_POSE_3D,
   ABSOLUTE_POSE_2D,
   MARGINAL,
   RELATIVE_POSE_2D,
@@ -8,13 +12,18 @@ import {
   type LossConfig,
 } from "../core";
 import { AbsoluteCost } from "../math/AbsoluteCost";
+import { AbsoluteOrientation3DEulerCost } from "../math/AbsoluteOrientation3DEulerCost";
 import { AbsolutePose2DCost } from "../math/AbsolutePose2DCost";
+import { AbsolutePose3DCost } from "../math/AbsolutePose3DCost";
 import type { CostFunction } from "../math/CostFunction";
 import { MarginalCost } from "../math/MarginalCost";
+import { Omnidirectional3DStateCost } from "../math/Omnidirectional3DStateCost";
 import { RelativeCost } from "../math/RelativeCost";
 import { RelativePose2DCost } from "../math/RelativePose2DCost";
+import { RelativePose3DCost } from "../math/RelativePose3DCost";
 import { Unicycle2DStateCost } from "../math/Unicycle2DStateCost";
 import { createLoss, type LossFunction } from "../math/losses";
+import { QUATERNION_MANIFOLD } from "../math/manifold";
 
 /** A constraint's cost function and robust loss, as the solver uses them. */
 export interface ConstraintCost {
@@ -22,8 +31,8 @@ export interface ConstraintCost {
   readonly loss: LossFunction | undefined;
 }
 
-const ABSOLUTE = /^fuse_constraints::Absolute(\w+?)2DStampedConstraint$/;
-const RELATIVE = /^fuse_constraints::Relative(\w+?)2DStampedConstraint$/;
+const ABSOLUTE = /^fuse_constraints::Absolute(\w+?)([23])DStampedConstraint$/;
+const RELATIVE = /^fuse_constraints::Relative(\w+?)([23])DStampedConstraint$/;
 const cache = new WeakMap<Constraint, ConstraintCost>();
 
 /**
@@ -60,7 +69,7 @@ function lossFor(loss: LossConfig | null): LossFunction | undefined {
 
 function build(c: Constraint): CostFunction {
   const a = c.sqrtInformation;
-  if (a.cols !== c.mean.length && c.type !== MARGINAL) {
+  if (a.cols !== c.mean.length && c.type !== MARGINAL && c.type !== ABSOLUTE_POSE_3D && c.type !== RELATIVE_POSE_3D) {
     throw new RangeError(
       `sqrtInformation has ${a.cols} columns but the mean has ${c.mean.length} entries`,
     );
@@ -77,6 +86,19 @@ function build(c: Constraint): CostFunction {
       }
       return new Unicycle2DStateCost(dt, a.data);
     }
+    case ABSOLUTE_POSE_3D:
+      return new AbsolutePose3DCost(c.mean, a.data);
+    case RELATIVE_POSE_3D:
+      return new RelativePose3DCost(c.mean, a.data);
+    case ABSOLUTE_ORIENTATION_3D_EULER:
+      return new AbsoluteOrientation3DEulerCost(c.mean, a.data);
+    case OMNIDIRECTIONAL_3D_KINEMATIC: {
+      const dt = c.extra?.dt;
+      if (typeof dt !== "number") {
+        throw new RangeError("the kinematic constraint has no numeric dt (seconds)");
+      }
+      return new Omnidirectional3DStateCost(dt, a.data);
+    }
     case MARGINAL: {
       if (!(c instanceof MarginalConstraint)) {
         throw new RangeError("a MarginalConstraint must be built with the MarginalConstraint class");
@@ -87,18 +109,20 @@ function build(c: Constraint): CostFunction {
           a: block.data,
           linearizationPoint: c.linearizationPoints[i]!,
           angular: c.angular[i],
+          manifold: block.cols === 3 && c.linearizationPoints[i]!.length === 4 ? QUATERNION_MANIFOLD : undefined,
         })),
       );
     }
     default:
       break;
   }
+  // The generic vector constraints; only Orientation2D wraps (Orientation3D is not a vector).
   const abs = ABSOLUTE.exec(c.type);
-  if (abs) {
+  if (abs && !(abs[1] === "Orientation" && abs[2] === "3")) {
     return new AbsoluteCost(c.mean, a.data, [abs[1] === "Orientation"]);
   }
   const rel = RELATIVE.exec(c.type);
-  if (rel) {
+  if (rel && !(rel[1] === "Orientation" && rel[2] === "3")) {
     return new RelativeCost(c.mean, a.data, [rel[1] === "Orientation"]);
   }
   throw new RangeError(`the optimizer has no cost function for constraint type "${c.type}"`);

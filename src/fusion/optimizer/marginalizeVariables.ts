@@ -64,7 +64,7 @@ export function marginalizeVariables(
     if (graph.variableExists(u) && !offset.has(u)) {
       offset.set(u, dm);
       order.push(u);
-      dm += graph.getVariable(u).data.length;
+      dm += graph.getVariable(u).localSize;
     }
   }
   const kept: string[] = [];
@@ -74,7 +74,7 @@ export function marginalizeVariables(
       if (!offset.has(v) && !marginalized.has(v)) {
         offset.set(v, d);
         kept.push(v);
-        d += graph.getVariable(v).data.length;
+        d += graph.getVariable(v).localSize;
       }
     }
   }
@@ -93,14 +93,16 @@ export function marginalizeVariables(
   for (const c of constraints) {
     const { cost, loss } = costFunctionFor(c);
     const m = cost.numResiduals;
-    const sizes = cost.parameterBlockSizes;
     const k = c.variables.length;
+    const sizes: number[] = new Array<number>(k);
     const params: Float64Array[] = new Array<Float64Array>(k);
     const offs: number[] = new Array<number>(k);
     const jac: Float64Array[] = new Array<Float64Array>(k);
     for (let a = 0; a < k; a++) {
       const v = c.variables[a]!;
-      params[a] = graph.getVariable(v).data;
+      const variable = graph.getVariable(v);
+      params[a] = variable.data;
+      sizes[a] = variable.localSize;
       offs[a] = offset.get(v)!;
       jac[a] = scratch.jacobian(a, m * sizes[a]!);
     }
@@ -174,7 +176,7 @@ export function marginalizeVariables(
   const angular: boolean[][] = [];
   for (const v of kept) {
     const variable = graph.getVariable(v);
-    const size = variable.data.length;
+    const size = variable.localSize;
     const o = offset.get(v)! - dm;
     const block = new Float64Array(rows * size);
     for (let r = 0; r < rows; r++) {

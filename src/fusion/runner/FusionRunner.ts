@@ -4,6 +4,8 @@ import { frameIdOf } from "../../messages";
 import type { Stamp, TimeBase } from "../../time";
 import { FusionConfigError, parseFusionConfig, type FusionConfig, type SensorConfig } from "../config";
 import {
+  ORIENTATION_3D,
+  POSITION_3D,
   StampedUuids,
   type FusionContext,
   type FusionDrop,
@@ -11,9 +13,11 @@ import {
   type ReadonlyGraph,
   type RigidTransform,
   type SensorModel,
+  type Transaction,
   type TransformLookup,
   type UuidRecipe,
 } from "../core";
+import { rpyOfQuaternion } from "../math/rotation3d";
 import { BatchOptimizer, FixedLagSmoother } from "../optimizer";
 
 /** Something that looks transforms up and throws when it cannot (the pipeline's TransformBuffer). */
@@ -115,6 +119,7 @@ export class FusionRunner {
   #finalPose: FusedPose | undefined;
   #trajectory: FusedPose[] = [];
   #recipe: UuidRecipe | undefined;
+  #uuids: StampedUuids | undefined;
   readonly #mountCheck: ImuMountCheck;
   /** Topics whose message type has been checked against the sensors reading them. */
   readonly #checkedTopics = new Set<string>();
@@ -399,7 +404,7 @@ export class FusionRunner {
       : undefined;
     const context: FusionContext = {
       timeBase: base,
-      uuids: new StampedUuids(base, this.#recipe!),
+      uuids: (this.#uuids = new StampedUuids(base, this.#recipe!)),
       transforms: lookup,
       drop: (d) => { this.#drop(d); },
       warn: (m) => this.#warnings.push(m),
@@ -454,13 +459,39 @@ export class FusionRunner {
       this.#finalPose = { stamp: e.stamp, x: e.x, y: e.y, z: 0, roll: 0, pitch: 0, yaw: e.yaw };
       this.#addPose(this.#finalPose);
     });
-    opt.onNotify((_tx, graph) => {
+    opt.onNotify((tx, graph) => {
+      this.#read3DPose(tx, graph);
       for (const s of this.#sensors.values()) {
         s.graphCallback(graph);
       }
       this.#warnings.push(...this.#mountCheck.run(this.#mountLookup()));
     });
     return opt;
+  }
+
+  /**
+   * The fused 3D pose after a cycle (the Odometry3DPublisher's pose): the newest involved stamp
+   * with Position3D and Orientation3D (device NIL) in the graph. Nothing for a 2D graph.
+   */
+  #read3DPose(tx: Transaction, graph: ReadonlyGraph): void {
+    const ids = this.#uuids!;
+    const stamps = tx.involvedStamps;
+    for (let i = stamps.length - 1; i >= 0; i--) {
+      const stamp = stamps[i]!;
+      const p = graph.findVariable(ids.uuid(POSITION_3D, stamp));
+      if (p == undefined) {
+        continue;
+      }
+      const o = graph.findVariable(ids.uuid(ORIENTATION_3D, stamp));
+      if (o == undefined) {
+        continue;
+      }
+      const rpy = new Float64Array(3);
+      rpyOfQuaternion(o.data, 0, rpy, 0);
+      this.#finalPose = { stamp, x: p.data[0]!, y: p.data[1]!, z: p.data[2]!, roll: rpy[0]!, pitch: rpy[1]!, yaw: rpy[2]! };
+      this.#addPose(this.#finalPose);
+      return;
+    }
   }
 
   #mountLookup(): ((target: string, source: string) => RigidTransform | undefined) | undefined {

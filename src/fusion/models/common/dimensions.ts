@@ -12,6 +12,16 @@ export function angularIndices(names: readonly string[] | undefined, what: strin
   return toIndices(names, { yaw: 0, z: 0 }, what);
 }
 
+/** 3D linear dimension names ("x", "y", "z") → sorted index list. */
+export function linear3DIndices(names: readonly string[] | undefined, what: string): number[] {
+  return toIndices(names, { x: 0, y: 1, z: 2 }, what);
+}
+
+/** 3D angular dimension names ("roll"/"x", "pitch"/"y", "yaw"/"z") → sorted index list. */
+export function angular3DIndices(names: readonly string[] | undefined, what: string): number[] {
+  return toIndices(names, { roll: 0, x: 0, pitch: 1, y: 1, yaw: 2, z: 2 }, what);
+}
+
 function toIndices(names: readonly string[] | undefined, map: Record<string, number>, what: string): number[] {
   const out = new Set<number>();
   for (const n of names ?? []) {

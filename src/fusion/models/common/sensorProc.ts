@@ -154,7 +154,8 @@ export function rotateVectorPair(
   };
 }
 
-function check(env: ProcEnv, part: string, mean: ArrayLike<number>, cov: Matrix, precision?: number): boolean {
+/** Validates a mean and covariance unless checks are off; records the problem and returns false when invalid. */
+export function check(env: ProcEnv, part: string, mean: ArrayLike<number>, cov: Matrix, precision?: number): boolean {
   if (!env.validate) {
     return true;
   }
