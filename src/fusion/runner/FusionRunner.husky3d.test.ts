@@ -1,0 +1,88 @@
+import { readFileSync } from "node:fs";
+import { beforeAll, describe, expect, it } from "vitest";
+
+import { FusionRunner } from "./FusionRunner";
+import { TransformBuffer , quatFromRpy } from "../../filters/tf";
+import { openRecordingFile } from "../../recording/node";
+import { TimeBase } from "../../time";
+
+type Preset = { transforms: { parent: string; child: string; translation: [number, number, number]; rpy: [number, number, number] }[]; fusion: Record<string, unknown> };
+
+/** config/husky.json's fusion on the 3D models, measuring what the 2D preset measures (planar). */
+function husky3D(preset: Preset): Record<string, unknown> {
+  return {
+    ...preset.fusion,
+    motionModels: {
+      omni: {
+        type: "fuse_models::Omnidirectional3D",
+        processNoiseDiagonal: [0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 1, 1, 1],
+      },
+    },
+    sensors: {
+      ignition: {
+        type: "fuse_models::Omnidirectional3DIgnition",
+        motionModels: ["omni"],
+        ignition: true,
+        initialSigma: [0.01, 0.01, 0.01, 0.01, 0.01, 3.14, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.5, 0.5, 0.5],
+      },
+      wheel_odometry: {
+        type: "fuse_models::Odometry3D",
+        motionModels: ["omni"],
+        topic: "/husky_velocity_controller/odom",
+        twistTargetFrame: "base_link",
+        linearVelocityDimensions: ["x", "y", "z"],
+      },
+      imu: {
+        type: "fuse_models::Imu3D",
+        motionModels: ["omni"],
+        topic: "/imu/data",
+        orientationTargetFrame: "base_link",
+        twistTargetFrame: "base_link",
+        accelerationTargetFrame: "base_link",
+        orientationTransform: "body",
+        orientationDimensions: ["yaw"],
+        angularVelocityDimensions: ["yaw"],
+        linearAccelerationDimensions: ["x", "y"],
+        removeGravitationalAcceleration: true,
+      },
+    },
+  };
+}
+
+async function run(fusion: unknown, preset: Preset): Promise<FusionRunner> {
+  const runner = new FusionRunner(fusion).setRetention({ transactions: 0 });
+  const rec = await openRecordingFile("samples/husky-2015.bag");
+  let base: TimeBase | undefined;
+  const tf = new TransformBuffer();
+  for (const t of preset.transforms) {
+    tf.setStaticTransform(t.parent, t.child, { translation: t.translation, rotation: quatFromRpy(...t.rpy) });
+  }
+  for await (const m of rec.messages({ topics: runner.topics })) {
+    if (base == undefined) {
+      base = TimeBase.forFirstSecNsec(m.receiveTime.sec, m.receiveTime.nsec);
+      runner.start({ timeBase: base, transforms: tf });
+    }
+    runner.message({ input: m, arrival: base.fromSecNsec(m.receiveTime.sec, m.receiveTime.nsec) });
+  }
+  runner.finish();
+  await rec.close();
+  return runner;
+}
+
+describe("husky-2015.bag through the 3D models (a planar recording)", () => {
+  let planar: FusionRunner;
+  let spatial: FusionRunner;
+
+  beforeAll(async () => {
+    const preset = JSON.parse(readFileSync("config/husky.json", "utf8")) as Preset;
+    [planar, spatial] = await Promise.all([run(preset.fusion, preset), run(husky3D(preset), preset)]);
+  }, 400_000);
+
+  it("stays within 0.3 m of the 2D result and near z = 0", () => {
+    const a = planar.finalPose!;
+    const b = spatial.finalPose!;
+    expect(Math.hypot(a.x - b.x, a.y - b.y)).toBeLessThan(0.3);
+    expect(Math.abs(b.z)).toBeLessThan(0.3);
+    expect(Math.abs(b.yaw - a.yaw)).toBeLessThan(0.05);
+  });
+});
