@@ -1,7 +1,11 @@
+import type { ParameterDescriptor } from "../../filters/policies/PolicyDescriptor";
+import { POLICY_DESCRIPTORS } from "../../filters/policies/descriptors";
+import { parseDuration } from "../../time";
+
 /**
  * The part of a policy parameter's description the search reads: its JSON key, kind, bounds
- * and library default. Shaped as a subset of the policy descriptors' `ParameterDescriptor`, so
- * the descriptors can be passed here as they are.
+ * and library default (in the parsed form: durations in ns): the part of the policy descriptors'
+ * `ParameterDescriptor` the search needs.
  */
 export interface SearchableParameter {
   readonly name: string;
@@ -19,61 +23,47 @@ export interface SearchablePolicy {
   readonly parameters: readonly SearchableParameter[];
 }
 
-const count = (name: string, minimum: number, options: { required?: true; default?: number }): SearchableParameter => ({
-  name,
-  kind: "count",
-  minimum,
-  ...options,
-});
+/** Policies that pair messages by arrival or trigger, not by stamp: nothing in the stamps tunes them. */
+const ARRIVAL_MATCHED = new Set(["fkie/fifo", "fkie/latch", "ros/latest-time"]);
+/** Parameter kinds the search knows how to vary. */
+const SEARCHED_KINDS = new Set(["count", "number", "boolean", "duration", "nullableDuration", "perSlotDuration"]);
+/**
+ * Parameters left alone: they change what is matched (arrival times instead of stamps) or only
+ * fix a library quirk, so more sets from them would not be a better synchronization.
+ */
+const NOT_SEARCHED = new Set(["syncArrivalTime", "fixFirstArrivalOrder"]);
+const DURATION_KINDS = new Set(["duration", "nullableDuration", "perSlotDuration"]);
+
+/** A descriptor default in the parsed form (durations in ns). */
+function parsedDefault(p: ParameterDescriptor): unknown {
+  if (p.default == undefined || !DURATION_KINDS.has(p.kind)) {
+    return p.default;
+  }
+  return parseDuration(p.default, p.name);
+}
 
 /**
- * Every combiner policy's searchable parameters (DESIGN §3.2's table). Policies matched by
- * arrival (Fifo, Latch, LatestTime) have nothing the stamps could tune and are absent.
+ * The diagnosis search space: every stamp-matching policy's searchable parameters, derived from
+ * the policy descriptors (their kinds, bounds and library defaults), defaults as `parseConfig`
+ * gives values (durations in ns).
  */
-export const SEARCH_SPACE: readonly SearchablePolicy[] = [
-  {
-    type: "fkie/approximate-time",
-    family: "fkie",
-    parameters: [
-      count("maxQueueSize", 0, { default: 0 }),
-      { name: "maxAge", kind: "nullableDuration", default: 1_000_000_000 },
-      { name: "maxTimespan", kind: "nullableDuration", default: null },
-      { name: "minDistance", kind: "perSlotDuration", default: 0 },
-      { name: "ros1OutOfOrder", kind: "boolean", default: false },
-    ],
-  },
-  {
-    type: "fkie/exact-time",
-    family: "fkie",
-    parameters: [count("maxQueueSize", 0, { default: 0 }), { name: "maxAge", kind: "nullableDuration", default: 1_000_000_000 }],
-  },
-  {
-    type: "ros/approximate-time",
-    family: "ros",
-    parameters: [
-      count("queueSize", 1, { required: true }),
-      { name: "agePenalty", kind: "number", default: 0.1, minimum: 0 },
-      { name: "interMessageLowerBound", kind: "perSlotDuration", default: 0 },
-      { name: "maxIntervalDuration", kind: "nullableDuration", default: null },
-    ],
-  },
-  { type: "ros/exact-time", family: "ros", parameters: [count("queueSize", 0, { required: true })] },
-  {
-    type: "ros/approximate-epsilon-time",
-    family: "ros",
-    parameters: [count("queueSize", 1, { required: true }), { name: "epsilon", kind: "duration", required: true }],
-  },
-  {
-    type: "python/approximate-time",
-    family: "python",
-    parameters: [
-      count("queueSize", 1, { required: true }),
-      { name: "slop", kind: "duration", required: true },
-      { name: "allowHeaderless", kind: "boolean", default: false },
-    ],
-  },
-  { type: "python/exact-time", family: "python", parameters: [count("queueSize", 1, { required: true })] },
-];
+export const SEARCH_SPACE: readonly SearchablePolicy[] = POLICY_DESCRIPTORS.filter((d) => !ARRIVAL_MATCHED.has(d.type)).map(
+  (d) => ({
+    type: d.type,
+    family: d.family,
+    parameters: (d.parameters as readonly ParameterDescriptor[])
+      .filter((p) => SEARCHED_KINDS.has(p.kind) && !NOT_SEARCHED.has(p.name))
+      .map((p) => ({
+        name: p.name,
+        kind: p.kind,
+        ...(p.required === true ? { required: true } : {}),
+        // eslint-disable-next-line @foxglove/strict-equality -- a null default (unlimited) is kept
+        ...(p.default === undefined ? {} : { default: parsedDefault(p) }),
+        ...(p.minimum == undefined ? {} : { minimum: p.minimum }),
+        ...(p.maximum == undefined ? {} : { maximum: p.maximum }),
+      })),
+  }),
+);
 
 /** The searchable description of a policy type, or undefined when nothing about it is tuned by stamps. */
 export function searchSpaceOf(type: string): SearchablePolicy | undefined {
