@@ -140,4 +140,9 @@ export interface PipelineExtension<M extends PipelineInput = PipelineInput> {
   summary?(): Record<string, unknown>;
   describe?(): string[];
   outputs?(): Iterable<ExtensionOutput>;
+  /**
+   * Hands out the output lines produced since the previous call and forgets them, so a consumer
+   * that streams them to disk keeps memory bounded; `outputs()` then holds only the rest.
+   */
+  drain?(): Iterable<ExtensionOutput>;
 }

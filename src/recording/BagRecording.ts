@@ -1,8 +1,9 @@
 import { Bag } from "@foxglove/rosbag";
 
 import type { ByteSource } from "./ByteSource";
-import { MinHeap } from "./MinHeap";
-import { RecordingError, errorText } from "./RecordingError";
+import { mergeChunks } from "./ChunkMerge";
+import { DamageLog } from "./DamageLog";
+import { RecordingError, errorText, reasonOf } from "./RecordingError";
 import type { Decompressors } from "./decompress";
 import { reportProgress, toRecordedMessage, unindexedInfo, type ChannelEntry } from "./recordedMessage";
 import type {
@@ -32,24 +33,8 @@ interface RawMessage {
   data: Uint8Array;
 }
 
-interface ChunkCursor {
-  readonly messages: RawMessage[];
-  readonly order: number;
-  readonly offset: number;
-  next: number;
-}
-
 function timeLess(a: RecordTime, b: RecordTime): boolean {
   return a.sec < b.sec || (a.sec === b.sec && a.nsec < b.nsec);
-}
-
-function cursorLess(a: ChunkCursor, b: ChunkCursor): boolean {
-  const ta = a.messages[a.next]!.time;
-  const tb = b.messages[b.next]!.time;
-  if (ta.sec !== tb.sec) {
-    return ta.sec < tb.sec;
-  }
-  return ta.nsec !== tb.nsec ? ta.nsec < tb.nsec : a.order < b.order;
 }
 
 function channelOf(conn: {
@@ -121,11 +106,12 @@ function u64(field: Uint8Array | undefined, name: string, offset: number): numbe
 }
 
 /**
- * A ROS 1 bag (format 2.0; chunks uncompressed, bz2 or lz4). Indexed bags are read through
- * @foxglove/rosbag's index (chunk by chunk, merged by receive time); a bag whose index is missing
- * or unreadable (recording interrupted, file truncated) is read by a sequential recovery scan that
- * delivers each complete chunk (sorted by receive time within the chunk) and then reports where
- * and why it had to stop.
+ * A ROS 1 bag (format 2.0; chunks uncompressed, bz2 or lz4). Indexed bags are read chunk by chunk
+ * from the index's chunk list and merged by receive time, ties in file order (`mergeChunks`); a
+ * bag whose index is missing or unreadable (recording interrupted, file truncated) is read by a
+ * sequential recovery scan that delivers each chunk (sorted by receive time within the chunk).
+ * Either way a damaged chunk or record is skipped and reading goes on: from the index's next
+ * chunk, or (scanning) from the next position where a well-formed record starts.
  */
 export class BagRecording implements Recording {
   public readonly info: RecordingInfo;
@@ -157,14 +143,23 @@ export class BagRecording implements Recording {
     if (source.size < FIRST_RECORD || textDecoder.decode(await source.read(0, FIRST_RECORD)) !== MAGIC) {
       throw new RecordingError(0, 'not a ROS bag 2.0 (the file does not start with "#ROSBAG V2.0")');
     }
-    const header = await readRecordHeader(source, FIRST_RECORD);
-    if (header.op !== OP_BAG_HEADER) {
-      throw new RecordingError(FIRST_RECORD, `expected the bag header record (op 3), found op ${header.op}`);
-    }
-    const indexPos = u64(header.fields.get("index_pos"), "index_pos", FIRST_RECORD);
+    let indexPos: number;
     let problem: string | undefined;
+    try {
+      const header = await readRecordHeader(source, FIRST_RECORD);
+      if (header.op !== OP_BAG_HEADER) {
+        throw new RecordingError(FIRST_RECORD, `expected the bag header record (op 3), found op ${header.op}`);
+      }
+      indexPos = u64(header.fields.get("index_pos"), "index_pos", FIRST_RECORD);
+    } catch (err) {
+      // A damaged bag header loses only the index position: the records after it can be scanned.
+      indexPos = 0;
+      problem = `the bag header record at byte ${FIRST_RECORD} is unreadable (${errorText(err)})`;
+    }
     let truncatedAt: number | undefined;
-    if (indexPos === 0) {
+    if (problem != undefined) {
+      // keep it
+    } else if (indexPos === 0) {
       problem = "the bag header has no index position (the recording was not closed properly)";
     } else if (indexPos >= source.size) {
       problem = `the bag header says the index starts at byte ${indexPos} but the file has ${source.size} bytes (truncated)`;
@@ -173,6 +168,7 @@ export class BagRecording implements Recording {
       const bag = new Bag({ read: async (o, l) => await source.read(o, l), size: () => source.size }, { parse: false });
       try {
         await bag.open();
+        checkChunkInfos(bag, indexPos);
         return new BagRecording(source, bag, decompressors, indexedInfo(bag, source.size), undefined);
       } catch (err) {
         problem = `the index at byte ${indexPos} is unreadable: ${errorText(err)}`;
@@ -195,58 +191,82 @@ export class BagRecording implements Recording {
         wanted.set(conn.conn, { channel: channelOf(conn) });
       }
     }
-    const wantedIds = [...wanted.keys()];
     const chunks = bag.chunkInfos
-      .map((info, order) => ({ info, order }))
-      .filter(({ info }) => info.connections.some((c) => wanted.has(c.conn)))
-      .sort((a, b) =>
-        timeLess(a.info.startTime, b.info.startTime) ? -1 : timeLess(b.info.startTime, a.info.startTime) ? 1 : a.order - b.order,
-      );
+      .filter((info) => info.connections.some((c) => wanted.has(c.conn)))
+      .map((info) => ({ startTime: info.startTime, offset: info.chunkPosition, info }));
     const indexPos = bag.header?.indexPosition ?? this.#source.size;
     const total = this.#source.size;
+    const damage = new DamageLog(options.onDamage);
     let bytesRead = 0;
-    const heap = new MinHeap<ChunkCursor>(cursorLess);
-    const far = { sec: Number.MAX_SAFE_INTEGER, nsec: 999_999_999 };
-    let next = 0;
-    for (;;) {
-      // Open every chunk that starts no later than the earliest pending message.
-      while (next < chunks.length) {
-        const top = heap.peek();
-        const { info, order } = chunks[next]!;
-        if (top && timeLess(top.messages[top.next]!.time, info.startTime)) {
-          break;
+    const load = async (chunk: (typeof chunks)[number]): Promise<RawMessage[]> => {
+      const { info, offset } = chunk;
+      /** What the index says this chunk holds, per wanted topic, minus what was read of it. */
+      const lostOf = (read: readonly RawMessage[]): Map<string, number> => {
+        const lost = new Map<string, number>();
+        for (const { conn, count } of info.connections) {
+          const entry = wanted.get(conn);
+          if (entry) {
+            const topic = entry.channel.topic;
+            lost.set(topic, (lost.get(topic) ?? 0) + count);
+          }
         }
-        next += 1;
-        let raw;
-        try {
-          raw = await bag.reader.readChunkMessages(info, wantedIds, { sec: 0, nsec: 0 }, far, this.#decompressors);
-        } catch (err) {
-          throw new RecordingError(info.chunkPosition, `chunk ${order} is unreadable: ${errorText(err)}`, { cause: err });
+        for (const m of read) {
+          const topic = wanted.get(m.conn)?.channel.topic;
+          if (topic != undefined) {
+            lost.set(topic, (lost.get(topic) ?? 0) - 1);
+          }
         }
-        const end = info.nextChunk?.chunkPosition ?? indexPos;
-        bytesRead = Math.max(bytesRead, end);
-        reportProgress(options, bytesRead, total);
-        const messages = raw.map((m) => ({ conn: m.conn, time: m.time, data: m.data ?? new Uint8Array() }));
-        if (messages.length > 0) {
-          heap.push({ messages, order, offset: info.chunkPosition, next: 0 });
+        for (const [topic, n] of lost) {
+          if (n <= 0) {
+            lost.delete(topic);
+          }
         }
+        return lost;
+      };
+      let result: ChunkRecords;
+      try {
+        const record = await readRecordHeader(this.#source, offset);
+        if (record.op !== OP_CHUNK) {
+          throw new RecordingError(offset, `the index points to a chunk here but the record is op ${record.op}`);
+        }
+        const data = await this.#chunkData(record, offset);
+        result = parseChunkRecords(data, offset, wanted, topics);
+      } catch (err) {
+        damage.add(offset, `the chunk is unreadable: ${reasonOf(err)}`, lostOf([]));
+        result = { messages: [], problem: undefined };
       }
-      const cursor = heap.peek();
-      if (!cursor) {
-        break;
+      if (result.problem != undefined) {
+        damage.add(offset, result.problem, lostOf(result.messages));
       }
-      const raw = cursor.messages[cursor.next]!;
-      cursor.next += 1;
-      if (cursor.next === cursor.messages.length) {
-        heap.pop();
-      } else {
-        heap.updateTop();
-      }
-      const entry = wanted.get(raw.conn)!;
-      yield toMessage(raw, entry, decode, cursor.offset);
+      bytesRead = Math.max(bytesRead, info.nextChunk?.chunkPosition ?? indexPos);
+      reportProgress(options, bytesRead, total);
+      return result.messages;
+    };
+    for await (const { item, chunk } of mergeChunks(chunks, load)) {
+      yield toMessage(item, wanted.get(item.conn)!, decode, chunk.offset);
     }
     if (bytesRead < total) {
       reportProgress(options, total, total);
+    }
+    damage.finish();
+  }
+
+  /** The decompressed data of a chunk record (bounded by the decompressors' size limit). */
+  async #chunkData(record: RecordHeader, pos: number): Promise<Uint8Array> {
+    const compression = textDecoder.decode(record.fields.get("compression") ?? new Uint8Array());
+    const size = u32(record.fields.get("size"), "size", pos);
+    if (compression === "none") {
+      return await this.#source.read(record.dataOffset, record.dataLength);
+    }
+    const decompress = this.#decompressors[compression];
+    if (!decompress) {
+      throw new RecordingError(pos, `chunk uses unsupported compression "${compression}"`);
+    }
+    const stored = await this.#source.read(record.dataOffset, record.dataLength);
+    try {
+      return decompress(stored, size);
+    } catch (err) {
+      throw new RecordingError(pos, `${compression} decompression of the chunk failed: ${errorText(err)}`, { cause: err });
     }
   }
 
@@ -256,47 +276,110 @@ export class BagRecording implements Recording {
     const topics = options.topics ? new Set(options.topics) : undefined;
     const decode = options.decode === false ? "raw" : "decode";
     const connections = new Map<number, ChannelEntry>();
+    const damage = new DamageLog(options.onDamage);
     let pos = FIRST_RECORD;
     while (pos < total) {
-      const record = await readRecordHeader(source, pos);
-      if (record.op === OP_CHUNK) {
-        const compression = textDecoder.decode(record.fields.get("compression") ?? new Uint8Array());
-        const size = u32(record.fields.get("size"), "size", pos);
-        const stored = await source.read(record.dataOffset, record.dataLength);
-        let data: Uint8Array;
-        if (compression === "none") {
-          data = stored;
-        } else {
-          const decompress = this.#decompressors[compression];
-          if (!decompress) {
-            throw new RecordingError(pos, `chunk uses unsupported compression "${compression}"`);
-          }
-          try {
-            data = decompress(stored, size);
-          } catch (err) {
-            throw new RecordingError(pos, `${compression} decompression of the chunk failed: ${errorText(err)}`, { cause: err });
-          }
+      let record: RecordHeader;
+      try {
+        record = await readRecordHeader(source, pos);
+      } catch (err) {
+        const resume = await findNextRecord(source, pos + 1);
+        const reason = reasonOf(err);
+        damage.add(pos, resume == undefined ? reason : `${reason}; reading resumed at the next record, byte ${resume}`);
+        if (resume == undefined) {
+          break;
         }
-        const messages = parseChunkRecords(data, pos, connections, topics);
+        pos = resume;
+        continue;
+      }
+      if (record.op === OP_CHUNK) {
+        let result: ChunkRecords;
+        try {
+          result = parseChunkRecords(await this.#chunkData(record, pos), pos, connections, topics);
+        } catch (err) {
+          result = { messages: [], problem: `the chunk is unreadable: ${reasonOf(err)}` };
+        }
+        if (result.problem != undefined) {
+          damage.add(pos, result.problem);
+        }
         // Stable sort: equal receive times keep their order in the chunk.
-        messages.sort((a, b) => (timeLess(a.time, b.time) ? -1 : timeLess(b.time, a.time) ? 1 : 0));
+        const messages = result.messages.sort((a, b) => (timeLess(a.time, b.time) ? -1 : timeLess(b.time, a.time) ? 1 : 0));
         for (const raw of messages) {
           yield toMessage(raw, connections.get(raw.conn)!, decode, pos);
         }
       } else if (record.op === OP_CONNECTION) {
-        const data = await source.read(record.dataOffset, record.dataLength);
-        addConnection(record.fields, data, pos, connections, topics);
+        try {
+          const data = await source.read(record.dataOffset, record.dataLength);
+          addConnection(record.fields, data, pos, connections, topics);
+        } catch (err) {
+          damage.add(pos, `the connection record is unreadable: ${reasonOf(err)}`);
+        }
       }
       pos = record.end;
       reportProgress(options, pos, total);
     }
-    if (this.#truncatedIndexAt != undefined) {
-      throw new RecordingError(
+    if (this.#truncatedIndexAt != undefined && damage.count === 0) {
+      damage.add(
         total,
         `the file is truncated: its header says the index starts at byte ${this.#truncatedIndexAt}; every complete chunk before byte ${total} was delivered`,
       );
     }
+    damage.finish();
   }
+}
+
+/**
+ * Checks what @foxglove/rosbag does not: every chunk the index lists lies inside the file, before
+ * the index. A flipped byte in a chunk info record otherwise sends the reader anywhere.
+ */
+function checkChunkInfos(bag: Bag, indexPos: number): void {
+  for (const info of bag.chunkInfos) {
+    if (!Number.isSafeInteger(info.chunkPosition) || info.chunkPosition < FIRST_RECORD || info.chunkPosition >= indexPos) {
+      throw new Error(`a chunk info record points to byte ${info.chunkPosition}, outside the chunk area (${FIRST_RECORD} to ${indexPos})`);
+    }
+  }
+}
+
+/**
+ * After damage at `from - 1`: the first position at or after `from` where a well-formed record
+ * header starts (a chunk or connection record whose header fields and lengths fit the file), or
+ * undefined. Looks for "op=" and tries the few positions its field could belong to.
+ */
+async function findNextRecord(source: ByteSource, from: number): Promise<number | undefined> {
+  const size = source.size;
+  const block = 1 << 20;
+  const needle = [0x6f, 0x70, 0x3d]; // "op="
+  for (let start = from; start < size; start += block - 64) {
+    const length = Math.min(block, size - start);
+    const bytes = await source.read(start, length);
+    const copy = bytes.slice();
+    for (let i = 4; i + 3 < copy.length; i++) {
+      if (copy[i] !== needle[0] || copy[i + 1] !== needle[1] || copy[i + 2] !== needle[2]) {
+        continue;
+      }
+      const op = copy[i + 3];
+      if (op !== OP_CHUNK && op !== OP_CONNECTION) {
+        continue;
+      }
+      // The "op" field (length 4, "op=X") starts 4 bytes before "op="; the record header starts
+      // at most a few fields earlier.
+      const fieldStart = start + i - 4;
+      for (let pos = fieldStart - 4; pos >= Math.max(from, fieldStart - 4 - 512); pos--) {
+        try {
+          const record = await readRecordHeader(source, pos);
+          if (record.op === op) {
+            return pos;
+          }
+        } catch {
+          // not a record start
+        }
+      }
+    }
+    if (start + length >= size) {
+      break;
+    }
+  }
+  return undefined;
 }
 
 function indexedInfo(bag: Bag, size: number): RecordingInfo {
@@ -411,50 +494,77 @@ function addConnection(
   });
 }
 
-/** Parses the records inside a decompressed chunk; returns the wanted messages in chunk order. */
+/** The messages of a chunk, in chunk order, and why reading it stopped early (if it did). */
+interface ChunkRecords {
+  messages: RawMessage[];
+  problem: string | undefined;
+}
+
+/**
+ * Parses the records inside a decompressed chunk: the wanted messages in chunk order. A corrupt
+ * record ends the chunk there: what came before it is kept and `problem` says where it broke.
+ */
 function parseChunkRecords(
   data: Uint8Array,
   chunkPos: number,
   connections: Map<number, ChannelEntry>,
   topics: Set<string> | undefined,
-): RawMessage[] {
+): ChunkRecords {
   const out: RawMessage[] = [];
   const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
   let at = 0;
-  const corrupt = (what: string): RecordingError =>
-    new RecordingError(chunkPos, `chunk data is corrupt: ${what} at byte ${at} of the decompressed chunk`);
+  let badTimes = 0;
+  const corrupt = (what: string): ChunkRecords => ({
+    messages: out,
+    problem: `chunk data is corrupt: ${what} at byte ${at} of the decompressed chunk (its later records are lost)`,
+  });
   while (at < data.byteLength) {
     if (at + 4 > data.byteLength) {
-      throw corrupt("a record is cut off");
+      return corrupt("a record is cut off");
     }
     const headerLength = view.getInt32(at, true);
     if (headerLength < 4 || at + 8 + headerLength > data.byteLength) {
-      throw corrupt(`impossible record header length ${headerLength}`);
+      return corrupt(`impossible record header length ${headerLength}`);
     }
-    const fields = parseFields(data.subarray(at + 4, at + 4 + headerLength), chunkPos);
+    let fields: Map<string, Uint8Array>;
+    try {
+      fields = parseFields(data.subarray(at + 4, at + 4 + headerLength), chunkPos);
+    } catch (err) {
+      return corrupt(reasonOf(err));
+    }
     const dataLength = view.getInt32(at + 4 + headerLength, true);
     const start = at + 8 + headerLength;
     if (dataLength < 0 || start + dataLength > data.byteLength) {
-      throw corrupt(`impossible record data length ${dataLength}`);
+      return corrupt(`impossible record data length ${dataLength}`);
     }
     const body = data.subarray(start, start + dataLength);
     const op = fields.get("op")?.[0];
     if (op === OP_CONNECTION) {
-      addConnection(fields, body, chunkPos, connections, topics);
-    } else if (op === OP_MESSAGE) {
-      const conn = u32(fields.get("conn"), "conn", chunkPos);
-      const time = fields.get("time");
-      if (time?.byteLength !== 8) {
-        throw corrupt('message record without a valid "time" field');
+      try {
+        addConnection(fields, body, chunkPos, connections, topics);
+      } catch (err) {
+        return corrupt(`connection record: ${reasonOf(err)}`);
       }
-      if (connections.has(conn)) {
-        const tv = new DataView(time.buffer, time.byteOffset, 8);
-        out.push({ conn, time: { sec: tv.getUint32(0, true), nsec: tv.getUint32(4, true) }, data: body.slice() });
+    } else if (op === OP_MESSAGE) {
+      const connField = fields.get("conn");
+      const time = fields.get("time");
+      if (connField?.byteLength !== 4 || time?.byteLength !== 8) {
+        return corrupt('message record without valid "conn" and "time" fields');
+      }
+      const conn = new DataView(connField.buffer, connField.byteOffset, 4).getUint32(0, true);
+      const tv = new DataView(time.buffer, time.byteOffset, 8);
+      const stamp = { sec: tv.getUint32(0, true), nsec: tv.getUint32(4, true) };
+      if (stamp.nsec >= 1_000_000_000) {
+        // The record is intact but its receive time is not a time: it cannot be ordered.
+        badTimes += 1;
+      } else if (connections.has(conn)) {
+        out.push({ conn, time: stamp, data: body.slice() });
       }
     } else {
-      throw corrupt(`unexpected record op ${String(op)} inside a chunk`);
+      return corrupt(`unexpected record op ${String(op)} inside a chunk`);
     }
     at = start + dataLength;
   }
-  return out;
+  const problem = badTimes > 0 ? `${badTimes} message records have an impossible receive time (nsec >= 1e9) and were skipped` : undefined;
+  return { messages: out, problem };
 }

@@ -1,7 +1,9 @@
-import { McapIndexedReader, McapStreamReader, type McapTypes } from "@mcap/core";
+import { McapIndexedReader, McapRecordBuilder, McapStreamReader, type McapTypes } from "@mcap/core";
 
 import type { ByteSource } from "./ByteSource";
-import { RecordingError, errorText } from "./RecordingError";
+import { mergeChunks } from "./ChunkMerge";
+import { DamageLog } from "./DamageLog";
+import { RecordingError, errorText, reasonOf } from "./RecordingError";
 import { toMcapHandlers, type Decompressors } from "./decompress";
 import { reportProgress, toRecordedMessage, unindexedInfo, type ChannelEntry } from "./recordedMessage";
 import type {
@@ -13,15 +15,17 @@ import type {
   RecordingInfo,
 } from "./types";
 
-/** Bytes fed to the stream reader at a time in recovery mode. */
-const SCAN_BLOCK = 1 << 20;
+/** Bytes examined at a time when looking for the next record after damage. */
+const RESYNC_BLOCK = 1 << 20;
 const NS = 1_000_000_000n;
-
-/** Where the indexed reader last read (to name the region in errors) and how far it got. */
-interface ReadTracker {
-  last: number;
-  furthest: number;
-}
+/** Opcode, then a little-endian uint64 length. */
+const RECORD_PREFIX = 9;
+/** MCAP opcodes (the specification's numbers). */
+const OP_HEADER = 0x01;
+const OP_FOOTER = 0x02;
+const OP_SCHEMA = 0x03;
+const OP_CHUNK = 0x06;
+const OP_DATA_END = 0x0f;
 
 function timeOf(ns: bigint): RecordTime {
   return { sec: Number(ns / NS), nsec: Number(ns % NS) };
@@ -54,31 +58,88 @@ function profileOf(profile: string, channels: Iterable<RecordingChannel>): "ros1
 }
 
 /**
+ * The schemas and channels known so far, and their records as bytes: a chunk read on its own is
+ * parsed after them, because a chunk's messages may use channels whose records are in another
+ * chunk (writers record each channel once).
+ */
+class KnownChannels {
+  readonly schemas = new Map<number, McapTypes.Schema>();
+  readonly channels = new Map<number, McapTypes.Channel>();
+  #prefix: Uint8Array | undefined;
+
+  public addSchema(schema: McapTypes.Schema): void {
+    if (!this.schemas.has(schema.id)) {
+      this.schemas.set(schema.id, schema);
+      this.#prefix = undefined;
+    }
+  }
+
+  public addChannel(channel: McapTypes.Channel): void {
+    if (!this.channels.has(channel.id)) {
+      this.channels.set(channel.id, channel);
+      this.#prefix = undefined;
+    }
+  }
+
+  public get prefix(): Uint8Array {
+    if (!this.#prefix) {
+      const builder = new McapRecordBuilder();
+      for (const s of this.schemas.values()) {
+        builder.writeSchema(s);
+      }
+      for (const c of this.channels.values()) {
+        builder.writeChannel(c);
+      }
+      this.#prefix = builder.buffer.slice();
+    }
+    return this.#prefix;
+  }
+}
+
+/**
+ * Parses the complete top-level record(s) in `bytes` (a chunk yields the records it holds).
+ * Throws when they are corrupt (CRC, decompression, size limit) or cut off.
+ */
+function parseRecords(known: KnownChannels, bytes: Uint8Array, handlers: McapTypes.DecompressHandlers): McapTypes.TypedMcapRecord[] {
+  const stream = new McapStreamReader({ noMagicPrefix: true, validateCrcs: true, decompressHandlers: handlers });
+  stream.append(known.prefix);
+  stream.append(bytes);
+  const out: McapTypes.TypedMcapRecord[] = [];
+  for (let r = stream.nextRecord(); r; r = stream.nextRecord()) {
+    out.push(r);
+  }
+  if (stream.bytesRemaining() > 0) {
+    throw new Error(`the record is cut off (${stream.bytesRemaining()} bytes do not form a complete record)`);
+  }
+  return out;
+}
+
+/** A message of a chunk, with its receive time for the merge. */
+interface TimedMessage {
+  readonly time: RecordTime;
+  readonly message: McapTypes.Message;
+}
+
+/**
  * An MCAP file (chunks uncompressed, lz4 or zstd; ros1, cdr and json message encodings). Files
- * with a summary section are read through @mcap/core's indexed reader, merged by log time across
- * chunks; files without one (interrupted or truncated, or written without chunk index) are read
- * sequentially with the stream reader, in file order, and a truncated or corrupt tail is reported
- * after everything before it was delivered.
+ * with a summary section are read chunk by chunk from the chunk indexes and merged by log time,
+ * ties in file order (`mergeChunks`); files without one (interrupted or truncated, or written
+ * without chunk index) are read record by record in file order (each chunk's messages sorted by
+ * log time). A damaged chunk or record never ends the read: it is skipped (with what the message
+ * indexes say it held, when they are readable) and reading goes on with the next chunk of the
+ * index or, without one, the next position where a well-formed record starts.
  */
 export class McapRecording implements Recording {
   public readonly info: RecordingInfo;
   readonly #source: ByteSource;
   readonly #reader: McapIndexedReader | undefined;
-  readonly #decompressors: Decompressors;
-  readonly #reads: ReadTracker;
+  readonly #handlers: McapTypes.DecompressHandlers;
 
-  private constructor(
-    source: ByteSource,
-    decompressors: Decompressors,
-    info: RecordingInfo,
-    reader: McapIndexedReader | undefined,
-    reads: ReadTracker,
-  ) {
+  private constructor(source: ByteSource, decompressors: Decompressors, info: RecordingInfo, reader: McapIndexedReader | undefined) {
     this.#source = source;
-    this.#decompressors = decompressors;
+    this.#handlers = toMcapHandlers(decompressors);
     this.info = info;
     this.#reader = reader;
-    this.#reads = reads;
   }
 
   /**
@@ -86,130 +147,242 @@ export class McapRecording implements Recording {
    * an error here (see `info.indexed`).
    */
   public static async open(source: ByteSource, decompressors: Decompressors): Promise<McapRecording> {
-    const reads: ReadTracker = { last: 0, furthest: 0 };
     const readable = {
       size: async () => BigInt(source.size),
-      read: async (offset: bigint, length: bigint) => {
-        const o = Number(offset);
-        const l = Number(length);
-        reads.last = o;
-        reads.furthest = Math.max(reads.furthest, o + l);
-        return await source.read(o, l);
-      },
+      read: async (offset: bigint, length: bigint) => await source.read(Number(offset), Number(length)),
     };
     let reader: McapIndexedReader | undefined;
     let problem: string | undefined;
     try {
-      reader = await McapIndexedReader.Initialize({
-        readable,
-        decompressHandlers: toMcapHandlers(decompressors),
-      });
+      reader = await McapIndexedReader.Initialize({ readable, decompressHandlers: toMcapHandlers(decompressors) });
       if (reader.chunkIndexes.length === 0 && (reader.statistics?.messageCount ?? 1n) > 0n) {
         problem = "the file has no chunk index (written without chunks or without a chunk index)";
         reader = undefined;
+      } else {
+        for (const c of reader.chunkIndexes) {
+          if (c.chunkStartOffset < 8n || c.chunkStartOffset + c.chunkLength > BigInt(source.size)) {
+            problem = `a chunk index points to bytes ${c.chunkStartOffset}–${c.chunkStartOffset + c.chunkLength}, outside the file`;
+            reader = undefined;
+            break;
+          }
+        }
       }
     } catch (err) {
       problem = `the summary section is unusable: ${errorText(err)}`;
     }
     if (reader) {
-      return new McapRecording(source, decompressors, indexedInfo(reader, source.size), reader, reads);
+      return new McapRecording(source, decompressors, indexedInfo(reader, source.size), reader);
     }
     const magic = source.size >= 8 ? await source.read(0, 8) : new Uint8Array();
     if (!(magic[0] === 0x89 && magic[1] === 0x4d && magic[2] === 0x43 && magic[3] === 0x41 && magic[4] === 0x50)) {
       throw new RecordingError(0, "not an MCAP file (the magic bytes \\x89MCAP are missing)");
     }
     const info = unindexedInfo("mcap", undefined, problem, source.size);
-    return new McapRecording(source, decompressors, info, undefined, reads);
+    return new McapRecording(source, decompressors, info, undefined);
   }
 
   public messages(options: ReadOptions = {}): AsyncIterableIterator<RecordedMessage> {
-    return this.#reader ? this.#indexed(this.#reader, options) : this.#stream(options);
+    return this.#reader ? this.#indexed(this.#reader, options) : this.#scan(options);
   }
 
   async *#indexed(reader: McapIndexedReader, options: ReadOptions): AsyncIterableIterator<RecordedMessage> {
     const decode = options.decode === false ? "raw" : "decode";
+    const topics = options.topics ? new Set(options.topics) : undefined;
+    const known = new KnownChannels();
+    for (const s of reader.schemasById.values()) {
+      known.addSchema(s);
+    }
     const entries = new Map<number, ChannelEntry>();
     for (const channel of reader.channelsById.values()) {
-      entries.set(channel.id, { channel: channelOf(channel, reader.schemasById.get(channel.schemaId)) });
+      known.addChannel(channel);
+      if (!topics || topics.has(channel.topic)) {
+        entries.set(channel.id, { channel: channelOf(channel, reader.schemasById.get(channel.schemaId)) });
+      }
     }
+    const chunks = reader.chunkIndexes
+      .filter((c) => [...c.messageIndexOffsets.keys()].some((id) => entries.has(id)) || c.messageIndexOffsets.size === 0)
+      .map((index) => ({ startTime: timeOf(index.messageStartTime), offset: Number(index.chunkStartOffset), index }));
     const total = this.#source.size;
-    let reported = -1;
-    const iterator = reader.readMessages({ topics: options.topics, validateCrcs: true });
-    for (;;) {
-      let result: IteratorResult<McapTypes.Message>;
+    const damage = new DamageLog(options.onDamage);
+    let bytesRead = 0;
+    const load = async (chunk: (typeof chunks)[number]): Promise<TimedMessage[]> => {
+      const { index, offset } = chunk;
+      const out: TimedMessage[] = [];
       try {
-        result = await iterator.next();
+        const bytes = await this.#source.read(offset, Number(index.chunkLength));
+        for (const r of parseRecords(known, bytes, this.#handlers)) {
+          if (r.type === "Message") {
+            if (entries.has(r.channelId)) {
+              out.push({ time: timeOf(r.logTime), message: r });
+            }
+          } else if (r.type === "Channel" && !known.channels.has(r.id)) {
+            known.addChannel(r);
+            if (!topics || topics.has(r.topic)) {
+              entries.set(r.id, { channel: channelOf(r, known.schemas.get(r.schemaId)) });
+            }
+          } else if (r.type === "Schema") {
+            known.addSchema(r);
+          }
+        }
       } catch (err) {
-        throw new RecordingError(this.#reads.last, `the chunk or index read here is unusable: ${errorText(err)}`, { cause: err });
+        out.length = 0;
+        damage.add(offset, `the chunk is unreadable: ${reasonOf(err)}`, await this.#lostIn(index, entries));
       }
-      if (this.#reads.furthest !== reported && options.onProgress) {
-        reported = this.#reads.furthest;
-        options.onProgress({ bytesRead: reported, totalBytes: total, fraction: total > 0 ? Math.min(1, reported / total) : 1 });
-      }
-      if (result.done === true) {
-        break;
-      }
-      const m = result.value;
-      const entry = entries.get(m.channelId);
-      if (!entry) {
-        throw new RecordingError(this.#reads.last, `message on unknown channel id ${m.channelId}`);
-      }
-      yield toMessage(m, entry, decode, this.#reads.last);
+      bytesRead = Math.max(bytesRead, offset + Number(index.chunkLength) + Number(index.messageIndexLength));
+      reportProgress(options, Math.min(bytesRead, total), total);
+      return out;
+    };
+    for await (const { item, chunk } of mergeChunks(chunks, load)) {
+      yield toMessage(item.message, entries.get(item.message.channelId)!, decode, chunk.offset);
     }
     reportProgress(options, total, total);
+    damage.finish();
   }
 
-  async *#stream(options: ReadOptions): AsyncIterableIterator<RecordedMessage> {
+  /** What a chunk's message indexes say it holds, per wanted topic (empty when they are unreadable). */
+  async #lostIn(index: McapTypes.ChunkIndex, entries: ReadonlyMap<number, ChannelEntry>): Promise<Map<string, number>> {
+    const lost = new Map<string, number>();
+    try {
+      const offsets = [...index.messageIndexOffsets.values()];
+      if (offsets.length === 0) {
+        return lost;
+      }
+      const start = offsets.reduce((a, b) => (a < b ? a : b));
+      const bytes = await this.#source.read(Number(start), Number(index.messageIndexLength));
+      for (const r of parseRecords(new KnownChannels(), bytes, this.#handlers)) {
+        const topic = r.type === "MessageIndex" ? entries.get(r.channelId)?.channel.topic : undefined;
+        if (r.type === "MessageIndex" && topic != undefined) {
+          lost.set(topic, (lost.get(topic) ?? 0) + r.records.length);
+        }
+      }
+    } catch {
+      lost.clear();
+    }
+    return lost;
+  }
+
+  async *#scan(options: ReadOptions): AsyncIterableIterator<RecordedMessage> {
     const source = this.#source;
     const total = source.size;
     const topics = options.topics ? new Set(options.topics) : undefined;
     const decode = options.decode === false ? "raw" : "decode";
-    const schemas = new Map<number, McapTypes.Schema>();
+    const known = new KnownChannels();
     const entries = new Map<number, ChannelEntry>();
-    const stream = new McapStreamReader({ decompressHandlers: toMcapHandlers(this.#decompressors), validateCrcs: true });
-    let fed = 0;
-    for (;;) {
-      let record: McapTypes.TypedMcapRecord | undefined;
-      try {
-        record = stream.nextRecord();
-      } catch (err) {
-        throw new RecordingError(fed - stream.bytesRemaining(), `corrupt record: ${errorText(err)}`, { cause: err });
-      }
-      if (record) {
-        if (record.type === "Schema") {
-          schemas.set(record.id, record);
-        } else if (record.type === "Channel") {
-          if (!entries.has(record.id)) {
-            entries.set(record.id, { channel: channelOf(record, schemas.get(record.schemaId)) });
-          }
-        } else if (record.type === "Message") {
-          const entry = entries.get(record.channelId);
-          if (!entry) {
-            throw new RecordingError(fed - stream.bytesRemaining(), `message on channel id ${record.channelId} before its channel record`);
-          }
-          if (!topics || topics.has(entry.channel.topic)) {
-            yield toMessage(record, entry, decode, fed - stream.bytesRemaining());
-          }
+    const damage = new DamageLog(options.onDamage);
+    let pos = 8;
+    while (pos < total) {
+      const length = await recordLength(source, pos);
+      if (length == undefined) {
+        const resume = await this.#findNextRecord(known, pos + 1);
+        const opcodeThere = (await opcodeAt(source, pos)) != undefined;
+        const reason =
+          resume == undefined && (pos + RECORD_PREFIX > total || opcodeThere)
+            ? `the file is truncated: the record starting here is incomplete (the file ends at byte ${total})`
+            : `the record header here is corrupt (${opcodeThere ? "its length runs past the end of the file" : "unknown opcode"}); reading resumed at the next record, byte ${String(resume)}`;
+        damage.add(pos, reason);
+        if (resume == undefined) {
+          break;
         }
+        pos = resume;
         continue;
       }
-      if (stream.done()) {
-        break;
+      const op = (await source.read(pos, 1))[0]!;
+      if (op === OP_FOOTER || op === OP_DATA_END) {
+        break; // the data section is over; the (unusable) summary follows
       }
-      if (fed >= total) {
-        throw new RecordingError(
-          fed - stream.bytesRemaining(),
-          `the file is truncated: the record starting here is incomplete (the file ends at byte ${total}); everything before it was delivered`,
-        );
+      let records: McapTypes.TypedMcapRecord[];
+      try {
+        records = parseRecords(known, await source.read(pos, length), this.#handlers);
+      } catch (err) {
+        const resume = await this.#findNextRecord(known, pos + 1);
+        const reason = `the ${op === OP_CHUNK ? "chunk" : "record"} here is unreadable: ${reasonOf(err)}`;
+        damage.add(pos, resume == undefined ? reason : `${reason}; reading resumed at the next record, byte ${resume}`);
+        if (resume == undefined) {
+          break;
+        }
+        pos = resume;
+        continue;
       }
-      const length = Math.min(SCAN_BLOCK, total - fed);
-      stream.append(await source.read(fed, length));
-      fed += length;
-      reportProgress(options, fed, total);
+      const messages: TimedMessage[] = [];
+      for (const r of records) {
+        if (r.type === "Schema") {
+          known.addSchema(r);
+        } else if (r.type === "Channel") {
+          if (!known.channels.has(r.id)) {
+            known.addChannel(r);
+            entries.set(r.id, { channel: channelOf(r, known.schemas.get(r.schemaId)) });
+          }
+        } else if (r.type === "Message") {
+          const entry = entries.get(r.channelId);
+          if (entry && (!topics || topics.has(entry.channel.topic))) {
+            messages.push({ time: timeOf(r.logTime), message: r });
+          }
+        }
+      }
+      // Stable sort: equal log times keep their order in the chunk.
+      messages.sort((a, b) => (a.message.logTime < b.message.logTime ? -1 : a.message.logTime > b.message.logTime ? 1 : 0));
+      for (const m of messages) {
+        yield toMessage(m.message, entries.get(m.message.channelId)!, decode, pos);
+      }
+      pos += length;
+      reportProgress(options, pos, total);
     }
+    damage.finish();
+  }
+
+  /**
+   * After damage at `from - 1`: the first position at or after `from` where a complete,
+   * well-formed record starts (one that parses, CRCs included), or undefined.
+   */
+  async #findNextRecord(known: KnownChannels, from: number): Promise<number | undefined> {
+    const source = this.#source;
+    const size = source.size;
+    for (let start = from; start < size; start += RESYNC_BLOCK) {
+      const bytes = (await source.read(start, Math.min(RESYNC_BLOCK + RECORD_PREFIX, size - start))).slice();
+      const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+      for (let i = 0; i < Math.min(RESYNC_BLOCK, bytes.length); i++) {
+        const op = bytes[i]!;
+        if (op < OP_SCHEMA || op > OP_DATA_END || i + RECORD_PREFIX > bytes.length) {
+          continue;
+        }
+        const pos = start + i;
+        const length = RECORD_PREFIX + Number(view.getBigUint64(i + 1, true));
+        if (!Number.isSafeInteger(length) || pos + length > size) {
+          continue;
+        }
+        if (op === OP_FOOTER || op === OP_DATA_END) {
+          return pos;
+        }
+        try {
+          parseRecords(known, await source.read(pos, length), this.#handlers);
+          return pos;
+        } catch {
+          // not a record start
+        }
+      }
+    }
+    return undefined;
   }
 }
 
+/** The opcode at `pos` when it is a known one and a record prefix fits in the file. */
+async function opcodeAt(source: ByteSource, pos: number): Promise<number | undefined> {
+  if (pos + RECORD_PREFIX > source.size) {
+    return undefined;
+  }
+  const op = (await source.read(pos, 1))[0]!;
+  return op >= OP_HEADER && op <= OP_DATA_END ? op : undefined;
+}
+
+/** The length (prefix included) of the record at `pos` if its opcode is known and it fits in the file. */
+async function recordLength(source: ByteSource, pos: number): Promise<number | undefined> {
+  if ((await opcodeAt(source, pos)) == undefined) {
+    return undefined;
+  }
+  const head = await source.read(pos, RECORD_PREFIX);
+  const length = RECORD_PREFIX + Number(new DataView(head.buffer, head.byteOffset, RECORD_PREFIX).getBigUint64(1, true));
+  return Number.isSafeInteger(length) && pos + length <= source.size ? length : undefined;
+}
 function toMessage(m: McapTypes.Message, entry: ChannelEntry, decode: "raw" | "decode", offset: number): RecordedMessage {
   return toRecordedMessage(entry, m.data, timeOf(m.logTime), decode, offset, m, describeMessage);
 }

@@ -1,23 +1,65 @@
 /**
- * A recording that cannot be read (further): corrupt, truncated, or using something Lockstep does
- * not support. `offset` is the byte offset where the problem is (the start of the record or chunk
- * that failed, or the end of the data for truncation); the message states it and the reason.
+ * One damaged region of a recording that a reader skipped: a chunk or record that is corrupt,
+ * truncated or refused (too large), and what it held when the index says so.
+ */
+export interface RecordingDamage {
+  /** Byte offset of the damaged chunk or record (or where the file breaks off). */
+  readonly offset: number;
+  /** Why it could not be read, without the offset. */
+  readonly reason: string;
+  /**
+   * Messages lost per topic, when the file's index says how many the region held (only topics
+   * the read asked for); undefined when nothing tells.
+   */
+  readonly lost: ReadonlyMap<string, number> | undefined;
+}
+
+/**
+ * A recording that cannot be read (further, or in full): corrupt, truncated, or using something
+ * Lockstep does not support. `offset` is the byte offset where the (first) problem is; the message
+ * states it and the reason. After a read that went past damage, `damages` lists every region that
+ * was skipped, in file order.
  */
 export class RecordingError extends Error {
   /** Byte offset of the problem in the file. */
   public readonly offset: number;
   /** The reason without the offset (e.g. "bz2 decompression failed: …"). */
   public readonly reason: string;
+  /** Every damaged region a read skipped (one entry, this error's own, when it did not go on). */
+  public readonly damages: readonly RecordingDamage[];
 
-  public constructor(offset: number, reason: string, options?: { cause?: unknown }) {
+  public constructor(offset: number, reason: string, options?: { cause?: unknown; damages?: readonly RecordingDamage[] }) {
     super(`at byte offset ${offset}: ${reason}`, options);
     this.name = "RecordingError";
     this.offset = offset;
     this.reason = reason;
+    this.damages = options?.damages ?? [{ offset, reason, lost: undefined }];
+  }
+
+  /**
+   * The error that ends a read which skipped `damages` (at least one): it names every offset, so
+   * one error tells the whole story.
+   */
+  public static afterDamage(damages: readonly RecordingDamage[]): RecordingError {
+    const first = damages[0]!;
+    if (damages.length === 1) {
+      return new RecordingError(first.offset, `${first.reason}; everything readable around it was delivered`, { damages });
+    }
+    const list = damages.map((d) => `byte ${d.offset}: ${d.reason}`).join("; ");
+    return new RecordingError(
+      first.offset,
+      `${damages.length} damaged regions were skipped (${list}); everything readable around them was delivered`,
+      { damages },
+    );
   }
 }
 
 /** The message of an unknown thrown value. */
 export function errorText(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
+}
+
+/** A thrown value's reason, without a RecordingError's own "at byte offset" prefix. */
+export function reasonOf(err: unknown): string {
+  return err instanceof RecordingError ? err.reason : errorText(err);
 }

@@ -7,13 +7,25 @@ export type Decompressor = (data: Uint8Array, size: number) => Uint8Array;
 /** Decompressors by the compression names of ROS 1 bags and MCAP: "bz2", "lz4", "zstd". */
 export type Decompressors = Readonly<Record<string, Decompressor>>;
 
+/**
+ * Default bound on one chunk's uncompressed size: 256 MiB. Real recorders write chunks of a few
+ * MiB (rosbag 768 KiB, MCAP 4–8 MiB); a larger declared size is a damaged header or a
+ * decompression bomb, and allocating it would take the process down.
+ */
+export const DEFAULT_MAX_CHUNK_BYTES = 256 * 1024 * 1024;
+
+/** Options for opening a recording. */
+export interface OpenOptions {
+  /**
+   * Refuse (as a damaged chunk) any chunk whose declared or actual uncompressed size exceeds this
+   * many bytes, before allocating anything for it. Default `DEFAULT_MAX_CHUNK_BYTES`.
+   */
+  readonly maxChunkBytes?: number;
+}
+
 let loaded: Promise<Decompressors> | undefined;
 
-/**
- * The WebAssembly decompressors (@foxglove/wasm-bz2, -lz4, -zstd through @mcap/support), loaded
- * once per realm. Works in Node and in a Web Worker.
- */
-export async function loadDecompressors(): Promise<Decompressors> {
+async function loadUnbounded(): Promise<Decompressors> {
   loaded ??= loadDecompressHandlers().then((handlers) => {
     const out: Record<string, Decompressor> = {};
     for (const [name, fn] of Object.entries(handlers)) {
@@ -22,6 +34,46 @@ export async function loadDecompressors(): Promise<Decompressors> {
     return out;
   });
   return await loaded;
+}
+
+/**
+ * The WebAssembly decompressors (@foxglove/wasm-bz2, -lz4, -zstd through @mcap/support), loaded
+ * once per realm, each bounded by `maxChunkBytes`: a declared size above the bound throws before
+ * the decompressor allocates its output, and an output whose size differs from the declared one
+ * throws (the WebAssembly decompressors write into a buffer of the declared size, so the actual
+ * size can never exceed it). Works in Node and in a Web Worker.
+ */
+export async function loadDecompressors(options: OpenOptions = {}): Promise<Decompressors> {
+  const limit = options.maxChunkBytes ?? DEFAULT_MAX_CHUNK_BYTES;
+  const base = await loadUnbounded();
+  const out: Record<string, Decompressor> = {};
+  for (const [name, fn] of Object.entries(base)) {
+    out[name] = (data, size) => {
+      checkChunkSize(size, limit);
+      const result = fn(data, size);
+      if (result.byteLength !== size) {
+        throw new Error(`${name} decompression gave ${result.byteLength} bytes where the chunk declares ${size}`);
+      }
+      return result;
+    };
+  }
+  return out;
+}
+
+/**
+ * Throws when a chunk's declared uncompressed `size` is not a byte count or exceeds `limit`,
+ * saying how to raise the limit.
+ */
+export function checkChunkSize(size: number, limit: number): void {
+  if (!Number.isSafeInteger(size) || size < 0) {
+    throw new Error(`the chunk declares an impossible uncompressed size (${size})`);
+  }
+  if (size > limit) {
+    throw new Error(
+      `the chunk declares ${size} uncompressed bytes, more than the limit of ${limit} ` +
+        `(a damaged header or a decompression bomb; raise the limit with --max-chunk-size if the recording is genuine)`,
+    );
+  }
 }
 
 /** The same decompressors in @mcap/core's shape (size as bigint). */

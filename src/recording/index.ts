@@ -1,9 +1,15 @@
 export { ArrayByteSource, BlobByteSource, checkRange, type ByteSource } from "./ByteSource";
 export { BagRecording } from "./BagRecording";
 export { McapRecording } from "./McapRecording";
-export { RecordingError } from "./RecordingError";
+export { RecordingError, type RecordingDamage } from "./RecordingError";
 export { createDecoder, type MessageDecoder } from "./decoders";
-export { loadDecompressors, type Decompressor, type Decompressors } from "./decompress";
+export {
+  DEFAULT_MAX_CHUNK_BYTES,
+  loadDecompressors,
+  type Decompressor,
+  type Decompressors,
+  type OpenOptions,
+} from "./decompress";
 export { openRecording, readRecording, type OpenRecordingOptions } from "./openRecording";
 export { formatName } from "./formatName";
 export { recordingFacts, type RecordingFacts } from "./recordingFacts";

@@ -3,15 +3,15 @@ import type { ByteSource } from "./ByteSource";
 import { McapRecording } from "./McapRecording";
 import { RecordingError } from "./RecordingError";
 import { SQLITE_MAGIC, Sqlite3Recording } from "./Sqlite3Recording";
-import { loadDecompressors } from "./decompress";
+import { loadDecompressors, type OpenOptions } from "./decompress";
 import { defaultSqlJs, type SqlJsLoader } from "./sqlJs";
 import type { ReadOptions, RecordedMessage, Recording } from "./types";
 
 const BAG_MAGIC = [...new TextEncoder().encode("#ROSBAG V2.0\n")];
 const MCAP_MAGIC = [0x89, 0x4d, 0x43, 0x41, 0x50];
 
-/** Host services some formats need. */
-export interface OpenRecordingOptions {
+/** Host services some formats need, and the decompression bound (OpenOptions). */
+export interface OpenRecordingOptions extends OpenOptions {
   /** The SQLite engine for rosbag2 `.db3` files (default: sql.js finding its wasm beside the script). */
   readonly sqlJs?: SqlJsLoader;
 }
@@ -20,7 +20,7 @@ export interface OpenRecordingOptions {
  * Opens a ROS 1 bag, an MCAP file or a rosbag2 sqlite3 file (`.db3`, without its folder's
  * metadata.yaml: see `openRosbag2` for folders), recognized by its first bytes (not its name). Runs wherever
  * the ByteSource does (Node, browser, Web Worker). Throws RecordingError (offset 0) for anything
- * else.
+ * else. Chunks are decompressed within `options.maxChunkBytes` (a larger one is a damaged chunk).
  *
  * ```ts
  * const recording = await openRecording(new BlobByteSource(file));
@@ -32,13 +32,13 @@ export async function openRecording(source: ByteSource, options: OpenRecordingOp
   const starts = (magic: number[]): boolean =>
     head.length >= magic.length && magic.every((b, i) => head[i] === b);
   if (starts(BAG_MAGIC)) {
-    return await BagRecording.open(source, await loadDecompressors());
+    return await BagRecording.open(source, await loadDecompressors(options));
   }
   if (starts(MCAP_MAGIC)) {
-    return await McapRecording.open(source, await loadDecompressors());
+    return await McapRecording.open(source, await loadDecompressors(options));
   }
   if (starts([...SQLITE_MAGIC])) {
-    return await Sqlite3Recording.open(source, { sqlJs: options.sqlJs ?? defaultSqlJs, decompressors: await loadDecompressors() });
+    return await Sqlite3Recording.open(source, { sqlJs: options.sqlJs ?? defaultSqlJs, decompressors: await loadDecompressors(options) });
   }
   throw new RecordingError(
     0,
@@ -49,8 +49,8 @@ export async function openRecording(source: ByteSource, options: OpenRecordingOp
 /** `openRecording(source)` then `messages(options)`, as one async iterator. */
 export async function* readRecording(
   source: ByteSource,
-  options?: ReadOptions,
+  options?: ReadOptions & OpenRecordingOptions,
 ): AsyncIterableIterator<RecordedMessage> {
-  const recording = await openRecording(source);
+  const recording = await openRecording(source, options);
   yield* recording.messages(options);
 }

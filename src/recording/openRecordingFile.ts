@@ -5,7 +5,7 @@ import { FileByteSource } from "./FileByteSource";
 import { MergedRecording } from "./MergedRecording";
 import { RecordingError } from "./RecordingError";
 import { openRosbag2, openRosbag2File, type BagFolder } from "./Rosbag2Recording";
-import { loadDecompressors } from "./decompress";
+import { loadDecompressors, type OpenOptions } from "./decompress";
 import { openRecording } from "./openRecording";
 import { parseRosbag2Metadata } from "./rosbag2Metadata";
 import { loadSqlJsNode } from "./sqlJsNode";
@@ -33,10 +33,10 @@ async function readText(path: string): Promise<string | undefined> {
  * `metadata.yaml`), or one storage file of a bag (`.db3` or `.mcap`; read with its folder's
  * metadata.yaml when that lists it, for compression and distro). A folder without metadata.yaml
  * is read from its `.db3`/`.mcap` files in split order. The returned `close()` closes every file;
- * call it when done. Throws RecordingError for anything that is not a recording, or the file
- * system's error.
+ * call it when done. Chunks are decompressed within `limits.maxChunkBytes`. Throws
+ * RecordingError for anything that is not a recording, or the file system's error.
  */
-export async function openRecordingFile(path: string): Promise<Recording & { close(): Promise<void> }> {
+export async function openRecordingFile(path: string, limits: OpenOptions = {}): Promise<Recording & { close(): Promise<void> }> {
   const sources: FileByteSource[] = [];
   const closeAll = async (): Promise<void> => {
     for (const s of sources.splice(0)) {
@@ -48,7 +48,7 @@ export async function openRecordingFile(path: string): Promise<Recording & { clo
     sources.push(s);
     return s;
   };
-  const options = { sqlJs: loadSqlJsNode, decompressors: await loadDecompressors() };
+  const options = { sqlJs: loadSqlJsNode, decompressors: await loadDecompressors(limits) };
   try {
     const isFolder = (await stat(path)).isDirectory();
     const folderPath = isFolder ? path : basename(path) === METADATA ? dirname(path) : undefined;
@@ -82,7 +82,7 @@ export async function openRecordingFile(path: string): Promise<Recording & { clo
       }
       recording = listed
         ? await openRosbag2File(source, path, metadata, options)
-        : await openRecording(source, { sqlJs: loadSqlJsNode });
+        : await openRecording(source, { ...limits, sqlJs: loadSqlJsNode });
     }
     return {
       info: recording.info,

@@ -1,4 +1,4 @@
-import { RecordingError, errorText } from "./RecordingError";
+import { errorText } from "./RecordingError";
 import { createDecoder, type MessageDecoder } from "./decoders";
 import type { ReadOptions, RecordTime, RecordedMessage, RecordingChannel, RecordingInfo } from "./types";
 
@@ -6,12 +6,41 @@ import type { ReadOptions, RecordTime, RecordedMessage, RecordingChannel, Record
 export interface ChannelEntry {
   channel: RecordingChannel;
   decoder?: MessageDecoder;
+  /** Why no decoder can be built for this channel (kept so it is tried once). */
+  decoderError?: string;
 }
 
 /**
- * One RecordedMessage from serialized bytes, decoded unless `decode` is "raw". Throws a
- * RecordingError at `offset` when the bytes do not decode; `describe(context)` names the message
- * in that error (e.g. "(log time 12)"), so nothing is built for messages that decode.
+ * The channel's decoder, built on first use. Throws (every time, from a cached reason) when the
+ * channel cannot be decoded: an unsupported encoding, a schema that does not parse, or a
+ * connection recorded without its message definition (only an empty message type has an empty
+ * definition, and its messages have no bytes).
+ */
+function decoderOf(entry: ChannelEntry, data: Uint8Array): MessageDecoder {
+  if (entry.decoder) {
+    return entry.decoder;
+  }
+  const { channel } = entry;
+  if (entry.decoderError == undefined && channel.schemaData.byteLength === 0 && data.byteLength > 0 && channel.messageEncoding !== "json") {
+    entry.decoderError = `topic ${channel.topic}: the recording holds no message definition (${channel.schemaName || "no type"}) for it, so its messages cannot be decoded; record it with its definition or leave the topic out`;
+  }
+  if (entry.decoderError != undefined) {
+    throw new Error(entry.decoderError);
+  }
+  try {
+    entry.decoder = createDecoder(channel);
+  } catch (err) {
+    entry.decoderError = errorText(err);
+    throw err;
+  }
+  return entry.decoder;
+}
+
+/**
+ * One RecordedMessage from serialized bytes, decoded unless `decode` is "raw". Bytes that do not
+ * decode never throw: the message comes back with `decodeError` naming the topic, the message
+ * (`describe(context)`, e.g. "(log time 12)", built only then) and the byte offset `offset` of
+ * the chunk or record that held it.
  */
 export function toRecordedMessage<C>(
   entry: ChannelEntry,
@@ -24,19 +53,15 @@ export function toRecordedMessage<C>(
 ): RecordedMessage {
   const { channel } = entry;
   let message: unknown;
+  let decodeError: string | undefined;
   if (decode === "decode") {
     try {
-      entry.decoder ??= createDecoder(channel);
-      message = entry.decoder(data);
+      message = decoderOf(entry, data)(data);
     } catch (err) {
-      throw new RecordingError(
-        offset,
-        `a ${channel.schemaName} message on ${channel.topic} ${describe(context)} does not decode: ${errorText(err)}`,
-        { cause: err },
-      );
+      decodeError = `a ${channel.schemaName} message on ${channel.topic} ${describe(context)} in the record at byte offset ${offset} does not decode: ${errorText(err)}`;
     }
   }
-  return {
+  const out: RecordedMessage = {
     topic: channel.topic,
     schemaName: channel.schemaName,
     receiveTime,
@@ -45,6 +70,7 @@ export function toRecordedMessage<C>(
     data,
     channel,
   };
+  return decodeError == undefined ? out : { ...out, decodeError };
 }
 
 /** The RecordingInfo of a file read without an index: nothing is known before reading it. */

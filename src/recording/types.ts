@@ -1,3 +1,5 @@
+import type { RecordingDamage } from "./RecordingError";
+
 /** A ROS time as recordings store receive times: whole seconds and nanoseconds (0 <= nsec < 1e9). */
 export interface RecordTime {
   sec: number;
@@ -25,7 +27,7 @@ export interface RecordingChannel {
 /**
  * One message as the readers deliver it. `data` is the serialized message exactly as stored (owned
  * by the event: the reader never reuses it), `message` the decoded object (undefined when the
- * reader was asked not to decode).
+ * reader was asked not to decode, or when it does not decode: then `decodeError` says why).
  */
 export interface RecordedMessage {
   readonly topic: string;
@@ -39,6 +41,11 @@ export interface RecordedMessage {
   readonly data: Uint8Array;
   /** The channel it belongs to (one shared object per topic). */
   readonly channel: RecordingChannel;
+  /**
+   * Set when decoding was asked for and the bytes do not decode (cut short, garbage, no usable
+   * schema): the reason, naming the topic. The message is still delivered, so it can be counted.
+   */
+  readonly decodeError?: string;
 }
 
 /** Progress of a read, in bytes of the recording. */
@@ -58,6 +65,8 @@ export interface ReadOptions {
   readonly onProgress?: (progress: ReadProgress) => void;
   /** Decode `message` (default true). False skips deserialization (only `data` is set). */
   readonly decode?: boolean;
+  /** Called for each damaged region as soon as the reader skips it (see `Recording.messages`). */
+  readonly onDamage?: (damage: RecordingDamage) => void;
 }
 
 /** What a recording holds, known after opening it without reading messages. */
@@ -93,8 +102,11 @@ export interface RecordingInfo {
 export interface Recording {
   readonly info: RecordingInfo;
   /**
-   * Streams the messages. When the file is corrupt or truncated it first delivers every message it
-   * could read, then throws a `RecordingError` naming the byte offset and the reason.
+   * Streams the messages. A damaged chunk or record (corrupt, truncated, too large to decompress)
+   * never ends the read: the reader skips it (reporting it to `onDamage`), goes on with the next
+   * readable one (through the index when there is one, by scanning for the next record when
+   * not), and after the last message throws one `RecordingError` whose `damages` name every
+   * skipped offset. A message that does not decode is delivered with `decodeError`.
    */
   messages(options?: ReadOptions): AsyncIterableIterator<RecordedMessage>;
 }

@@ -1,7 +1,6 @@
 import { SingleBar } from "cli-progress";
 import type { Command } from "commander";
-import { mkdir, open, type FileHandle } from "node:fs/promises";
-import { join } from "node:path";
+import { open as openFile, writeFile, type FileHandle } from "node:fs/promises";
 
 import { FusionConfigError } from "../../pipeline";
 import {
@@ -16,11 +15,22 @@ import {
   type PipelineTuple,
 } from "../../pipeline";
 import { DiagnosisExtension } from "../../pipeline/diagnosis";
-import { formatName, RecordingError, SynchronizedMcapWriter, type RecordedMessage, type TupleMessage } from "../../recording";
+import type { ExtensionOutput } from "../../pipeline/types";
+import {
+  DEFAULT_MAX_CHUNK_BYTES,
+  formatName,
+  RecordingError,
+  SynchronizedMcapWriter,
+  type RecordedMessage,
+  type RecordingDamage,
+  type TupleMessage,
+} from "../../recording";
+import { errorText } from "../../recording/RecordingError";
 import { FileWritable, openRecordingFile } from "../../recording/node";
 import type { TimeBase } from "../../time";
 import { CliError } from "../CliError";
 import { configArgument } from "../configArgument";
+import { OutputFolder } from "../OutputFolder";
 
 /** Options of `runAnalyze`. */
 export interface AnalyzeOptions {
@@ -33,6 +43,8 @@ export interface AnalyzeOptions {
   readonly progress?: boolean;
   /** The diagnosis extension to attach (default: a new one); `lockstep doctor` keeps its trace. */
   readonly diagnosis?: DiagnosisExtension<RecordedMessage>;
+  /** Largest uncompressed chunk accepted (bytes; default DEFAULT_MAX_CHUNK_BYTES). */
+  readonly maxChunkBytes?: number;
 }
 
 /** What an analysis produced. */
@@ -42,17 +54,26 @@ export interface AnalyzeResult {
   readonly lines: string[];
   /** Files written (with --out). */
   readonly files: string[];
-  /** Set when the recording turned out corrupt or truncated: everything before it was analyzed. */
+  /** Set when the recording turned out damaged: its `damages` name every skipped region; the rest was analyzed. */
   readonly error: RecordingError | undefined;
+  /** Everything that went wrong (also summary.json's `errors`), each naming its topic or offset; empty when nothing did. */
+  readonly errors: readonly string[];
 }
+
+/** Files `analyze --out` may write besides the extensions' own (removed when a run does not rewrite them). */
+const STANDARD_OUTPUTS = ["tuples.jsonl", "drops.jsonl", "transactions.jsonl", "summary.json", "synchronized.mcap"];
+/** Errors listed one by one before the rest are only counted. */
+const MAX_LISTED_ERRORS = 100;
 
 /**
  * Registers `lockstep analyze <file.bag|file.mcap> --config <file.json> [--out DIR]` (DESIGN
  * §3.3): runs the whole pipeline over a recording; progress on stderr when it is a terminal, the
  * human summary on stdout, and with --out the result files. drops.jsonl holds every dropped
- * message once: the synchronizer's (`"stage": "sync"`) and the extensions' (`"stage": "fusion"`,
- * with the sensor model's name), in the order they happened. Exit 2 for config errors (naming the
- * JSON path), 1 for unreadable recordings (naming the byte offset, after printing what was read).
+ * message once: the synchronizer's (`"stage": "sync"`), the extensions' (`"stage": "fusion"`,
+ * with the sensor model's name) and what damaged chunks held (`"stage": "read"`, reason
+ * `unreadable-chunk`, with the chunk's byte offset and the count the index gives), in the order
+ * they happened. Exit 2 for config errors (naming the JSON path), 1 when anything went wrong
+ * (a damaged recording: every damaged offset is named; everything readable was analyzed).
  */
 export function registerAnalyze(program: Command): void {
   program
@@ -61,14 +82,27 @@ export function registerAnalyze(program: Command): void {
     .argument("<file>", "a ROS 1 bag, an MCAP file, a rosbag2 bag folder or .db3 file")
     .requiredOption("--config <file|json>", "pipeline config (JSON file or inline JSON)")
     .option("--out <dir>", "write tuples.jsonl, drops.jsonl, summary.json and synchronized.mcap here")
-    .action(async (file: string, opts: { config: string; out?: string }) => {
+    .option(
+      "--max-chunk-size <MiB>",
+      `largest uncompressed chunk to decompress, in MiB (default ${DEFAULT_MAX_CHUNK_BYTES / 2 ** 20}); larger chunks are reported as damaged`,
+    )
+    .action(async (file: string, opts: { config: string; out?: string; maxChunkSize?: string }) => {
       const config = configArgument(opts.config);
-      const result = await runAnalyze({ file, config, out: opts.out });
+      const maxChunkBytes = opts.maxChunkSize == undefined ? undefined : parseMiB(opts.maxChunkSize);
+      const result = await runAnalyze({ file, config, out: opts.out, maxChunkBytes });
       process.stdout.write(`${result.lines.join("\n")}\n`);
-      if (result.error) {
-        throw new CliError(`${file} ${result.error.message} (the summary covers the messages before it)`, 1);
+      if (result.errors.length > 0) {
+        throw new CliError(`${file}: the analysis covers everything readable, but:\n${result.errors.map((e) => `  ${e}`).join("\n")}`, 1);
       }
     });
+}
+
+function parseMiB(text: string): number {
+  const mib = Number(text);
+  if (!(mib > 0) || !Number.isFinite(mib)) {
+    throw new CliError(`--max-chunk-size: expected a positive number of MiB, got ${JSON.stringify(text)}`, 2);
+  }
+  return Math.floor(mib * 2 ** 20);
 }
 
 /** Buffered appends to a text file (bounded memory: flushed when it grows). */
@@ -82,7 +116,17 @@ class LineFile {
   }
 
   public static async create(path: string): Promise<LineFile> {
-    return new LineFile(await open(path, "w"));
+    return new LineFile(await openFile(path, "w"));
+  }
+
+  /** Adds lines, flushing whenever the buffer grows past its bound. */
+  public async addAll(lines: Iterable<string>): Promise<void> {
+    for (const line of lines) {
+      this.add(line);
+      if (this.full) {
+        await this.flush();
+      }
+    }
   }
 
   public add(line: string): void {
@@ -117,11 +161,40 @@ function stampString(base: TimeBase | undefined, stamp: number): string | null {
   return base && stamp === stamp ? base.format(stamp) : null;
 }
 
+
+/** The error list of a run: every entry up to a bound, then only a count. */
+class ErrorList {
+  readonly #listed: string[] = [];
+  #unlisted = 0;
+
+  public add(text: string): void {
+    if (this.#listed.length < MAX_LISTED_ERRORS) {
+      this.#listed.push(text);
+    } else {
+      this.#unlisted += 1;
+    }
+  }
+
+  public get entries(): string[] {
+    return this.#unlisted > 0 ? [...this.#listed, `… and ${this.#unlisted} more errors`] : [...this.#listed];
+  }
+}
+
+/** Per input topic: messages that did and did not decode, and the first reason. */
+interface DecodeTally {
+  decoded: number;
+  failed: number;
+  first: string | undefined;
+}
+
 /**
  * Runs an analysis (the body of `lockstep analyze`, also used by `lockstep demo` and the tests).
  * Throws CliError(2) for a config that does not fit the recording (an input topic it lacks) and
- * CliError(1) when the file cannot be opened; a recording that breaks off midway is not thrown but
- * returned in `error`, after the messages before it were analyzed and the outputs written.
+ * CliError(1) when the file cannot be opened. Anything that goes wrong later never loses what was
+ * analyzed: a damaged recording is read past (`error`), a message the pipeline cannot take is
+ * reported and skipped, and every entry lands in `errors` and summary.json's `errors`. With
+ * `out`, every file is written under a temporary name and renamed at the end (OutputFolder), so
+ * the folder holds one whole run, summary.json included, and no file of an earlier run.
  */
 export async function runAnalyze(options: AnalyzeOptions): Promise<AnalyzeResult> {
   const { config, out } = options;
@@ -145,14 +218,14 @@ export async function runAnalyze(options: AnalyzeOptions): Promise<AnalyzeResult
 
   let recording;
   try {
-    recording = await openRecordingFile(options.file);
+    recording = await openRecordingFile(options.file, { maxChunkBytes: options.maxChunkBytes });
   } catch (err) {
-    const reason = err instanceof Error ? err.message : String(err);
-    throw new CliError(`cannot open ${options.file}: ${reason}`, 1);
+    throw new CliError(`cannot open ${options.file}: ${errorText(err)}`, 1);
   }
-  const files: string[] = [];
+  const errors = new ErrorList();
   let error: RecordingError | undefined;
   let bar: SingleBar | undefined;
+  const open: { close(): Promise<void> }[] = [];
   try {
     const info = recording.info;
     if (info.indexed) {
@@ -167,16 +240,19 @@ export async function runAnalyze(options: AnalyzeOptions): Promise<AnalyzeResult
       });
     }
 
+    // --- outputs, streamed as they happen ---
+    const folder = out == undefined ? undefined : await OutputFolder.open(out, STANDARD_OUTPUTS);
     let tuplesFile: LineFile | undefined;
     let dropsFile: LineFile | undefined;
     let mcap: SynchronizedMcapWriter | undefined;
-    let mcapFile: FileWritable | undefined;
     const pendingTuples: { index: number; messages: TupleMessage[] }[] = [];
-    if (out != undefined) {
-      await mkdir(out, { recursive: true });
-      tuplesFile = await LineFile.create(join(out, "tuples.jsonl"));
-      dropsFile = await LineFile.create(join(out, "drops.jsonl"));
-      mcapFile = await FileWritable.create(join(out, "synchronized.mcap"));
+    const extensionFiles = new Map<string, LineFile>();
+    if (folder) {
+      tuplesFile = await LineFile.create(folder.path("tuples.jsonl"));
+      dropsFile = await LineFile.create(folder.path("drops.jsonl"));
+      open.push(tuplesFile, dropsFile);
+      const mcapFile = await FileWritable.create(folder.path("synchronized.mcap"));
+      open.push(mcapFile);
       mcap = new SynchronizedMcapWriter(mcapFile, { namespace: config.publish.namespace, profile: info.profile ?? "" });
       await mcap.start();
       const tf = tuplesFile;
@@ -210,6 +286,31 @@ export async function runAnalyze(options: AnalyzeOptions): Promise<AnalyzeResult
         );
       });
     }
+    /** Appends extension output lines (streamed with `drain`, the rest from `outputs` at the end). */
+    const writeExtensionOutputs = async (outputs: Iterable<ExtensionOutput>): Promise<void> => {
+      for (const o of outputs) {
+        if (folder == undefined) {
+          continue;
+        }
+        if (o.bytes) {
+          const f = await openFile(folder.path(o.file), "w");
+          try {
+            await f.write(o.bytes);
+          } finally {
+            await f.close();
+          }
+          continue;
+        }
+        let lf = extensionFiles.get(o.file);
+        if (!lf) {
+          lf = await LineFile.create(folder.path(o.file));
+          extensionFiles.set(o.file, lf);
+          open.push(lf);
+        }
+        await lf.addAll(o.lines ?? []);
+      }
+    };
+    const draining = pipeline.extensions.filter((ext) => ext.drain != undefined);
 
     // Extensions (fusion) report their drops through an append-only list; each new entry becomes a
     // drops.jsonl line tagged with the extension's name as its stage, after the push that caused it.
@@ -238,20 +339,66 @@ export async function runAnalyze(options: AnalyzeOptions): Promise<AnalyzeResult
       }
     };
 
+    // --- damage: what a damaged chunk held becomes `unreadable-chunk` drops ---
+    const unreadable: { offset: number; reason: string; lost: Record<string, number> | null }[] = [];
+    const onDamage = (damage: RecordingDamage): void => {
+      unreadable.push({ offset: damage.offset, reason: damage.reason, lost: damage.lost ? Object.fromEntries(damage.lost) : null });
+      for (const [topic, count] of damage.lost ?? []) {
+        dropsFile?.add(
+          JSON.stringify({
+            topic,
+            stamp: null,
+            reason: "unreadable-chunk",
+            stage: "read",
+            offset: damage.offset,
+            count,
+            detail: `${count} messages on ${topic} were in the damaged chunk at byte offset ${damage.offset}: ${damage.reason}`,
+          }),
+        );
+      }
+    };
+
     const showProgress = options.progress ?? process.stderr.isTTY;
     if (showProgress) {
       bar = new SingleBar({ stream: process.stderr, format: "analyzing [{bar}] {percentage}% | {value}/{total} KiB", hideCursor: true });
       bar.start(Math.ceil(info.sizeInBytes / 1024), 0);
     }
     const progressBar = bar;
+    const inputTopics = new Set(pipeline.inputTopics);
+    const decoding = new Map<string, DecodeTally>();
+    let pushed = 0;
     try {
       for await (const m of recording.messages({
         topics: pipeline.topics,
+        onDamage,
         onProgress: progressBar ? (p) => { progressBar.update(Math.ceil(p.bytesRead / 1024)); } : undefined,
       })) {
-        pipeline.push(m);
+        if (inputTopics.has(m.topic)) {
+          let tally = decoding.get(m.topic);
+          if (!tally) {
+            tally = { decoded: 0, failed: 0, first: undefined };
+            decoding.set(m.topic, tally);
+          }
+          if (m.decodeError == undefined) {
+            tally.decoded += 1;
+          } else {
+            tally.failed += 1;
+            tally.first ??= m.decodeError;
+          }
+        }
+        try {
+          pipeline.push(m);
+        } catch (err) {
+          errors.add(`${m.topic}: message ${pushed} (receive time ${receiveNs(m)}) could not be processed and was skipped: ${errorText(err)}`);
+        }
+        pushed += 1;
         if (extensionDrops.length > 0) {
           writeExtensionDrops();
+        }
+        if (draining.length > 0 && (pushed & 1023) === 0) {
+          for (const ext of draining) {
+            await writeExtensionOutputs(ext.drain!());
+          }
         }
         if (mcap && pendingTuples.length > 0) {
           for (const t of pendingTuples) {
@@ -267,57 +414,70 @@ export async function runAnalyze(options: AnalyzeOptions): Promise<AnalyzeResult
         }
       }
     } catch (err) {
-      if (!(err instanceof RecordingError)) {
-        throw err;
+      if (err instanceof RecordingError) {
+        error = err;
+        for (const d of err.damages) {
+          errors.add(`byte offset ${d.offset}: ${d.reason}`);
+        }
+      } else {
+        errors.add(`reading stopped after ${pushed} messages: ${errorText(err)}`);
       }
-      error = err;
     }
-    pipeline.finish();
+    for (const [topic, tally] of decoding) {
+      if (tally.decoded === 0 && tally.failed > 0) {
+        errors.add(`${topic}: none of its ${tally.failed} messages decode (dropped as undecodable): ${tally.first!}`);
+      }
+    }
+    try {
+      pipeline.finish();
+    } catch (err) {
+      errors.add(`finishing the analysis failed (the results cover everything before): ${errorText(err)}`);
+    }
     writeExtensionDrops();
     bar?.stop();
     bar = undefined;
 
     const summary = summarize(pipeline);
-    const lines = [`${options.file}: ${formatName(info)}${info.indexed ? "" : " (unindexed: read sequentially)"}`, ...describeSummary(summary, pipeline)];
-    if (out != undefined) {
-      await tuplesFile!.close();
-      await dropsFile!.close();
-      await mcap!.end();
-      await mcapFile!.close();
-      files.push(join(out, "tuples.jsonl"), join(out, "drops.jsonl"), join(out, "synchronized.mcap"));
-      for (const ext of pipeline.extensions) {
-        for (const o of ext.outputs?.() ?? []) {
-          const path = join(out, o.file);
-          if (o.bytes) {
-            const f = await open(path, "w");
-            try {
-              await f.write(o.bytes);
-            } finally {
-              await f.close();
-            }
-          } else {
-            const lf = await LineFile.create(path);
-            for (const line of o.lines ?? []) {
-              lf.add(line);
-              if (lf.full) {
-                await lf.flush();
-              }
-            }
-            await lf.close();
-          }
-          files.push(path);
-        }
+    const lost = unreadable.reduce((n, u) => n + Object.values(u.lost ?? {}).reduce((a, b) => a + b, 0), 0);
+    if (lost > 0) {
+      summary.drops["unreadable-chunk"] = (summary.drops["unreadable-chunk"] ?? 0) + lost;
+    }
+    const errorEntries = errors.entries;
+    summary.unreadable = unreadable;
+    summary.errors = errorEntries;
+    const lines = [
+      `${options.file}: ${formatName(info)}${info.indexed ? "" : " (unindexed: read sequentially)"}`,
+      ...describeSummary(summary, pipeline),
+    ];
+    if (unreadable.length > 0) {
+      lines.push(`damaged regions skipped: ${unreadable.length} (${lost} messages lost by the index's count)`);
+    }
+    const files: string[] = [];
+    if (folder) {
+      for (const t of pendingTuples) {
+        await mcap!.addTuple(t.index, t.messages);
       }
-      const summaryPath = join(out, "summary.json");
-      const sf = await open(summaryPath, "w");
-      await sf.write(`${JSON.stringify(summary, undefined, 2)}\n`);
-      await sf.close();
-      files.push(summaryPath);
+      await mcap!.end();
+      for (const ext of draining) {
+        await writeExtensionOutputs(ext.drain!());
+      }
+      for (const ext of pipeline.extensions) {
+        await writeExtensionOutputs(ext.outputs?.() ?? []);
+      }
+      await writeFile(folder.path("summary.json"), `${JSON.stringify(summary, undefined, 2)}\n`);
+      for (const f of open.splice(0)) {
+        await f.close();
+      }
+      await folder.commit();
+      files.push(...folder.files);
       lines.push(`wrote ${files.join(", ")}`);
     }
-    return { summary, lines, files, error };
+    return { summary, lines, files, error, errors: errorEntries };
   } finally {
     bar?.stop();
+    for (const f of open) {
+      await f.close().catch(() => undefined);
+    }
     await recording.close();
   }
 }

@@ -344,6 +344,11 @@ export class FusionRunner {
     return lines;
   }
 
+  /** The transactions recorded since the previous drain, as `transactions.jsonl` lines (see `drainTransactions`). */
+  public drain(): { file: string; lines: Iterable<string> }[] {
+    return [{ file: "transactions.jsonl", lines: this.drainTransactions() }];
+  }
+
   /** Extra output files: `transactions.jsonl` with the retained transactions. */
   public outputs(): { file: string; lines: Iterable<string> }[] {
     return [{ file: "transactions.jsonl", lines: this.transactionLines }];

@@ -1,0 +1,84 @@
+import { MinHeap } from "./MinHeap";
+import type { RecordTime } from "./types";
+
+/** A chunk as an index describes it: where it is and the earliest receive time it holds. */
+export interface ChunkRef {
+  readonly startTime: RecordTime;
+  /** Byte offset of the chunk: its position in the file, which breaks receive-time ties. */
+  readonly offset: number;
+}
+
+/** Anything with a receive time. */
+export interface Timed {
+  readonly time: RecordTime;
+}
+
+interface Cursor<C, T> {
+  readonly chunk: C;
+  readonly items: T[];
+  next: number;
+}
+
+function timeLess(a: RecordTime, b: RecordTime): boolean {
+  return a.sec < b.sec || (a.sec === b.sec && a.nsec < b.nsec);
+}
+
+function timeCompare(a: RecordTime, b: RecordTime): number {
+  return a.sec !== b.sec ? a.sec - b.sec : a.nsec - b.nsec;
+}
+
+/**
+ * Merges the messages of indexed chunks into receive-time order with ties in file order (DESIGN
+ * §2, "Recording order"): the chunks are opened in order of start time, each one's messages
+ * (`load` returns them in their order in the chunk) are stably sorted by time, and the open chunks
+ * are merged by (time, chunk offset). That is exactly a stable sort of the whole file by receive
+ * time. A chunk is loaded only when the earliest pending message is not earlier than its start
+ * time, so memory holds the chunks that overlap in time (one for a normal recording). `load`
+ * handles damage itself (it reports and returns what it could read).
+ */
+export async function* mergeChunks<C extends ChunkRef, T extends Timed>(
+  chunks: readonly C[],
+  load: (chunk: C) => Promise<T[]>,
+): AsyncIterableIterator<{ readonly item: T; readonly chunk: C }> {
+  const ordered = [...chunks].sort((a, b) => {
+    const byTime = timeCompare(a.startTime, b.startTime);
+    return byTime !== 0 ? byTime : a.offset - b.offset;
+  });
+  const heap = new MinHeap<Cursor<C, T>>((a, b) => {
+    const ta = a.items[a.next]!.time;
+    const tb = b.items[b.next]!.time;
+    if (ta.sec !== tb.sec) {
+      return ta.sec < tb.sec;
+    }
+    return ta.nsec !== tb.nsec ? ta.nsec < tb.nsec : a.chunk.offset < b.chunk.offset;
+  });
+  let next = 0;
+  for (;;) {
+    while (next < ordered.length) {
+      const top = heap.peek();
+      const chunk = ordered[next]!;
+      if (top && timeLess(top.items[top.next]!.time, chunk.startTime)) {
+        break;
+      }
+      next += 1;
+      const items = await load(chunk);
+      if (items.length > 0) {
+        // Array.prototype.sort is stable: equal times keep their order in the chunk.
+        items.sort((a, b) => timeCompare(a.time, b.time));
+        heap.push({ chunk, items, next: 0 });
+      }
+    }
+    const cursor = heap.peek();
+    if (!cursor) {
+      return;
+    }
+    const item = cursor.items[cursor.next]!;
+    cursor.next += 1;
+    if (cursor.next === cursor.items.length) {
+      heap.pop();
+    } else {
+      heap.updateTop();
+    }
+    yield { item, chunk: cursor.chunk };
+  }
+}
