@@ -168,7 +168,7 @@ export class BagRecording implements Recording {
       const bag = new Bag({ read: async (o, l) => await source.read(o, l), size: () => source.size }, { parse: false });
       try {
         await bag.open();
-        checkChunkInfos(bag, indexPos);
+        await checkChunkInfos(bag, source, indexPos);
         return new BagRecording(source, bag, decompressors, indexedInfo(bag, source.size), undefined);
       } catch (err) {
         problem = `the index at byte ${indexPos} is unreadable: ${errorText(err)}`;
@@ -329,13 +329,30 @@ export class BagRecording implements Recording {
 }
 
 /**
- * Checks what @foxglove/rosbag does not: every chunk the index lists lies inside the file, before
- * the index. A flipped byte in a chunk info record otherwise sends the reader anywhere.
+ * Checks what @foxglove/rosbag does not: every chunk the index lists starts a chunk record inside
+ * the file, before the index (a record whose header parses must be a chunk), and names only
+ * connections the index has. A flipped byte in the index otherwise sends the reader to the wrong
+ * place or silently hides a chunk; such an index is not used (the file is scanned instead).
  */
-function checkChunkInfos(bag: Bag, indexPos: number): void {
+async function checkChunkInfos(bag: Bag, source: ByteSource, indexPos: number): Promise<void> {
   for (const info of bag.chunkInfos) {
     if (!Number.isSafeInteger(info.chunkPosition) || info.chunkPosition < FIRST_RECORD || info.chunkPosition >= indexPos) {
       throw new Error(`a chunk info record points to byte ${info.chunkPosition}, outside the chunk area (${FIRST_RECORD} to ${indexPos})`);
+    }
+    for (const { conn } of info.connections) {
+      if (!bag.connections.has(conn)) {
+        throw new Error(`the chunk info of the chunk at byte ${info.chunkPosition} names connection ${conn}, which the index does not have`);
+      }
+    }
+    let op: number | undefined;
+    try {
+      op = (await readRecordHeader(source, info.chunkPosition)).op;
+    } catch {
+      // A damaged chunk header: the chunk is reported as damaged when read, the index is fine.
+      op = undefined;
+    }
+    if (op != undefined && op !== OP_CHUNK) {
+      throw new Error(`the index lists a chunk at byte ${info.chunkPosition}, but the record there is op ${op}`);
     }
   }
 }
