@@ -196,7 +196,7 @@ export function writeBag(
     );
   }
   const indexPos = pos;
-  if (!options.noIndex) {
+  if (options.noIndex !== true) {
     connections.forEach((c, id) => {
       body.add(connectionRecord(id, c));
     });
@@ -206,7 +206,7 @@ export function writeBag(
   }
   const headerFields: [string, Uint8Array][] = [
     ["op", op(3)],
-    ["index_pos", u64(options.noIndex ? 0 : indexPos)],
+    ["index_pos", u64(options.noIndex === true ? 0 : indexPos)],
     ["conn_count", u32(connections.length)],
     ["chunk_count", u32(chunks.length)],
   ];
