@@ -288,7 +288,13 @@ export class McapRecording implements Recording {
       }
       const op = (await source.read(pos, 1))[0]!;
       if (op === OP_FOOTER || op === OP_DATA_END) {
-        break; // the data section is over; the (unusable) summary follows
+        // The data section is over; the (unusable) summary follows. A file that does not end
+        // with the closing magic was cut short after its data.
+        const tail = total >= 16 ? await source.read(total - 8, 8) : new Uint8Array();
+        if (!(tail[0] === 0x89 && tail[1] === 0x4d && tail[2] === 0x43 && tail[3] === 0x41 && tail[4] === 0x50)) {
+          damage.add(total, `the file is truncated after its data section (at byte ${pos}): every message was read, its summary is lost`);
+        }
+        break;
       }
       let records: McapTypes.TypedMcapRecord[];
       try {

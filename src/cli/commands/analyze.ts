@@ -446,7 +446,7 @@ export async function runAnalyze(options: AnalyzeOptions): Promise<AnalyzeResult
     summary.unreadable = unreadable;
     summary.errors = errorEntries;
     const lines = [
-      `${options.file}: ${formatName(info)}${info.indexed ? "" : " (unindexed: read sequentially)"}`,
+      `${options.file}: ${formatName(info)}${info.indexed ? "" : ` (read sequentially: ${info.indexProblem ?? "no index"})`}`,
       ...describeSummary(summary, pipeline),
     ];
     if (unreadable.length > 0) {
