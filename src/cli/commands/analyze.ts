@@ -29,8 +29,8 @@ import { errorText } from "../../recording/RecordingError";
 import { FileWritable, openRecordingFile } from "../../recording/node";
 import type { TimeBase } from "../../time";
 import { CliError } from "../CliError";
-import { configArgument } from "../configArgument";
 import { OutputFolder } from "../OutputFolder";
+import { configArgument } from "../configArgument";
 
 /** Options of `runAnalyze`. */
 export interface AnalyzeOptions {
