@@ -35,6 +35,8 @@ import { openRecordingFile } from "../src/recording/node";
 import { TimeBase, type Stamp } from "../src/time";
 
 const BAG = join(import.meta.dirname, "..", "samples", "husky-2015.bag");
+const JACKAL_BAG = join(import.meta.dirname, "..", "..", "shared", "data", "jackal-sim-2014.bag");
+const JACKAL_PRESET = join(import.meta.dirname, "..", "config", "jackal-3d.json");
 const PRESET = join(import.meta.dirname, "..", "config", "husky.json");
 const IMU = "/imu/data";
 const ODOM = "/husky_velocity_controller/odom";
@@ -105,12 +107,12 @@ function preset(): Preset {
 
 let loaded: Promise<Loaded> | undefined;
 
-async function load(): Promise<Loaded> {
-  const recording = await openRecordingFile(BAG);
+async function load(file = BAG, fusion: unknown = preset().fusion): Promise<Loaded> {
+  const recording = await openRecordingFile(file);
   try {
     const messages: { topic: string; message: unknown; arrival: Stamp }[] = [];
     let base: TimeBase | undefined;
-    const topics = new Set([IMU, ODOM, ...new FusionRunner(preset().fusion).topics]);
+    const topics = new Set([IMU, ODOM, ...new FusionRunner(fusion).topics]);
     for await (const m of recording.messages({ topics: [...topics] })) {
       base ??= TimeBase.forFirstSecNsec(m.receiveTime.sec, m.receiveTime.nsec);
       messages.push({
@@ -120,7 +122,7 @@ async function load(): Promise<Loaded> {
       });
     }
     if (base == undefined) {
-      throw new Error(`${BAG} has no ${IMU} or ${ODOM} messages`);
+      throw new Error(`${file} has no ${IMU} or ${ODOM} messages`);
     }
     const durationSec = (messages[messages.length - 1]!.arrival - messages[0]!.arrival) / 1e9;
     return { base, messages, durationSec };
@@ -203,6 +205,25 @@ function presetCase(data: Loaded): BenchmarkCase {
     },
   };
 }
+
+/** config/jackal-3d.json (Omnidirectional3D + Odometry3D + Imu3D) over jackal-sim-2014.bag. */
+function jackalCase(data: Loaded): BenchmarkCase {
+  const fusion = (JSON.parse(readFileSync(JACKAL_PRESET, "utf8")) as { fusion: unknown }).fusion;
+  const topics = new Set(new FusionRunner(fusion).topics);
+  const messages = data.messages.filter((m) => topics.has(m.topic));
+  return {
+    n: messages.length,
+    warmups: 1,
+    runs: 3,
+    run(): RunResult {
+      const runner = new FusionRunner(fusion);
+      runner.start({ timeBase: data.base });
+      return timeRunner(runner, messages, data);
+    },
+  };
+}
+
+let jackalLoaded: Promise<Loaded> | undefined;
 
 function tutorialRunnerCase(data: Loaded): BenchmarkCase {
   const messages = data.messages.filter((m) => m.topic === IMU || m.topic === ODOM);
@@ -321,9 +342,20 @@ export const fixedLagBenchmarks: readonly Benchmark[] = Object.freeze([
     prepare: asyncPrepare(presetCase),
   },
   {
+    name: "fixed-lag/jackal-3d",
+    policy: "fuse/fixed-lag",
+    description: "3D fusion of config/jackal-3d.json (runner + FixedLagSmoother, as analyze) over ../shared/data/jackal-sim-2014.bag, × real time",
+    standard: false,
+    defaultN: 0,
+    prepare: (async (_n: number): Promise<BenchmarkCase> => {
+      jackalLoaded ??= load(JACKAL_BAG, (JSON.parse(readFileSync(JACKAL_PRESET, "utf8")) as { fusion: unknown }).fusion);
+      return jackalCase(await jackalLoaded);
+    }) as unknown as (n: number) => BenchmarkCase,
+  },
+  {
     name: "fixed-lag/tutorial-runner",
     policy: "fuse/fixed-lag",
-    description: "fuse tutorial settings (runner + GraphOptimizer) over samples/husky-2015.bag, × real time",
+    description: "fuse tutorial settings (runner + FixedLagSmoother) over samples/husky-2015.bag, × real time",
     standard: false,
     defaultN: 0,
     prepare: asyncPrepare(tutorialRunnerCase),

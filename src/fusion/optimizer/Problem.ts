@@ -51,7 +51,7 @@ export class Problem {
     data: Float64Array,
     options?: { readonly angular?: readonly boolean[]; readonly manifold?: Manifold; readonly constant?: boolean },
   ): number {
-    const manifold = options?.manifold ?? new VectorManifold(data.length, options?.angular);
+    const manifold = options?.manifold ?? vectorManifold(data.length, options?.angular);
     if (manifold.ambientSize !== data.length) {
       throw new RangeError(`parameter block has ${data.length} values, its manifold ${manifold.ambientSize}`);
     }
@@ -94,4 +94,15 @@ export class Problem {
     this.residualBlocks.push({ cost, loss, blockIndices: indices, parameters });
     return this.residualBlocks.length - 1;
   }
+}
+
+/** Plain (non-wrapping) and single-angle vector manifolds are shared: one per size. */
+const PLAIN: VectorManifold[] = [];
+const ANGLE = new VectorManifold(1, [true]);
+
+function vectorManifold(size: number, angular: readonly boolean[] | undefined): VectorManifold {
+  if (angular?.some((a) => a) === true) {
+    return size === 1 ? ANGLE : new VectorManifold(size, angular);
+  }
+  return (PLAIN[size] ??= new VectorManifold(size));
 }

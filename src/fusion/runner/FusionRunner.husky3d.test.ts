@@ -49,6 +49,9 @@ function husky3D(preset: Preset): Record<string, unknown> {
   };
 }
 
+/** Seconds of the recording used (the first part, to keep the test's runtime modest). */
+const SPAN_NS = 90e9;
+
 async function run(fusion: unknown, preset: Preset): Promise<FusionRunner> {
   const runner = new FusionRunner(fusion).setRetention({ transactions: 0 });
   const rec = await openRecordingFile("samples/husky-2015.bag");
@@ -62,25 +65,32 @@ async function run(fusion: unknown, preset: Preset): Promise<FusionRunner> {
       base = TimeBase.forFirstSecNsec(m.receiveTime.sec, m.receiveTime.nsec);
       runner.start({ timeBase: base, transforms: tf });
     }
-    runner.message({ input: m, arrival: base.fromSecNsec(m.receiveTime.sec, m.receiveTime.nsec) });
+    const arrival = base.fromSecNsec(m.receiveTime.sec, m.receiveTime.nsec);
+    if (arrival > SPAN_NS) {
+      break;
+    }
+    runner.message({ input: m, arrival });
   }
   runner.finish();
   await rec.close();
   return runner;
 }
 
-describe("husky-2015.bag through the 3D models (a planar recording)", () => {
+describe("husky-2015.bag (first 90 s) through the 3D models (a planar recording)", () => {
   let planar: FusionRunner;
   let spatial: FusionRunner;
 
   beforeAll(async () => {
     const preset = JSON.parse(readFileSync("config/husky.json", "utf8")) as Preset;
-    [planar, spatial] = await Promise.all([run(preset.fusion, preset), run(husky3D(preset), preset)]);
-  }, 400_000);
+    planar = await run(preset.fusion, preset);
+    spatial = await run(husky3D(preset), preset);
+  }, 300_000);
 
   it("stays within 0.3 m of the 2D result and near z = 0", () => {
     const a = planar.finalPose!;
     const b = spatial.finalPose!;
+    // The robot has moved well away from the start by then, so agreement is not trivial.
+    expect(Math.hypot(a.x, a.y)).toBeGreaterThan(5);
     expect(Math.hypot(a.x - b.x, a.y - b.y)).toBeLessThan(0.3);
     expect(Math.abs(b.z)).toBeLessThan(0.3);
     expect(Math.abs(b.yaw - a.yaw)).toBeLessThan(0.05);
