@@ -40,7 +40,7 @@ function LockstepPanel({ context }: { context: PanelExtensionContext }): ReactEl
   const publisher = useRef<TuplePublisher | undefined>(undefined);
   const [tab, setTab] = useState(VIEWS[0]!.id);
   const [compareType, setCompareType] = useState("ros/approximate-time");
-  const { config, issues } = usePanelSettings(context, { topics: host.topics, publishReason: publishUnavailableReason(context) });
+  const { config, issues, setPolicy } = usePanelSettings(context, { topics: host.topics, publishReason: publishUnavailableReason(context) });
   const key = issues.length === 0 ? analysisKey(config) : undefined;
   const analysis = useAnalysis({ context, key, compareType, start: host.start, end: host.end, onHostChanges: onChanges, publisher, cache });
   useRenderLoop(context, analysis.handler);
@@ -86,6 +86,10 @@ function LockstepPanel({ context }: { context: PanelExtensionContext }): ReactEl
             context.setPreviewTime(stamp == undefined ? undefined : (baseSec - host.start!.sec) + (stamp - host.start!.nsec) / 1e9);
           },
     compare: { type: compareType, setType: setCompareType },
+    diagnose: () => {
+      analysis.engine.diagnose();
+    },
+    applyPolicy: setPolicy,
   };
   return (
     <div

@@ -9,6 +9,7 @@ import { DROP_REASONS, type DropReason ,
   type PipelineExtension,
   type PipelineInput,
 } from "../../pipeline";
+import { diagnose, TraceRecorder, type Diagnosis } from "../../pipeline/diagnosis";
 
 /** Longest row lists handed out in one delta; older rows of a huge batch are skipped (counted in stats). */
 export const DELTA_CAP = 20_000;
@@ -127,6 +128,8 @@ export class AnalysisEngine {
   /** Messages the pipeline refused (it threw): counted as drops, never lost. */
   #rejected = 0;
   #fusion: FusionOutputs | undefined;
+  /** The stamps the policy saw, for the Diagnosis view. */
+  #trace!: TraceRecorder<Input>;
 
   /**
    * @param configJson the pipeline config JSON (DESIGN §3.2), with `inputs`
@@ -148,6 +151,7 @@ export class AnalysisEngine {
       main.use(ext);
     }
     main.use(this.#observer());
+    main.use((this.#trace = new TraceRecorder<Input>(this.#config)));
     main.onTuple((t) => {
       const stamps = [...t.stamps];
       this.#tuples.push({ index: t.index, stamps, seqs: t.items.map((i) => i.input.seq), timespan: t.timespan, lag: t.lag });
@@ -204,6 +208,12 @@ export class AnalysisEngine {
     this.#compareConfig =
       comparePolicyJson == undefined ? undefined : parseConfig({ inputs: this.#config.inputs, policy: comparePolicyJson });
     this.#compare = this.#compareConfig ? new Pipeline<Input>(this.#compareConfig) : undefined;
+  }
+
+  /** Diagnoses the config on the stamps seen since the last reset (a search of policy re-runs). */
+  public diagnose(): Diagnosis | undefined {
+    const trace = this.#trace.trace;
+    return trace == undefined ? undefined : diagnose(trace, this.#config.policy);
   }
 
   /** Input topics in slot order. */

@@ -1,6 +1,7 @@
 import type { EnginePort, EngineRequest, EngineResponse } from "./engineProtocol";
 import type { EngineDelta, EngineInput } from "./engineTypes";
 import type { ConfigIssue } from "../../pipeline";
+import type { Diagnosis } from "../../pipeline/diagnosis";
 
 export type { EnginePort } from "./engineProtocol";
 
@@ -17,6 +18,8 @@ export interface EngineListener {
   onConfigured?(topics: readonly string[]): void;
   /** The worker failed (`error` event) and the engine now runs in the page; `reason` says why. */
   onFallback?(reason: string): void;
+  /** The answer to `diagnose()` (undefined before any stamp). */
+  onDiagnosis?(diagnosis: Diagnosis | undefined): void;
 }
 
 /** Where the engine runs: a worker if one could be started, and how to start it in the page instead. */
@@ -143,6 +146,9 @@ export class EngineClient {
       case "configured":
         this.#listener.onConfigured?.(r.topics);
         break;
+      case "diagnosis":
+        this.#listener.onDiagnosis?.(r.diagnosis);
+        break;
       case "ack": {
         const resolve = this.#pending.get(r.ack);
         this.#pending.delete(r.ack);
@@ -155,6 +161,11 @@ export class EngineClient {
   /** (Re)configures the engine; clears everything it held. */
   public configure(config: unknown, compare?: unknown): void {
     this.#send({ type: "configure", config, compare });
+  }
+
+  /** Asks the engine to diagnose what it has seen since the last reset (answer: `onDiagnosis`). */
+  public diagnose(): void {
+    this.#send({ type: "diagnose" });
   }
 
   /** Replaces the comparison policy; the main results are kept. */

@@ -55,6 +55,9 @@ export class EngineServer {
           this.#sendDelta();
           this.#post({ type: "ack", ack: req.ack });
           break;
+        case "diagnose":
+          this.#post({ type: "diagnosis", diagnosis: this.#engine?.diagnose() });
+          break;
       }
     } catch (err) {
       if (err instanceof ConfigError) {

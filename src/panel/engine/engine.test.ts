@@ -290,3 +290,17 @@ describe("EngineClient (inline fallback) and slimMessage", () => {
     expect(slimMessage(big)).toEqual({ header: { stamp: { sec: 1, nsec: 2 } }, data: { length: SLIM_MAX_ELEMENTS + 1 }, ranges: [1, 2] });
   });
 });
+
+describe("AnalysisEngine diagnosis (the Diagnosis view's data)", () => {
+  it("diagnoses the stamps it saw: the same sets as its own run, and suggestions that give more", () => {
+    const engine = new AnalysisEngine({ inputs: HUSKY.inputs.slice(0, 2), policy: { type: "fkie/approximate-time", maxTimespan: "2ms" } });
+    const deltas = runAll(engine);
+    const tuples = deltas.reduce((n, d) => n + d.tuples.length, 0);
+    const d = engine.diagnose()!;
+    expect(d.tuples).toBe(tuples);
+    expect(d.causes[0]!.id).toBe("timespan-limit-too-small");
+    // Applying the first suggestion (what "Apply" does) and re-running gives its predicted sets.
+    const applied = new AnalysisEngine({ inputs: HUSKY.inputs.slice(0, 2), policy: d.suggestions[0]!.policy });
+    expect(runAll(applied).reduce((n, x) => n + x.tuples.length, 0)).toBe(d.suggestions[0]!.tuples);
+  }, 120_000);
+});

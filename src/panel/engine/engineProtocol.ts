@@ -1,5 +1,6 @@
 import type { EngineDelta, EngineInput } from "./engineTypes";
 import type { ConfigIssue } from "../../pipeline";
+import type { Diagnosis } from "../../pipeline/diagnosis";
 
 /** Messages from the panel to the engine (worker or in-page). */
 export type EngineRequest =
@@ -7,7 +8,8 @@ export type EngineRequest =
   | { type: "ingest"; events: EngineInput[]; ack?: number }
   | { type: "compare"; compare?: unknown }
   | { type: "reset" }
-  | { type: "flush"; ack: number };
+  | { type: "flush"; ack: number }
+  | { type: "diagnose" };
 
 /** Messages from the engine to the panel. `ready` is the first, sent once the engine's script runs. */
 export type EngineResponse =
@@ -15,7 +17,8 @@ export type EngineResponse =
   | { type: "configured"; topics: string[] }
   | { type: "error"; message: string; issues?: ConfigIssue[] }
   | { type: "delta"; delta: EngineDelta }
-  | { type: "ack"; ack: number };
+  | { type: "ack"; ack: number }
+  | { type: "diagnosis"; diagnosis: Diagnosis | undefined };
 
 /** Something that accepts engine requests and answers through `onmessage` (a Worker, or the in-page engine). */
 export interface EnginePort {

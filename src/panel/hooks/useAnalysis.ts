@@ -103,6 +103,11 @@ export function useAnalysis(inputs: AnalysisInputs): Analysis {
           onError: (message) => {
             setEngineError(message);
           },
+          onDiagnosis: (diagnosis) => {
+            store.diagnosis = diagnosis;
+            store.version++;
+            bump();
+          },
           // The header reads engine.fallbackReason; re-render to show it.
           onFallback: () => {
             bump();

@@ -29,7 +29,7 @@ export function configIssues(config: LockstepConfig): ConfigIssue[] {
 export function usePanelSettings(
   context: PanelExtensionContext,
   env: { readonly topics: readonly Topic[] | undefined; readonly publishReason: string | undefined },
-): { config: LockstepConfig; issues: readonly ConfigIssue[] } {
+): { config: LockstepConfig; issues: readonly ConfigIssue[]; setPolicy: (policy: Record<string, unknown>) => void } {
   const { topics, publishReason } = env;
   const [config, setConfig] = useState<LockstepConfig>(() => configFromState(context.initialState));
   const issues = useMemo(() => configIssues(config), [config]);
@@ -56,5 +56,9 @@ export function usePanelSettings(
       }),
     });
   }, [context, config, topics, issues, actionHandler, publishReason]);
-  return { config, issues };
+  // A whole policy at once (the Diagnosis view's "Apply"): saved and shown in the sidebar like an edit.
+  const setPolicy = useCallback((policy: Record<string, unknown>) => {
+    setConfig((prev) => ({ ...prev, policy: policy as LockstepConfig["policy"] }));
+  }, []);
+  return { config, issues, setPolicy };
 }

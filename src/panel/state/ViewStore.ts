@@ -1,6 +1,7 @@
 import { Float64Ring } from "./Float64Ring";
 import { RingBuffer } from "./RingBuffer";
 import type { DropReason } from "../../pipeline";
+import type { Diagnosis } from "../../pipeline/diagnosis";
 import type { DropRow, EngineDelta, EngineStats, Pose2D, TupleRow } from "../engine/engineTypes";
 
 /**
@@ -52,6 +53,8 @@ export class ViewStore {
   public stats: EngineStats | undefined;
   public compare: EngineStats | undefined;
   public hints: string[] = [];
+  /** The last diagnosis asked for (cleared with the results it was made from). */
+  public diagnosis: Diagnosis | undefined;
   public baseSec: number | undefined;
   public ingested = 0;
   /** Messages the pipeline refused (drops outside its statistics), see EngineDelta.rejected. */
@@ -112,6 +115,7 @@ export class ViewStore {
 
   /** Forgets everything (seek, new config, new analysis). */
   public clear(): this {
+    this.diagnosis = undefined;
     this.tuples.clear();
     this.drops.clear();
     this.dropExamples.clear();

@@ -29,6 +29,10 @@ export interface ViewProps {
   readonly preview: ((stamp: number | undefined) => void) | undefined;
   /** The policy run beside the configured one, and how to change it (never resets the results). */
   readonly compare: { readonly type: string; readonly setType: (type: string) => void };
+  /** Asks for a diagnosis of the results so far (it arrives in `store.diagnosis`). */
+  readonly diagnose: () => void;
+  /** Replaces the configured policy (a suggestion's complete policy config); the analysis re-runs. */
+  readonly applyPolicy: (policy: Record<string, unknown>) => void;
 }
 
 /**

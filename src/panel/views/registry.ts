@@ -1,4 +1,5 @@
 import { compareView } from "./CompareView";
+import { diagnosisView } from "./DiagnosisView";
 import { dropsView } from "./DropsView";
 import type { PanelView } from "./PanelView";
 import { statsView } from "./StatsView";
@@ -16,4 +17,5 @@ export const VIEWS: readonly PanelView[] = [
   transactionsView,
   trajectoryView,
   compareView,
+  diagnosisView,
 ];

@@ -1,0 +1,78 @@
+import type { ReactElement } from "react";
+
+import type { PanelView, ViewProps } from "./PanelView";
+import type { Diagnosis } from "../../pipeline/diagnosis";
+
+/**
+ * Why sets are missing and what to change: the diagnosis of the results so far (asked for with
+ * the button, computed in the engine by re-running the policy on the stamps it saw), its causes
+ * ranked by the sets each costs, and its suggestions with their exact outcome and an "Apply" that
+ * makes the suggested policy the panel's (the analysis then re-runs with it).
+ */
+export function DiagnosisView(props: { diagnosis: Diagnosis | undefined } & Pick<ViewProps, "theme" | "diagnose" | "applyPolicy" | "store">): ReactElement {
+  const { diagnosis: d, theme, diagnose, applyPolicy } = props;
+  const button = { background: theme.panel, color: theme.text, border: `1px solid ${theme.border}`, borderRadius: 4, padding: "2px 8px", cursor: "pointer" } as const;
+  const hasData = props.store.stats != undefined;
+  return (
+    <div style={{ fontSize: 12 }} data-testid="diagnosis-view">
+      <button data-testid="diagnosis-run" style={button} disabled={!hasData} onClick={diagnose}>
+        {d == undefined ? "Diagnose" : "Diagnose again"}
+      </button>
+      {!hasData && <span style={{ color: theme.muted, marginLeft: 8 }}>No data yet: play the recording or analyze it whole first.</span>}
+      {d != undefined && (
+        <>
+          <p data-testid="diagnosis-headline" style={{ fontWeight: 600 }}>
+            {d.headline}
+          </p>
+          {d.causes.length > 0 && (
+            <>
+              <div style={{ color: theme.muted }}>Causes, by the sets each costs</div>
+              <ol style={{ paddingLeft: 18, marginTop: 2 }}>
+                {d.causes.map((c, i) => (
+                  <li key={i} data-testid={`diagnosis-cause-${i}`} data-id={c.id} data-sets-lost={c.setsLost}>
+                    <b>{c.id}</b>
+                    {c.topic == undefined ? "" : ` (${c.topic})`}: {c.message}
+                  </li>
+                ))}
+              </ol>
+            </>
+          )}
+          {d.suggestions.length > 0 && (
+            <>
+              <div style={{ color: theme.muted }}>Suggestions (counts are actual runs of the policy on these stamps)</div>
+              <ol style={{ paddingLeft: 18, marginTop: 2 }}>
+                {d.suggestions.map((s, i) => (
+                  <li key={i} data-testid={`diagnosis-suggestion-${i}`} data-tuples={s.tuples} style={{ marginBottom: 4 }}>
+                    {s.message}{" "}
+                    <button
+                      data-testid={`diagnosis-apply-${i}`}
+                      style={button}
+                      onClick={() => {
+                        applyPolicy(s.policy);
+                      }}
+                    >
+                      Apply
+                    </button>
+                    <div style={{ color: theme.muted, fontFamily: "monospace" }}>{JSON.stringify(s.policy)}</div>
+                  </li>
+                ))}
+              </ol>
+            </>
+          )}
+          <div style={{ color: theme.muted }}>
+            {d.runs} policy runs over {d.events} input messages
+            {d.eventsNotDiagnosed > 0 ? ` (${d.eventsNotDiagnosed} more not diagnosed)` : ""}.
+          </div>
+        </>
+      )}
+    </div>
+  );
+}
+
+/** The diagnosis tab. */
+export const diagnosisView: PanelView = {
+  id: "diagnosis",
+  label: "diagnosis",
+  scrolls: true,
+  render: (p) => <DiagnosisView diagnosis={p.store.diagnosis} store={p.store} theme={p.theme} diagnose={p.diagnose} applyPolicy={p.applyPolicy} />,
+};
