@@ -5,6 +5,7 @@
 
 import type { Benchmark } from "./Benchmark";
 import { analyzeBenchmark } from "./analyze";
+import { cliStartupBenchmark } from "./cliStartup";
 import { fixedLagBenchmarks } from "./fixedLag";
 import { floorBenchmarks } from "./floor";
 import { panelBenchmark } from "./panel";
@@ -19,6 +20,7 @@ export const BENCHMARKS: readonly Benchmark[] = Object.freeze([
   ...fixedLagBenchmarks,
   analyzeBenchmark,
   panelBenchmark,
+  cliStartupBenchmark,
 ]);
 
 /**

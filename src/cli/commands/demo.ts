@@ -1,16 +1,30 @@
 import type { Command } from "commander";
 import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
 import { readdir, stat } from "node:fs/promises";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-
 
 import { CliError } from "../CliError";
 import { runAnalyze } from "./analyze";
 import { configArgument } from "../configArgument";
 
-/** The repository root (this file is src/cli/commands/demo.ts). */
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
+/**
+ * The repository root: the nearest folder above this module with a package.json (this module is
+ * src/cli/commands/demo.ts, or the prebuilt build/lockstep.mjs).
+ */
+const ROOT = packageRoot(dirname(fileURLToPath(import.meta.url)));
+
+function packageRoot(dir: string): string {
+  for (let d = dir; ; d = dirname(d)) {
+    if (existsSync(join(d, "package.json"))) {
+      return d;
+    }
+    if (dirname(d) === d) {
+      return resolve(dir, "../../..");
+    }
+  }
+}
 
 /**
  * Registers `lockstep demo [--out DIR] [--no-package]`: analyzes the embedded recording

@@ -1,0 +1,36 @@
+// Bundles the `lockstep` command (src/cli/main.ts) into build/lockstep.mjs with esbuild, so the
+// CLI starts without compiling TypeScript. Runs as the package's `prepare` step (npm ci / npm
+// install) and before the tests (vitest global setup).
+import { build } from "esbuild";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+
+await build({
+  entryPoints: [join(root, "src/cli/main.ts")],
+  outfile: join(root, "build/lockstep.mjs"),
+  bundle: true,
+  platform: "node",
+  format: "esm",
+  target: "node20",
+  // Dependencies are bundled too (one file to load), except those that load files next to their
+  // own code (WebAssembly) and optional native add-ons.
+  external: [
+    "@foxglove/wasm-bz2",
+    "@foxglove/wasm-lz4",
+    "@foxglove/wasm-zstd",
+    "@foxglove/sql.js",
+    "bufferutil",
+    "utf-8-validate",
+  ],
+  sourcemap: "linked",
+  // Smaller text to read and compile at start-up; identifiers keep their names (error messages
+  // and filter names use class names).
+  minifyWhitespace: true,
+  minifySyntax: true,
+  legalComments: "none",
+  logLevel: "warning",
+  // Bundled modules that read import.meta.url keep resolving next to the sources' packages.
+  banner: { js: "import { createRequire as __lockstepRequire } from 'node:module'; const require = __lockstepRequire(import.meta.url);" },
+});
