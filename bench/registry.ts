@@ -9,6 +9,7 @@ import { cliStartupBenchmark } from "./cliStartup";
 import { fixedLagBenchmarks } from "./fixedLag";
 import { floorBenchmarks } from "./floor";
 import { panelBenchmark } from "./panel";
+import { recordingScaleBenchmark } from "./recordingScale";
 import { w3HeapCheck } from "./w3HeapCheck";
 import { w3SyncBenchmarks } from "./w3Sync";
 
@@ -21,6 +22,7 @@ export const BENCHMARKS: readonly Benchmark[] = Object.freeze([
   analyzeBenchmark,
   panelBenchmark,
   cliStartupBenchmark,
+  recordingScaleBenchmark,
 ]);
 
 /**

@@ -1,0 +1,221 @@
+/**
+ * `recording-1gb`: whole-recording analysis at realistic size. Builds (once, cached in a scratch
+ * folder) a synthetic MCAP recording of about 1.1 GB (bench/syntheticRecording.ts: zstd chunks,
+ * 28 topics, 400 Hz IMU, 1 MiB point clouds on a topic nobody synchronizes), then times, in each
+ * run, three passes over the same file:
+ * - disk: reading every byte (8 MiB reads; the page cache is usually warm after the first run);
+ * - bare: reading and decompressing every chunk, nothing else;
+ * - analyze: what `lockstep analyze` does for sync only (open, index, read the chunks holding the
+ *   inputs, decode the inputs, Pipeline with fkie/approximate-time), no output files.
+ * Reported: MB/s of each pass, messages/s of analyze, `ratio` = analyze time / bare time (target
+ * <= 1.1) and the analyze pass's heap growth between 10 % of the file and its end (flat = below
+ * `HEAP_GROWTH_LIMIT_MB`, else the check fails). Not in the standard set, never in `npm test`.
+ *
+ * The file lives in `$LOCKSTEP_BENCH_DIR` (default `<tmp>/lockstep-bench`); delete it to rebuild.
+ */
+
+import { McapIndexedReader } from "@mcap/core";
+import { existsSync, mkdirSync, renameSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+import type { Benchmark, BenchmarkCase, RunResult } from "./Benchmark";
+import { Fnv64 } from "./Fnv64";
+import { collectGarbage, cpuNowNs, heapUsedMB, nowNs } from "./harness";
+import { SYNTHETIC_CONFIG_TEXT, writeSyntheticRecording } from "./syntheticRecording";
+import { parseConfigText, Pipeline } from "../src/pipeline";
+import { openRecording, type ByteSource } from "../src/recording";
+import { loadDecompressors, toMcapHandlers } from "../src/recording/decompress";
+import { FileByteSource } from "../src/recording/node";
+
+/** Recorded seconds of the synthetic file (about 9.4 MB per second compressed). */
+export const RECORDING_SECONDS = 120;
+/** Heap growth (MiB) over the analyze pass that still counts as flat. */
+export const HEAP_GROWTH_LIMIT_MB = 16;
+const READ_BLOCK = 8 << 20;
+
+/** The synthetic recording's path, built first if missing. */
+export async function syntheticRecordingPath(seconds = RECORDING_SECONDS): Promise<string> {
+  const dir = process.env.LOCKSTEP_BENCH_DIR ?? join(tmpdir(), "lockstep-bench");
+  mkdirSync(dir, { recursive: true });
+  const path = join(dir, `synthetic-${seconds}s.mcap`);
+  if (!existsSync(path)) {
+    process.stderr.write(`lockstep bench: writing ${path} (${seconds} s of recording, once)\n`);
+    const partial = `${path}.partial`;
+    await writeSyntheticRecording(partial, { seconds });
+    renameSync(partial, path);
+  }
+  return path;
+}
+
+async function diskPass(path: string): Promise<number> {
+  const source = await FileByteSource.open(path);
+  try {
+    let sum = 0;
+    for (let at = 0; at < source.size; at += READ_BLOCK) {
+      const block = await source.read(at, Math.min(READ_BLOCK, source.size - at));
+      sum += block[0]!;
+    }
+    return sum;
+  } finally {
+    await source.close();
+  }
+}
+
+/** Reads and decompresses every chunk (the records are the last `compressedSize` bytes of it). */
+async function barePass(path: string): Promise<number> {
+  const source = await FileByteSource.open(path);
+  try {
+    const handlers = toMcapHandlers(await loadDecompressors());
+    const reader = await McapIndexedReader.Initialize({
+      readable: readableOf(source),
+      decompressHandlers: handlers,
+    });
+    let bytes = 0;
+    for (const c of reader.chunkIndexes) {
+      const chunk = await source.read(Number(c.chunkStartOffset), Number(c.chunkLength));
+      const records = chunk.subarray(chunk.length - Number(c.compressedSize));
+      const decompress = handlers[c.compression];
+      const out =
+        c.compression === "" || decompress == undefined
+          ? records
+          : decompress(records, c.uncompressedSize);
+      bytes += out.length;
+    }
+    return bytes;
+  } finally {
+    await source.close();
+  }
+}
+
+interface AnalyzePass {
+  readonly ns: number;
+  readonly cpuNs: number;
+  readonly messages: number;
+  readonly tuples: number;
+  readonly drops: number;
+  readonly hash: string;
+  readonly heapGrowthMB: number;
+}
+
+async function analyzePass(path: string): Promise<AnalyzePass> {
+  const source = await FileByteSource.open(path);
+  try {
+    const config = parseConfigText(SYNTHETIC_CONFIG_TEXT);
+    const c0 = cpuNowNs();
+    const t0 = nowNs();
+    let pausedNs = 0;
+    let pausedCpu = 0;
+    const recording = await openRecording(source);
+    const pipeline = new Pipeline(config);
+    const hash = new Fnv64();
+    let tuples = 0;
+    let drops = 0;
+    pipeline.onTuple((t) => {
+      tuples++;
+      hash.fold(t.stamps[0]!);
+    });
+    pipeline.onDrop(() => {
+      drops++;
+    });
+    let messages = 0;
+    let heapAt10 = -1;
+    const total = source.size;
+    let fraction = 0;
+    for await (const m of recording.messages({
+      topics: pipeline.topics,
+      onProgress: (p) => {
+        fraction = p.fraction;
+      },
+    })) {
+      pipeline.push(m);
+      messages++;
+      if (heapAt10 < 0 && fraction >= 0.1) {
+        const p0 = nowNs();
+        const q0 = cpuNowNs();
+        collectGarbage();
+        heapAt10 = heapUsedMB();
+        pausedNs += nowNs() - p0;
+        pausedCpu += cpuNowNs() - q0;
+      }
+    }
+    pipeline.finish();
+    const ns = nowNs() - t0 - pausedNs;
+    const cpuNs = cpuNowNs() - c0 - pausedCpu;
+    collectGarbage();
+    const growth = heapAt10 < 0 || total === 0 ? 0 : heapUsedMB() - heapAt10;
+    return {
+      ns,
+      cpuNs,
+      messages,
+      tuples,
+      drops,
+      hash: hash.hex(),
+      heapGrowthMB: Math.round(growth * 10) / 10,
+    };
+  } finally {
+    await source.close();
+  }
+}
+
+function readableOf(source: ByteSource): {
+  size(): Promise<bigint>;
+  read(offset: bigint, length: bigint): Promise<Uint8Array>;
+} {
+  return {
+    size: async () => BigInt(source.size),
+    read: async (offset, length) => await source.read(Number(offset), Number(length)),
+  };
+}
+
+function mbps(bytes: number, ns: number): number {
+  return Math.round((bytes / 1e6 / (ns / 1e9)) * 10) / 10;
+}
+
+async function recordingCase(): Promise<BenchmarkCase> {
+  const path = await syntheticRecordingPath();
+  const bytes = statSync(path).size;
+  const probe = await analyzePass(path);
+  return {
+    n: probe.messages,
+    warmups: 0,
+    runs: 3,
+    async run(): Promise<RunResult> {
+      let t = nowNs();
+      await diskPass(path);
+      const diskNs = nowNs() - t;
+      t = nowNs();
+      await barePass(path);
+      const bareNs = nowNs() - t;
+      const a = await analyzePass(path);
+      return {
+        elapsedNs: a.ns,
+        cpuNs: a.cpuNs,
+        tuples: a.tuples,
+        outputHash: a.hash,
+        ok: a.heapGrowthMB <= HEAP_GROWTH_LIMIT_MB,
+        extra: {
+          drops: a.drops,
+          fileMB: Math.round(bytes / 1e5) / 10,
+          diskMBps: mbps(bytes, diskNs),
+          bareMBps: mbps(bytes, bareNs),
+          analyzeMBps: mbps(bytes, a.ns),
+          inputMsgsPerSec: Math.round((a.messages * 1e9) / a.ns),
+          ratio: Math.round((a.ns / bareNs) * 1000) / 1000,
+          heapGrowthMB: a.heapGrowthMB,
+        },
+      };
+    },
+  };
+}
+
+/** The benchmark (select it by name: `lockstep bench recording-1gb`). */
+export const recordingScaleBenchmark: Benchmark = {
+  name: "recording-1gb",
+  policy: "fkie/approximate-time",
+  description:
+    "analyze (sync only) over a ~1.1 GB synthetic MCAP vs bare read + decompress and the disk (builds the file once)",
+  standard: false,
+  defaultN: 0,
+  prepare: async () => await recordingCase(),
+};
