@@ -4,7 +4,18 @@ import { ExactTime } from "./ExactTime";
 import { Fifo } from "./Fifo";
 import { Latch } from "./Latch";
 
-const QUEUE_MAX = 1_000_000_000;
+const maxQueueSize = (def: 0 | 1, help: string) =>
+  ({
+    name: "maxQueueSize",
+    kind: "count",
+    label: "Max queue size",
+    help,
+    libraryName: "max_queue_size",
+    unit: "messages",
+    default: def,
+    minimum: 0,
+    maximum: 1_000_000_000,
+  }) as const satisfies ParameterDescriptor;
 
 const maxAge = {
   name: "maxAge",
@@ -25,17 +36,7 @@ export const fkieApproximateTime = definePolicy({
   reference: "fkie-message-filters.md §2.1",
   usesArrivalTime: false,
   parameters: [
-    {
-      name: "maxQueueSize",
-      kind: "count",
-      label: "Max queue size",
-      help: "Messages kept per slot besides the head; 0 = unlimited",
-      libraryName: "max_queue_size",
-      unit: "messages",
-      default: 0,
-      minimum: 0,
-      maximum: QUEUE_MAX,
-    },
+    maxQueueSize(0, "Messages kept per slot besides the head; 0 = unlimited"),
     maxAge,
     {
       name: "maxTimespan",
@@ -77,20 +78,7 @@ export const fkieExactTime = definePolicy({
   description: "fkie_message_filters ExactTime.",
   reference: "fkie-message-filters.md §2.2",
   usesArrivalTime: false,
-  parameters: [
-    {
-      name: "maxQueueSize",
-      kind: "count",
-      label: "Max queue size",
-      help: "Messages kept per slot; 0 = unlimited",
-      libraryName: "max_queue_size",
-      unit: "messages",
-      default: 0,
-      minimum: 0,
-      maximum: QUEUE_MAX,
-    },
-    maxAge,
-  ],
+  parameters: [maxQueueSize(0, "Messages kept per slot; 0 = unlimited"), maxAge],
   create: (slots, params, zero) => new ExactTime(slots, { ...params, zero }),
 });
 
@@ -102,19 +90,7 @@ export const fkieFifo = definePolicy({
   description: "fkie_message_filters Fifo.",
   reference: "fkie-message-filters.md §2.3",
   usesArrivalTime: false,
-  parameters: [
-    {
-      name: "maxQueueSize",
-      kind: "count",
-      label: "Max queue size",
-      help: "Capacity of each slot's FIFO; 0 holds nothing",
-      libraryName: "max_queue_size",
-      unit: "messages",
-      default: 1,
-      minimum: 0,
-      maximum: QUEUE_MAX,
-    },
-  ],
+  parameters: [maxQueueSize(1, "Capacity of each slot's FIFO; 0 holds nothing")],
   create: (slots, params) => new Fifo(slots, params),
 });
 
