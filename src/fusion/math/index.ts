@@ -7,7 +7,6 @@ export { RelativeCost } from "./RelativeCost";
 export { RelativePose2DCost } from "./RelativePose2DCost";
 export { Unicycle2DStateCost } from "./Unicycle2DStateCost";
 export { wrapAngle } from "./angles";
-export { centralDifferenceJacobians, evaluateWithJacobians } from "./finiteDifference";
 export {
   ArctanLoss,
   CauchyLoss,
