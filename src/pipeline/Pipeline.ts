@@ -29,6 +29,8 @@ export interface PipelineOptions {
 }
 
 const NO_SLOTS: readonly number[] = Object.freeze([]);
+/** Messages held at most while the first header stamps disagree about the time base. */
+const MAX_PENDING = 64;
 
 /**
  * The running pipeline a config describes (DESIGN §3.2): input topics → Buffer → Combiner(policy)
@@ -37,11 +39,17 @@ const NO_SLOTS: readonly number[] = Object.freeze([]);
  *
  * Guarantees:
  * - Push messages in receive order; tuples and drops are delivered synchronously from `push`.
- * - The time base is the whole second of the first header stamp (`TimeBase.forFirstStamp`); the
- *   policy is rebuilt on it then. Config errors surface in the constructor.
+ * - The time base is the whole second of the first header stamp that a later one agrees with
+ *   (both in one time window), so one stamp from another clock at the start cannot exile the
+ *   rest; until two agree (at most a few messages) messages are held and then processed in push
+ *   order with their own indices. The policy is rebuilt on the base then. Config errors surface
+ *   in the constructor.
  * - Every input message is either used in tuples, dropped once with a reason (`no-header`,
- *   `zero-stamp`, the policy's reasons, `discarded` for a Discard buffer), or still held by the
- *   policy at the end (`statistics().heldAtEnd`).
+ *   `zero-stamp`, `invalid-stamp` for nsec >= 1e9 or a stamp outside the window, `undecodable`
+ *   for a message whose `decodeError` is set, the policy's reasons, `discarded` for a Discard
+ *   buffer), or still held by the policy at the end (`statistics().heldAtEnd`).
+ * - Receive times may come from another clock than the stamps (a live app's wall clock): the
+ *   offset is taken from the first message, in whole seconds, and reported (`receiveClockOffset`).
  * - Memory is bounded: counters, fixed-size reservoirs and a few examples per drop reason.
  *
  * Buffer: `buffer.policy` "discard" drops every input message (`discarded`); "passthru" (the
@@ -75,6 +83,10 @@ export class Pipeline<M extends PipelineInput = PipelineInput> {
   #index = -1;
   #newestStamp = -Infinity;
   #finished = false;
+  /** Messages held (in push order, with their indices) until two header stamps fix the time base. */
+  #pending: { input: M; index: number }[] = [];
+  /** Receive clock − stamp clock, whole seconds (see `receiveClockOffset`). */
+  #receiveOffset: number | undefined;
   readonly #stats: PipelineStats;
 
   public constructor(config: PipelineConfig, options: PipelineOptions = {}) {
@@ -196,6 +208,84 @@ export class Pipeline<M extends PipelineInput = PipelineInput> {
       throw new Error("Pipeline.push after finish()");
     }
     const index = ++this.#index;
+    if (this.#timeBase == undefined && (this.#pending.length > 0 || this.#candidateStamp(input) != undefined)) {
+      this.#pending.push({ input, index });
+      if (this.#confirmTimeBase("wait")) {
+        this.#processPending();
+      }
+      return;
+    }
+    this.#process(input, index);
+  }
+
+  /**
+   * The receive clock's offset from the header stamps' clock, in whole seconds (receive time −
+   * offset is on the stamps' time base): 0 when they are one clock, as in a recording; the
+   * difference when they are not (a live app stamps receive times with its wall clock while the
+   * robot's stamps use sim time or another machine's clock). Undefined before the first stamp.
+   */
+  public get receiveClockOffset(): number | undefined {
+    return this.#receiveOffset;
+  }
+
+  /** A valid header stamp of an input-topic message (what can fix the time base), if it has one. */
+  #candidateStamp(input: M): { sec: number; nsec: number } | undefined {
+    if (!this.#slotsByTopic.has(input.topic) || input.decodeError != undefined) {
+      return undefined;
+    }
+    const header = readStamp(input.message);
+    if (typeof header === "string") {
+      return undefined;
+    }
+    const nsec = nsecOf(header);
+    return Number.isSafeInteger(header.sec) && header.sec >= 0 && Number.isInteger(nsec) && nsec >= 0 && nsec < 1e9
+      ? { sec: header.sec, nsec }
+      : undefined;
+  }
+
+  /**
+   * Fixes the time base from the pending messages once two header stamps agree (fit one time
+   * window): the base is the earliest stamp a later one agrees with, so one stamp from another
+   * clock at the start (1 s after boot before the real 2015 stamps) is dropped as `invalid-stamp`
+   * instead of exiling every later message. With "force" (end of stream), or too many pending,
+   * the first candidate is used. Returns whether the base is fixed.
+   */
+  #confirmTimeBase(mode: "wait" | "force"): boolean {
+    const force = mode === "force";
+    const stamps = this.#pending.map((p) => this.#candidateStamp(p.input)).filter((s) => s != undefined);
+    for (let i = 0; i < stamps.length; i++) {
+      const base = TimeBase.forFirstSecNsec(stamps[i]!.sec, stamps[i]!.nsec);
+      for (let j = i + 1; j < stamps.length; j++) {
+        try {
+          base.fromSecNsec(stamps[j]!.sec, stamps[j]!.nsec);
+          this.#ensureStarted(stamps[i]!.sec, stamps[i]!.nsec);
+          return true;
+        } catch {
+          // disagree: try the next pair
+        }
+      }
+    }
+    if ((force || this.#pending.length >= MAX_PENDING) && stamps.length > 0) {
+      const last = force ? stamps[0]! : stamps.at(-1)!;
+      this.#ensureStarted(last.sec, last.nsec);
+      return true;
+    }
+    return force;
+  }
+
+  /** Processes the messages held while the time base was not yet fixed, each with its own index. */
+  #processPending(): void {
+    const pending = this.#pending;
+    this.#pending = [];
+    const latest = this.#index;
+    for (const p of pending) {
+      this.#index = p.index;
+      this.#process(p.input, p.index);
+    }
+    this.#index = latest;
+  }
+
+  #process(input: M, index: number): void {
     const topic = input.topic;
     const slots = this.#slotsByTopic.get(topic) ?? NO_SLOTS;
     const isTf = this.#tfTopics.has(topic);
@@ -208,8 +298,21 @@ export class Pipeline<M extends PipelineInput = PipelineInput> {
       arrival = this.#arrival(input);
     } else if (slots.length > 0) {
       const topicStats = this.#stats.topic(topic);
-      const header = readStamp(input.message);
-      if (typeof header === "string") {
+      const header = input.decodeError == undefined ? readStamp(input.message) : "undecodable";
+      const valid = typeof header === "string" ? undefined : this.#validStamp(topic, header.sec, nsecOf(header));
+      if (typeof header !== "string" && typeof valid === "string") {
+        arrival = this.#arrival(input);
+        topicStats.addMessage(arrival ?? NaN);
+        for (const slot of slots) {
+          this.#emitDrop(input, slot, NaN, "invalid-stamp", valid, index);
+        }
+      } else if (header === "undecodable") {
+        arrival = this.#arrival(input);
+        topicStats.addMessage(arrival ?? NaN);
+        for (const slot of slots) {
+          this.#emitDrop(input, slot, NaN, "undecodable", input.decodeError, index);
+        }
+      } else if (typeof header === "string") {
         arrival = this.#arrival(input);
         topicStats.addMessage(arrival ?? NaN);
         const acceptsHeaderless = header === "no-header" && this.#policyAcceptsHeaderless();
@@ -232,16 +335,17 @@ export class Pipeline<M extends PipelineInput = PipelineInput> {
           }
         }
       } else {
-        this.#ensureStarted(header.sec, nsecOf(header));
-        stamp = this.#relative(topic, header.sec, nsecOf(header));
-        arrival = this.#arrival(input)!;
-        topicStats.addMessage(arrival);
-        topicStats.addStamp(stamp, arrival);
-        if (stamp > this.#newestStamp) {
-          this.#newestStamp = stamp;
+        const rel = valid as Stamp;
+        stamp = rel;
+        const at = this.#arrival(input) ?? rel;
+        arrival = at;
+        topicStats.addMessage(at);
+        topicStats.addStamp(rel, at);
+        if (rel > this.#newestStamp) {
+          this.#newestStamp = rel;
         }
         for (const slot of slots) {
-          this.#feed(slot, stamp, arrival, index, input);
+          this.#feed(slot, rel, at, index, input);
         }
       }
     } else {
@@ -268,6 +372,10 @@ export class Pipeline<M extends PipelineInput = PipelineInput> {
   public finish(): void {
     if (this.#finished) {
       return;
+    }
+    if (this.#pending.length > 0) {
+      this.#confirmTimeBase("force");
+      this.#processPending();
     }
     this.#finished = true;
     for (const ext of this.#extensions) {
@@ -302,10 +410,37 @@ export class Pipeline<M extends PipelineInput = PipelineInput> {
     if (!base) {
       return undefined;
     }
+    const { sec, nsec } = input.receiveTime;
+    if (this.#receiveOffset == undefined) {
+      // The first receive time decides whether receive times share the stamps' clock.
+      try {
+        base.fromSecNsec(sec, nsec);
+        this.#receiveOffset = 0;
+      } catch {
+        this.#receiveOffset = sec - base.baseSec;
+      }
+    }
     try {
-      return base.fromSecNsec(input.receiveTime.sec, input.receiveTime.nsec);
+      return base.fromSecNsec(sec - this.#receiveOffset, nsec);
     } catch {
       return undefined;
+    }
+  }
+
+  /**
+   * The relative stamp of a header stamp, or why it cannot be used (`invalid-stamp`): nsec is not
+   * in [0, 1e9), or the stamp lies outside the time window around the base.
+   */
+  #validStamp(topic: string, sec: number, nsec: number): Stamp | string {
+    const text = `${sec}.${String(nsec).padStart(9, "0")}`;
+    if (!(Number.isInteger(nsec) && nsec >= 0 && nsec < 1e9) || !(Number.isSafeInteger(sec) && sec >= 0)) {
+      return `header stamp ${sec} s ${nsec} ns on ${topic} is not a time (nsec must be in [0, 1e9))`;
+    }
+    this.#ensureStarted(sec, nsec);
+    try {
+      return this.#timeBase!.fromSecNsec(sec, nsec);
+    } catch (err) {
+      return `header stamp ${text} on ${topic} lies outside the time window of the other stamps (${err instanceof Error ? err.message : String(err)}); a stamp from another clock?`;
     }
   }
 

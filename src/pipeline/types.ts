@@ -19,6 +19,8 @@ export interface PipelineInput {
   /** The decoded message. */
   readonly message: unknown;
   readonly schemaName?: string;
+  /** Set when the message's bytes did not decode (why): it is dropped as `undecodable`. */
+  readonly decodeError?: string;
 }
 
 /** A message accepted into a combiner slot. */

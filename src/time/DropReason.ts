@@ -22,6 +22,12 @@ export const DROP_REASONS = [
   "no-header",
   /** The header stamp is zero (unset). */
   "zero-stamp",
+  /** The header stamp is not a time (nsec >= 1e9) or lies outside the time window of the others. */
+  "invalid-stamp",
+  /** The message's bytes do not decode (cut short, garbage, no usable definition). */
+  "undecodable",
+  /** The message was in a damaged chunk of the recording (counted from the file's index). */
+  "unreadable-chunk",
   /** A covariance or other measurement field failed validation. */
   "invalid-covariance",
   /** A transform needed for the message was unavailable or expired. */

@@ -259,8 +259,20 @@ describe("bad-input corpus: ROS 1 bags", () => {
     const o = await analyzeBytes(writeBag(CONNECTIONS, messages, { perChunk: 24 }).bytes, "bag cut messages");
     expect(o.messagesRead).toBe(N);
     const cut = messages.filter((_, i) => i % 37 === 5).length;
-    const dropped = Object.values(o.result!.summary.drops).reduce((a, b) => a + b, 0);
-    expect(dropped).toBeGreaterThanOrEqual(cut);
+    expect(o.result!.summary.drops.undecodable).toBe(cut);
+  });
+
+  it("stamps from another clock at the start and mid-file are invalid-stamp drops; the rest is analyzed", async () => {
+    const boot = (i: number): BagFixtureMessage => {
+      const m = MESSAGES[i]!;
+      return { ...m, data: writer.writeMessage({ header: { seq: i, stamp: { sec: 1, nsec: 0 }, frame_id: "f" }, value: i }) };
+    };
+    const messages = MESSAGES.map((m, i) => (i === 0 || i === 101 ? boot(i) : m));
+    const o = await analyzeBytes(writeBag(CONNECTIONS, messages, { perChunk: 24 }).bytes, "bag other-clock stamps");
+    expect(o.exitCode).toBe(0);
+    expect(o.messagesRead).toBe(N);
+    expect(o.result!.summary.drops["invalid-stamp"]).toBe(2);
+    expect(o.result!.summary.tuples).toBeGreaterThanOrEqual(N / 2 - 3);
   });
 
   it("a connection without its message definition is an error naming the topic, the other topic is analyzed", async () => {
@@ -270,6 +282,7 @@ describe("bad-input corpus: ROS 1 bags", () => {
     expect(o.message).toMatch(/^\/b: none of its 120 messages decode/m);
     expect(o.message).toMatch(/no message definition/);
     expect(o.result!.summary.topics["/a"]!.messages).toBe(120);
+    expect(o.result!.summary.drops.undecodable).toBe(120);
   });
 
   it("an unindexed bag (recorder interrupted) is scanned: every message, exit 0", async () => {

@@ -444,6 +444,8 @@ export async function runAnalyze(options: AnalyzeOptions): Promise<AnalyzeResult
     }
     const errorEntries = errors.entries;
     summary.unreadable = unreadable;
+    // Receive times on another clock than the header stamps (seconds; 0 = one clock).
+    summary.receiveClockOffset = pipeline.receiveClockOffset ?? null;
     summary.errors = errorEntries;
     const lines = [
       `${options.file}: ${formatName(info)}${info.indexed ? "" : ` (read sequentially: ${info.indexProblem ?? "no index"})`}`,
