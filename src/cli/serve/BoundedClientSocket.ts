@@ -21,6 +21,12 @@ export interface BoundedClientSocketOptions {
    */
   readonly maxBufferedBytes?: number;
   /**
+   * Frames queued for this client (sent to its socket but not yet handed to the kernel) before
+   * binary frames are skipped. Default 1024. Bytes alone do not bound memory: every queued frame
+   * also costs the socket's bookkeeping, several times the size of a small message.
+   */
+  readonly maxQueuedFrames?: number;
+  /**
    * Bytes after which the client is disconnected, because even the JSON control messages
    * (advertisements, status), which are never skipped, have piled up. Default 4 × maxBufferedBytes.
    */
@@ -35,9 +41,10 @@ export interface BoundedClientSocketOptions {
  * The connection of one Foxglove WebSocket client as FoxgloveServer sees it (`IWebSocket`), with a
  * bound on what the server keeps for it: a binary frame (a message or a time update) is skipped,
  * and counted, when the bytes still queued for this client plus the frame would exceed
- * `maxBufferedBytes`; text frames (serverInfo, advertise, status) always go, unless the queue has
+ * `maxBufferedBytes` or `maxQueuedFrames` frames are still queued; text frames (serverInfo, advertise, status) always go, unless the queue has
  * grown past `disconnectBufferedBytes`, and then the client is disconnected. So a client that
- * stops reading costs at most about `disconnectBufferedBytes` of memory, and sending to it never
+ * stops reading costs a bounded amount of memory (about `maxBufferedBytes`, or `maxQueuedFrames`
+ * small frames with their bookkeeping), and sending to it never
  * blocks or delays the other clients (nothing waits: a frame is queued or skipped at once).
  * Frames sent to it stay in order; skipped frames are simply absent.
  *
@@ -49,7 +56,13 @@ export class BoundedClientSocket implements IWebSocket {
   readonly #name: string;
   readonly #maxBuffered: number;
   readonly #disconnectBuffered: number;
+  readonly #maxQueuedFrames: number;
   readonly #options: BoundedClientSocketOptions;
+  /** Frames handed to ws whose write has not completed. */
+  #queued = 0;
+  readonly #written = (): void => {
+    this.#queued--;
+  };
   #sent = 0;
   #skipped = 0;
   #skippedBytes = 0;
@@ -60,6 +73,7 @@ export class BoundedClientSocket implements IWebSocket {
     this.#name = name;
     this.#maxBuffered = options.maxBufferedBytes ?? 4 << 20;
     this.#disconnectBuffered = options.disconnectBufferedBytes ?? 4 * this.#maxBuffered;
+    this.#maxQueuedFrames = options.maxQueuedFrames ?? 1024;
     this.#options = options;
   }
 
@@ -128,10 +142,11 @@ export class BoundedClientSocket implements IWebSocket {
         this.#disconnectSlow();
         return;
       }
-      ws.send(data);
+      this.#queued++;
+      ws.send(data, this.#written);
       return;
     }
-    if (queued + size > this.#maxBuffered) {
+    if (queued + size > this.#maxBuffered || this.#queued >= this.#maxQueuedFrames) {
       this.#skipped++;
       this.#skippedBytes += size;
       if (this.#skipped === 1) {
@@ -140,7 +155,8 @@ export class BoundedClientSocket implements IWebSocket {
       return;
     }
     this.#sent++;
-    ws.send(data);
+    this.#queued++;
+    ws.send(data, this.#written);
   }
 
   #disconnectSlow(): void {
