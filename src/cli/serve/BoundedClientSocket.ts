@@ -21,9 +21,10 @@ export interface BoundedClientSocketOptions {
    */
   readonly maxBufferedBytes?: number;
   /**
-   * Frames queued for this client (sent to its socket but not yet handed to the kernel) before
-   * binary frames are skipped. Default 1024. Bytes alone do not bound memory: every queued frame
-   * also costs the socket's bookkeeping, several times the size of a small message.
+   * Frames queued for this client (sent while its socket still held unsent data, i.e. since its
+   * queue was last empty) before binary frames are skipped. Default 1024. Bytes alone do not bound
+   * memory: every queued frame also costs the socket's bookkeeping, several times the size of a
+   * small message.
    */
   readonly maxQueuedFrames?: number;
   /**
@@ -58,11 +59,11 @@ export class BoundedClientSocket implements IWebSocket {
   readonly #disconnectBuffered: number;
   readonly #maxQueuedFrames: number;
   readonly #options: BoundedClientSocketOptions;
-  /** Frames handed to ws whose write has not completed. */
+  /**
+   * Frames sent since the socket last had nothing queued: an upper bound of the frames it holds
+   * (a client that keeps up has its queue empty at almost every send, which resets it).
+   */
   #queued = 0;
-  readonly #written = (): void => {
-    this.#queued--;
-  };
   #sent = 0;
   #skipped = 0;
   #skippedBytes = 0;
@@ -137,13 +138,16 @@ export class BoundedClientSocket implements IWebSocket {
     }
     const size = typeof data === "string" ? data.length : data.byteLength;
     const queued = ws.bufferedAmount;
+    if (queued === 0) {
+      this.#queued = 0;
+    }
     if (typeof data === "string") {
       if (queued + size > this.#disconnectBuffered) {
         this.#disconnectSlow();
         return;
       }
       this.#queued++;
-      ws.send(data, this.#written);
+      ws.send(data);
       return;
     }
     if (queued + size > this.#maxBuffered || this.#queued >= this.#maxQueuedFrames) {
@@ -156,7 +160,7 @@ export class BoundedClientSocket implements IWebSocket {
     }
     this.#sent++;
     this.#queued++;
-    ws.send(data, this.#written);
+    ws.send(data);
   }
 
   #disconnectSlow(): void {
