@@ -15,8 +15,8 @@ import { w3SyncBenchmarks } from "./w3Sync";
 
 /** The registry (frozen). Names are unique. */
 export const BENCHMARKS: readonly Benchmark[] = Object.freeze([
-  ...floorBenchmarks,
   ...w3SyncBenchmarks(),
+  ...floorBenchmarks,
   w3HeapCheck,
   ...fixedLagBenchmarks,
   analyzeBenchmark,
