@@ -1,5 +1,6 @@
 import { quatFromRpy, TransformBuffer } from "../filters/tf";
 import { frameIdOf, nsecOf, readStamp } from "../messages";
+import { DEFAULT_STAMP_SOURCE, stampReaderFor, stampSourceProblem, type StampReader } from "../messages/stampSources";
 import { TimeBase, type Stamp } from "../time";
 import { ConfigError } from "./ConfigError";
 import { PipelineStats } from "./PipelineStats";
@@ -70,6 +71,8 @@ export class Pipeline<M extends PipelineInput = PipelineInput> {
   /** Fed by /tf, /tf_static and `config.transforms`. */
   public readonly transforms = new TransformBuffer();
   readonly #slotsByTopic = new Map<string, number[]>();
+  /** How each input topic's stamp is read (`inputs[].stamp`). */
+  readonly #stampReaders = new Map<string, StampReader>();
   readonly #inputTopics: string[];
   readonly #tfTopics: Set<string>;
   readonly #tfStaticTopics: Set<string>;
@@ -97,6 +100,22 @@ export class Pipeline<M extends PipelineInput = PipelineInput> {
       ]);
     }
     this.#inputTopics = [];
+    const stampIssues: { path: string; message: string }[] = [];
+    config.inputs.forEach((input, slot) => {
+      const source = input.stamp ?? DEFAULT_STAMP_SOURCE;
+      const problem = stampSourceProblem(source);
+      const earlier = config.inputs!.findIndex((other) => other.topic === input.topic);
+      if (problem != undefined) {
+        stampIssues.push({ path: `/inputs/${slot}/stamp`, message: problem });
+      } else if (earlier < slot && (config.inputs![earlier]!.stamp ?? DEFAULT_STAMP_SOURCE) !== source) {
+        stampIssues.push({ path: `/inputs/${slot}/stamp`, message: `"${input.topic}" is also input ${earlier} with another stamp source; one topic has one stamp source` });
+      } else if (earlier === slot) {
+        this.#stampReaders.set(input.topic, stampReaderFor(source));
+      }
+    });
+    if (stampIssues.length > 0) {
+      throw new ConfigError(stampIssues);
+    }
     config.inputs.forEach((input, slot) => {
       const list = this.#slotsByTopic.get(input.topic);
       if (list) {
@@ -298,7 +317,7 @@ export class Pipeline<M extends PipelineInput = PipelineInput> {
       arrival = this.#arrival(input);
     } else if (slots.length > 0) {
       const topicStats = this.#stats.topic(topic);
-      const header = input.decodeError == undefined ? readStamp(input.message) : "undecodable";
+      const header = input.decodeError == undefined ? this.#stampReaders.get(topic)!(input) : "undecodable";
       const valid = typeof header === "string" ? undefined : this.#validStamp(topic, header.sec, nsecOf(header));
       if (typeof header !== "string" && typeof valid === "string") {
         arrival = this.#arrival(input);
@@ -313,6 +332,10 @@ export class Pipeline<M extends PipelineInput = PipelineInput> {
           this.#emitDrop(input, slot, NaN, "undecodable", input.decodeError, index);
         }
       } else if (typeof header === "string") {
+        if (!this.#timeBase && header === "no-header" && this.#policyAcceptsHeaderless()) {
+          // A headerless message is matched by its arrival time, so it can start the time base.
+          this.#ensureStarted(input.receiveTime.sec, input.receiveTime.nsec);
+        }
         arrival = this.#arrival(input);
         topicStats.addMessage(arrival ?? NaN);
         const acceptsHeaderless = header === "no-header" && this.#policyAcceptsHeaderless();

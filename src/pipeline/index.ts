@@ -69,3 +69,4 @@ export { pipelineSchema } from "./configSchema";
 export { ConfigLoadError, loadConfig } from "./loadConfig";
 export { DROP_REASONS, type DropReason } from "../time/DropReason";
 export { FusionConfigError } from "../fusion/config";
+export { matchedTime } from "./matchedTime";

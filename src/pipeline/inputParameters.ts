@@ -1,5 +1,5 @@
 import type { ParameterDescriptor, ParameterValues } from "../filters/policies/PolicyDescriptor";
-import { DEFAULT_STAMP_SOURCE, STAMP_SOURCES } from "../messages/stampSources";
+import { DEFAULT_STAMP_SOURCE, STAMP_PATH_HELP, STAMP_SOURCES } from "../messages/stampSources";
 
 /**
  * The keys of one `inputs[]` entry, described like policy parameters: the schema, the
@@ -17,11 +17,12 @@ export const INPUT_PARAMETERS = [
   },
   {
     name: "stamp",
-    kind: "choice",
+    // A string, not a choice: besides the named sources it may be a message path (checked by
+    // `stampSourceProblem` when the pipeline is built).
+    kind: "string",
     label: "Stamp",
-    help: `Where the input's stamp comes from: ${STAMP_SOURCES.map((s) => `${s.name} = ${s.help}`).join("; ")}`,
+    help: `Where the input's stamp comes from: ${STAMP_SOURCES.map((s) => `${s.name} = ${s.help}`).join("; ")}; ${STAMP_PATH_HELP}`,
     libraryName: "(header.stamp)",
-    choices: STAMP_SOURCES.map((s) => s.name),
     default: DEFAULT_STAMP_SOURCE,
   },
 ] as const satisfies readonly ParameterDescriptor[];

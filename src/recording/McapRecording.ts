@@ -390,7 +390,7 @@ async function recordLength(source: ByteSource, pos: number): Promise<number | u
   return Number.isSafeInteger(length) && pos + length <= source.size ? length : undefined;
 }
 function toMessage(m: McapTypes.Message, entry: ChannelEntry, decode: "raw" | "decode", offset: number): RecordedMessage {
-  return toRecordedMessage(entry, m.data, timeOf(m.logTime), decode, offset, m, describeMessage);
+  return toRecordedMessage(entry, m.data, timeOf(m.logTime), decode, offset, m, describeMessage, timeOf(m.publishTime));
 }
 
 function describeMessage(m: McapTypes.Message): string {

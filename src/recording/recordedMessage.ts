@@ -50,6 +50,7 @@ export function toRecordedMessage<C>(
   offset: number,
   context: C,
   describe: (context: C) => string,
+  publishTime?: RecordTime,
 ): RecordedMessage {
   const { channel } = entry;
   let message: unknown;
@@ -65,6 +66,7 @@ export function toRecordedMessage<C>(
     topic: channel.topic,
     schemaName: channel.schemaName,
     receiveTime,
+    publishTime,
     message,
     sizeInBytes: data.byteLength,
     data,

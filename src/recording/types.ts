@@ -34,6 +34,8 @@ export interface RecordedMessage {
   readonly schemaName: string;
   /** Receive (bag record / MCAP log) time. */
   readonly receiveTime: RecordTime;
+  /** MCAP publish time (undefined for formats without one). */
+  readonly publishTime?: RecordTime;
   readonly message: unknown;
   /** Serialized size in bytes. */
   readonly sizeInBytes: number;

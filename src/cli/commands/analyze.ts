@@ -7,6 +7,7 @@ import {
   ConfigError,
   defaultExtensions,
   describeSummary,
+  matchedTime,
   Pipeline,
   summarize,
   type PipelineConfig,
@@ -261,7 +262,7 @@ export async function runAnalyze(options: AnalyzeOptions): Promise<AnalyzeResult
         const base = pipeline.timeBase;
         tf.add(
           JSON.stringify({
-            stamps: t.stamps.map((s) => stampString(base, s)),
+            stamps: t.items.map((i) => stampString(base, matchedTime(i))),
             topics: t.items.map((i) => i.input.topic),
             receiveTimes: t.items.map((i) => receiveNs(i.input)),
             timespan: t.timespan,

@@ -5,6 +5,7 @@ import { StringDecoder } from "node:string_decoder";
 import {
   ConfigError,
   policyDescriptor,
+  matchedTime,
   SyncGraph,
   type PipelineConfig,
 } from "../../pipeline";
@@ -119,13 +120,13 @@ class ReplayRun {
           tuple: (items) => {
             let line = '{"tuple":[';
             for (let i = 0; i < items.length; i++) {
-              line += (i === 0 ? "" : ",") + this.#fmt(items[i]!.stamp);
+              line += (i === 0 ? "" : ",") + this.#fmt(matchedTime(items[i]!));
             }
             out.push(`${line}],"after":${this.#event}}\n`);
           },
           drop: (d) => {
             out.push(
-              `{"drop":{"slot":${d.slot},"stamp":${this.#fmt(d.stamp)},"reason":"${d.reason}"},"after":${this.#event}}\n`,
+              `{"drop":{"slot":${d.slot},"stamp":${this.#fmt(matchedTime({ stamp: d.stamp, arrival: d.item.arrival }))},"reason":"${d.reason}"},"after":${this.#event}}\n`,
             );
           },
         }),

@@ -1,0 +1,143 @@
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Writable } from "node:stream";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+import { runAnalyze } from "./analyze";
+import { replay } from "./replay";
+import { parseConfig } from "../../pipeline";
+import { writeMcap } from "../../recording/testing/mcapFixtures";
+import { descriptorSetOf, foxgloveProtobufRoot } from "../../recording/testing/protobufFixtures";
+
+const BASE = 1_700_000_000_000_000_000n;
+const encoder = new TextEncoder();
+
+/** The tuples `lockstep replay` prints for a trace, as arrays of ns strings (null = headerless). */
+async function replayTuples(config: unknown, events: { slot: number; stamp: bigint | null; arrival: bigint }[]): Promise<(string | null)[][]> {
+  let text = "";
+  const out = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      text += chunk.toString();
+      done();
+    },
+  });
+  const lines = events.map((e) => `${JSON.stringify({ slot: e.slot, stamp: e.stamp == null ? null : e.stamp.toString(), arrival: e.arrival.toString() })}\n`);
+  await replay(parseConfig(config), (async function* () {
+    yield lines.join("");
+  })(), out);
+  return text
+    .trim()
+    .split("\n")
+    .filter((l) => l.startsWith('{"tuple"'))
+    .map((l) => (JSON.parse(l) as { tuple: (string | null)[] }).tuple);
+}
+
+async function analyzedTuples(file: string, config: unknown, out: string): Promise<(string | null)[][]> {
+  const result = await runAnalyze({ file, config: parseConfig(config), out, progress: false });
+  expect(result.error).toBeUndefined();
+  const text = await readFile(join(out, "tuples.jsonl"), "utf8");
+  return text
+    .trim()
+    .split("\n")
+    .filter((l) => l !== "")
+    .map((l) => (JSON.parse(l) as { stamps: (string | null)[] }).stamps);
+}
+
+describe("stamp sources and headerless inputs: analyze agrees with replay on the same stamps", () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), "lockstep-stamps-"));
+  });
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('JSON messages stamped at ".meta.time" (decimal strings and {sec, nanosec})', async () => {
+    // Two topics at 10 Hz and 7 Hz; stamps lag the receive time by a varying amount.
+    const events: { slot: number; stamp: bigint; arrival: bigint }[] = [];
+    for (let i = 0; i < 40; i++) {
+      events.push({ slot: 0, stamp: BASE + BigInt(i) * 100_000_000n, arrival: 0n });
+      events.push({ slot: 1, stamp: BASE + BigInt(i) * 142_857_143n + 3_000_000n, arrival: 0n });
+    }
+    for (const e of events) {
+      e.arrival = e.stamp + 20_000_000n + BigInt(e.slot) * 7_000_000n;
+    }
+    events.sort((a, b) => (a.arrival < b.arrival ? -1 : a.arrival > b.arrival ? 1 : 0));
+    const file = join(dir, "meta.mcap");
+    await writeFile(
+      file,
+      await writeMcap(
+        ["/a", "/b"].map((topic) => ({ topic, schemaName: "Reading", schemaEncoding: "jsonschema", schema: "{}", messageEncoding: "json" })),
+        events.map((e) => ({
+          channel: e.slot,
+          logTime: e.arrival,
+          data: encoder.encode(
+            JSON.stringify({
+              meta: { time: e.slot === 0 ? e.stamp.toString() : { sec: Number(e.stamp / 1_000_000_000n), nanosec: Number(e.stamp % 1_000_000_000n) } },
+              value: 1,
+            }),
+          ),
+        })),
+      ),
+    );
+    const policy = { type: "fkie/approximate-time", maxQueueSize: 10, maxAge: null, maxTimespan: "60ms" };
+    const config = { inputs: [{ topic: "/a", stamp: ".meta.time" }, { topic: "/b", stamp: ".meta.time" }], policy };
+    const fromAnalyze = await analyzedTuples(file, config, join(dir, "meta"));
+    const fromReplay = await replayTuples({ slots: 2, policy }, events);
+    expect(fromReplay.length).toBeGreaterThan(10);
+    expect(fromAnalyze).toEqual(fromReplay);
+
+    // The same recording with "receive": every member is its receive time.
+    const byReceive = await analyzedTuples(file, { inputs: [{ topic: "/a", stamp: "receive" }, { topic: "/b", stamp: "receive" }], policy }, join(dir, "receive"));
+    expect(byReceive).toEqual(await replayTuples({ slots: 2, policy }, events.map((e) => ({ ...e, stamp: e.arrival }))));
+  });
+
+  it("foxglove.* protobuf messages default to their timestamp", async () => {
+    const root = foxgloveProtobufRoot();
+    const type = root.lookupType("foxglove.PoseInFrame");
+    const events = Array.from({ length: 30 }, (_, i) => ({ slot: i % 2, stamp: BASE + BigInt(i) * 50_000_000n, arrival: BASE + BigInt(i) * 50_000_000n + 5_000_000n }));
+    const file = join(dir, "poses.mcap");
+    await writeFile(
+      file,
+      await writeMcap(
+        ["/left", "/right"].map((topic) => ({ topic, schemaName: "foxglove.PoseInFrame", schemaEncoding: "protobuf", schema: "", messageEncoding: "protobuf" })),
+        events.map((e) => ({
+          channel: e.slot,
+          logTime: e.arrival,
+          data: type.encode(type.fromObject({ timestamp: { seconds: Number(e.stamp / 1_000_000_000n), nanos: Number(e.stamp % 1_000_000_000n) }, frame_id: "map" })).finish(),
+        })),
+        { schemaBytes: [descriptorSetOf(root), descriptorSetOf(root)] },
+      ),
+    );
+    const policy = { type: "fkie/approximate-time", maxQueueSize: 10, maxAge: null, maxTimespan: "60ms" };
+    const fromAnalyze = await analyzedTuples(file, { inputs: [{ topic: "/left" }, { topic: "/right" }], policy }, join(dir, "poses"));
+    expect(fromAnalyze.length).toBeGreaterThan(5);
+    expect(fromAnalyze).toEqual(await replayTuples({ slots: 2, policy }, events));
+  });
+
+  it("headerless inputs (python allowHeaderless) are matched by arrival from the very first message", async () => {
+    // geometry_msgs/Twist-like JSON messages without any stamp, on two topics.
+    const events = Array.from({ length: 24 }, (_, i) => ({ slot: i % 2, stamp: null, arrival: BASE + BigInt(i >> 1) * 100_000_000n + BigInt(i % 2) * 5_000_000n }));
+    const file = join(dir, "cmd_vel.mcap");
+    await writeFile(
+      file,
+      await writeMcap(
+        ["/cmd_vel", "/cmd_vel_safe"].map((topic) => ({ topic, schemaName: "Twist", schemaEncoding: "jsonschema", schema: "{}", messageEncoding: "json" })),
+        events.map((e) => ({ channel: e.slot, logTime: e.arrival, data: encoder.encode('{"linear":{"x":1},"angular":{"z":0}}') })),
+      ),
+    );
+    const policy = { type: "python/approximate-time", queueSize: 10, slop: "20ms", allowHeaderless: true };
+    const fromAnalyze = await analyzedTuples(file, { inputs: [{ topic: "/cmd_vel" }, { topic: "/cmd_vel_safe" }], policy }, join(dir, "headerless"));
+    const fromReplay = await replayTuples({ slots: 2, policy }, events);
+    expect(fromReplay.length).toBeGreaterThan(5);
+    expect(fromReplay.every((t) => t.every((s) => s != null))).toBe(true);
+    expect(fromAnalyze).toEqual(fromReplay);
+  });
+
+  it("a stamp source that is neither a name nor a path is a config error at /inputs/i/stamp", async () => {
+    await expect(
+      runAnalyze({ file: join(dir, "meta.mcap"), config: parseConfig({ inputs: [{ topic: "/a", stamp: "meta.time" }, { topic: "/b" }], policy: { type: "fkie/exact-time" } }) }),
+    ).rejects.toThrow(/\/inputs\/0\/stamp: "meta.time" is not a stamp source/);
+  });
+});
