@@ -14,16 +14,17 @@
  *   npx tsx bench/analyze.ts [runs]
  */
 import { readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 import type { Benchmark, BenchmarkCase, RunResult } from "./Benchmark";
 import { Fnv64 } from "./Fnv64";
 import { medianOf, nowNs } from "./harness";
+import { REPO_ROOT } from "./repoRoot";
 import { parseConfigText, Pipeline, type PipelineConfig } from "../src/pipeline";
 import { ArrayByteSource, openRecording } from "../src/recording";
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
+const ROOT = REPO_ROOT;
 const RECORDING = "samples/husky-2015.bag";
 const CONFIG = "config/husky.json";
 

@@ -22,10 +22,11 @@ import {
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
+import { REPO_ROOT } from "./repoRoot";
+
+const ROOT = REPO_ROOT;
 /** Where the peers' sources live: ../shared/bench/peers from a checkout. */
 export const PEERS_SOURCE = join(ROOT, "..", "shared", "bench", "peers");
 
