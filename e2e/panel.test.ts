@@ -78,6 +78,46 @@ async function waitForCount(page: Page, n: number): Promise<void> {
   await page.waitForFunction((want) => document.querySelector('[data-testid="tuple-count"]')?.textContent === String(want), n, { timeout: 60_000 });
 }
 
+/** Stamps from another clock: 1 s after the epoch (first message) and 1e12 s (mid-stream). */
+const BAD_STAMPS = [{ sec: 1, nsec: 0 }, { sec: 1e12, nsec: 0 }];
+
+/** The recording with a copy of an /imu/data message carrying a bad stamp first and another mid-stream. */
+function withBadStamps(recJson: string): string {
+  const rec = JSON.parse(recJson) as { topics: unknown[]; messages: { topic: string; receiveTime: unknown; message: { header: { stamp: unknown } } }[] };
+  const imu = rec.messages.filter((m) => m.topic === "/imu/data");
+  const bad = (m: (typeof imu)[number], stamp: unknown): (typeof imu)[number] => ({ ...m, message: { ...m.message, header: { ...m.message.header, stamp } } });
+  const mid = Math.floor(rec.messages.length / 2);
+  const messages = [bad(imu[0]!, BAD_STAMPS[0]), ...rec.messages.slice(0, mid), bad(rec.messages.slice(mid).find((m) => m.topic === "/imu/data")!, BAD_STAMPS[1]), ...rec.messages.slice(mid)];
+  return JSON.stringify({ topics: rec.topics, messages });
+}
+
+/**
+ * Whether the pipeline already turns a stamp outside its time window into a drop (the
+ * reliability part of issue 10) instead of throwing or re-basing on it: the browser test below
+ * runs once it does.
+ */
+function pipelineDropsBadStamps(): boolean {
+  const pipeline = new Pipeline(parseConfig(SYNC));
+  const imu = (sec: number): { topic: string; schemaName: string; receiveTime: { sec: number; nsec: number }; message: unknown } => ({
+    topic: "/imu/data",
+    schemaName: "sensor_msgs/Imu",
+    receiveTime: { sec: 1_432_235_498, nsec: 0 },
+    message: { header: { stamp: { sec, nsec: 0 }, frame_id: "imu_link" } },
+  });
+  let dropped = 0;
+  pipeline.onDrop(() => {
+    dropped++;
+  });
+  try {
+    pipeline.push(imu(1));
+    pipeline.push(imu(1_432_235_498));
+  } catch {
+    return false;
+  }
+  return dropped === 1 && pipeline.timeBase?.baseSec !== 1;
+}
+const BAD_STAMPS_FIXED = pipelineDropsBadStamps();
+
 beforeAll(async () => {
   const extension = ensureBuilt();
   const [hostJs, recJson] = await Promise.all([bundleHost(), recordingJson(BAG)]);
@@ -100,6 +140,7 @@ beforeAll(async () => {
     "/host.js": { body: hostJs, type: "text/javascript" },
     "/extension.js": { body: extension, type: "text/javascript" },
     "/husky.json": { body: recJson, type: "application/json" },
+    "/husky-bad-stamps.json": { body: withBadStamps(recJson), type: "application/json" },
   }));
   browser = await launchChromium();
 }, 900_000);
@@ -216,4 +257,20 @@ describe("Lockstep panel in chromium (built bundle)", () => {
     expect(Number(await text(page, "tuple-count"))).toBeGreaterThan(0);
     await page.close();
   });
+
+  it.skipIf(!BAD_STAMPS_FIXED)(
+    `bad stamps first and mid-stream are drops and every later message is analyzed${BAD_STAMPS_FIXED ? "" : " (pending: the pipeline still throws on a stamp outside its time window, issue 10's pipeline part)"}`,
+    async () => {
+      const page = await openHost({ mode: "recording", publish: false, initialState: SYNC, colorScheme: "light", recordingUrl: "/husky-bad-stamps.json" });
+      await play(page);
+      await waitForCount(page, expectedSync.tuples);
+      const dropsExpected = Object.values(expectedSync.drops).reduce((a, b) => a + b, 0) + BAD_STAMPS.length;
+      await expect.poll(async () => Number(await text(page, "drop-count"))).toBe(dropsExpected);
+      const received = Number(await text(page, "ingested"));
+      const matched = Number(await text(page, "matched-count"));
+      const held = Number(await text(page, "held-count"));
+      expect(matched + dropsExpected + held).toBe(received);
+      await page.close();
+    },
+  );
 });

@@ -30,7 +30,8 @@ export function realAppSkipReason(app: string): string | undefined {
   return undefined;
 }
 
-async function freePort(): Promise<number> {
+/** A free TCP port on 127.0.0.1. */
+export async function freePort(): Promise<number> {
   return await new Promise((resolve, reject) => {
     const s = createServer();
     s.once("error", reject);
@@ -76,7 +77,7 @@ export async function serveApp(app: string): Promise<AppServer> {
 
 /** The app opened on a recording URL (`remote-file` data source). */
 export async function openRecording(page: Page, server: AppServer, recordingUrl: string): Promise<void> {
-  await page.goto(`${server.url}/?ds=remote-file&ds.url=${encodeURIComponent(recordingUrl)}`);
+  await page.goto(`${server.url}/?ds=remote-file&ds.url=${encodeURIComponent(recordingUrl)}`, { waitUntil: "domcontentloaded", timeout: 180_000 });
   await page.locator("[data-puppeteer-file-upload]").waitFor({ state: "attached", timeout: 120_000 });
 }
 

@@ -2,7 +2,7 @@
 // server per file): install the .foxe, add the panel, configure it in the app's sidebar (husky
 // preset, then an edit), play and seek, analyze the whole recording and compare every number with
 // `lockstep analyze` on the same file, edit the publish settings (results kept), reload (state kept).
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -13,7 +13,9 @@ import {
   addLockstepPanel,
   chooseOption,
   expandNode,
+  fieldInput,
   fieldValue,
+  freePort,
   installExtension,
   openPanelSettings,
   openRecording,
@@ -52,8 +54,13 @@ export interface RealAppRecording {
 }
 
 /** Registers the real-app tests for one app over the given recordings. */
-export function realAppSuite(app: string, title: string, recordings: readonly RealAppRecording[]): void {
-  const skip = realAppSkipReason(app);
+export function realAppSuite(
+  app: string,
+  title: string,
+  recordings: readonly RealAppRecording[],
+  options: { readonly pending?: string } = {},
+): void {
+  const skip = realAppSkipReason(app) ?? options.pending;
   describe.skipIf(skip != undefined)(`${title} (real app, ${skip ?? "../shared/hosts"})`, () => {
     let browser: Browser | undefined;
     let context: BrowserContext;
@@ -151,7 +158,7 @@ export function realAppSuite(app: string, title: string, recordings: readonly Re
         await typeInField(page, "Max timespan", EDITED_TIMESPAN);
 
         // Reload: the layout keeps the panel and its configuration (and the extension stays installed).
-        await page.reload();
+        await page.reload({ waitUntil: "domcontentloaded", timeout: 180_000 });
         await page.locator('[data-testid="lockstep-root"]').waitFor({ timeout: 120_000 });
         await openPanelSettings(page);
         await expandNode(page, "Publish", "Namespace");
@@ -163,5 +170,53 @@ export function realAppSuite(app: string, title: string, recordings: readonly Re
         await page.close();
       });
     }
+
+    it("live against lockstep serve, publishing on: sets, transactions and a fused pose; /lockstep topics in the app's topic list", { timeout: 900_000 }, async () => {
+      const port = await freePort();
+      const serve = spawn("node", [join(ROOT, "bin/lockstep.js"), "serve", join(ROOT, "samples/husky-2015.bag"), "--port", String(port), "--loop"], {
+        stdio: ["ignore", "ignore", "pipe"],
+      });
+      try {
+        await new Promise<void>((resolve, reject) => {
+          serve.once("error", reject);
+          serve.stderr.on("data", (d: Buffer) => {
+            if (d.toString().includes("lockstep serve:")) {
+              resolve();
+            }
+          });
+        });
+        const page = await context.newPage();
+        await page.goto(`${server!.url}/?ds=foxglove-websocket&ds.url=${encodeURIComponent(`ws://127.0.0.1:${port}`)}`, { waitUntil: "domcontentloaded", timeout: 180_000 });
+        await page.locator("[data-puppeteer-file-upload]").waitFor({ state: "attached", timeout: 120_000 });
+        if ((await page.locator('[data-testid="lockstep-root"]').count()) === 0) {
+          await installExtension(page, foxe);
+          await addLockstepPanel(page);
+        }
+        await openPanelSettings(page);
+        if ((await page.locator('[data-testid="empty-state"]').count()) > 0) {
+          await expandNode(page, "Presets", "Load preset");
+          await chooseOption(page, "Load preset", /husky/);
+        }
+        await expandNode(page, "Publish", "Namespace");
+        const namespace = await fieldValue(page, "Namespace");
+        await fieldInput(page, "Publish").getByRole("button", { name: "On" }).click();
+        await page.locator('[data-testid="publishing"]').waitFor({ timeout: 120_000 });
+        await expect.poll(async () => await panelNumber(page, "tuple-count"), { timeout: 300_000 }).toBeGreaterThan(5);
+        await page.locator('[data-testid="tab-transactions"]').click();
+        await page.locator('[data-testid="transaction"]').first().waitFor({ timeout: 300_000 });
+        await page.locator('[data-testid="tab-trajectory"]').click();
+        await expect.poll(async () => Number(await page.locator('[data-testid="trajectory"]').getAttribute("data-fused")), { timeout: 300_000 }).toBeGreaterThan(0);
+        await page.screenshot({ path: join(ARTIFACTS, `${app}-live.png`) });
+        // The relayed output topics, as the app lists them.
+        await page.getByText("Topics", { exact: true }).first().click();
+        for (const topic of ["/imu/data", "/husky_velocity_controller/odom", "/fix"]) {
+          await page.getByText(`${namespace}${topic}`, { exact: true }).first().waitFor({ timeout: 120_000 });
+        }
+        await page.screenshot({ path: join(ARTIFACTS, `${app}-live-topics.png`) });
+        await page.close();
+      } finally {
+        serve.kill();
+      }
+    });
   });
 }

@@ -82,7 +82,7 @@ export function TrajectoryView(props: {
     ctx.fillStyle = theme.muted;
     ctx.fillText(`${(maxX - minX).toFixed(1)} m × ${(maxY - minY).toFixed(1)} m`, 10, height - 8);
   }, [raw, fused, theme, width, height, version]);
-  return <canvas ref={canvas} data-testid="trajectory" style={{ width, height, display: "block" }} />;
+  return <canvas ref={canvas} data-testid="trajectory" data-raw={raw.size} data-fused={fused.size} style={{ width, height, display: "block" }} />;
 }
 
 /** The trajectory tab. */
