@@ -1,3 +1,4 @@
+import zstd from "@foxglove/wasm-zstd";
 import { McapWriter, type IWritable } from "@mcap/core";
 
 import type { RecordTime, RecordingChannel } from "./types";
@@ -17,7 +18,15 @@ export interface SynchronizedMcapWriterOptions {
   readonly profile?: string;
   /** Chunk size threshold in bytes. Default 1 MiB. */
   readonly chunkSize?: number;
+  /**
+   * Chunk compression: "zstd" (default; Foxglove, Lichtblick and the mcap tools read it, and the
+   * JSON result channels shrink about tenfold) or "none".
+   */
+  readonly compression?: "zstd" | "none";
 }
+
+/** zstd level for chunks: the library's default balance of speed and size. */
+const ZSTD_LEVEL = 3;
 
 const NS = 1_000_000_000n;
 
@@ -37,7 +46,8 @@ export function namespacedTopic(namespace: string, topic: string): string {
  * encoding (ros1 data stays `ros1` / `ros1msg`), unchanged bytes. Every message of set i has
  * `sequence = i` and `logTime` = the receive time of the newest message of the set (when the set
  * was complete, so sets appear together on the timeline); `publishTime` keeps its own receive time.
- * Channel metadata `lockstep.sourceTopic` names the original topic. Calls must be awaited in order.
+ * Channel metadata `lockstep.sourceTopic` names the original topic. Chunks are zstd-compressed by
+ * default. Calls must be awaited in order.
  *
  * ```ts
  * const w = new SynchronizedMcapWriter(writable, { namespace: "/lockstep", profile: "ros1" });
@@ -50,10 +60,20 @@ export class SynchronizedMcapWriter {
   readonly #profile: string;
   readonly #schemas = new Map<string, number>();
   readonly #channels = new Map<RecordingChannel, number>();
+  readonly #jsonChannels = new Map<string, { id: number; sequence: number }>();
+  #jsonDeclared = false;
+  #started = false;
   #tuples = 0;
+  readonly #compressed: boolean;
 
   public constructor(writable: IWritable, options: SynchronizedMcapWriterOptions = {}) {
-    this.#writer = new McapWriter({ writable, chunkSize: options.chunkSize ?? 1 << 20 });
+    this.#compressed = (options.compression ?? "zstd") === "zstd";
+    this.#writer = new McapWriter({
+      writable,
+      chunkSize: options.chunkSize ?? 1 << 20,
+      // Called only after `start` awaited the WebAssembly module.
+      compressChunk: this.#compressed ? (data) => ({ compression: "zstd", compressedData: new Uint8Array(zstd.compress(data, ZSTD_LEVEL)) }) : undefined,
+    });
     this.#namespace = options.namespace ?? "/lockstep";
     this.#profile = options.profile ?? "";
   }
@@ -63,8 +83,52 @@ export class SynchronizedMcapWriter {
     return this.#tuples;
   }
 
+  /**
+   * Declares that JSON channels (`addJson`) will be written beside the republished ones: the file
+   * then gets no header profile, because MCAP's ros1 and ros2 profiles require every channel to
+   * use the profile's encoding (readers still tell the ROS version from the channels). Call before
+   * `start`. Returns this.
+   */
+  public useJsonChannels(): this {
+    if (this.#started) {
+      throw new Error("SynchronizedMcapWriter.useJsonChannels must be called before start");
+    }
+    this.#jsonDeclared = true;
+    return this;
+  }
+
+  /** Writes the header. */
   public async start(): Promise<void> {
-    await this.#writer.start({ profile: this.#profile, library: "lockstep" });
+    this.#started = true;
+    if (this.#compressed) {
+      await zstd.isLoaded;
+    }
+    await this.#writer.start({ profile: this.#jsonDeclared ? "" : this.#profile, library: "lockstep" });
+  }
+
+  /**
+   * Writes one JSON-encoded message on `topic` (taken as is, no namespace added), whose channel
+   * has the JSON schema `schema` (registered on first use; a topic keeps its first schema).
+   * `logTime` and `publishTime` are `logTime` (ns); `sequence` counts per topic from 0. Needs
+   * `useJsonChannels` before `start`.
+   */
+  public async addJson(topic: string, schema: { readonly name: string; readonly jsonSchema: unknown }, logTime: bigint, message: unknown): Promise<void> {
+    if (!this.#jsonDeclared) {
+      throw new Error("SynchronizedMcapWriter.addJson needs useJsonChannels() before start");
+    }
+    let channel = this.#jsonChannels.get(topic);
+    if (channel == undefined) {
+      const schemaId = await this.#writer.registerSchema({
+        name: schema.name,
+        encoding: "jsonschema",
+        data: new TextEncoder().encode(JSON.stringify(schema.jsonSchema)),
+      });
+      const id = await this.#writer.registerChannel({ topic, schemaId, messageEncoding: "json", metadata: new Map() });
+      channel = { id, sequence: 0 };
+      this.#jsonChannels.set(topic, channel);
+    }
+    const data = new TextEncoder().encode(JSON.stringify(message));
+    await this.#writer.addMessage({ channelId: channel.id, sequence: channel.sequence++, logTime, publishTime: logTime, data });
   }
 
   /** Writes one set (its messages in slot order). */

@@ -31,6 +31,7 @@ import { FileWritable, openRecordingFile } from "../../recording/node";
 import type { TimeBase } from "../../time";
 import { CliError } from "../CliError";
 import { OutputFolder } from "../OutputFolder";
+import { ResultChannels } from "../ResultChannels";
 import { configArgument } from "../configArgument";
 
 /** Options of `runAnalyze`. */
@@ -246,6 +247,7 @@ export async function runAnalyze(options: AnalyzeOptions): Promise<AnalyzeResult
     let tuplesFile: LineFile | undefined;
     let dropsFile: LineFile | undefined;
     let mcap: SynchronizedMcapWriter | undefined;
+    let results: ResultChannels<RecordedMessage> | undefined;
     const pendingTuples: { index: number; messages: TupleMessage[] }[] = [];
     const extensionFiles = new Map<string, LineFile>();
     if (folder) {
@@ -255,6 +257,7 @@ export async function runAnalyze(options: AnalyzeOptions): Promise<AnalyzeResult
       const mcapFile = await FileWritable.create(folder.path("synchronized.mcap"));
       open.push(mcapFile);
       mcap = new SynchronizedMcapWriter(mcapFile, { namespace: config.publish.namespace, profile: info.profile ?? "" });
+      results = ResultChannels.attach(pipeline, mcap, config.publish.namespace);
       await mcap.start();
       const tf = tuplesFile;
       const df = dropsFile;
@@ -407,6 +410,7 @@ export async function runAnalyze(options: AnalyzeOptions): Promise<AnalyzeResult
           }
           pendingTuples.length = 0;
         }
+        await results?.flush();
         if (tuplesFile?.full === true) {
           await tuplesFile.flush();
         }
@@ -434,6 +438,7 @@ export async function runAnalyze(options: AnalyzeOptions): Promise<AnalyzeResult
     } catch (err) {
       errors.add(`finishing the analysis failed (the results cover everything before): ${errorText(err)}`);
     }
+    await results?.flush();
     writeExtensionDrops();
     bar?.stop();
     bar = undefined;
