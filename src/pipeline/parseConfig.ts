@@ -3,7 +3,7 @@ import Ajv, { type ErrorObject, type ValidateFunction } from "ajv";
 import { policyDescriptor } from "../filters/policies/descriptors";
 import { parseDuration, StampRangeError } from "../time";
 import { ConfigError, type ConfigIssue } from "./ConfigError";
-import { POLICY_TYPES, type InputConfig, type PipelineConfig, type PolicyConfig } from "./config";
+import { POLICY_TYPES, type PipelineConfig, type PolicyConfig } from "./config";
 import { pipelineSchema } from "./configSchema";
 
 /** The publish namespace when the config gives none. */
@@ -67,7 +67,7 @@ export function parseConfig(json: unknown): PipelineConfig {
     },
   };
   if (raw.inputs != undefined) {
-    config.inputs = raw.inputs.map((input) => ({ ...input }) as InputConfig);
+    config.inputs = raw.inputs.map((input) => ({ ...input }));
   }
   if (raw.buffer != undefined) {
     config.buffer = { ...raw.buffer };
