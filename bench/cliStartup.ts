@@ -7,13 +7,13 @@
  */
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 
 import type { Benchmark, BenchmarkCase, RunResult } from "./Benchmark";
 import { medianOf, nowNs } from "./harness";
+import { REPO_ROOT } from "./repoRoot";
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
+const ROOT = REPO_ROOT;
 
 function startNs(args: readonly string[]): number {
   const t0 = nowNs();
