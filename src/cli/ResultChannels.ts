@@ -1,7 +1,6 @@
 import { Log, Odometry, PosesInFrame, SceneUpdate } from "@foxglove/schemas/jsonschema";
 
-import type { FusedPose, TransactionRecord } from "../fusion/runner";
-import type { ExtensionDrop, Pipeline, PipelineContext, PipelineExtension, PipelineInput, PipelineTuple } from "../pipeline";
+import type { ExtensionDrop, FusedPose, Pipeline, PipelineContext, PipelineExtension, PipelineInput, PipelineTuple, TransactionRecord } from "../pipeline";
 import {
   dropLogMessage,
   fusedOdometryMessage,

@@ -1,7 +1,7 @@
 import { nsecOf, stampOf } from "../messages";
 
 /** Latencies kept per topic for the median: exact up to this many messages, a uniform sample beyond. */
-const LATENCY_SAMPLE = 8192;
+const LATENCY_SAMPLE = 65_536;
 
 /** One message as the facts need it (a RecordedMessage or a Foxglove MessageEvent fits). */
 export interface FactsInput {
@@ -26,7 +26,7 @@ export interface TopicFacts {
   readonly stampsSet: number;
   /** Messages with a stamp field that is zero (ROS's "unset"). */
   readonly stampsZero: number;
-  /** Receive time − stamp over the messages with a set stamp (median exact up to 8192 messages, sampled beyond). */
+  /** Receive time − stamp over the messages with a set stamp (median exact up to 65,536 messages, sampled beyond). */
   readonly latency: { readonly median: number; readonly max: number; readonly min: number } | undefined;
   /** Messages whose stamp is older than the previous message's on this topic. */
   readonly backwardStampSteps: number;
