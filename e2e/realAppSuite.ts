@@ -156,6 +156,10 @@ export function realAppSuite(
         await page.locator('[data-testid="analysis-stale"]').waitFor();
         expect(await page.locator('[data-testid="analyze-button"]').textContent()).toMatch(/Re-run/);
         await typeInField(page, "Max timespan", EDITED_TIMESPAN);
+        await expect.poll(async () => await fieldValue(page, "Max timespan"), { timeout: 30_000 }).toBe(EDITED_TIMESPAN);
+        // The app writes the layout (panel state included) on a debounce after the last edit: give
+        // it time to persist before reloading, or the reload shows the edit before the last one.
+        await page.waitForTimeout(3_000);
 
         // Reload: the layout keeps the panel and its configuration (and the extension stays installed).
         await page.reload({ waitUntil: "domcontentloaded", timeout: 180_000 });
