@@ -29,7 +29,6 @@ interface HostSummary {
   publishedCount: Record<string, number>;
   publishedSample: { topic: string; message: { header?: { stamp?: unknown } } }[];
   renders: number;
-  renderMs: { median: number; p99: number; max: number };
   errors: string[];
   hasAdvertise: boolean;
 }
