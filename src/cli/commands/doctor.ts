@@ -1,10 +1,30 @@
 import type { Command } from "commander";
 
+import type { PipelineConfig } from "../../pipeline";
 import { describeDiagnosis, DiagnosisExtension, DropExplainer, type Diagnosis } from "../../pipeline/diagnosis";
 import type { RecordedMessage } from "../../recording";
 import { CliError } from "../CliError";
 import { configArgument } from "../configArgument";
-import { runAnalyze } from "./analyze";
+import { runAnalyze, type AnalyzeResult } from "./analyze";
+
+/** What `doctor` computed on a recording: the analysis, the diagnosis and the stamp trace it holds. */
+export interface DoctorResult {
+  readonly analysis: AnalyzeResult;
+  /** Undefined when no input message had a header stamp. */
+  readonly diagnosis: Diagnosis | undefined;
+  /** The diagnosis extension (its `trace` is the stamps the policy saw, for explanations and replays). */
+  readonly extension: DiagnosisExtension<RecordedMessage>;
+}
+
+/**
+ * The analysis and diagnosis `lockstep doctor` prints: `analyze` over the recording with the
+ * diagnosis extension kept, so its stamp trace stays available. Throws CliError as `runAnalyze`.
+ */
+export async function runDoctor(file: string, config: PipelineConfig): Promise<DoctorResult> {
+  const extension = new DiagnosisExtension<RecordedMessage>(config);
+  const analysis = await runAnalyze({ file, config, diagnosis: extension });
+  return { analysis, diagnosis: analysis.summary.diagnosis as Diagnosis | undefined, extension };
+}
 
 /**
  * Registers `lockstep doctor <recording> --config <file> [--json]`: runs the pipeline over the
@@ -28,8 +48,7 @@ export function registerDoctor(program: Command): void {
       if (explain != undefined && !(Number.isInteger(explain) && explain >= 1)) {
         throw new CliError(`--explain: "${String(opts.explain)}" is not a drop number; give 1 for the first drop`, 2);
       }
-      const extension = new DiagnosisExtension<RecordedMessage>(config);
-      const result = await runAnalyze({ file, config, diagnosis: extension });
+      const { analysis: result, diagnosis, extension } = await runDoctor(file, config);
       if (explain != undefined) {
         const trace = extension.trace;
         const explainer = trace == undefined ? undefined : new DropExplainer(trace, config.policy);
@@ -41,7 +60,6 @@ export function registerDoctor(program: Command): void {
         process.stdout.write(opts.json === true ? `${JSON.stringify(x)}\n` : `${x.topic} ${x.stamp ?? "(no stamp)"}: ${x.message}\n`);
         return;
       }
-      const diagnosis = result.summary.diagnosis as Diagnosis | undefined;
       if (diagnosis == undefined) {
         throw new CliError(`${file}: no input message with a header stamp on ${(config.inputs ?? []).map((i) => i.topic).join(", ")}; nothing to diagnose`, 1);
       }
