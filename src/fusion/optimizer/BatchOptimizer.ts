@@ -1,4 +1,4 @@
-import { Optimizer, type OptimizerOptions } from "./Optimizer";
+import { Optimizer, type AcceptedTransaction, type OptimizerOptions } from "./Optimizer";
 import type { Duration, Stamp } from "../../time";
 import { Transaction } from "../core";
 
@@ -40,6 +40,8 @@ export class BatchOptimizer extends Optimizer {
   readonly #timeout: number;
   #pending: Pending[] = [];
   #combined = new Transaction(-Infinity);
+  /** The sensor transactions merged into #combined, announced after the cycle's solve. */
+  #accepted: AcceptedTransaction[] = [];
   #started = false;
   #startTime: Stamp = Infinity;
   #nextTick: number | undefined;
@@ -121,8 +123,10 @@ export class BatchOptimizer extends Optimizer {
       return;
     }
     const tx = this.#combined;
+    const accepted = this.#accepted;
     this.#combined = new Transaction(-Infinity);
-    this.updateOptimizeNotify(tx);
+    this.#accepted = [];
+    this.updateOptimizeNotify(tx, accepted);
   }
 
   /** Clears queue, graph and start (queued transactions reported as "reset"); restarts the motion models. */
@@ -135,6 +139,7 @@ export class BatchOptimizer extends Optimizer {
     }
     this.#pending = [];
     this.#combined = new Transaction(-Infinity);
+    this.#accepted = [];
     this.#started = false;
     this.#startTime = Infinity;
     this.graph.clear();
@@ -164,7 +169,7 @@ export class BatchOptimizer extends Optimizer {
         }
         break;
       }
-      this.transactionProcessed(element.sensor, element.tx);
+      this.#accepted.push(element);
       this.#combined.merge(element.tx, { overwrite: true });
       pending.shift();
     }

@@ -1,4 +1,4 @@
-import { Optimizer, type OptimizerOptions } from "./Optimizer";
+import { Optimizer, type AcceptedTransaction, type OptimizerOptions } from "./Optimizer";
 import { marginalizeVariables } from "./marginalizeVariables";
 import type { Duration, Stamp } from "../../time";
 import { Transaction, type ReadonlyGraph } from "../core";
@@ -42,10 +42,12 @@ const NS_PER_SEC = 1e9;
  *
  * Drops (each reported once through `onDrop`): "too-late" (before the start time or the lag
  * expiration), "max-age" (timed out while waiting for ignition or for its motion models),
- * "reset" (queued when the ignition purged it or `reset()` ran).
+ * "reset" (queued when the ignition purged it or `reset()` ran), "invalid-covariance" (its
+ * constraint's cost is not finite, so the solve failed: left out and the cycle solved again, see
+ * `Optimizer.updateOptimizeNotify`).
  *
- * Throws OptimizerError when the graph rejects a transaction or the solution is unusable (where
- * fuse shuts the node down); the smoother then refuses further cycles.
+ * Throws OptimizerError when the graph rejects a transaction or the solution is unusable for any
+ * other reason (where fuse shuts the node down); the smoother then refuses further cycles.
  *
  * ```ts
  * const smoother = new FixedLagSmoother({ lagDuration: 500e6, optimizationPeriod: 50e6 })
@@ -200,13 +202,14 @@ export class FixedLagSmoother extends Optimizer {
       return;
     }
     const tx = new Transaction(-Infinity);
-    this.#processQueue(tx);
+    const accepted: AcceptedTransaction[] = [];
+    this.#processQueue(tx, accepted);
     if (tx.empty()) {
       return;
     }
     tx.merge(this.#marginal);
     try {
-      this.updateOptimizeNotify(tx);
+      this.updateOptimizeNotify(tx, accepted);
     } catch (error) {
       this.#failed = error instanceof Error ? error.message : String(error);
       throw error;
@@ -265,7 +268,8 @@ export class FixedLagSmoother extends Optimizer {
     }
   }
 
-  #processQueue(tx: Transaction): void {
+  /** Merges the transactions ready for this cycle into `tx` (each also pushed to `accepted`). */
+  #processQueue(tx: Transaction, accepted: AcceptedTransaction[]): void {
     const pending = this.#pending;
     if (pending.length === 0) {
       return;
@@ -276,7 +280,7 @@ export class FixedLagSmoother extends Optimizer {
       if (this.sensor(element.sensor).ignition) {
         pending.shift();
         if (this.applyMotionModels(element.sensor, element.tx)) {
-          this.transactionProcessed(element.sensor, element.tx);
+          accepted.push(element);
           tx.merge(element.tx, { overwrite: true });
         } else {
           this.reportDrop({
@@ -314,7 +318,7 @@ export class FixedLagSmoother extends Optimizer {
       } else if (blocked.has(element.sensor)) {
         keep.push(element);
       } else if (this.applyMotionModels(element.sensor, element.tx)) {
-        this.transactionProcessed(element.sensor, element.tx);
+        accepted.push(element);
         tx.merge(element.tx, { overwrite: true });
       } else if (element.tx.maxStamp() + this.#timeout < currentTime) {
         this.reportDrop({

@@ -1,9 +1,10 @@
 import { GraphProblem } from "./GraphProblem";
 import { LevenbergMarquardt, type SolverOptions, type SolverSummary } from "./LevenbergMarquardt";
+import { costFunctionFor } from "./costFunctionFor";
 import { odometry2DEstimate, type Odometry2DEstimate } from "./odometry2DEstimate";
 import type { Stamp } from "../../time";
 import type { DropReason } from "../../time/DropReason";
-import { Graph, type MotionModel, type ReadonlyGraph, type Transaction } from "../core";
+import { Graph, type Constraint, type MotionModel, type ReadonlyGraph, type Transaction } from "../core";
 
 /** How a sensor's transactions are handled (fuse's per-sensor optimizer parameters, §1.1). */
 export interface SensorRegistration {
@@ -22,6 +23,12 @@ export interface TransactionDrop {
   readonly reason: DropReason;
   /** What happened, e.g. "older than the lag expiration by 0.12 s". */
   readonly detail: string;
+}
+
+/** A sensor transaction accepted into an optimization cycle, after its motion models augmented it. */
+export interface AcceptedTransaction {
+  readonly sensor: string;
+  readonly tx: Transaction;
 }
 
 /** Options shared by the optimizers. */
@@ -196,8 +203,20 @@ export abstract class Optimizer {
     }
   }
 
-  /** Applies the transaction, optimizes and notifies; throws OptimizerError like fuse's fatal paths. */
-  protected updateOptimizeNotify(tx: Transaction): void {
+  /**
+   * Applies the cycle's transaction `tx` (the merge of `accepted`, plus the marginals), optimizes
+   * and notifies, then announces each accepted transaction (onTransactionProcessed).
+   *
+   * A solve that fails because a sensor's constraint has a non-finite cost (a measurement so large
+   * that its squared residual overflows, e.g. an odometry twist of 1e300) does not end the run:
+   * the constraints of every sensor transaction holding such a constraint are removed from the
+   * graph, the transaction is reported through `onDrop` ("invalid-covariance", naming the
+   * constraint and the solver's message) and is not announced, and the cycle solves again. The
+   * motion-model segments those transactions brought stay, so the chain stays connected through
+   * their stamps (on the model's prediction). Throws OptimizerError like fuse's fatal paths when
+   * the graph rejects the transaction, or when the solve fails with no such sensor constraint.
+   */
+  protected updateOptimizeNotify(tx: Transaction, accepted: readonly AcceptedTransaction[]): void {
     try {
       this.graph.update(tx);
     } catch (error) {
@@ -207,8 +226,20 @@ export abstract class Optimizer {
         }`,
       );
     }
-    const built = new GraphProblem(this.graph);
-    const summary = this.solver.solve(built.problem);
+    let built = new GraphProblem(this.graph);
+    let summary = this.solver.solve(built.problem);
+    let announced = accepted;
+    if (!summary.usable) {
+      const dropped = this.#dropNonFinite(accepted, summary.message);
+      if (dropped.size > 0) {
+        announced = accepted.filter((a) => !dropped.has(a));
+        built = new GraphProblem(this.graph);
+        summary = this.solver.solve(built.problem);
+      }
+    }
+    for (const a of announced) {
+      this.transactionProcessed(a.sensor, a.tx);
+    }
     this.#lastSummary = summary;
     this.#cycles++;
     this.#notify(tx, built);
@@ -217,6 +248,44 @@ export abstract class Optimizer {
         `${this.name}: optimization failed after updating the graph with the transaction at ${tx.stamp} (${summary.message})`,
       );
     }
+  }
+
+  /**
+   * Removes from the graph the sensor constraints of every accepted transaction that holds one
+   * whose cost is not finite at the current values (and any variable left without a
+   * constraint), reporting each such transaction once. Returns those transactions.
+   */
+  #dropNonFinite(accepted: readonly AcceptedTransaction[], solverMessage: string): Set<AcceptedTransaction> {
+    const dropped = new Set<AcceptedTransaction>();
+    for (const a of accepted) {
+      const own = a.tx.addedConstraints.filter((c) => !this.motionModels.has(c.source) && this.graph.constraintExists(c.uuid));
+      const bad = own.find((c) => !finiteCost(this.graph, c));
+      if (bad == undefined) {
+        continue;
+      }
+      dropped.add(a);
+      const orphans = new Set<string>();
+      for (const c of own) {
+        this.graph.removeConstraint(c.uuid);
+        for (const v of c.variables) {
+          orphans.add(v);
+        }
+      }
+      for (const v of orphans) {
+        if (this.graph.variableExists(v) && this.graph.getConnectedConstraints(v).length === 0) {
+          this.graph.removeVariable(v);
+        }
+      }
+      this.reportDrop({
+        sensor: a.sensor,
+        stamp: a.tx.stamp,
+        reason: "invalid-covariance",
+        detail:
+          `the optimization failed (${solverMessage}): the cost of its ${bad.type} is not finite ` +
+          `(a measurement too large for a least-squares cost); its measurements were left out`,
+      });
+    }
+    return dropped;
   }
 
   #notify(tx: Transaction, built: GraphProblem): void {
@@ -243,4 +312,19 @@ export abstract class Optimizer {
       }
     }
   }
+}
+
+/** Whether a constraint's squared residual is finite at the graph's current values. */
+function finiteCost(graph: ReadonlyGraph, constraint: Constraint): boolean {
+  const { cost } = costFunctionFor(constraint);
+  const residuals = new Float64Array(cost.numResiduals);
+  const parameters = constraint.variables.map((u) => graph.getVariable(u).data);
+  if (!cost.evaluate(parameters, residuals, null)) {
+    return false;
+  }
+  let sum = 0;
+  for (const r of residuals) {
+    sum += r * r;
+  }
+  return Number.isFinite(sum);
 }
