@@ -4,15 +4,17 @@ import { describe, expect, it } from "vitest";
 
 /**
  * DESIGN §1's arrows: which layers each layer may import. `time` is the bottom (exact stamps,
- * durations and the drop vocabulary) and may be used by everyone; `panel` and `cli` are shells
- * over `pipeline` and `recording`.
+ * durations, the drop vocabulary and sorted search) and may be used by everyone; `geometry`
+ * (quaternions, rigid transforms) sits beside it, under `filters`, `messages` and `fusion`;
+ * `panel` and `cli` are shells over `pipeline` and `recording`.
  */
 const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   time: [],
-  filters: ["time"],
-  messages: ["time"],
-  fusion: ["time", "messages"],
-  pipeline: ["time", "filters", "fusion", "messages"],
+  geometry: [],
+  filters: ["time", "geometry"],
+  messages: ["time", "geometry"],
+  fusion: ["time", "geometry", "messages"],
+  pipeline: ["time", "geometry", "filters", "fusion", "messages"],
   recording: ["time", "messages"],
   panel: ["time", "pipeline", "recording"],
   cli: ["time", "pipeline", "recording"],
@@ -20,7 +22,7 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
 };
 
 /** Layers that run in Node, the browser and a Web Worker alike (DESIGN §1). */
-const PORTABLE = new Set(["time", "filters", "messages", "fusion", "pipeline"]);
+const PORTABLE = new Set(["time", "geometry", "filters", "messages", "fusion", "pipeline"]);
 const NOT_PORTABLE =
   /^(node:|fs$|path$|os$|child_process$|worker_threads$|react($|\/)|react-dom|@foxglove\/extension$)/;
 

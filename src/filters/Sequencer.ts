@@ -1,4 +1,4 @@
-import type { Duration, Stamp } from "../time";
+import { upperBound, type Duration, type Stamp } from "../time";
 import { Filter } from "./Filter";
 import { dropItemOf } from "./FilterBase";
 
@@ -162,20 +162,8 @@ export class Sequencer<In extends unknown[]> extends Filter<In, In> {
   #insert(stamp: Stamp, ins: In): void {
     const stamps = this.#stamps;
     // Upper bound: after every equal stamp, like a multimap insert.
-    let lo = this.#head;
-    let hi = stamps.length;
-    if (hi === lo || stamps[hi - 1]! <= stamp) {
-      lo = hi;
-    } else {
-      while (lo < hi) {
-        const mid = (lo + hi) >>> 1;
-        if (stamps[mid]! <= stamp) {
-          lo = mid + 1;
-        } else {
-          hi = mid;
-        }
-      }
-    }
+    const n = stamps.length;
+    const lo = n === this.#head || stamps[n - 1]! <= stamp ? n : upperBound(stamps, stamp, this.#head);
     stamps.splice(lo, 0, stamp);
     this.#items.splice(lo, 0, ins);
   }

@@ -1,4 +1,4 @@
-import type { RosTime } from "../time";
+import { nsecOf, type RosTime } from "../time";
 
 /**
  * Why a message cannot give a stamp: it has no header (no `header.stamp` and no Foxglove
@@ -31,10 +31,8 @@ export function stampOf(message: unknown): RosTime | undefined {
   return isTime(m.timestamp) ? m.timestamp : undefined;
 }
 
-/** The nanoseconds part of a ROS 1 (`nsec`) or ROS 2 (`nanosec`) time. */
-export function nsecOf(t: RosTime): number {
-  return "nsec" in t ? t.nsec : t.nanosec;
-}
+// The one nsec accessor lives beside RosTime; messages hands it on with the headers it reads.
+export { nsecOf };
 
 /**
  * The stamp of a message, or the drop reason when it has none: `"no-header"` without a header

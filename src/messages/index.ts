@@ -14,3 +14,4 @@ export {
   type CovarianceProblem,
 } from "./covariance";
 export { quaternionAt, rpyOf, yawOf, type QuaternionLike } from "./orientation";
+export { readTransforms, type TransformReading } from "./tf2";

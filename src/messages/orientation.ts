@@ -1,3 +1,5 @@
+import { rpyOfXyzw, yawOfXyzw } from "../geometry";
+
 /** A quaternion as ROS and Foxglove messages carry it. */
 export interface QuaternionLike {
   readonly x: number;
@@ -6,23 +8,14 @@ export interface QuaternionLike {
   readonly w: number;
 }
 
-/**
- * Yaw (rotation about Z, radians in (-π, π]) of a quaternion, as tf2's getYaw / getRPY compute
- * it: atan2(2(wz + xy), 1 − 2(y² + z²)). Works on unnormalized quaternions (scale cancels).
- */
+/** Yaw (radians in (-π, π]) of a message quaternion: geometry's one yaw ({@link yawOfXyzw}). */
 export function yawOf(q: QuaternionLike): number {
-  return Math.atan2(2 * (q.w * q.z + q.x * q.y), q.w * q.w + q.x * q.x - q.y * q.y - q.z * q.z);
+  return yawOfXyzw(q.x, q.y, q.z, q.w);
 }
 
-/**
- * Roll, pitch, yaw (fixed axes X, Y, Z; radians) of a normalized quaternion, as tf2's
- * Matrix3x3::getRPY. Pitch is clamped to ±π/2 when rounding pushes |sin| above 1.
- */
+/** Roll, pitch, yaw (radians) of a message quaternion, as geometry's {@link rpyOfXyzw}. */
 export function rpyOf(q: QuaternionLike): [roll: number, pitch: number, yaw: number] {
-  const sinp = 2 * (q.w * q.y - q.z * q.x);
-  const roll = Math.atan2(2 * (q.w * q.x + q.y * q.z), 1 - 2 * (q.x * q.x + q.y * q.y));
-  const pitch = Math.abs(sinp) >= 1 ? (Math.sign(sinp) * Math.PI) / 2 : Math.asin(sinp);
-  return [roll, pitch, yawOf(q)];
+  return rpyOfXyzw(q.x, q.y, q.z, q.w);
 }
 
 /** Reads `message[field]` as a quaternion; undefined when it is not one (never throws). */

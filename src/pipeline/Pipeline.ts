@@ -1,5 +1,6 @@
-import { quatFromRpy, TransformBuffer } from "../filters/tf";
-import { frameIdOf, nsecOf, readStamp } from "../messages";
+import { TransformBuffer } from "../filters/tf";
+import { quatFromRpy } from "../geometry";
+import { nsecOf, readStamp, readTransforms } from "../messages";
 import { DEFAULT_STAMP_SOURCE, stampReaderFor, stampSourceProblem, type StampReader } from "../messages/stampSources";
 import { TimeBase, type Stamp } from "../time";
 import { ConfigError } from "./ConfigError";
@@ -133,11 +134,11 @@ export class Pipeline<M extends PipelineInput = PipelineInput> {
         tuple: (items) => {
           this.#emitTuple(items);
         },
-        drop: (d) => {
-          if (d.stage === "policy") {
-            this.#stats.policyDropped[d.slot]!++;
+        drop: (stage, slot, stamp, item, reason, detail) => {
+          if (stage === "policy") {
+            this.#stats.policyDropped[slot]!++;
           }
-          this.#emitDrop(d.item.input, d.slot, d.stamp, d.reason, d.detail, this.#index);
+          this.#emitDrop(item.input, slot, stamp, reason, detail, this.#index);
         },
         accepted: (item) => {
           this.#stats.accepted[item.slot]!++;
@@ -543,16 +544,7 @@ export class Pipeline<M extends PipelineInput = PipelineInput> {
 
   #addTf(input: M, kind: "static" | "dynamic"): void {
     const isStatic = kind === "static";
-    const transforms = (input.message as { transforms?: unknown } | undefined)?.transforms;
-    if (!Array.isArray(transforms)) {
-      return;
-    }
-    for (const t of transforms as TfEntry[]) {
-      const header = readStamp(t);
-      const parent = frameIdOf(t);
-      if (parent == undefined || typeof t.child_frame_id !== "string" || !t.transform) {
-        continue;
-      }
+    for (const { parent, child, stamp: header, transform } of readTransforms(input.message)) {
       let stamp = 0;
       if (!isStatic) {
         if (typeof header === "string") {
@@ -561,13 +553,14 @@ export class Pipeline<M extends PipelineInput = PipelineInput> {
         this.#ensureStarted(header.sec, nsecOf(header));
         stamp = this.#relative(input.topic, header.sec, nsecOf(header));
       }
-      const { translation: p, rotation: q } = t.transform;
+      if (transform == undefined) {
+        continue;
+      }
       try {
-        const transform = { translation: [p.x, p.y, p.z], rotation: [q.x, q.y, q.z, q.w] } as const;
         if (isStatic) {
-          this.transforms.setStaticTransform(parent, t.child_frame_id, transform);
+          this.transforms.setStaticTransform(parent, child, transform);
         } else {
-          this.transforms.setTransform(parent, t.child_frame_id, stamp, transform);
+          this.transforms.setTransform(parent, child, stamp, transform);
         }
       } catch {
         // A malformed transform (empty frame, zero quaternion) cannot be used; lookups will say
@@ -575,13 +568,4 @@ export class Pipeline<M extends PipelineInput = PipelineInput> {
       }
     }
   }
-}
-
-interface TfEntry {
-  header?: unknown;
-  child_frame_id?: unknown;
-  transform?: {
-    translation: { x: number; y: number; z: number };
-    rotation: { x: number; y: number; z: number; w: number };
-  };
 }

@@ -18,16 +18,18 @@ export interface SyncItem {
   readonly arrival: Stamp;
 }
 
-/** A message the buffer or the policy dropped. */
-export interface SyncDrop<I extends SyncItem> {
-  /** Which part dropped it. */
-  readonly stage: "buffer" | "policy";
-  readonly slot: number;
-  readonly stamp: Stamp;
-  readonly item: I;
-  readonly reason: DropReason;
-  readonly detail: string | undefined;
-}
+/**
+ * Receives a message the buffer (`stage` "buffer") or the policy dropped, as arguments so that a
+ * drop allocates nothing on its way out of the graph.
+ */
+export type SyncDropHandler<I extends SyncItem> = (
+  stage: "buffer" | "policy",
+  slot: number,
+  stamp: Stamp,
+  item: I,
+  reason: DropReason,
+  detail: string | undefined,
+) => void;
 
 /** The Buffer's state, for views ("12 queued, 3 dropped"). Plain data. */
 export interface BufferState {
@@ -45,7 +47,7 @@ export interface SyncGraphHandlers<I extends SyncItem> {
   /** A synchronized set, items in slot order. */
   tuple(items: I[]): void;
   /** A message the buffer or the policy dropped. */
-  drop(drop: SyncDrop<I>): void;
+  readonly drop: SyncDropHandler<I>;
   /** An item leaves the buffer for the combiner (counts "accepted"). */
   accepted?(item: I): void;
 }
@@ -119,26 +121,13 @@ export class SyncGraph<I extends SyncItem> {
         handlers.tuple(items);
       }),
     );
-    this.#buffer.onDrop((d) => {
+    const drop = handlers.drop;
+    this.#buffer.onDropArgs((_slot, _stamp, reason, item, detail) => {
       this.#bufferDropped++;
-      handlers.drop({
-        stage: "buffer",
-        slot: d.item.slot,
-        stamp: d.item.stamp,
-        item: d.item,
-        reason: d.reason,
-        detail: d.detail,
-      });
+      drop("buffer", item.slot, item.stamp, item, reason, detail);
     });
-    this.#combiner.onDrop((d) => {
-      handlers.drop({
-        stage: "policy",
-        slot: d.slot,
-        stamp: d.stamp,
-        item: d.item,
-        reason: d.reason,
-        detail: d.detail,
-      });
+    this.#combiner.onDropArgs((slot, stamp, reason, item, detail) => {
+      drop("policy", slot, stamp, item, reason, detail);
     });
   }
 

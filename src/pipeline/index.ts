@@ -50,7 +50,7 @@ export type {
 export {
   SyncGraph,
   type BufferState,
-  type SyncDrop,
+  type SyncDropHandler,
   type SyncGraphHandlers,
   type SyncGraphOptions,
   type SyncItem,

@@ -1,4 +1,4 @@
-import { quatFromRpy } from "../filters/tf";
+import { quatFromRpy } from "../geometry";
 
 /**
  * Lockstep's results as messages Foxglove's and Lichtblick's own panels display (Plot, 3D, Log,

@@ -7,5 +7,6 @@ export {
   type Stamp,
 } from "./TimeBase";
 export { formatDuration, parseDuration, scaleDuration } from "./durations";
-export { parseStampJson, secNsecOf, type RosTime } from "./stamps";
+export { nsecOf, parseStampJson, type RosTime } from "./stamps";
 export { DROP_REASONS, type DropReason } from "./DropReason";
+export { lowerBound, lowerBoundBy, upperBound } from "./sortedSearch";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 
-import { parseStampJson, secNsecOf } from "./stamps";
+import { nsecOf, parseStampJson } from "./stamps";
 
 describe("parseStampJson", () => {
   it("accepts decimal strings and ROS 1 / ROS 2 time objects", () => {
@@ -20,7 +20,7 @@ describe("parseStampJson", () => {
   });
 
   it("reads both time shapes", () => {
-    expect(secNsecOf({ sec: 3, nsec: 4 })).toEqual([3, 4]);
-    expect(secNsecOf({ sec: 3, nanosec: 4 })).toEqual([3, 4]);
+    expect(nsecOf({ sec: 3, nsec: 4 })).toBe(4);
+    expect(nsecOf({ sec: 3, nanosec: 5 })).toBe(5);
   });
 });

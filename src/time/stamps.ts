@@ -38,9 +38,9 @@ export function parseStampJson(value: unknown, what = "stamp"): bigint {
   );
 }
 
-/** Seconds and nanoseconds of a ROS 1 or ROS 2 time object (no validation; hot path). */
-export function secNsecOf(t: RosTime): [sec: number, nsec: number] {
-  return [t.sec, "nsec" in t ? t.nsec : t.nanosec];
+/** The nanoseconds part of a ROS 1 (`nsec`) or ROS 2 (`nanosec`) time (no validation; hot path). */
+export function nsecOf(t: RosTime): number {
+  return "nsec" in t ? t.nsec : t.nanosec;
 }
 
 function isUint(v: unknown): v is number {

@@ -124,9 +124,9 @@ class ReplayRun {
             }
             out.push(`${line}],"after":${this.#event}}\n`);
           },
-          drop: (d) => {
+          drop: (_stage, slot, stamp, item, reason) => {
             out.push(
-              `{"drop":{"slot":${d.slot},"stamp":${this.#fmt(matchedTime({ stamp: d.stamp, arrival: d.item.arrival }))},"reason":"${d.reason}"},"after":${this.#event}}\n`,
+              `{"drop":{"slot":${slot},"stamp":${this.#fmt(matchedTime({ stamp, arrival: item.arrival }))},"reason":"${reason}"},"after":${this.#event}}\n`,
             );
           },
         }),

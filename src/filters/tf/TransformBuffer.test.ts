@@ -1,8 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 
-import { quatFromRpy, transformPoint, type Transform } from "./Transform";
 import { TransformBuffer, TransformError } from "./TransformBuffer";
+import { quatFromRpy, transformPoint, type RigidTransform } from "../../geometry";
 
 const S = 1_000_000_000;
 
@@ -57,7 +57,7 @@ describe("TransformBuffer", () => {
 
   it("composes through a common ancestor", () => {
     const tf = new TransformBuffer();
-    const id: Transform = { translation: [0, 0, 0], rotation: [0, 0, 0, 1] };
+    const id: RigidTransform = { translation: [0, 0, 0], rotation: [0, 0, 0, 1] };
     tf.setStaticTransform("map", "odom", { ...id, translation: [1, 2, 0] });
     tf.setTransform("odom", "base", 5, { ...id, translation: [3, 0, 0] });
     tf.setStaticTransform("base", "laser", { ...id, translation: [0, 0, 1] });
@@ -68,7 +68,7 @@ describe("TransformBuffer", () => {
 
   it("names unknown frames, disconnected trees and extrapolation", () => {
     const tf = new TransformBuffer({ cacheTime: 10 * S });
-    const id: Transform = { translation: [0, 0, 0], rotation: [0, 0, 0, 1] };
+    const id: RigidTransform = { translation: [0, 0, 0], rotation: [0, 0, 0, 1] };
     tf.setTransform("a", "b", 1 * S, id).setTransform("a", "b", 2 * S, id);
     tf.setStaticTransform("x", "y", id);
     const err = (f: () => unknown): TransformError => {

@@ -1,4 +1,11 @@
-import { compose, IDENTITY, interpolate, invert, quatNormalize, type Transform } from "./Transform";
+import {
+  compose,
+  IDENTITY_TRANSFORM,
+  interpolate,
+  invert,
+  quatNormalize,
+  type RigidTransform,
+} from "../../geometry";
 import type { Duration, Stamp } from "../../time";
 
 /** Why a lookup failed. */
@@ -26,13 +33,13 @@ export interface TransformBufferOptions {
 
 interface Sample {
   readonly stamp: Stamp;
-  readonly transform: Transform;
+  readonly transform: RigidTransform;
 }
 
 interface FrameLink {
   parent: string;
   /** Static transforms hold for every stamp. */
-  static: Transform | undefined;
+  static: RigidTransform | undefined;
   /** Dynamic samples, sorted by stamp, unique stamps. */
   samples: Sample[];
 }
@@ -85,16 +92,16 @@ export class TransformBuffer {
    * link is ignored (tf2 ignores repeated data). Listeners run after the buffer is updated. Throws
    * RangeError for an empty frame, parent == child, or a bad quaternion.
    */
-  public setTransform(parentFrame: string, childFrame: string, stamp: Stamp, transform: Transform): this {
+  public setTransform(parentFrame: string, childFrame: string, stamp: Stamp, transform: RigidTransform): this {
     return this.#set(parentFrame, childFrame, stamp, transform, "dynamic");
   }
 
   /** Adds a static `T_parent_child`, valid at every stamp (replaces the link's history). */
-  public setStaticTransform(parentFrame: string, childFrame: string, transform: Transform): this {
+  public setStaticTransform(parentFrame: string, childFrame: string, transform: RigidTransform): this {
     return this.#set(parentFrame, childFrame, 0, transform, "static");
   }
 
-  #set(parentFrame: string, childFrame: string, stamp: Stamp, transform: Transform, kind: "static" | "dynamic"): this {
+  #set(parentFrame: string, childFrame: string, stamp: Stamp, transform: RigidTransform, kind: "static" | "dynamic"): this {
     const isStatic = kind === "static";
     const parent = stripSlash(parentFrame);
     const child = stripSlash(childFrame);
@@ -104,7 +111,7 @@ export class TransformBuffer {
     if (parent === child) {
       throw new RangeError(`TransformBuffer: frame "${child}" cannot be its own parent`);
     }
-    const t: Transform = { translation: [...transform.translation], rotation: quatNormalize(transform.rotation) };
+    const t: RigidTransform = { translation: [...transform.translation], rotation: quatNormalize(transform.rotation) };
     let link = this.#links.get(child);
     if (link?.parent !== parent || isStatic !== (link.static != undefined)) {
       link = { parent, static: undefined, samples: [] };
@@ -164,20 +171,20 @@ export class TransformBuffer {
    * frame or link and the stamp when a frame is unknown, the frames are not connected, or the
    * stamp lies outside a link's data (extrapolation).
    */
-  public lookup(targetFrame: string, sourceFrame: string, stamp?: Stamp): Transform {
+  public lookup(targetFrame: string, sourceFrame: string, stamp?: Stamp): RigidTransform {
     const target = stripSlash(targetFrame);
     const source = stripSlash(sourceFrame);
     if (target === source) {
       this.#checkKnown(target);
-      return IDENTITY;
+      return IDENTITY_TRANSFORM;
     }
     const { up, down } = this.#chain(target, source);
     const at = stamp ?? this.#latestCommon(up, down) ?? 0;
-    let fromSource: Transform = IDENTITY; // T_ancestor_source
+    let fromSource: RigidTransform = IDENTITY_TRANSFORM; // T_ancestor_source
     for (const child of up) {
       fromSource = compose(this.#linkAt(child, at), fromSource);
     }
-    let fromTarget: Transform = IDENTITY; // T_ancestor_target
+    let fromTarget: RigidTransform = IDENTITY_TRANSFORM; // T_ancestor_target
     for (const child of down) {
       fromTarget = compose(this.#linkAt(child, at), fromTarget);
     }
@@ -294,7 +301,7 @@ export class TransformBuffer {
     return latest;
   }
 
-  #linkAt(child: string, stamp: Stamp): Transform {
+  #linkAt(child: string, stamp: Stamp): RigidTransform {
     const link = this.#links.get(child)!;
     if (link.static) {
       return link.static;

@@ -1,7 +1,8 @@
 export { TfFilter, type TfFilterOptions } from "./TfFilter";
+// The geometry the tf buffer speaks, under the names of the shared module.
 export {
   compose,
-  IDENTITY,
+  IDENTITY_TRANSFORM,
   interpolate,
   invert,
   quatFromRpy,
@@ -10,8 +11,8 @@ export {
   quatRotate,
   slerp,
   transformPoint,
-  type Transform,
-} from "./Transform";
+  type RigidTransform,
+} from "../../geometry";
 export {
   stripSlash,
   TransformBuffer,

@@ -1,7 +1,7 @@
 import type { Constraint } from "./Constraint";
 import { toRows } from "./Matrix";
 import type { Variable } from "./Variable";
-import type { Stamp, TimeBase } from "../../time";
+import { lowerBound, type Stamp, type TimeBase } from "../../time";
 
 /** The `overwrite` flag of fuse's add/merge calls. */
 export interface MergeOptions {
@@ -71,16 +71,7 @@ export class Transaction {
   /** Inserts a stamp into the involved set (no-op when present). Returns this. */
   public addInvolvedStamp(stamp: Stamp): this {
     const a = this.#involved;
-    let lo = 0;
-    let hi = a.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (a[mid]! < stamp) {
-        lo = mid + 1;
-      } else {
-        hi = mid;
-      }
-    }
+    const lo = lowerBound(a, stamp);
     if (a[lo] !== stamp) {
       a.splice(lo, 0, stamp);
     }

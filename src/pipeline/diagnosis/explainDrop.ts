@@ -1,4 +1,5 @@
 import type { DropReason } from "../../filters/DropReason";
+import { lowerBound, lowerBoundBy } from "../../time";
 import type { PolicyConfig } from "../config";
 import type { StampTrace } from "./StampTrace";
 import { msText } from "./format";
@@ -217,16 +218,7 @@ export class DropExplainer {
   #nearest(slot: number, stamp: number): number {
     const list = this.#bySlot[slot]!;
     const t = this.#trace;
-    let lo = 0;
-    let hi = list.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (t.stamp(list[mid]!) < stamp) {
-        lo = mid + 1;
-      } else {
-        hi = mid;
-      }
-    }
+    const lo = lowerBoundBy(list.length, (i) => t.stamp(list[i]!), stamp);
     let best = -1;
     for (const k of [lo - 1, lo]) {
       if (k >= 0 && k < list.length && (best < 0 || Math.abs(t.stamp(list[k]!) - stamp) < Math.abs(t.stamp(best) - stamp))) {
@@ -239,16 +231,7 @@ export class DropExplainer {
   /** The first set emitted at or after event `at`, or -1. */
   #setAfter(at: number): number {
     const after = this.#run.emittedAfter!;
-    let lo = 0;
-    let hi = after.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (after[mid]! < at) {
-        lo = mid + 1;
-      } else {
-        hi = mid;
-      }
-    }
+    const lo = lowerBound(after, at);
     return lo < after.length ? lo : -1;
   }
 

@@ -1,3 +1,4 @@
+import { lowerBound } from "../../time";
 import type { Spread } from "../PipelineStats";
 import type { StampTrace } from "./StampTrace";
 import { exactSpread, rank } from "./spread";
@@ -157,16 +158,7 @@ export function traceFacts(trace: StampTrace): TraceFacts {
 
 /** Distance from `x` to the nearest value of an ascending array. */
 function nearestDistance(sorted: Float64Array, x: number): number {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (sorted[mid]! < x) {
-      lo = mid + 1;
-    } else {
-      hi = mid;
-    }
-  }
+  const lo = lowerBound(sorted, x);
   let best = Infinity;
   if (lo < sorted.length) {
     best = sorted[lo]! - x;

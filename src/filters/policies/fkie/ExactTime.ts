@@ -1,4 +1,4 @@
-import type { Duration, Stamp } from "../../../time";
+import { lowerBound, type Duration, type Stamp } from "../../../time";
 import type { DropReason } from "../../DropReason";
 import type { CombinerPolicy, PolicyHost } from "../CombinerPolicy";
 import {
@@ -260,17 +260,6 @@ class SortedSlot<T> {
 
   /** First index >= front whose stamp is >= `stamp`. */
   #lowerBound(stamp: number): number {
-    const stamps = this.#stamps;
-    let lo = this.#front;
-    let hi = stamps.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (stamps[mid]! < stamp) {
-        lo = mid + 1;
-      } else {
-        hi = mid;
-      }
-    }
-    return lo;
+    return lowerBound(this.#stamps, stamp, this.#front);
   }
 }

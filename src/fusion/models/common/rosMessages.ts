@@ -1,6 +1,6 @@
 import type { PoseMeasurement, VectorPairMeasurement } from "./measurement";
 import { frameIdOf, readStamp, type StampProblem } from "../../../messages";
-import { secNsecOf, type TimeBase } from "../../../time";
+import { nsecOf, type TimeBase } from "../../../time";
 
 type Obj = Record<string, unknown>;
 
@@ -39,10 +39,9 @@ export function readHeader(
   if (typeof t === "string") {
     return t;
   }
-  const [sec, nsec] = secNsecOf(t);
   let stamp: number;
   try {
-    stamp = base.fromSecNsec(sec, nsec);
+    stamp = base.fromSecNsec(t.sec, nsecOf(t));
   } catch {
     return "zero-stamp";
   }

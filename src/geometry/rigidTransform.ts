@@ -1,74 +1,23 @@
+import { quatMultiply, quatNormalize, quatRotate, type Quat, type Vec3 } from "./quaternion";
+
 /**
  * A rigid transform: `rotation` (unit quaternion [x, y, z, w]) then `translation` ([x, y, z],
  * metres). As tf2's `T_parent_child`, it maps a point expressed in the child frame to the parent
  * frame: p_parent = rotation · p_child + translation.
  */
-export interface Transform {
+export interface RigidTransform {
   readonly translation: readonly [number, number, number];
   readonly rotation: readonly [number, number, number, number];
 }
 
-/** The identity transform. */
-export const IDENTITY: Transform = Object.freeze({
+/** The identity transform (frozen). */
+export const IDENTITY_TRANSFORM: RigidTransform = Object.freeze({
   translation: Object.freeze<[number, number, number]>([0, 0, 0]),
   rotation: Object.freeze<[number, number, number, number]>([0, 0, 0, 1]),
 });
 
-type Quat = readonly [number, number, number, number];
-type Vec = readonly [number, number, number];
-
-/** Hamilton product a·b. */
-export function quatMultiply(a: Quat, b: Quat): [number, number, number, number] {
-  const [ax, ay, az, aw] = a;
-  const [bx, by, bz, bw] = b;
-  return [
-    aw * bx + ax * bw + ay * bz - az * by,
-    aw * by - ax * bz + ay * bw + az * bx,
-    aw * bz + ax * by - ay * bx + az * bw,
-    aw * bw - ax * bx - ay * by - az * bz,
-  ];
-}
-
-/** Rotates vector v by unit quaternion q. */
-export function quatRotate(q: Quat, v: Vec): [number, number, number] {
-  const [x, y, z, w] = q;
-  // t = 2 (q_vec × v); v' = v + w t + q_vec × t
-  const tx = 2 * (y * v[2] - z * v[1]);
-  const ty = 2 * (z * v[0] - x * v[2]);
-  const tz = 2 * (x * v[1] - y * v[0]);
-  return [v[0] + w * tx + (y * tz - z * ty), v[1] + w * ty + (z * tx - x * tz), v[2] + w * tz + (x * ty - y * tx)];
-}
-
-/** q / |q|. Throws RangeError for a zero or non-finite quaternion. */
-export function quatNormalize(q: Quat): [number, number, number, number] {
-  const n = Math.hypot(q[0], q[1], q[2], q[3]);
-  if (!(n > 0) || !Number.isFinite(n)) {
-    throw new RangeError(`quaternion [${q.join(", ")}] cannot be normalized`);
-  }
-  return [q[0] / n, q[1] / n, q[2] / n, q[3] / n];
-}
-
-/**
- * Quaternion of fixed-axis roll (X), pitch (Y), yaw (Z) in radians, as tf2's
- * `Quaternion::setRPY` (rotation = Rz(yaw)·Ry(pitch)·Rx(roll)).
- */
-export function quatFromRpy(roll: number, pitch: number, yaw: number): [number, number, number, number] {
-  const cr = Math.cos(roll / 2);
-  const sr = Math.sin(roll / 2);
-  const cp = Math.cos(pitch / 2);
-  const sp = Math.sin(pitch / 2);
-  const cy = Math.cos(yaw / 2);
-  const sy = Math.sin(yaw / 2);
-  return [
-    sr * cp * cy - cr * sp * sy,
-    cr * sp * cy + sr * cp * sy,
-    cr * cp * sy - sr * sp * cy,
-    cr * cp * cy + sr * sp * sy,
-  ];
-}
-
 /** a ∘ b: first b, then a (T_a_c = T_a_b · T_b_c). */
-export function compose(a: Transform, b: Transform): Transform {
+export function compose(a: RigidTransform, b: RigidTransform): RigidTransform {
   const t = quatRotate(a.rotation, b.translation);
   return {
     translation: [a.translation[0] + t[0], a.translation[1] + t[1], a.translation[2] + t[2]],
@@ -77,7 +26,7 @@ export function compose(a: Transform, b: Transform): Transform {
 }
 
 /** The inverse transform (T_b_a from T_a_b). */
-export function invert(a: Transform): Transform {
+export function invert(a: RigidTransform): RigidTransform {
   const [x, y, z, w] = a.rotation;
   const inv: Quat = [-x, -y, -z, w];
   const t = quatRotate(inv, a.translation);
@@ -85,7 +34,7 @@ export function invert(a: Transform): Transform {
 }
 
 /** Applies a transform to a point. */
-export function transformPoint(a: Transform, p: Vec): [number, number, number] {
+export function transformPoint(a: RigidTransform, p: Vec3): [number, number, number] {
   const r = quatRotate(a.rotation, p);
   return [r[0] + a.translation[0], r[1] + a.translation[1], r[2] + a.translation[2]];
 }
@@ -122,7 +71,7 @@ export function slerp(a: Quat, b: Quat, ratio: number): [number, number, number,
 }
 
 /** Linear interpolation of translations and slerp of rotations (tf2's interpolation). */
-export function interpolate(a: Transform, b: Transform, ratio: number): Transform {
+export function interpolate(a: RigidTransform, b: RigidTransform, ratio: number): RigidTransform {
   return {
     translation: [
       a.translation[0] + (b.translation[0] - a.translation[0]) * ratio,
