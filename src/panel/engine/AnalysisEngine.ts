@@ -1,4 +1,4 @@
-import type { DropRow, EngineDelta, EngineInput, EngineStats, MarkBatch, Pose2D, TupleRow } from "./engineTypes";
+import type { DropRow, EngineDelta, EngineInput, EngineStats, FusedPose, MarkBatch, Pose2D, TupleRow } from "./engineTypes";
 import { tuningHints } from "./hints";
 import { quaternionAt, yawOf } from "../../messages";
 import { DROP_REASONS, type DropReason ,
@@ -31,7 +31,7 @@ const FUSION_DROPS_KEPT = 1000;
 interface FusionOutputs {
   readonly name: string;
   drainTransactions(): string[];
-  drainTrajectory(): { stamp: number; x: number; y: number; yaw: number }[];
+  drainTrajectory(): FusedPose[];
   setRetention(retention: { transactions?: number; poses?: number; drops?: number }): unknown;
 }
 
@@ -127,6 +127,8 @@ export class AnalysisEngine {
   #ingested = 0;
   /** Messages the pipeline refused (it threw): counted as drops, never lost. */
   #rejected = 0;
+  /** Set by `finish`: the pipeline has ended; messages are refused until `reset`. */
+  #finished = false;
   #fusion: FusionOutputs | undefined;
   /** The stamps the policy saw, for the Diagnosis view. */
   #trace!: TraceRecorder<Input>;
@@ -234,7 +236,24 @@ export class AnalysisEngine {
     this.#rawPoses = [];
     this.#ingested = 0;
     this.#rejected = 0;
+    this.#finished = false;
     this.#build();
+  }
+
+  /**
+   * End of the data (a whole-recording analysis reached the end of the range): the pipelines
+   * finish, so their extensions do their end-of-stream work (fusion runs its remaining
+   * optimization cycles, as `lockstep analyze` does at the end of a recording); the next delta
+   * carries what that produced. Later messages are refused (counted in `rejected`, each a drop row)
+   * until `reset`. Idempotent.
+   */
+  public finish(): void {
+    if (this.#finished) {
+      return;
+    }
+    this.#finished = true;
+    this.#main.finish();
+    this.#compare?.finish();
   }
 
   /**
@@ -272,13 +291,13 @@ export class AnalysisEngine {
     }
     const stats = statsOf(this.#main);
     let transactions: unknown[] = [];
-    let fusedPoses: Pose2D[] = [];
+    let fusedPoses: FusedPose[] = [];
     const fusion = this.#fusion;
     if (fusion) {
       // Drained: handed out once and forgotten by the runner (its retention caps them at
       // TX_DELTA_CAP / POSE_DELTA_CAP newest between deltas).
       transactions = fusion.drainTransactions().map((l) => JSON.parse(l) as unknown);
-      fusedPoses = fusion.drainTrajectory().map((p) => ({ stamp: p.stamp, x: p.x, y: p.y, yaw: p.yaw }));
+      fusedPoses = fusion.drainTrajectory().map((p) => ({ stamp: p.stamp, x: p.x, y: p.y, z: p.z, roll: p.roll, pitch: p.pitch, yaw: p.yaw }));
     }
     const delta: EngineDelta = {
       baseSec: this.#main.timeBase?.baseSec,

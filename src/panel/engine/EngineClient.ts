@@ -234,6 +234,19 @@ export class EngineClient {
     });
   }
 
+  /**
+   * Ends a whole-recording analysis: the pipeline finishes (fusion runs its remaining cycles, so
+   * the results equal `lockstep analyze`'s) and a delta is delivered; resolves after it. The engine
+   * takes no more messages until `reset`.
+   */
+  public async finish(): Promise<void> {
+    const ack = this.#nextAck++;
+    await new Promise<void>((resolve) => {
+      this.#pending.set(ack, resolve);
+      this.#send({ type: "finish", ack });
+    });
+  }
+
   /** Forgets all data (seek). */
   public reset(): void {
     this.skipped = 0;

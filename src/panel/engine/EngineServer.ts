@@ -55,6 +55,12 @@ export class EngineServer {
           this.#sendDelta();
           this.#post({ type: "ack", ack: req.ack });
           break;
+        case "finish":
+          this.#engine?.finish();
+          this.#dirty = true;
+          this.#sendDelta();
+          this.#post({ type: "ack", ack: req.ack });
+          break;
         case "diagnose":
           this.#post({ type: "diagnosis", diagnosis: this.#engine?.diagnose() });
           break;

@@ -9,6 +9,7 @@ export type EngineRequest =
   | { type: "compare"; compare?: unknown }
   | { type: "reset" }
   | { type: "flush"; ack: number }
+  | { type: "finish"; ack: number }
   | { type: "diagnose" };
 
 /** Messages from the engine to the panel. `ready` is the first, sent once the engine's script runs. */

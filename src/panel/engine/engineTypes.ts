@@ -78,6 +78,16 @@ export interface Pose2D {
   readonly yaw: number;
 }
 
+/**
+ * A fused pose (the fusion runner's Odometry publisher output after a cycle): a 2D pose plus
+ * height and attitude (z, roll and pitch are 0 for a 2D fusion config).
+ */
+export interface FusedPose extends Pose2D {
+  readonly z: number;
+  readonly roll: number;
+  readonly pitch: number;
+}
+
 /** Timeline marks of one delta: parallel arrays (slot, stamp, code); code 0 = received, 1 = matched, 2 + i = dropped for DROP_REASONS[i]. */
 export interface MarkBatch {
   slots: number[];
@@ -93,7 +103,7 @@ export interface EngineDelta {
   readonly drops: DropRow[];
   readonly marks: MarkBatch;
   readonly rawPoses: Pose2D[];
-  readonly fusedPoses: Pose2D[];
+  readonly fusedPoses: FusedPose[];
   /** Transactions as DESIGN §3.4 JSON. */
   readonly transactions: unknown[];
   readonly stats: EngineStats;

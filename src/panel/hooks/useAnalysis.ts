@@ -221,7 +221,7 @@ export function useAnalysis(inputs: AnalysisInputs): Analysis {
           await engine.ingest(events.slice(i, i + MERGE_BATCH).map((m) => toInput(seq++, m)));
           setWhole({ state: "running", fraction: 0.5 + 0.5 * Math.min(1, seq / events.length), messages: seq, abort });
         }
-        await engine.flush();
+        await engine.finish();
         if (!abort.signal.aborted || seq > 0) {
           setWhole((w) => (w.state === "stale" ? w : { state: "done", messages: seq, cancelled: abort.signal.aborted, messagesPerSec: seq / Math.max(1e-3, (performance.now() - t0) / 1000) }));
         }
@@ -279,7 +279,7 @@ export function useAnalysis(inputs: AnalysisInputs): Analysis {
             },
           },
         );
-        await engine.flush();
+        await engine.finish();
       } catch (err) {
         setEngineError(`analysis failed: ${err instanceof Error ? err.message : String(err)}`);
       }

@@ -2,7 +2,7 @@ import { Float64Ring } from "./Float64Ring";
 import { RingBuffer } from "./RingBuffer";
 import type { DropReason } from "../../pipeline";
 import type { Diagnosis } from "../../pipeline/diagnosis";
-import type { DropRow, EngineDelta, EngineStats, Pose2D, TupleRow } from "../engine/engineTypes";
+import type { DropRow, EngineDelta, EngineStats, FusedPose, Pose2D, TupleRow } from "../engine/engineTypes";
 
 /**
  * Caps of the panel's stores (items). With them the panel holds a fixed amount whatever the
@@ -48,7 +48,7 @@ export class ViewStore {
   public readonly dropExamples = new Map<DropReason, DropRow[]>();
   public readonly marks: SlotMarks[] = [];
   public readonly rawPoses = new RingBuffer<Pose2D>(CAPS.poses);
-  public readonly fusedPoses = new RingBuffer<Pose2D>(CAPS.poses);
+  public readonly fusedPoses = new RingBuffer<FusedPose>(CAPS.poses);
   public readonly transactions = new RingBuffer<unknown>(CAPS.transactions);
   public stats: EngineStats | undefined;
   public compare: EngineStats | undefined;

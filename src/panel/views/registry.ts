@@ -4,6 +4,7 @@ import { dropsView } from "./DropsView";
 import type { PanelView } from "./PanelView";
 import { statsView } from "./StatsView";
 import { timelineView } from "./Timeline";
+import { trajectory3DView } from "./Trajectory3DView";
 import { trajectoryView } from "./TrajectoryView";
 import { transactionsView } from "./TransactionsView";
 import { tuplesView } from "./TuplesTable";
@@ -16,6 +17,7 @@ export const VIEWS: readonly PanelView[] = [
   statsView,
   transactionsView,
   trajectoryView,
+  trajectory3DView,
   compareView,
   diagnosisView,
 ];
