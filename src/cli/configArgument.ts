@@ -5,11 +5,16 @@ import { CliError } from "./CliError";
 
 /**
  * The `--config <file.json | inline JSON>` argument of a command, read from disk and validated
- * (`loadConfig`). Throws CliError(2) naming the file and every offending field.
+ * (`loadConfig`); `fuseYaml` is the `--fusion <fuse.yaml>` argument, which replaces the config's
+ * fusion section. Warnings about fuse parameters Lockstep ignores go to stderr, one line each.
+ * Throws CliError(2) naming the file and every offending field.
  */
-export function configArgument(arg: string): PipelineConfig {
+export function configArgument(arg: string, fuseYaml?: string): PipelineConfig {
   try {
-    return loadConfig(arg, (path) => readFileSync(path, "utf8"));
+    return loadConfig(arg, (path) => readFileSync(path, "utf8"), {
+      fuseYaml,
+      onWarning: (message) => process.stderr.write(`warning: ${message}\n`),
+    });
   } catch (err) {
     if (err instanceof ConfigLoadError) {
       throw new CliError(err.message, 2);

@@ -64,9 +64,10 @@ export {
 } from "../filters/policies/PolicyDescriptor";
 export { BUFFER_PARAMETERS } from "../filters/bufferParameters";
 export { INPUT_PARAMETERS } from "./inputParameters";
-export { STAMP_SOURCES, type StampSourceDescriptor } from "../messages/stampSources";
+export { STAMP_SOURCES, stampSourceProblem, type StampSourceDescriptor } from "../messages/stampSources";
 export { pipelineSchema } from "./configSchema";
-export { ConfigLoadError, loadConfig } from "./loadConfig";
+export { ConfigLoadError, loadConfig, type LoadConfigOptions } from "./loadConfig";
+export { FuseYamlError, fusionFromFuseYaml, type FuseYamlImport, type FuseYamlIssue } from "../fusion/config";
 export { DROP_REASONS, type DropReason } from "../time/DropReason";
 export { FusionConfigError } from "../fusion/config";
 /** The fused pose and logged transaction shapes the CLI and panel read from a fusion run. */

@@ -1,6 +1,7 @@
 import { ConfigError } from "./ConfigError";
 import type { PipelineConfig } from "./config";
-import { parseConfigText } from "./parseConfig";
+import { parseConfig, parseConfigText } from "./parseConfig";
+import { FuseYamlError, fusionFromFuseYaml } from "../fusion/config";
 
 /**
  * Thrown by `loadConfig`: the config could not be read or is invalid. `message` is ready to show
@@ -13,32 +14,114 @@ export class ConfigLoadError extends Error {
   }
 }
 
+/** How `loadConfig` treats what the config file alone does not say. */
+export interface LoadConfigOptions {
+  /**
+   * A fuse YAML parameter file that replaces the config's `fusion` section (the CLI's
+   * `--fusion`), read with the same `readText`.
+   */
+  readonly fuseYaml?: string;
+  /** Receives each fuse YAML warning (a key Lockstep ignores), naming the file and the key path. */
+  readonly onWarning?: (message: string) => void;
+}
+
+type Obj = Record<string, unknown>;
+
+function isObj(v: unknown): v is Obj {
+  return typeof v === "object" && v != undefined && !Array.isArray(v);
+}
+
+/** `relative` as seen from the folder of `file` (absolute paths as they are); no Node path module, so this runs anywhere. */
+function besideFile(file: string | undefined, relative: string): string {
+  if (file == undefined || /^([/\\]|[A-Za-z]:[/\\])/.test(relative)) {
+    return relative;
+  }
+  const cut = Math.max(file.lastIndexOf("/"), file.lastIndexOf("\\"));
+  return cut < 0 ? relative : `${file.slice(0, cut + 1)}${relative}`;
+}
+
+function readOrThrow(path: string, readText: (path: string) => string, what: string, hint: string): string {
+  try {
+    return readText(path);
+  } catch (err) {
+    const code = (err as { code?: string }).code ?? String(err);
+    throw new ConfigLoadError(`cannot read ${what} "${path}" (${code}); ${hint}`);
+  }
+}
+
+/**
+ * The `fusion` section a fuse YAML file gives, with the JSON-only keys of `overrides` (the rest
+ * of a `{"fuseYaml": …}` section: `uuidRecipe`, `optimizer` keys) applied over it.
+ */
+function fusionFromFile(
+  path: string,
+  overrides: Obj,
+  readText: (path: string) => string,
+  options: LoadConfigOptions,
+  where: string,
+): Obj {
+  for (const key of ["sensors", "motionModels"]) {
+    if (key in overrides) {
+      throw new ConfigLoadError(`invalid ${where}:\n  /fusion/${key}: give either fusion.fuseYaml or fusion.${key}, not both`);
+    }
+  }
+  const text = readOrThrow(path, readText, "fuse YAML file", "pass a fuse parameter file (.yaml)");
+  const optimizerOverride = isObj(overrides.optimizer) ? overrides.optimizer : {};
+  try {
+    const imported = fusionFromFuseYaml(text, { optimizer: optimizerOverride.type === "batch" ? "batch" : "fixed-lag" });
+    for (const w of imported.warnings) {
+      options.onWarning?.(`fuse YAML "${path}": ${w.path}: ${w.message}`);
+    }
+    const fusion: Obj = { ...imported.fusion, ...overrides };
+    fusion.optimizer = { ...(imported.fusion.optimizer as Obj), ...optimizerOverride };
+    return fusion;
+  } catch (err) {
+    if (err instanceof FuseYamlError) {
+      const lines = err.issues.map((i) => `  ${i.path === "" ? "(file)" : i.path}: ${i.message}`).join("\n");
+      throw new ConfigLoadError(`invalid fuse YAML file "${path}":\n${lines}`);
+    }
+    throw err;
+  }
+}
+
 /**
  * Reads a pipeline config given as a command-line argument: inline JSON (text starting with
  * "{") or a file path, read with `readText` (the caller's I/O, so this runs anywhere). Validates
  * it with `parseConfigText`.
  *
+ * The `fusion` section may come from fuse's own YAML: `options.fuseYaml` (replacing the
+ * section), or `"fusion": {"fuseYaml": "<file>", …}` in the config, the file relative to the
+ * config file's folder (to the working folder for inline JSON), with `uuidRecipe` and `optimizer`
+ * keys beside it applied over what the file gives (`fusionFromFuseYaml`).
+ *
  * Throws ConfigLoadError naming the file (with the reader's error code, e.g. ENOENT) or every
- * offending field.
+ * offending field (fuse YAML fields by their key path in that file).
  */
-export function loadConfig(arg: string, readText: (path: string) => string): PipelineConfig {
+export function loadConfig(arg: string, readText: (path: string) => string, options: LoadConfigOptions = {}): PipelineConfig {
   const inline = arg.trimStart().startsWith("{");
-  let text = arg;
-  if (!inline) {
-    try {
-      text = readText(arg);
-    } catch (err) {
-      const code = (err as { code?: string }).code ?? String(err);
-      throw new ConfigLoadError(
-        `cannot read config file "${arg}" (${code}); pass a JSON file or inline JSON`,
-      );
-    }
-  }
+  const text = inline ? arg : readOrThrow(arg, readText, "config file", "pass a JSON file or inline JSON");
+  const where = inline ? "--config" : `config file "${arg}"`;
   try {
-    return parseConfigText(text);
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      return parseConfigText(text); // throws the located JSON error
+    }
+    if (isObj(json)) {
+      if (options.fuseYaml != undefined) {
+        json = { ...json, fusion: fusionFromFile(options.fuseYaml, {}, readText, options, where) };
+      } else if (isObj(json.fusion) && "fuseYaml" in json.fusion) {
+        const { fuseYaml, ...overrides } = json.fusion;
+        if (typeof fuseYaml !== "string" || fuseYaml === "") {
+          throw new ConfigLoadError(`invalid ${where}:\n  /fusion/fuseYaml: expected the path of a fuse YAML file, got ${JSON.stringify(fuseYaml)}`);
+        }
+        json = { ...json, fusion: fusionFromFile(besideFile(inline ? undefined : arg, fuseYaml), overrides, readText, options, where) };
+      }
+    }
+    return parseConfig(json);
   } catch (err) {
     if (err instanceof ConfigError) {
-      const where = inline ? "--config" : `config file "${arg}"`;
       const lines = err.issues.map((i) => `  ${i.path}: ${i.message}`).join("\n");
       throw new ConfigLoadError(`invalid ${where}:\n${lines}`);
     }

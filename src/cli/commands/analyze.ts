@@ -83,13 +83,14 @@ export function registerAnalyze(program: Command): void {
     .description("run the pipeline (sync and fusion) over a .bag or .mcap recording")
     .argument("<file>", "a ROS 1 bag, an MCAP file, a rosbag2 bag folder or .db3 file")
     .requiredOption("--config <file|json>", "pipeline config (JSON file or inline JSON)")
+    .option("--fusion <fuse.yaml>", "fuse's own YAML parameter file, replacing the config's fusion section")
     .option("--out <dir>", "write tuples.jsonl, drops.jsonl, summary.json and synchronized.mcap here")
     .option(
       "--max-chunk-size <MiB>",
       `largest uncompressed chunk to decompress, in MiB (default ${DEFAULT_MAX_CHUNK_BYTES / 2 ** 20}); larger chunks are reported as damaged`,
     )
-    .action(async (file: string, opts: { config: string; out?: string; maxChunkSize?: string }) => {
-      const config = configArgument(opts.config);
+    .action(async (file: string, opts: { config: string; fusion?: string; out?: string; maxChunkSize?: string }) => {
+      const config = configArgument(opts.config, opts.fusion);
       const maxChunkBytes = opts.maxChunkSize == undefined ? undefined : parseMiB(opts.maxChunkSize);
       const result = await runAnalyze({ file, config, out: opts.out, maxChunkBytes });
       process.stdout.write(`${result.lines.join("\n")}\n`);

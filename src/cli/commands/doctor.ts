@@ -40,10 +40,11 @@ export function registerDoctor(program: Command): void {
     .description("why are synchronized sets missing, what to change, and how many sets the change gives")
     .argument("<file>", "a ROS 1 bag or an MCAP file")
     .requiredOption("--config <file|json>", "pipeline config (JSON file or inline JSON)")
+    .option("--fusion <fuse.yaml>", "fuse's own YAML parameter file, replacing the config's fusion section")
     .option("--json", "print the diagnosis as JSON")
     .option("--explain <n>", "explain the n-th synchronizer drop (1-based, the order of drops.jsonl's sync lines) instead")
-    .action(async (file: string, opts: { config: string; json?: boolean; explain?: string }) => {
-      const config = configArgument(opts.config);
+    .action(async (file: string, opts: { config: string; fusion?: string; json?: boolean; explain?: string }) => {
+      const config = configArgument(opts.config, opts.fusion);
       const explain = opts.explain == undefined ? undefined : Number(opts.explain);
       if (explain != undefined && !(Number.isInteger(explain) && explain >= 1)) {
         throw new CliError(`--explain: "${String(opts.explain)}" is not a drop number; give 1 for the first drop`, 2);

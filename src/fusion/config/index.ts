@@ -9,3 +9,4 @@ export {
   type OptimizerConfig,
   type SensorConfig,
 } from "./fusionConfig";
+export { FuseYamlError, fusionFromFuseYaml, type FuseYamlImport, type FuseYamlIssue, type FuseYamlOptions } from "./fuseYaml";

@@ -3,6 +3,7 @@ import { tuningHints } from "./hints";
 import { quaternionAt, yawOf } from "../../messages";
 import { DROP_REASONS, type DropReason ,
   defaultExtensions,
+  matchedTime,
   parseConfig,
   Pipeline,
   type PipelineConfig,
@@ -155,7 +156,8 @@ export class AnalysisEngine {
     main.use(this.#observer());
     main.use((this.#trace = new TraceRecorder<Input>(this.#config)));
     main.onTuple((t) => {
-      const stamps = [...t.stamps];
+      // A headerless member is shown at the arrival time it was matched by (DESIGN §3.3).
+      const stamps = t.items.map((i) => matchedTime(i));
       this.#tuples.push({ index: t.index, stamps, seqs: t.items.map((i) => i.input.seq), timespan: t.timespan, lag: t.lag });
       for (let slot = 0; slot < stamps.length; slot++) {
         this.#mark(slot, stamps[slot]!, 1);

@@ -1,12 +1,33 @@
 import type { PanelExtensionContext, SettingsTreeAction, Topic } from "@foxglove/extension";
-import { useCallback, useEffect, useMemo, useState } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 
 import { ConfigError, type ConfigIssue } from "../../pipeline/ConfigError";
 import { parseConfig } from "../../pipeline/parseConfig";
+import { importFuseYaml, type FuseYamlNotice } from "../settings/fuseYamlImport";
 import { configFromState, type LockstepConfig } from "../settings/panelConfig";
 import { PRESETS } from "../settings/presets";
 import { applySettingsAction } from "../settings/settingsActions";
-import { buildSettingsNodes } from "../settings/settingsTree";
+import { ACTION, buildSettingsNodes } from "../settings/settingsTree";
+
+/**
+ * Asks the user for a text file (the browser's file chooser) and hands its name and text to
+ * `onText`; nothing happens when the user cancels. Called from a click in the settings sidebar,
+ * so the chooser may open.
+ */
+function chooseTextFile(accept: string, onText: (name: string, text: string) => void): void {
+  const input = document.createElement("input");
+  input.type = "file";
+  input.accept = accept;
+  input.addEventListener("change", () => {
+    const file = input.files?.[0];
+    if (file != undefined) {
+      void file.text().then((text) => {
+        onText(file.name, text);
+      });
+    }
+  });
+  input.click();
+}
 
 /** Validation issues of a config (empty when valid). Never throws. */
 export function configIssues(config: LockstepConfig): ConfigIssue[] {
@@ -33,8 +54,20 @@ export function usePanelSettings(
   const { topics, publishReason } = env;
   const [config, setConfig] = useState<LockstepConfig>(() => configFromState(context.initialState));
   const issues = useMemo(() => configIssues(config), [config]);
+  const [fuseYamlNotice, setFuseYamlNotice] = useState<FuseYamlNotice | undefined>(undefined);
+  // The file arrives after the click: the import applies to the config as it is then.
+  const configRef = useRef(config);
+  configRef.current = config;
   const actionHandler = useCallback(
     (action: SettingsTreeAction) => {
+      if (action.action === "perform-node-action" && action.payload.id === ACTION.importFuseYaml) {
+        chooseTextFile(".yaml,.yml,text/yaml", (name, text) => {
+          const result = importFuseYaml(configRef.current, text, name);
+          setConfig(result.config);
+          setFuseYamlNotice(result.notice);
+        });
+        return;
+      }
       setConfig((prev) =>
         applySettingsAction(prev, action, {
           presets: PRESETS,
@@ -53,9 +86,10 @@ export function usePanelSettings(
         publish: { available: publishReason == undefined, reason: publishReason },
         issues,
         presets: Object.keys(PRESETS),
+        fuseYamlNotice,
       }),
     });
-  }, [context, config, topics, issues, actionHandler, publishReason]);
+  }, [context, config, topics, issues, actionHandler, publishReason, fuseYamlNotice]);
   // A whole policy at once (the Diagnosis view's "Apply"): saved and shown in the sidebar like an edit.
   const setPolicy = useCallback((policy: Record<string, unknown>) => {
     setConfig((prev) => ({ ...prev, policy: policy as LockstepConfig["policy"] }));

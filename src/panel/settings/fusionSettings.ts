@@ -1,5 +1,6 @@
 import type { SettingsTreeChildren, SettingsTreeField, SettingsTreeFields, SettingsTreeNode, Topic } from "@foxglove/extension";
 
+import type { FuseYamlNotice } from "./fuseYamlImport";
 import type { LockstepConfig } from "./panelConfig";
 import { motionModelDescriptors, sensorDescriptors } from "../../fusion/registry";
 
@@ -98,17 +99,32 @@ export function motionKey(name: string): string {
  */
 export function fusionNodes(
   config: LockstepConfig,
-  env: { readonly topics: readonly Topic[] | undefined },
+  env: { readonly topics: readonly Topic[] | undefined; readonly fuseYamlNotice?: FuseYamlNotice },
   grouped: Grouped,
 ): SettingsTreeNode {
   const fusion = config.fusion;
+  const importAction = { type: "action", id: "import-fuse-yaml", label: "Import fuse YAML file…", icon: "FolderOpen", display: "menu" } as const;
+  const notice = env.fuseYamlNotice;
+  const noticeFields: SettingsTreeFields =
+    notice == undefined
+      ? {}
+      : {
+          fuseYamlImport: {
+            label: "fuse YAML import",
+            input: "string",
+            readonly: true,
+            value: `${notice.file ?? "file"}: ${notice.error != undefined ? "not imported" : notice.warnings.length === 0 ? "imported" : `imported; ignored ${notice.warnings.join("; ")}`}`,
+            error: notice.error,
+          },
+        };
   if (!isRecord(fusion)) {
     return {
       label: "Fusion (off)",
       icon: "Walk",
       defaultExpansionState: "collapsed",
+      fields: noticeFields,
       error: grouped.get("fusion")?.nodeError,
-      actions: [{ type: "action", id: "enable-fusion", label: "Enable fusion preview", icon: "Add", display: "inline" }],
+      actions: [{ type: "action", id: "enable-fusion", label: "Enable fusion preview", icon: "Add", display: "inline" }, importAction],
     };
   }
   const top: Record<string, unknown> = {};
@@ -152,11 +168,12 @@ export function fusionNodes(
   return {
     label: "Fusion",
     icon: "Walk",
-    fields: objectFields(top, grouped, "fusion", env.topics),
+    fields: { ...noticeFields, ...objectFields(top, grouped, "fusion", env.topics) },
     children,
     error: grouped.get("fusion")?.nodeError,
     actions: [
       { type: "action", id: "add-sensor", label: "Add sensor", icon: "Add", display: "inline" },
+      importAction,
       { type: "action", id: "disable-fusion", label: "Disable fusion", icon: "Clear", display: "menu" },
     ],
   };

@@ -4,8 +4,8 @@
  * that do not validate yet — so that the error can be shown on the field that holds it.
  */
 export interface LockstepConfig {
-  /** Input slots in order (slot i = inputs[i]). */
-  inputs: { topic: string }[];
+  /** Input slots in order (slot i = inputs[i]); `stamp` is the stamp source (absent = header). */
+  inputs: { topic: string; stamp?: string }[];
   /** `type` plus that policy's parameters (see policyParams.ts). */
   policy: { type: string } & Record<string, unknown>;
   buffer?: { policy?: string; maxQueueSize?: unknown } & Record<string, unknown>;

@@ -3,7 +3,7 @@ import type { SettingsTreeAction } from "@foxglove/extension";
 import { parseGenericText, SENSOR_TYPES } from "./fusionSettings";
 import { DEFAULT_NAMESPACE, type LockstepConfig } from "./panelConfig";
 import { defaultPolicy, POLICY_PARAMS, type ParamSpec } from "./policyParams";
-import { ACTION } from "./settingsTree";
+import { ACTION, STAMP_PATH_CHOICE, stampChoice } from "./settingsTree";
 
 /** What actions need besides the config. */
 export interface ActionEnv {
@@ -38,6 +38,37 @@ function fusionTarget(key: string | undefined): [string, string?] | undefined {
     return ["motionModels", key.slice(7)];
   }
   return key === "optimizer" ? ["optimizer"] : undefined;
+}
+
+/** The `stamp` an input gets when its "Stamp source" is set to `choice` (undefined = the default, header). */
+function stampFromChoice(current: string | undefined, choice: unknown): string | undefined {
+  if (choice === STAMP_PATH_CHOICE) {
+    return stampChoice(current) === STAMP_PATH_CHOICE ? current : ".header.stamp";
+  }
+  return typeof choice === "string" && choice !== "" && choice !== "header" ? choice : undefined;
+}
+
+/**
+ * The stamp path a message-path field's value names: the app's field writes the topic in front
+ * ("/imu.meta.time", or quoted: "\"/a b\".meta.time"); the config keeps the path in the message
+ * (".meta.time"). An empty value goes back to the header stamp (undefined).
+ */
+export function stampPathOfField(topic: string, value: unknown): string | undefined {
+  if (typeof value !== "string" || value.trim() === "") {
+    return undefined;
+  }
+  const v = value.trim();
+  for (const prefix of [`"${topic}"`, topic]) {
+    if (topic !== "" && v.startsWith(prefix) && (v.length === prefix.length || v[prefix.length] === ".")) {
+      const rest = v.slice(prefix.length);
+      return rest === "" ? undefined : rest;
+    }
+  }
+  if (v.startsWith("/")) {
+    const dot = v.indexOf(".");
+    return dot < 0 ? undefined : v.slice(dot);
+  }
+  return v.startsWith(".") ? v : `.${v}`;
 }
 
 /**
@@ -199,6 +230,16 @@ export function applySettingsAction(config: LockstepConfig, action: SettingsTree
       }
       if (b === "topic") {
         next.inputs[slot] = { ...next.inputs[slot], topic: typeof value === "string" ? value : "" };
+        return next;
+      }
+      if (b === "stampSource" || b === "stampPath") {
+        const input = next.inputs[slot]!;
+        const stamp = b === "stampSource" ? stampFromChoice(input.stamp, value) : stampPathOfField(input.topic, value);
+        if (stamp == undefined) {
+          delete input.stamp;
+        } else {
+          input.stamp = stamp;
+        }
         return next;
       }
       const spec = POLICY_PARAMS[next.policy.type]?.find((p) => p.perSlot === true && p.key === b);

@@ -7,10 +7,12 @@ import type {
 } from "@foxglove/extension";
 
 import { groupIssues, slotKey, type ConfigIssue } from "./configErrors";
+import type { FuseYamlNotice } from "./fuseYamlImport";
 import { fusionNodes } from "./fusionSettings";
 import { publishNamespace, type LockstepConfig } from "./panelConfig";
 import { POLICY_PARAMS, POLICY_TYPES, type ParamSpec } from "./policyParams";
 import { stampedTopics } from "./stampedTopics";
+import { STAMP_SOURCES, stampSourceProblem } from "../../pipeline";
 
 /** What the tree needs besides the config. */
 export interface SettingsEnv {
@@ -22,6 +24,8 @@ export interface SettingsEnv {
   readonly issues: readonly ConfigIssue[];
   /** Preset names offered for loading. */
   readonly presets: readonly string[];
+  /** What the last "Import fuse YAML file…" did (shown on the Fusion node). */
+  readonly fuseYamlNotice?: FuseYamlNotice;
 }
 
 /** Node action ids the tree uses (handled in settingsActions.ts). */
@@ -33,7 +37,54 @@ export const ACTION = {
   removeSensor: "remove-sensor",
   enableFusion: "enable-fusion",
   disableFusion: "disable-fusion",
+  importFuseYaml: "import-fuse-yaml",
 } as const;
+
+/** The "Stamp source" choice of an input whose `stamp` is a message path. */
+export const STAMP_PATH_CHOICE = "path";
+
+/** The stamp source choice of an input's `stamp` value: a named source, or STAMP_PATH_CHOICE for a message path. */
+export function stampChoice(stamp: unknown): string {
+  return typeof stamp === "string" && stamp.startsWith(".") ? STAMP_PATH_CHOICE : typeof stamp === "string" && stamp !== "" ? stamp : STAMP_SOURCES[0].name;
+}
+
+/**
+ * An input's stamp fields: where the stamp comes from (the named STAMP_SOURCES or a message
+ * path), and for a message path the app's own message-path field on the input's topic (its
+ * autocompletion offers the topic's fields; the value keeps the topic in front, see
+ * `stampPathOfField`).
+ */
+export function stampFields(input: { topic: string; stamp?: unknown }, issue?: string): SettingsTreeFields {
+  const choice = stampChoice(input.stamp);
+  // The pipeline checks the source when it is built, not when the config is parsed: say it here.
+  const error = issue ?? (typeof input.stamp === "string" ? stampSourceProblem(input.stamp) : undefined);
+  const known = STAMP_SOURCES.some((s) => s.name === choice) || choice === STAMP_PATH_CHOICE;
+  const fields: SettingsTreeFields = {
+    stampSource: {
+      label: "Stamp source",
+      input: "select",
+      value: choice,
+      options: [
+        ...STAMP_SOURCES.map((s) => ({ label: s.label, value: s.name })),
+        { label: "Message path", value: STAMP_PATH_CHOICE },
+        ...(known ? [] : [{ label: `${choice} (unknown)`, value: choice }]),
+      ],
+      help: [...STAMP_SOURCES.map((s) => `${s.label}: ${s.help}`), "Message path: a field of the message holding {sec, nsec}, {sec, nanosec}, integer or decimal-string nanoseconds"].join(". "),
+      error: choice === STAMP_PATH_CHOICE ? undefined : error,
+    },
+  };
+  if (choice === STAMP_PATH_CHOICE) {
+    fields.stampPath = {
+      label: "Stamp path",
+      input: "messagepath",
+      value: `${input.topic}${String(input.stamp)}`,
+      validTopics: input.topic === "" ? undefined : [input.topic],
+      help: 'e.g. .timestamp, .header.stamp or .meta.time of the topic\'s messages',
+      error,
+    };
+  }
+  return fields;
+}
 
 /** Text shown for a JSON value in a string field ("unlimited" for null). */
 export function durationText(value: unknown): string | undefined {
@@ -108,13 +159,14 @@ export function paramField(spec: ParamSpec, value: unknown, slots: number, error
 }
 
 function topicField(topic: string, topics: readonly Topic[] | undefined, error?: string): SettingsTreeField {
-  // Only topics whose messages carry a header stamp the pipeline can read.
-  const options = stampedTopics(topics).map((t) => ({ label: `${t.name} (${t.schemaName})`, value: t.name }));
-  const known = topic === "" || options.some((o) => o.value === topic) || (topics ?? []).some((t) => t.name === topic);
-  if (!options.some((o) => o.value === topic) && known && topic !== "") {
-    const t = topics!.find((x) => x.name === topic)!;
-    options.unshift({ label: `${t.name} (${t.schemaName}, no header stamp)`, value: t.name });
-  }
+  // Topics with a header stamp first; the others need a stamp source (or a policy that takes
+  // headerless messages), which the label says.
+  const stamped = stampedTopics(topics);
+  const options = [
+    ...stamped.map((t) => ({ label: `${t.name} (${t.schemaName})`, value: t.name })),
+    ...(topics ?? []).filter((t) => !stamped.includes(t)).map((t) => ({ label: `${t.name} (${t.schemaName}, no header stamp)`, value: t.name })),
+  ];
+  const known = topic === "" || options.some((o) => o.value === topic);
   if (!known) {
     options.unshift({ label: `${topic} (not in this data source)`, value: topic });
   }
@@ -159,7 +211,10 @@ export function buildSettingsNodes(config: LockstepConfig, env: SettingsEnv): Se
   const inputChildren: SettingsTreeChildren = {};
   config.inputs.forEach((input, i) => {
     const key = `inputs/${slotKey(i)}`;
-    const fields: SettingsTreeFields = { topic: topicField(input.topic, env.topics, errAt(key, "topic")) };
+    const fields: SettingsTreeFields = {
+      topic: topicField(input.topic, env.topics, errAt(key, "topic")),
+      ...stampFields(input, errAt(key, "stamp")),
+    };
     for (const spec of slotParams) {
       const arr = config.policy[spec.key];
       fields[spec.key] = paramField(spec, Array.isArray(arr) ? arr[i] : undefined, slots, errAt(key, spec.key));
