@@ -1,15 +1,9 @@
 import type { Duration, Stamp } from "../../../time";
 import type { DropReason } from "../../DropReason";
-import { NO_STAMPS, type CombinerPolicy, type PolicyHost } from "../CombinerPolicy";
+import { NO_STAMPS, type PolicyHost } from "../CombinerPolicy";
+import { QueueAgePolicy } from "./QueueAgePolicy";
 import { SlotRing } from "./SlotRing";
-import {
-  checkDuration,
-  checkQueueSize,
-  checkSlotCount,
-  checkSlotIndex,
-  rejectInput,
-  unboundHost,
-} from "./checks";
+import { checkDuration, checkSlotIndex, rejectInput } from "./checks";
 
 /** Options of {@link ApproximateTime}; every field is optional and JSON-friendly. */
 export interface ApproximateTimeOptions {
@@ -87,18 +81,8 @@ const INITIAL_CAPACITY = 16;
  * policy.add(0, stampA, msgA, stampA);
  * ```
  */
-export class ApproximateTime<T> implements CombinerPolicy<T> {
-  /** The config type of this policy. */
-  public readonly type = "fkie/approximate-time";
-  /** Number of input slots. */
-  public readonly slots: number;
-  /** Always false: the policy needs header stamps. */
-  public readonly acceptsHeaderless = false;
-
-  #host: PolicyHost<T> = unboundHost("fkie/approximate-time");
+export class ApproximateTime<T> extends QueueAgePolicy<T> {
   #readsStamps = true;
-  #maxQueueSize: number;
-  #maxAge: Duration | null;
   #maxTimespan: Duration | null;
   readonly #zero: Stamp;
   readonly #ros1: boolean;
@@ -113,15 +97,7 @@ export class ApproximateTime<T> implements CombinerPolicy<T> {
    * @param options see {@link ApproximateTimeOptions}; throws RangeError naming a bad option
    */
   public constructor(slots: number, options: ApproximateTimeOptions = {}) {
-    checkSlotCount(slots, "fkie/approximate-time");
-    this.slots = slots;
-    this.#maxQueueSize = checkQueueSize(options.maxQueueSize ?? 0, "maxQueueSize");
-    this.#maxAge = checkDuration(
-      // null (unlimited) and undefined (the 1 s default) differ here.
-      // eslint-disable-next-line @foxglove/strict-equality
-      options.maxAge === undefined ? 1_000_000_000 : options.maxAge,
-      "maxAge",
-    );
+    super("fkie/approximate-time", slots, options);
     this.#maxTimespan = checkDuration(options.maxTimespan ?? null, "maxTimespan");
     this.#zero = options.zero ?? 0;
     if (typeof this.#zero !== "number" || Number.isNaN(this.#zero)) {
@@ -130,8 +106,8 @@ export class ApproximateTime<T> implements CombinerPolicy<T> {
     this.#ros1 = options.ros1OutOfOrder ?? false;
     // Rings start small and double as they fill (a huge maxQueueSize costs nothing up front).
     const cap =
-      this.#maxQueueSize > 0
-        ? Math.min(INITIAL_CAPACITY, nextPow2(this.#maxQueueSize + 2))
+      this.queueLimit > 0
+        ? Math.min(INITIAL_CAPACITY, nextPow2(this.queueLimit + 2))
         : INITIAL_CAPACITY;
     this.#rings = Array.from({ length: slots }, () => new SlotRing<T>(cap, this.#zero));
     if (options.minDistance != undefined) {
@@ -146,14 +122,6 @@ export class ApproximateTime<T> implements CombinerPolicy<T> {
     }
   }
 
-  /** Max queue size per slot behind the head (0 = unlimited). */
-  public get maxQueueSize(): number {
-    return this.#maxQueueSize;
-  }
-  /** Max age in ns, or null (unlimited). */
-  public get maxAge(): Duration | null {
-    return this.#maxAge;
-  }
   /** Max timespan in ns, or null (unconstrained). */
   public get maxTimespan(): Duration | null {
     return this.#maxTimespan;
@@ -162,23 +130,6 @@ export class ApproximateTime<T> implements CombinerPolicy<T> {
   public minDistance(slot: number): Duration {
     checkSlotIndex(slot, this.slots, "fkie/approximate-time");
     return this.#rings[slot]!.minDist;
-  }
-
-  /** Sets the max age (ns, or null) and, as fkie's `set_max_age` does, `maxQueueSize = 0`. */
-  public setMaxAge(maxAge: Duration | null): this {
-    this.#maxAge = checkDuration(maxAge, "maxAge");
-    this.#maxQueueSize = 0;
-    return this;
-  }
-
-  /**
-   * Sets the max queue size (0 = unlimited) and the max age, which fkie's `set_max_queue_size`
-   * resets to `null` (unlimited) when not given.
-   */
-  public setMaxQueueSize(maxQueueSize: number, maxAge: Duration | null = null): this {
-    this.#maxQueueSize = checkQueueSize(maxQueueSize, "maxQueueSize");
-    this.#maxAge = checkDuration(maxAge, "maxAge");
-    return this;
   }
 
   /** Sets the max timespan of an emitted set (ns, or null). */
@@ -195,20 +146,20 @@ export class ApproximateTime<T> implements CombinerPolicy<T> {
   }
 
   /** Connects the policy to its host (emit/drop receiver). */
-  public bind(host: PolicyHost<T>): void {
-    this.#host = host;
+  public override bind(host: PolicyHost<T>): void {
+    super.bind(host);
     this.#readsStamps = host.readsStamps ?? true;
   }
 
   /** Adds one message (reference §2.1 add): expiry, order check, insert, prune, matching loop. */
-  public add(slot: number, stamp: Stamp, item: T, _arrival?: Stamp): void {
+  public override add(slot: number, stamp: Stamp, item: T, _arrival?: Stamp): void {
     const ring = this.#rings[slot];
     if (ring == undefined || stamp !== stamp) {
       rejectInput(slot, stamp, this.slots, "fkie/approximate-time");
     }
     // 1. Age expiry against the incoming stamp.
-    if (this.#maxAge != undefined) {
-      this.#discardExpired(stamp - this.#maxAge);
+    if (this.ageLimit != undefined) {
+      this.#discardExpired(stamp - this.ageLimit);
     }
     // 2. Out-of-order check; an equal stamp is in order.
     if (this.#ros1) {
@@ -228,7 +179,7 @@ export class ApproximateTime<T> implements CombinerPolicy<T> {
     }
     ring.push(stamp, item);
     // 4. Prune: keep head + maxQueueSize.
-    const q = this.#maxQueueSize;
+    const q = this.queueLimit;
     if (q > 0 && ring.len > q + 1) {
       this.#prune(slot, q + 1);
     }
@@ -240,7 +191,7 @@ export class ApproximateTime<T> implements CombinerPolicy<T> {
 
   /** Clears all held messages and state (keeps the configuration); reports them as `reset` if asked. */
   // eslint-disable-next-line @foxglove/no-boolean-parameters -- the CombinerPolicy contract
-  public reset(reportDrops = false): void {
+  public override reset(reportDrops = false): void {
     if (reportDrops) {
       this.#clear("reset");
     } else {
@@ -321,7 +272,7 @@ export class ApproximateTime<T> implements CombinerPolicy<T> {
           const item = ring.it[start] as T;
           ring.start = nextStart;
           ring.len--;
-          this.#host.drop(i, s, item, "not-selected");
+          this.host.drop(i, s, item, "not-selected");
           start = nextStart;
           s = next;
           td = tdNext;
@@ -408,7 +359,7 @@ export class ApproximateTime<T> implements CombinerPolicy<T> {
       }
     }
     this.#pivot = UNSET;
-    this.#host.emit(items, stamps);
+    this.host.emit(items, stamps);
   }
 
   /** fkie's discard_expired: heads expire when `< cutoff`, queued messages when `<= cutoff`. */
@@ -444,7 +395,7 @@ export class ApproximateTime<T> implements CombinerPolicy<T> {
         ring.it[ring.start] = headItem;
         ring.len = n - (k - 1);
         for (const [s, item] of expired) {
-          this.#host.drop(i, s, item, "max-age");
+          this.host.drop(i, s, item, "max-age");
         }
       }
     }
@@ -460,7 +411,7 @@ export class ApproximateTime<T> implements CombinerPolicy<T> {
     if (--ring.len === 0) {
       this.#filled--;
     }
-    this.#host.drop(i, stamp, item, reason);
+    this.host.drop(i, stamp, item, reason);
   }
 
   /** fkie's reset(): empties every slot (reporting each message) and forgets the latest stamps. */
@@ -477,7 +428,7 @@ export class ApproximateTime<T> implements CombinerPolicy<T> {
     this.#pivot = UNSET;
     this.#filled = 0;
     for (const [i, s, item] of dropped) {
-      this.#host.drop(i, s, item, reason);
+      this.host.drop(i, s, item, reason);
     }
   }
 }

@@ -1,14 +1,7 @@
+import { QueueAgePolicy } from "./QueueAgePolicy";
+import { checkSlotIndex, rejectInput } from "./checks";
 import { lowerBound, type Duration, type Stamp } from "../../../time";
 import type { DropReason } from "../../DropReason";
-import type { CombinerPolicy, PolicyHost } from "../CombinerPolicy";
-import {
-  checkDuration,
-  checkQueueSize,
-  checkSlotCount,
-  checkSlotIndex,
-  rejectInput,
-  unboundHost,
-} from "./checks";
 
 /** Options of {@link ExactTime}. */
 export interface ExactTimeOptions {
@@ -48,17 +41,7 @@ export interface ExactTimeOptions {
  * policy.add(0, stamp, msg, stamp);
  * ```
  */
-export class ExactTime<T> implements CombinerPolicy<T> {
-  /** The config type of this policy. */
-  public readonly type = "fkie/exact-time";
-  /** Number of input slots. */
-  public readonly slots: number;
-  /** Always false: the policy needs header stamps. */
-  public readonly acceptsHeaderless = false;
-
-  #host: PolicyHost<T> = unboundHost("fkie/exact-time");
-  #maxQueueSize: number;
-  #maxAge: Duration | null;
+export class ExactTime<T> extends QueueAgePolicy<T> {
   readonly #queues: SortedSlot<T>[];
 
   /**
@@ -66,53 +49,18 @@ export class ExactTime<T> implements CombinerPolicy<T> {
    * @param options see {@link ExactTimeOptions}; throws RangeError naming a bad option
    */
   public constructor(slots: number, options: ExactTimeOptions = {}) {
-    checkSlotCount(slots, "fkie/exact-time");
-    this.slots = slots;
-    this.#maxQueueSize = checkQueueSize(options.maxQueueSize ?? 0, "maxQueueSize");
-    this.#maxAge = checkDuration(
-      // null (unlimited) and undefined (the 1 s default) differ here.
-      // eslint-disable-next-line @foxglove/strict-equality
-      options.maxAge === undefined ? 1_000_000_000 : options.maxAge,
-      "maxAge",
-    );
+    super("fkie/exact-time", slots, options);
     this.#queues = Array.from({ length: slots }, () => new SortedSlot<T>());
   }
 
-  /** Max messages per slot (0 = unlimited). */
-  public get maxQueueSize(): number {
-    return this.#maxQueueSize;
-  }
-  /** Max age in ns, or null (unlimited). */
-  public get maxAge(): Duration | null {
-    return this.#maxAge;
-  }
-
-  /** Sets the max age (ns, or null) and, as fkie's `set_max_age` does, `maxQueueSize = 0`. */
-  public setMaxAge(maxAge: Duration | null): this {
-    this.#maxAge = checkDuration(maxAge, "maxAge");
-    this.#maxQueueSize = 0;
-    return this;
-  }
-
-  /** Sets the max queue size (0 = unlimited) and the max age (`null` when not given, as fkie). */
-  public setMaxQueueSize(maxQueueSize: number, maxAge: Duration | null = null): this {
-    this.#maxQueueSize = checkQueueSize(maxQueueSize, "maxQueueSize");
-    this.#maxAge = checkDuration(maxAge, "maxAge");
-    return this;
-  }
-
-  /** Connects the policy to its host. */
-  public bind(host: PolicyHost<T>): void {
-    this.#host = host;
-  }
 
   /** Adds one message (reference §2.2 add). */
-  public add(slot: number, stamp: Stamp, item: T, _arrival?: Stamp): void {
+  public override add(slot: number, stamp: Stamp, item: T, _arrival?: Stamp): void {
     if (slot >>> 0 !== slot || slot >= this.slots || stamp !== stamp) {
       rejectInput(slot, stamp, this.slots, "fkie/exact-time");
     }
     const queues = this.#queues;
-    const host = this.#host;
+    const host = this.host;
     if (!queues[slot]!.insert(stamp, item)) {
       host.drop(slot, stamp, item, "duplicate-stamp");
       return;
@@ -132,13 +80,13 @@ export class ExactTime<T> implements CombinerPolicy<T> {
         this.#purgeBefore(i, stamp);
         items[i] = queues[i]!.popFrontItem();
       }
-    } else if (this.#maxAge != undefined) {
-      const cutoff = stamp - this.#maxAge;
+    } else if (this.ageLimit != undefined) {
+      const cutoff = stamp - this.ageLimit;
       for (let i = 0; i < queues.length; i++) {
         this.#purgeUpTo(i, cutoff);
       }
     }
-    const q = this.#maxQueueSize;
+    const q = this.queueLimit;
     if (q > 0 && queues[slot]!.length > q) {
       this.#dropFront(slot, "queue-overflow");
     }
@@ -150,7 +98,7 @@ export class ExactTime<T> implements CombinerPolicy<T> {
 
   /** Clears all held messages (reported as `reset` if asked); keeps the configuration. */
   // eslint-disable-next-line @foxglove/no-boolean-parameters -- the CombinerPolicy contract
-  public reset(reportDrops = false): void {
+  public override reset(reportDrops = false): void {
     for (let i = 0; i < this.#queues.length; i++) {
       const q = this.#queues[i]!;
       while (q.length > 0) {
@@ -189,7 +137,7 @@ export class ExactTime<T> implements CombinerPolicy<T> {
     const q = this.#queues[i]!;
     const s = q.frontStamp();
     const item = q.popFrontItem();
-    this.#host.drop(i, s, item, reason);
+    this.host.drop(i, s, item, reason);
   }
 }
 

@@ -1,5 +1,6 @@
 import type { Stamp } from "../../../time";
-import type { CombinerPolicy, PolicyHost } from "../CombinerPolicy";
+import type { PolicyHost } from "../CombinerPolicy";
+import { SlotPolicy } from "../SlotPolicy";
 import { checkQueueSize, checkSlotCount, unboundHost } from "./checks";
 
 /** Options of {@link Fifo}. */
@@ -27,15 +28,7 @@ export interface FifoOptions {
  * policy.add(0, NaN, msg, arrival);
  * ```
  */
-export class Fifo<T> implements CombinerPolicy<T> {
-  /** The config type of this policy. */
-  public readonly type = "fkie/fifo";
-  /** Number of input slots. */
-  public readonly slots: number;
-  /** Always true: stamps are passed through, never read. */
-  public readonly acceptsHeaderless = true;
-
-  #host: PolicyHost<T> = unboundHost("fkie/fifo");
+export class Fifo<T> extends SlotPolicy<T, PolicyHost<T>> {
   readonly #maxQueueSize: number;
   // Slot i's FIFO: `#items[i]` / `#stamps[i]` from `#front[i]` on (compacted when drained).
   readonly #items: (T | undefined)[][];
@@ -48,7 +41,7 @@ export class Fifo<T> implements CombinerPolicy<T> {
    */
   public constructor(slots: number, options: FifoOptions = {}) {
     checkSlotCount(slots, "fkie/fifo");
-    this.slots = slots;
+    super("fkie/fifo", slots, "accept", unboundHost("fkie/fifo"));
     this.#maxQueueSize = checkQueueSize(options.maxQueueSize ?? 1, "maxQueueSize");
     this.#items = Array.from({ length: slots }, () => []);
     this.#stamps = Array.from({ length: slots }, () => []);
@@ -60,13 +53,8 @@ export class Fifo<T> implements CombinerPolicy<T> {
     return this.#maxQueueSize;
   }
 
-  /** Connects the policy to its host. */
-  public bind(host: PolicyHost<T>): void {
-    this.#host = host;
-  }
-
   /** Adds one message (reference §2.3); `stamp` is carried to the output only. */
-  public add(slot: number, stamp: Stamp, item: T, _arrival?: Stamp): void {
+  public override add(slot: number, stamp: Stamp, item: T, _arrival?: Stamp): void {
     if (slot >>> 0 !== slot || slot >= this.slots) {
       throw new RangeError(
         `fkie/fifo: slot ${slot} does not exist (the policy has slots 0..${this.slots - 1})`,
@@ -76,7 +64,7 @@ export class Fifo<T> implements CombinerPolicy<T> {
     this.#stamps[slot]!.push(stamp);
     if (this.#length(slot) > this.#maxQueueSize) {
       const [s, dropped] = this.#popFront(slot);
-      this.#host.drop(slot, s, dropped, "queue-overflow");
+      this.host.drop(slot, s, dropped, "queue-overflow");
     }
     for (;;) {
       for (let i = 0; i < this.slots; i++) {
@@ -89,18 +77,18 @@ export class Fifo<T> implements CombinerPolicy<T> {
       for (let i = 0; i < this.slots; i++) {
         [stamps[i], items[i]] = this.#popFront(i);
       }
-      this.#host.emit(items, stamps);
+      this.host.emit(items, stamps);
     }
   }
 
   /** Clears all held messages (reported as `reset` if asked). */
   // eslint-disable-next-line @foxglove/no-boolean-parameters -- the CombinerPolicy contract
-  public reset(reportDrops = false): void {
+  public override reset(reportDrops = false): void {
     for (let i = 0; i < this.slots; i++) {
       while (this.#length(i) > 0) {
         const [s, item] = this.#popFront(i);
         if (reportDrops) {
-          this.#host.drop(i, s, item, "reset");
+          this.host.drop(i, s, item, "reset");
         }
       }
     }

@@ -1,5 +1,6 @@
 import type { Stamp } from "../../../time";
-import type { CombinerPolicy, PolicyHost } from "../CombinerPolicy";
+import type { PolicyHost } from "../CombinerPolicy";
+import { SlotPolicy } from "../SlotPolicy";
 import { checkSlotCount, unboundHost } from "./checks";
 
 /** Options of {@link Latch}. */
@@ -25,15 +26,7 @@ export interface LatchOptions {
  * policy.add(0, stamp, image, stamp); // emits [image, calibration]
  * ```
  */
-export class Latch<T> implements CombinerPolicy<T> {
-  /** The config type of this policy. */
-  public readonly type = "fkie/latch";
-  /** Number of input slots. */
-  public readonly slots: number;
-  /** Always true: stamps are passed through, never read. */
-  public readonly acceptsHeaderless = true;
-
-  #host: PolicyHost<T> = unboundHost("fkie/latch");
+export class Latch<T> extends SlotPolicy<T, PolicyHost<T>> {
   #trigger: number | "any" = 0;
   readonly #items: (T | undefined)[];
   readonly #stamps: Stamp[];
@@ -46,7 +39,7 @@ export class Latch<T> implements CombinerPolicy<T> {
    */
   public constructor(slots: number, options: LatchOptions = {}) {
     checkSlotCount(slots, "fkie/latch");
-    this.slots = slots;
+    super("fkie/latch", slots, "accept", unboundHost("fkie/latch"));
     this.#items = new Array<T | undefined>(slots).fill(undefined);
     this.#stamps = new Array<Stamp>(slots).fill(NaN);
     this.#state = new Uint8Array(slots);
@@ -80,13 +73,8 @@ export class Latch<T> implements CombinerPolicy<T> {
     return this;
   }
 
-  /** Connects the policy to its host. */
-  public bind(host: PolicyHost<T>): void {
-    this.#host = host;
-  }
-
   /** Latches one message and emits if it is a trigger and every slot holds a value (§2.4). */
-  public add(slot: number, stamp: Stamp, item: T, _arrival?: Stamp): void {
+  public override add(slot: number, stamp: Stamp, item: T, _arrival?: Stamp): void {
     if (slot >>> 0 !== slot || slot >= this.slots) {
       throw new RangeError(
         `fkie/latch: slot ${slot} does not exist (the policy has slots 0..${this.slots - 1})`,
@@ -99,7 +87,7 @@ export class Latch<T> implements CombinerPolicy<T> {
     this.#stamps[slot] = stamp;
     this.#state[slot] = 1;
     if (replaced) {
-      this.#host.drop(slot, oldStamp, oldItem, "superseded");
+      this.host.drop(slot, oldStamp, oldItem, "superseded");
     }
     if (this.#trigger !== "any" && this.#trigger !== slot) {
       return;
@@ -110,19 +98,19 @@ export class Latch<T> implements CombinerPolicy<T> {
       }
     }
     this.#state.fill(2);
-    this.#host.emit(this.#items.slice() as T[], this.#stamps.slice());
+    this.host.emit(this.#items.slice() as T[], this.#stamps.slice());
   }
 
   /** Clears the latched values (never-emitted ones reported as `reset` if asked). */
   // eslint-disable-next-line @foxglove/no-boolean-parameters -- the CombinerPolicy contract
-  public reset(reportDrops = false): void {
+  public override reset(reportDrops = false): void {
     for (let i = 0; i < this.slots; i++) {
       const item = this.#items[i] as T;
       const wasPending = this.#state[i] === 1;
       this.#items[i] = undefined;
       this.#state[i] = 0;
       if (reportDrops && wasPending) {
-        this.#host.drop(i, this.#stamps[i]!, item, "reset");
+        this.host.drop(i, this.#stamps[i]!, item, "reset");
       }
       this.#stamps[i] = NaN;
     }

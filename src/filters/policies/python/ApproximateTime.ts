@@ -1,6 +1,7 @@
 import type { Duration, Stamp } from "../../../time";
-import type { CombinerPolicy, PolicyHost } from "../CombinerPolicy";
-import { checkQueueSize, checkSlotCount, rejectAdd } from "./checks";
+import { SlotPolicy } from "../SlotPolicy";
+import { SlotDicts, type Held } from "./SlotDicts";
+import { checkQueueSize, checkSlotCount } from "./checks";
 
 /** Options of {@link ApproximateTime} (config type `python/approximate-time`). */
 export interface PythonApproximateTimeOptions {
@@ -17,11 +18,6 @@ export interface PythonApproximateTimeOptions {
   queueOffset?: readonly Duration[];
   /** Match by arrival time instead of header stamps (also accepts headerless). Default false. */
   syncArrivalTime?: boolean;
-}
-
-interface Held<T> {
-  item: T;
-  stamp: Stamp;
 }
 
 /**
@@ -43,17 +39,12 @@ interface Held<T> {
  * Drops: `no-header` (headerless without the options), `duplicate-stamp`, `queue-overflow`,
  * `reset`. Emitted stamps are the messages' header stamps (NaN when headerless).
  */
-export class ApproximateTime<T> implements CombinerPolicy<T> {
-  public readonly type = "python/approximate-time";
-  public readonly slots: number;
-  public readonly acceptsHeaderless: boolean;
-
-  #host: PolicyHost<T> | undefined;
-  readonly #queueSize: number;
+export class ApproximateTime<T> extends SlotPolicy<T> {
   readonly #slop: Duration;
   readonly #allowHeaderless: boolean;
   readonly #syncArrival: boolean;
   readonly #offset: readonly Duration[] | undefined;
+  readonly #dicts: SlotDicts<T>;
   readonly #queues: Map<number, Held<T>>[];
 
   public constructor(slots: number, options: PythonApproximateTimeOptions) {
@@ -75,27 +66,19 @@ export class ApproximateTime<T> implements CombinerPolicy<T> {
         }
       });
     }
-    this.slots = slots;
-    this.#queueSize = options.queueSize;
+    // rclpy accepts headerless messages when either option is set.
+    super("python/approximate-time", slots, (options.allowHeaderless ?? false) || (options.syncArrivalTime ?? false) ? "accept" : "refuse");
     this.#slop = options.slop;
     this.#allowHeaderless = options.allowHeaderless ?? false;
     this.#syncArrival = options.syncArrivalTime ?? false;
     // Python tests `if self.queue_offset:`: an empty list means no offset.
     this.#offset = offset != undefined && offset.length > 0 ? [...offset] : undefined;
-    // rclpy accepts headerless messages when either option is set.
-    this.acceptsHeaderless = this.#allowHeaderless || this.#syncArrival;
-    this.#queues = Array.from({ length: slots }, () => new Map<number, Held<T>>());
+    this.#dicts = new SlotDicts<T>(slots, options.queueSize);
+    this.#queues = this.#dicts.maps;
   }
 
-  public bind(host: PolicyHost<T>): void {
-    this.#host = host;
-  }
-
-  public add(slot: number, stamp: Stamp, item: T, arrival: Stamp): void {
-    const host = this.#host;
-    if (host == undefined || !Number.isInteger(slot) || slot < 0 || slot >= this.slots) {
-      rejectAdd("python/approximate-time", host, slot, this.slots);
-    }
+  public override add(slot: number, stamp: Stamp, item: T, arrival: Stamp): void {
+    const host = this.hostFor(slot);
     let raw: number;
     if (stamp !== stamp || this.#syncArrival) {
       if (!this.#allowHeaderless && !this.#syncArrival) {
@@ -107,23 +90,7 @@ export class ApproximateTime<T> implements CombinerPolicy<T> {
       raw = stamp;
     }
     const key = this.#offset != undefined ? raw - this.#offset[slot]! : raw;
-    const mine = this.#queues[slot]!;
-    const previous = mine.get(key);
-    mine.set(key, { item, stamp });
-    if (previous != undefined) {
-      host.drop(slot, previous.stamp, previous.item, "duplicate-stamp");
-    }
-    while (mine.size > this.#queueSize) {
-      let min = Infinity;
-      for (const k of mine.keys()) {
-        if (k < min) {
-          min = k;
-        }
-      }
-      const evicted = mine.get(min)!;
-      mine.delete(min);
-      host.drop(slot, evicted.stamp, evicted.item, "queue-overflow");
-    }
+    this.#dicts.store(host, slot, key, stamp, item);
 
     // Candidate keys of every other slot, nearest first.
     const slop = this.#slop;
@@ -186,14 +153,7 @@ export class ApproximateTime<T> implements CombinerPolicy<T> {
   }
 
   // eslint-disable-next-line @foxglove/no-boolean-parameters -- signature fixed by CombinerPolicy
-  public reset(reportDrops = false): void {
-    this.#queues.forEach((q, slot) => {
-      if (reportDrops) {
-        for (const h of q.values()) {
-          this.#host?.drop(slot, h.stamp, h.item, "reset");
-        }
-      }
-      q.clear();
-    });
+  public override reset(reportDrops = false): void {
+    this.#dicts.clear(reportDrops ? this.host : undefined);
   }
 }

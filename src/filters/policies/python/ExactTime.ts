@@ -1,16 +1,12 @@
 import type { Stamp } from "../../../time";
-import type { CombinerPolicy, PolicyHost } from "../CombinerPolicy";
-import { checkQueueSize, checkSlotCount, rejectAdd } from "./checks";
+import { SlotPolicy } from "../SlotPolicy";
+import { SlotDicts, type Held } from "./SlotDicts";
+import { checkQueueSize, checkSlotCount } from "./checks";
 
 /** Options of {@link ExactTime} (config type `python/exact-time`). */
 export interface PythonExactTimeOptions {
   /** Max messages kept per slot (the smallest stamp is evicted beyond it). Integer >= 1. */
   queueSize: number;
-}
-
-interface Held<T> {
-  item: T;
-  stamp: Stamp;
 }
 
 /**
@@ -24,48 +20,25 @@ interface Held<T> {
  * does. (Up to 7.3.4 every common stamp was emitted, in order; not offered.) Headerless messages
  * are not accepted (rclpy raises; callers drop them as `no-header`).
  */
-export class ExactTime<T> implements CombinerPolicy<T> {
-  public readonly type = "python/exact-time";
-  public readonly slots: number;
-  public readonly acceptsHeaderless = false;
-
-  #host: PolicyHost<T> | undefined;
-  readonly #queueSize: number;
+export class ExactTime<T> extends SlotPolicy<T> {
+  readonly #dicts: SlotDicts<T>;
   readonly #queues: Map<number, Held<T>>[];
 
   public constructor(slots: number, options: PythonExactTimeOptions) {
     checkSlotCount(slots, "python/exact-time");
     checkQueueSize(options.queueSize, "python/exact-time");
-    this.slots = slots;
-    this.#queueSize = options.queueSize;
-    this.#queues = Array.from({ length: slots }, () => new Map<number, Held<T>>());
+    super("python/exact-time", slots, "refuse");
+    this.#dicts = new SlotDicts<T>(slots, options.queueSize);
+    this.#queues = this.#dicts.maps;
   }
 
-  public bind(host: PolicyHost<T>): void {
-    this.#host = host;
-  }
-
-  public add(slot: number, stamp: Stamp, item: T, _arrival: Stamp): void {
-    const host = this.#host;
-    if (host == undefined || !Number.isInteger(slot) || slot < 0 || slot >= this.slots) {
-      rejectAdd("python/exact-time", host, slot, this.slots);
-    }
+  public override add(slot: number, stamp: Stamp, item: T, _arrival: Stamp): void {
+    const host = this.hostFor(slot);
     if (stamp !== stamp) {
       host.drop(slot, stamp, item, "no-header", "python/exact-time needs a header stamp");
       return;
     }
-    const mine = this.#queues[slot]!;
-    const previous = mine.get(stamp);
-    mine.set(stamp, { item, stamp });
-    if (previous != undefined) {
-      host.drop(slot, previous.stamp, previous.item, "duplicate-stamp");
-    }
-    while (mine.size > this.#queueSize) {
-      const min = Math.min(...mine.keys());
-      const evicted = mine.get(min)!;
-      mine.delete(min);
-      host.drop(slot, evicted.stamp, evicted.item, "queue-overflow");
-    }
+    this.#dicts.store(host, slot, stamp, stamp, item);
     // The smallest stamp held by every slot.
     let common = Infinity;
     for (const t of this.#queues[0]!.keys()) {
@@ -100,14 +73,7 @@ export class ExactTime<T> implements CombinerPolicy<T> {
   }
 
   // eslint-disable-next-line @foxglove/no-boolean-parameters -- signature fixed by CombinerPolicy
-  public reset(reportDrops = false): void {
-    this.#queues.forEach((q, slot) => {
-      if (reportDrops) {
-        for (const h of q.values()) {
-          this.#host?.drop(slot, h.stamp, h.item, "reset");
-        }
-      }
-      q.clear();
-    });
+  public override reset(reportDrops = false): void {
+    this.#dicts.clear(reportDrops ? this.host : undefined);
   }
 }

@@ -1,5 +1,6 @@
 import type { Duration, Stamp } from "../../../time";
-import type { CombinerPolicy, PolicyHost } from "../CombinerPolicy";
+import type { PolicyHost } from "../CombinerPolicy";
+import { SlotPolicy } from "../SlotPolicy";
 
 /** Options of {@link ApproximateEpsilonTime} (config type `ros/approximate-epsilon-time`). */
 export interface RosApproximateEpsilonTimeOptions {
@@ -19,12 +20,7 @@ export interface RosApproximateEpsilonTimeOptions {
  * empty (as in ROS): the oldest message of the slot that just received one is dropped
  * (`queue-overflow`) when it holds more than `queueSize`.
  */
-export class ApproximateEpsilonTime<T> implements CombinerPolicy<T> {
-  public readonly type = "ros/approximate-epsilon-time";
-  public readonly slots: number;
-  public readonly acceptsHeaderless = false;
-
-  #host: PolicyHost<T> | undefined;
+export class ApproximateEpsilonTime<T> extends SlotPolicy<T> {
   readonly #queueSize: number;
   readonly #epsilon: Duration;
   readonly #stamps: Stamp[][];
@@ -46,7 +42,7 @@ export class ApproximateEpsilonTime<T> implements CombinerPolicy<T> {
         `ros/approximate-epsilon-time: epsilon must be whole nanoseconds >= 0, got ${options.epsilon}`,
       );
     }
-    this.slots = slots;
+    super("ros/approximate-epsilon-time", slots, "refuse");
     this.#queueSize = options.queueSize;
     this.#epsilon = options.epsilon;
     this.#stamps = Array.from({ length: slots }, () => []);
@@ -54,18 +50,8 @@ export class ApproximateEpsilonTime<T> implements CombinerPolicy<T> {
     this.#heads = new Int32Array(slots);
   }
 
-  public bind(host: PolicyHost<T>): void {
-    this.#host = host;
-  }
-
-  public add(slot: number, stamp: Stamp, item: T, _arrival: Stamp): void {
-    const host = this.#host;
-    if (host == undefined) {
-      throw new Error("ros/approximate-epsilon-time: add() called before bind()");
-    }
-    if (!Number.isInteger(slot) || slot < 0 || slot >= this.slots) {
-      throw new RangeError(`ros/approximate-epsilon-time: no slot ${slot} (slots 0..${this.slots - 1})`);
-    }
+  public override add(slot: number, stamp: Stamp, item: T, _arrival: Stamp): void {
+    const host = this.hostFor(slot);
     if (stamp !== stamp) {
       host.drop(slot, stamp, item, "no-header", "ros/approximate-epsilon-time needs a header stamp");
       return;
@@ -83,7 +69,7 @@ export class ApproximateEpsilonTime<T> implements CombinerPolicy<T> {
   }
 
   // eslint-disable-next-line @foxglove/no-boolean-parameters -- signature fixed by CombinerPolicy
-  public reset(reportDrops = false): void {
+  public override reset(reportDrops = false): void {
     for (let i = 0; i < this.slots; i++) {
       while (this.#size(i) > 0) {
         const h = this.#heads[i]!;
@@ -91,7 +77,7 @@ export class ApproximateEpsilonTime<T> implements CombinerPolicy<T> {
         const item = this.#items[i]![h] as T;
         this.#heads[i] = h + 1;
         if (reportDrops) {
-          this.#host?.drop(i, stamp, item, "reset");
+          this.host?.drop(i, stamp, item, "reset");
         }
       }
       this.#stamps[i]!.length = 0;

@@ -1,5 +1,6 @@
 import type { Duration, Stamp } from "../../../time";
-import { NO_STAMPS, type CombinerPolicy, type PolicyHost } from "../CombinerPolicy";
+import { NO_STAMPS, type PolicyHost } from "../CombinerPolicy";
+import { SlotPolicy } from "../SlotPolicy";
 
 /** Options of {@link ApproximateTime} (config type `ros/approximate-time`). */
 export interface RosApproximateTimeOptions {
@@ -59,12 +60,7 @@ const INITIAL_CAPACITY = 16;
  * policy.add(0, stamp, msg, arrival);
  * ```
  */
-export class ApproximateTime<T> implements CombinerPolicy<T> {
-  public readonly type = "ros/approximate-time";
-  public readonly slots: number;
-  public readonly acceptsHeaderless = false;
-
-  #host: PolicyHost<T> | undefined;
+export class ApproximateTime<T> extends SlotPolicy<T> {
   #readsStamps = true;
   readonly #queueSize: number;
   #factor: number; // 1 + age penalty; Math.trunc(d * factor) is time/scaleDuration inlined
@@ -103,7 +99,7 @@ export class ApproximateTime<T> implements CombinerPolicy<T> {
         `ros/approximate-time: queueSize must be an integer >= 1 (ROS asserts queue_size > 0), got ${queueSize}`,
       );
     }
-    this.slots = slots;
+    super("ros/approximate-time", slots, "refuse");
     this.#queueSize = queueSize;
     this.#factor = 1.1;
     this.#maxInterval = Infinity;
@@ -169,19 +165,13 @@ export class ApproximateTime<T> implements CombinerPolicy<T> {
     return this;
   }
 
-  public bind(host: PolicyHost<T>): void {
-    this.#host = host;
+  public override bind(host: PolicyHost<T>): void {
+    super.bind(host);
     this.#readsStamps = host.readsStamps ?? true;
   }
 
-  public add(slot: number, stamp: Stamp, item: T, _arrival: Stamp): void {
-    const host = this.#host;
-    if (host == undefined) {
-      throw new Error("ros/approximate-time: add() called before bind()");
-    }
-    if (!(slot >= 0 && slot < this.slots) || !Number.isInteger(slot)) {
-      throw new RangeError(`ros/approximate-time: no slot ${slot} (slots 0..${this.slots - 1})`);
-    }
+  public override add(slot: number, stamp: Stamp, item: T, _arrival: Stamp): void {
+    const host = this.hostFor(slot);
     if (stamp !== stamp) {
       host.drop(slot, stamp, item, "no-header", "ros/approximate-time needs a header stamp");
       return;
@@ -218,8 +208,8 @@ export class ApproximateTime<T> implements CombinerPolicy<T> {
   }
 
   // eslint-disable-next-line @foxglove/no-boolean-parameters -- signature fixed by CombinerPolicy
-  public reset(reportDrops = false): void {
-    const host = this.#host;
+  public override reset(reportDrops = false): void {
+    const host = this.host;
     for (let i = 0; i < this.slots; i++) {
       const base = i * this.#cap;
       for (let k = 0; k < this.#len[i]!; k++) {

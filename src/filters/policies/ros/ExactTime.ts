@@ -1,6 +1,7 @@
 import type { Stamp } from "../../../time";
 import type { DropReason } from "../../DropReason";
-import type { CombinerPolicy, PolicyHost } from "../CombinerPolicy";
+import type { PolicyHost } from "../CombinerPolicy";
+import { SlotPolicy } from "../SlotPolicy";
 
 /** A partial tuple as ROS's ExactTime drop callback receives it. */
 export interface PartialTuple<T> {
@@ -49,12 +50,7 @@ interface Entry<T> {
  * const policy = new ExactTime<Msg>(3, { queueSize: 10 }).setPartialDropCallback((t) => log(t));
  * ```
  */
-export class ExactTime<T> implements CombinerPolicy<T> {
-  public readonly type = "ros/exact-time";
-  public readonly slots: number;
-  public readonly acceptsHeaderless = false;
-
-  #host: PolicyHost<T> | undefined;
+export class ExactTime<T> extends SlotPolicy<T> {
   readonly #queueSize: number;
   #onPartialDrop: ((tuple: PartialTuple<T>) => void) | undefined;
   /** Stored tuples, sorted by stamp ascending. */
@@ -68,7 +64,7 @@ export class ExactTime<T> implements CombinerPolicy<T> {
     if (!Number.isSafeInteger(options.queueSize) || options.queueSize < 0) {
       throw new RangeError(`ros/exact-time: queueSize must be an integer >= 0 (0 = unlimited), got ${options.queueSize}`);
     }
-    this.slots = slots;
+    super("ros/exact-time", slots, "refuse");
     this.#queueSize = options.queueSize;
     this.#onPartialDrop = options.onPartialDrop;
   }
@@ -79,18 +75,8 @@ export class ExactTime<T> implements CombinerPolicy<T> {
     return this;
   }
 
-  public bind(host: PolicyHost<T>): void {
-    this.#host = host;
-  }
-
-  public add(slot: number, stamp: Stamp, item: T, _arrival: Stamp): void {
-    const host = this.#host;
-    if (host == undefined) {
-      throw new Error("ros/exact-time: add() called before bind()");
-    }
-    if (!Number.isInteger(slot) || slot < 0 || slot >= this.slots) {
-      throw new RangeError(`ros/exact-time: no slot ${slot} (slots 0..${this.slots - 1})`);
-    }
+  public override add(slot: number, stamp: Stamp, item: T, _arrival: Stamp): void {
+    const host = this.hostFor(slot);
     if (stamp !== stamp) {
       host.drop(slot, stamp, item, "no-header", "ros/exact-time needs a header stamp");
       return;
@@ -154,11 +140,11 @@ export class ExactTime<T> implements CombinerPolicy<T> {
   }
 
   // eslint-disable-next-line @foxglove/no-boolean-parameters -- signature fixed by CombinerPolicy
-  public reset(reportDrops = false): void {
+  public override reset(reportDrops = false): void {
     const tuples = this.#tuples;
     this.#tuples = [];
     this.#byStamp.clear();
-    const host = this.#host;
+    const host = this.host;
     if (reportDrops && host != undefined) {
       for (const old of tuples) {
         this.#reportTuple(host, old, "reset");

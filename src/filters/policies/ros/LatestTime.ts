@@ -1,5 +1,5 @@
 import type { Stamp } from "../../../time";
-import type { CombinerPolicy, PolicyHost } from "../CombinerPolicy";
+import { SlotPolicy } from "../SlotPolicy";
 
 /** Rate-estimator settings of {@link LatestTime} (ROS `RateConfig`). */
 export interface LatestTimeRateConfig {
@@ -99,12 +99,7 @@ class Rate {
  *
  * Drops: a message replaced before it was ever emitted is reported `superseded`; `reset`.
  */
-export class LatestTime<T> implements CombinerPolicy<T> {
-  public readonly type = "ros/latest-time";
-  public readonly slots: number;
-  public readonly acceptsHeaderless = true;
-
-  #host: PolicyHost<T> | undefined;
+export class LatestTime<T> extends SlotPolicy<T> {
   readonly #configs: Required<LatestTimeRateConfig>[];
   readonly #fixOrder: boolean;
   readonly #items: (T | undefined)[];
@@ -119,7 +114,7 @@ export class LatestTime<T> implements CombinerPolicy<T> {
     if (!Number.isInteger(slots) || slots < 2) {
       throw new RangeError(`ros/latest-time: slots must be an integer >= 2, got ${slots}`);
     }
-    this.slots = slots;
+    super("ros/latest-time", slots, "accept");
     this.#fixOrder = options.fixFirstArrivalOrder ?? false;
     const rc = options.rateConfig;
     const list: readonly LatestTimeRateConfig[] = rc == undefined ? [] : Array.isArray(rc) ? rc : [rc as LatestTimeRateConfig];
@@ -137,18 +132,8 @@ export class LatestTime<T> implements CombinerPolicy<T> {
     this.#order = new Int32Array(slots);
   }
 
-  public bind(host: PolicyHost<T>): void {
-    this.#host = host;
-  }
-
-  public add(slot: number, stamp: Stamp, item: T, arrival: Stamp): void {
-    const host = this.#host;
-    if (host == undefined) {
-      throw new Error("ros/latest-time: add() called before bind()");
-    }
-    if (!Number.isInteger(slot) || slot < 0 || slot >= this.slots) {
-      throw new RangeError(`ros/latest-time: no slot ${slot} (slots 0..${this.slots - 1})`);
-    }
+  public override add(slot: number, stamp: Stamp, item: T, arrival: Stamp): void {
+    const host = this.hostFor(slot);
     if (this.#has[slot] === 0) {
       const rate = new Rate(arrival, this.#configs[slot]!);
       if (this.#fixOrder) {
@@ -177,10 +162,10 @@ export class LatestTime<T> implements CombinerPolicy<T> {
   }
 
   // eslint-disable-next-line @foxglove/no-boolean-parameters -- signature fixed by CombinerPolicy
-  public reset(reportDrops = false): void {
+  public override reset(reportDrops = false): void {
     for (let i = 0; i < this.slots; i++) {
       if (reportDrops && this.#has[i] === 1 && this.#emitted[i] === 0) {
-        this.#host?.drop(i, this.#stamps[i]!, this.#items[i] as T, "reset");
+        this.host?.drop(i, this.#stamps[i]!, this.#items[i] as T, "reset");
       }
       this.#items[i] = undefined;
     }

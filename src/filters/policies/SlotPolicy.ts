@@ -1,0 +1,60 @@
+import type { CombinerPolicy, PolicyHost } from "./CombinerPolicy";
+import type { Stamp } from "../../time";
+
+/**
+ * What every combiner policy shares: the config type, the slot count, whether headerless
+ * messages are accepted, and the host `bind` connected. Before `bind` the host is `unbound`: the
+ * fkie policies pass a host that throws when used (`H` = `PolicyHost<T>`, so the hot path needs
+ * no check); the ROS 2 and rclpy ones pass nothing and start each `add` with {@link hostFor},
+ * which throws as those ports do: `Error` before `bind()`, `RangeError` for a slot that does not
+ * exist. Subclasses validate their options (slot count included) before calling the constructor.
+ */
+export abstract class SlotPolicy<T, H extends PolicyHost<T> | undefined = PolicyHost<T> | undefined>
+  implements CombinerPolicy<T>
+{
+  /** The config type (e.g. "ros/exact-time"). */
+  public readonly type: string;
+  /** Number of input slots. */
+  public readonly slots: number;
+  /** Whether `add` accepts NaN stamps; when false, callers drop headerless messages as `no-header`. */
+  public readonly acceptsHeaderless: boolean;
+  /** The host `bind` connected; `unbound` before the first `bind`. */
+  protected host: H;
+
+  /** `headerless`: whether `add` takes messages without a header stamp ("accept") or not. */
+  protected constructor(type: string, slots: number, headerless: "accept" | "refuse", unbound?: H) {
+    this.host = unbound as H;
+    this.type = type;
+    this.slots = slots;
+    this.acceptsHeaderless = headerless === "accept";
+  }
+
+  /** Connects the policy to its host. */
+  public bind(host: PolicyHost<T>): void {
+    this.host = host as H;
+  }
+
+  /** See {@link CombinerPolicy.add}. */
+  public abstract add(slot: number, stamp: Stamp, item: T, arrival: Stamp): void;
+
+  /** See {@link CombinerPolicy.reset}. */
+  // eslint-disable-next-line @foxglove/no-boolean-parameters -- the CombinerPolicy contract
+  public abstract reset(reportDrops?: boolean): void;
+
+  /** The bound host, for an `add` to `slot`; throws before `bind()` or for a slot that does not exist. */
+  protected hostFor(slot: number): PolicyHost<T> {
+    const host: PolicyHost<T> | undefined = this.host;
+    if (host == undefined || !Number.isInteger(slot) || slot < 0 || slot >= this.slots) {
+      rejectAdd(this.type, host, slot, this.slots);
+    }
+    return host;
+  }
+}
+
+// The error path of `hostFor`, kept out of it so the per-message path stays small.
+function rejectAdd<T>(policy: string, host: PolicyHost<T> | undefined, slot: number, slots: number): never {
+  if (host == undefined) {
+    throw new Error(`${policy}: add() called before bind()`);
+  }
+  throw new RangeError(`${policy}: no slot ${slot} (slots 0..${slots - 1})`);
+}
