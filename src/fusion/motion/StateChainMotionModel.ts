@@ -1,0 +1,333 @@
+import type { Duration, Stamp } from "../../time";
+import {
+  diagonal,
+  resolveDeviceId,
+  TimestampManager,
+  Variable,
+  type Constraint,
+  type FusionContext,
+  type Matrix,
+  type MotionModel,
+  type MotionSegmentOutput,
+  type ReadonlyGraph,
+  type Transaction,
+} from "../core";
+import { upperBound } from "../core/sortedSearch";
+
+/** The options every fuse_models kinematic motion model has (fuse's parameter names in camelCase). */
+export interface StateChainOptions {
+  /** `process_noise_diagonal`: the process-noise variances per second, one per state dimension. Required. */
+  readonly processNoiseDiagonal: readonly number[];
+  /** `scale_process_noise`: scale the noise by the state's velocity (the layout says how). Default false. */
+  readonly scaleProcessNoise?: boolean;
+  /** `buffer_length` in ns: how much history to keep. Default 3 s; 0 = unlimited. */
+  readonly bufferLength?: Duration;
+  /** `disable_checks`: skip the finite-state / covariance validation. Default false. */
+  readonly disableChecks?: boolean;
+  /** `device_id` (a UUID string). Default: from `deviceName`, else NIL. */
+  readonly deviceId?: string;
+  /** `device_name`: device id = uuid5(NIL, name) when `deviceId` is absent. */
+  readonly deviceName?: string;
+}
+
+/**
+ * What distinguishes one kinematic motion model from another: its state's variables and storage,
+ * its prediction, its process-noise scaling and its constraint.
+ */
+export interface StateLayout {
+  /** The model's name in messages ("Unicycle2D"). */
+  readonly label: string;
+  /** The variable types at each stamp, in the constraint's order. */
+  readonly types: readonly string[];
+  /** Where each variable starts in the stored state vector, and its size (ambient). */
+  readonly offsets: readonly number[];
+  readonly sizes: readonly number[];
+  /** Name of each stored state value, for validation messages. */
+  readonly valueNames: readonly string[];
+  /** Name of each process-noise dimension (its length is the noise dimension). */
+  readonly noiseNames: readonly string[];
+  /** The state a chain starts from when the history has nothing (all variables "initialized to 0"). */
+  readonly initialState: readonly number[];
+  /** Writes the state `dt` seconds after `state` into `out` (no aliasing). */
+  predict(state: Float64Array, dt: number, out: Float64Array): void;
+  /** Scales the per-second noise `q` in place for `scale_process_noise`, from the segment's first state. */
+  scaleNoise(state: Float64Array, q: Float64Array): void;
+  /** The kinematic constraint between two states (the 2 × types UUIDs), covariance `covariance`. */
+  constraint(source: string, variables: readonly string[], dt: number, covariance: Matrix): Constraint;
+}
+
+/** One state of the history: the stored values and the variable UUIDs at that stamp. */
+interface StateEntry {
+  readonly state: Float64Array;
+  uuids: readonly string[] | undefined;
+}
+
+const NS_PER_SEC = 1e9;
+
+/**
+ * The chain bookkeeping fuse_models' kinematic motion models share (Unicycle2D, Omnidirectional3D;
+ * reference/fuse.md §3.8 and §6.3), with the model's specifics in a StateLayout.
+ *
+ * For each sensor transaction, `apply` uses fuse's TimestampManager to connect every involved
+ * stamp to the chain: for every new pair of consecutive stamps it adds the state variables at both
+ * ends (initialized with the model's prediction, overwriting the sensor's initial values) and one
+ * kinematic constraint with covariance `diag(q)·dt` (q scaled by the layout when
+ * `scaleProcessNoise`); a segment split by a new stamp is removed. Predictions start from the
+ * newest history state at or before the segment start, refreshed from the optimized graph in
+ * `graphCallback`; with no such state the variables start at the layout's initial state (and a
+ * warning is sent, as fuse logs one).
+ *
+ * Guarantees: constraints only ever join consecutive stamps of the chain; `apply` returns false
+ * (and warns) instead of throwing when a stamp is older than the history buffer. A segment whose
+ * states or covariance are invalid is skipped with a warning unless `disableChecks`.
+ */
+export abstract class StateChainMotionModel implements MotionModel {
+  #name = "";
+  #context: FusionContext | undefined;
+  readonly #layout: StateLayout;
+  readonly #q: Float64Array;
+  readonly #scaleProcessNoise: boolean;
+  readonly #bufferLength: number;
+  readonly #disableChecks: boolean;
+  readonly #deviceId: string;
+  readonly #manager: TimestampManager;
+  /** History stamps, ascending, and their states. */
+  #stamps: Stamp[] = [];
+  readonly #history = new Map<Stamp, StateEntry>();
+  readonly #scratch: Float64Array;
+
+  /** Throws RangeError naming the option when an option is invalid. */
+  protected constructor(options: StateChainOptions, layout: StateLayout) {
+    const q = options.processNoiseDiagonal;
+    const n = layout.noiseNames.length;
+    if (q.length !== n || !q.every((v) => Number.isFinite(v))) {
+      throw new RangeError(
+        `${layout.label} processNoiseDiagonal must hold ${n} finite numbers (${layout.noiseNames.join(", ")}), got [${q.join(", ")}]`,
+      );
+    }
+    this.#layout = layout;
+    this.#q = Float64Array.from(q);
+    this.#scratch = new Float64Array(n);
+    this.#scaleProcessNoise = options.scaleProcessNoise ?? false;
+    const buffer = options.bufferLength ?? 3 * NS_PER_SEC;
+    if (!(buffer >= 0)) {
+      throw new RangeError(`${layout.label} bufferLength must be ≥ 0 ns (0 = unlimited), got ${buffer}`);
+    }
+    this.#bufferLength = buffer === 0 ? Infinity : buffer;
+    this.#disableChecks = options.disableChecks ?? false;
+    this.#deviceId = resolveDeviceId({ deviceId: options.deviceId, deviceName: options.deviceName });
+    this.#manager = new TimestampManager((b, e) => this.#generate(b, e), this.#bufferLength);
+  }
+
+  public get name(): string {
+    return this.#name;
+  }
+
+  public initialize(context: FusionContext, name: string): void {
+    this.#context = context;
+    this.#name = name;
+  }
+
+  /** Forgets the chain and the state history (fuse's onStart). */
+  public start(): void {
+    this.#manager.clear();
+    this.#stamps = [];
+    this.#history.clear();
+  }
+
+  public stop(): void {
+    // Nothing to release: the history is cleared on the next start().
+  }
+
+  /** Adds the chain segments for the transaction's involved stamps; false (with a warning) on failure. */
+  public apply(transaction: Transaction): boolean {
+    try {
+      this.#manager.query(transaction, { updateVariables: true });
+      return true;
+    } catch (error) {
+      this.#ctx.warn(
+        `${this.#name}: an error occurred while completing the motion model query: ${
+          error instanceof Error ? error.message : String(error)
+        }`,
+      );
+      return false;
+    }
+  }
+
+  /**
+   * Refreshes the state history from the optimized graph (fuse's updateStateHistoryEstimates):
+   * drops entries older than the buffer (keeping one at or before its start), takes each state
+   * whose variables are all in the graph, and re-predicts the others from their predecessor.
+   */
+  public graphCallback(graph: ReadonlyGraph): void {
+    const stamps = this.#stamps;
+    if (stamps.length === 0) {
+      return;
+    }
+    if (this.#bufferLength !== Infinity) {
+      const expiration = stamps[stamps.length - 1]! - this.#bufferLength;
+      const firstAfter = upperBound(stamps, expiration);
+      if (firstAfter > 1) {
+        for (let i = 0; i < firstAfter - 1; i++) {
+          this.#history.delete(stamps[i]!);
+        }
+        stamps.splice(0, firstAfter - 1);
+      }
+    }
+    const { offsets, sizes } = this.#layout;
+    let previous: StateEntry | undefined;
+    let previousStamp = 0;
+    for (const stamp of stamps) {
+      const entry = this.#history.get(stamp)!;
+      const uuids = entry.uuids;
+      if (uuids != undefined && allExist(graph, uuids)) {
+        for (let k = 0; k < uuids.length; k++) {
+          const data = graph.getVariable(uuids[k]!).data;
+          for (let i = 0; i < sizes[k]!; i++) {
+            entry.state[offsets[k]! + i] = data[i]!;
+          }
+        }
+      } else if (previous) {
+        this.#layout.predict(previous.state, (stamp - previousStamp) / NS_PER_SEC, entry.state);
+      }
+      previous = entry;
+      previousStamp = stamp;
+    }
+  }
+
+  /** The history states (stamp → the stored state values); for tests and tools. */
+  public stateHistory(): Map<Stamp, readonly number[]> {
+    return new Map(this.#stamps.map((s) => [s, Array.from(this.#history.get(s)!.state)]));
+  }
+
+  get #ctx(): FusionContext {
+    if (this.#context == undefined) {
+      throw new Error(`${this.#layout.label} motion model used before initialize()`);
+    }
+    return this.#context;
+  }
+
+  /** fuse's generateMotionModel(beginning, ending). */
+  #generate(begin: Stamp, end: Stamp): MotionSegmentOutput {
+    const none: MotionSegmentOutput = { constraints: [], variables: [] };
+    const layout = this.#layout;
+    const stamps = this.#stamps;
+    const state1 = Float64Array.from(layout.initialState);
+    const baseIndex = upperBound(stamps, begin) - 1;
+    let uuids1: readonly string[] | undefined;
+    if (baseIndex < 0) {
+      if (stamps.length > 0) {
+        this.#ctx.warn(
+          `${this.#name}: unable to locate a state in the history with stamp <= ${this.#ctx.timeBase.format(begin)}; variables will all be initialized to 0`,
+        );
+      }
+    } else {
+      const baseStamp = stamps[baseIndex]!;
+      const base = this.#history.get(baseStamp)!;
+      if (baseStamp === begin) {
+        state1.set(base.state);
+        uuids1 = base.uuids;
+      } else {
+        layout.predict(base.state, (begin - baseStamp) / NS_PER_SEC, state1);
+      }
+    }
+    uuids1 ??= this.#uuidsAt(begin);
+    const dt = (end - begin) / NS_PER_SEC;
+    if (dt === 0) {
+      this.#emplace(begin, state1, uuids1);
+      return none;
+    }
+    const state2 = new Float64Array(state1.length);
+    layout.predict(state1, dt, state2);
+    const uuids2 = this.#uuidsAt(end);
+    this.#emplace(begin, state1, uuids1);
+    this.#emplace(end, state2, uuids2);
+
+    const q = this.#scratch;
+    q.set(this.#q);
+    if (this.#scaleProcessNoise) {
+      layout.scaleNoise(state1, q);
+    }
+    for (let i = 0; i < q.length; i++) {
+      q[i] = q[i]! * dt;
+    }
+    if (!this.#disableChecks) {
+      const problem = validate(layout, state1, state2, q);
+      if (problem != undefined) {
+        this.#ctx.warn(`Invalid '${this.#name}' motion model: ${problem}`);
+        return none;
+      }
+    }
+    const constraint = layout.constraint(this.#name, [...uuids1, ...uuids2], dt, diagonal(q));
+    const variables: Variable[] = [];
+    for (const [stamp, state, uuids] of [
+      [begin, state1, uuids1],
+      [end, state2, uuids2],
+    ] as const) {
+      for (let k = 0; k < layout.types.length; k++) {
+        const v = new Variable({
+          uuid: uuids[k]!,
+          type: layout.types[k]!,
+          data: state.subarray(layout.offsets[k], layout.offsets[k]! + layout.sizes[k]!),
+          stamp,
+          deviceId: this.#deviceId,
+        });
+        variables.push(v);
+      }
+    }
+    return { constraints: [constraint], variables };
+  }
+
+  /** The variable UUIDs at a stamp (from the history when known, else computed). */
+  #uuidsAt(stamp: Stamp): readonly string[] {
+    const known = this.#history.get(stamp)?.uuids;
+    if (known != undefined) {
+      return known;
+    }
+    const ids = this.#ctx.uuids;
+    return this.#layout.types.map((t) => ids.uuid(t, stamp, this.#deviceId));
+  }
+
+  /** std::map::emplace: inserts only when the stamp is not in the history yet. */
+  #emplace(stamp: Stamp, state: Float64Array, uuids: readonly string[]): void {
+    const existing = this.#history.get(stamp);
+    if (existing != undefined) {
+      existing.uuids ??= uuids;
+      return;
+    }
+    this.#history.set(stamp, { state: Float64Array.from(state), uuids });
+    const i = upperBound(this.#stamps, stamp);
+    this.#stamps.splice(i, 0, stamp);
+  }
+}
+
+/** fuse's validateMotionModel: finite states and a positive-definite (diagonal) covariance. */
+function validate(layout: StateLayout, state1: Float64Array, state2: Float64Array, q: Float64Array): string | undefined {
+  const names = layout.valueNames;
+  for (const [label, s] of [
+    ["#1", state1],
+    ["#2", state2],
+  ] as const) {
+    for (let i = 0; i < s.length; i++) {
+      if (!Number.isFinite(s[i])) {
+        return `Invalid state ${label}: Invalid ${names[i]!} ${s[i]!}`;
+      }
+    }
+  }
+  for (let i = 0; i < q.length; i++) {
+    if (!(q[i]! > 0) || !Number.isFinite(q[i])) {
+      return `Invalid process noise covariance: Non-positive-definite partial covariance matrix (diagonal entry ${i} is ${q[i]!})`;
+    }
+  }
+  return undefined;
+}
+
+/** Whether every UUID is a variable of the graph. */
+function allExist(graph: ReadonlyGraph, uuids: readonly string[]): boolean {
+  for (const u of uuids) {
+    if (!graph.variableExists(u)) {
+      return false;
+    }
+  }
+  return true;
+}
