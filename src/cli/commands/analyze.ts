@@ -43,8 +43,11 @@ export interface AnalyzeOptions {
   readonly out?: string;
   /** Show a progress bar on stderr (default: when stderr is a terminal). */
   readonly progress?: boolean;
-  /** The diagnosis extension to attach (default: a new one); `lockstep doctor` keeps its trace. */
-  readonly diagnosis?: DiagnosisExtension<RecordedMessage>;
+  /**
+   * The diagnosis extension to attach (default: a new one; `lockstep doctor` passes its own to
+   * keep the trace); false runs without it (no `diagnosis` in summary.json, no explanations.jsonl).
+   */
+  readonly diagnosis?: DiagnosisExtension<RecordedMessage> | false;
   /** Largest uncompressed chunk accepted (bytes; default DEFAULT_MAX_CHUNK_BYTES). */
   readonly maxChunkBytes?: number;
 }
@@ -85,14 +88,15 @@ export function registerAnalyze(program: Command): void {
     .requiredOption("--config <file|json>", "pipeline config (JSON file or inline JSON)")
     .option("--fusion <fuse.yaml>", "fuse's own YAML parameter file, replacing the config's fusion section")
     .option("--out <dir>", "write tuples.jsonl, drops.jsonl, summary.json and synchronized.mcap here")
+    .option("--no-diagnosis", "skip the diagnosis (why sets are missing; see `lockstep doctor`): no \"diagnosis\" in summary.json, no explanations.jsonl")
     .option(
       "--max-chunk-size <MiB>",
       `largest uncompressed chunk to decompress, in MiB (default ${DEFAULT_MAX_CHUNK_BYTES / 2 ** 20}); larger chunks are reported as damaged`,
     )
-    .action(async (file: string, opts: { config: string; fusion?: string; out?: string; maxChunkSize?: string }) => {
+    .action(async (file: string, opts: { config: string; fusion?: string; out?: string; maxChunkSize?: string; diagnosis: boolean }) => {
       const config = configArgument(opts.config, opts.fusion);
       const maxChunkBytes = opts.maxChunkSize == undefined ? undefined : parseMiB(opts.maxChunkSize);
-      const result = await runAnalyze({ file, config, out: opts.out, maxChunkBytes });
+      const result = await runAnalyze({ file, config, out: opts.out, maxChunkBytes, ...(opts.diagnosis ? {} : { diagnosis: false }) });
       process.stdout.write(`${result.lines.join("\n")}\n`);
       if (result.errors.length > 0) {
         throw new CliError(`${file}: the analysis covers everything readable, but:\n${result.errors.map((e) => `  ${e}`).join("\n")}`, 1);
@@ -207,7 +211,9 @@ export async function runAnalyze(options: AnalyzeOptions): Promise<AnalyzeResult
     for (const ext of defaultExtensions<RecordedMessage>(config)) {
       pipeline.use(ext);
     }
-    pipeline.use(options.diagnosis ?? new DiagnosisExtension<RecordedMessage>(config));
+    if (options.diagnosis !== false) {
+      pipeline.use(options.diagnosis ?? new DiagnosisExtension<RecordedMessage>(config));
+    }
   } catch (err) {
     if (err instanceof ConfigError) {
       throw new CliError(`invalid config:\n${err.issues.map((i) => `  ${i.path}: ${i.message}`).join("\n")}`, 2);

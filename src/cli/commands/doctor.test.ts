@@ -2,8 +2,11 @@
 // stamps through the real replay command's code, gives exactly the sets the diagnosis predicted.
 
 import fc from "fast-check";
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { Readable, Writable } from "node:stream";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 
 import { runAnalyze } from "./analyze";
 import { replay } from "./replay";
@@ -11,6 +14,7 @@ import { parseConfig, Pipeline, type PipelineConfig } from "../../pipeline";
 import { diagnose, DropExplainer, runTrace, StampTrace, TraceRecorder, type Diagnosis } from "../../pipeline/diagnosis";
 import { openRecordingFile } from "../../recording/node";
 import { HAS_SHARED_DATA, sharedRecording } from "../../recording/testing/paths";
+import { main } from "../main";
 
 /** Runs `lockstep replay`'s code on a trace; returns the number of tuple lines it printed. */
 async function replayTuples(config: PipelineConfig, trace: StampTrace): Promise<number> {
@@ -198,8 +202,21 @@ describe("analyze's summary.json carries the diagnosis", () => {
     for (const key of ["policy", "tuples", "timespan", "lag", "message"]) {
       expect(first).toHaveProperty(key);
     }
-    // `policy` is complete: analyze accepts it as it is, and gives the predicted sets.
-    const again = await runAnalyze({ file: HUSKY_BAG, config: parseConfig({ inputs: config.inputs, policy: first.policy }), progress: false });
-    expect(again.summary.tuples).toBe(first.tuples);
+    // `policy` is complete: `lockstep analyze` accepts it as it is, and gives the predicted sets;
+    // with --no-diagnosis it writes no diagnosis and no explanations.
+    const out = mkdtempSync(join(tmpdir(), "lockstep-doctor-"));
+    const spy = vi.spyOn(process.stdout, "write").mockImplementation(() => true);
+    let code: number;
+    try {
+      code = await main(["analyze", HUSKY_BAG, "--config", JSON.stringify({ inputs: config.inputs, policy: first.policy }), "--out", out, "--no-diagnosis"]);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(code).toBe(0);
+    const again = JSON.parse(readFileSync(join(out, "summary.json"), "utf8")) as { tuples: number; diagnosis?: unknown };
+    expect(again.tuples).toBe(first.tuples);
+    expect(again.diagnosis).toBeUndefined();
+    expect(existsSync(join(out, "explanations.jsonl"))).toBe(false);
+    expect(existsSync(join(out, "tuples.jsonl"))).toBe(true);
   }, 120_000);
 });

@@ -53,7 +53,7 @@ export function DiagnosisView(props: { diagnosis: Diagnosis | undefined } & Pick
                     >
                       Apply
                     </button>
-                    <div style={{ color: theme.muted, fontFamily: "monospace" }}>{JSON.stringify(s.policy)}</div>
+                    <div style={{ color: theme.muted, fontFamily: "monospace", overflowWrap: "anywhere" }}>{JSON.stringify(s.policy)}</div>
                   </li>
                 ))}
               </ol>

@@ -40,6 +40,27 @@ const CASES: readonly CauseCase[] = [
     fixable: true,
   },
   {
+    // minDistance above each input's period: the policy takes a set before the closer message arrives.
+    cause: "lower-bound-too-large",
+    policy: { type: "fkie/approximate-time", minDistance: ["49.5ms", "300ms", "100ms"], maxTimespan: "40ms" },
+    inputs: [
+      { periodMs: 33, offsetMs: 17, jitterMs: 5 },
+      { periodMs: 100, offsetMs: 11, jitterMs: 5 },
+      { periodMs: 50, offsetMs: 16, latencyMs: 30 },
+    ],
+    fixable: true,
+  },
+  {
+    // A near-zero agePenalty keeps waiting for a better set until the queue overflows.
+    cause: "age-penalty",
+    policy: { type: "ros/approximate-time", queueSize: 20, agePenalty: 0.001 },
+    inputs: [
+      { periodMs: 20, offsetMs: 5, jitterMs: 5 },
+      { periodMs: 20, offsetMs: 13, jitterMs: 5 },
+    ],
+    fixable: true,
+  },
+  {
     cause: "out-of-order-resets",
     policy: { type: "fkie/approximate-time" },
     inputs: [{ periodMs: 20 }, { periodMs: 100, offsetMs: 3, backEvery: 3, backMs: 150 }],

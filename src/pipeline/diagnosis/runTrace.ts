@@ -1,13 +1,10 @@
 import type { StampTrace } from "./StampTrace";
 import { exactSpread } from "./spread";
-import { Combiner } from "../../filters/Combiner";
-import { Sink } from "../../filters/Sink";
-import { UserSource } from "../../filters/UserSource";
 import { TimeBase } from "../../time";
 import { DROP_REASONS, type DropReason } from "../../time/DropReason";
 import type { Spread } from "../PipelineStats";
+import { SyncGraph, type SyncItem } from "../SyncGraph";
 import type { PolicyConfig } from "../config";
-import { createPolicy } from "../createPolicy";
 
 /** What one policy run over a stamp trace gave (see `runTrace`). */
 export interface TraceRun {
@@ -51,9 +48,15 @@ export interface RunTraceOptions {
   readonly stampOverride?: (event: number) => number | undefined;
 }
 
+/** One trace event as it travels through the SyncGraph. */
+interface TraceItem extends SyncItem {
+  /** Index of the event in the trace. */
+  readonly event: number;
+}
+
 /**
- * Runs the real policy a config describes over a stamp trace, through the same graph `lockstep
- * replay` builds (one UserSource per slot → Combiner(createPolicy(…)) → sink), on the time base
+ * Runs the real policy a config describes over a stamp trace, through the graph `lockstep replay`
+ * and the Pipeline run (SyncGraph: passthru buffer → per-slot sources → Combiner(policy)), on the time base
  * replay would choose for the trace's replay lines, so the sets are exactly the ones replay (and
  * the pipeline) emit for these stamps. Throws ConfigError when the policy rejects the config.
  */
@@ -95,21 +98,12 @@ export function runTrace(policy: PolicyConfig, trace: StampTrace, options: RunTr
   let newest = -Infinity;
   let current = -1;
 
-  const combiner = new Combiner<number[]>(createPolicy<number>(policy, slots, base), {
-    stampOf: (i) => stampOf(i),
-    arrivalOf: (i) => trace.arrival(i) + shift,
-  });
-  const sources: UserSource<[number]>[] = [];
-  for (let s = 0; s < slots; s++) {
-    sources.push(new UserSource<[number]>());
-  }
-  combiner.connectToSources(...sources);
-  combiner.connectToSink(
-    new TupleCounter((items) => {
+  const graph = new SyncGraph<TraceItem>({ policy, slots }, base, {
+    tuple: (items) => {
       let lo = Infinity;
       let hi = -Infinity;
-      for (const i of items) {
-        const s = stampOf(i);
+      for (const item of items) {
+        const s = item.stamp;
         if (s === s) {
           lo = Math.min(lo, s);
           hi = Math.max(hi, s);
@@ -117,27 +111,27 @@ export function runTrace(policy: PolicyConfig, trace: StampTrace, options: RunTr
       }
       timespans.push(hi >= lo ? hi - lo : 0);
       lags.push(hi > -Infinity ? newest - hi : 0);
-      for (const i of items) {
-        held[trace.slot(i)]!--;
+      for (const item of items) {
+        held[item.slot]!--;
       }
       if (record) {
         const t = emittedAfter.length;
-        for (const i of items) {
-          fates![i] = t;
-          members.push(i);
+        for (const item of items) {
+          fates![item.event] = t;
+          members.push(item.event);
         }
         emittedAfter.push(current);
       }
-    }),
-  );
-  combiner.onDrop((d) => {
-    drops[d.reason] = (drops[d.reason] ?? 0) + 1;
-    held[trace.slot(d.item)]!--;
-    if (record) {
-      fates![d.item] = -2 - DROP_REASONS.indexOf(d.reason);
-      droppedAfter![d.item] = current;
-      dropOrder.push(d.item);
-    }
+    },
+    drop: (d) => {
+      drops[d.reason] = (drops[d.reason] ?? 0) + 1;
+      held[d.item.slot]!--;
+      if (record) {
+        fates![d.item.event] = -2 - DROP_REASONS.indexOf(d.reason);
+        droppedAfter![d.item.event] = current;
+        dropOrder.push(d.item.event);
+      }
+    },
   });
 
   for (let i = 0; i < n; i++) {
@@ -163,8 +157,9 @@ export function runTrace(policy: PolicyConfig, trace: StampTrace, options: RunTr
     if (s > newest) {
       newest = s;
     }
-    held[trace.slot(i)]!++;
-    sources[trace.slot(i)]!.push(i);
+    const slot = trace.slot(i);
+    held[slot]!++;
+    graph.push({ slot, stamp: s, arrival: trace.arrival(i) + shift, event: i });
   }
   return {
     tuples: timespans.length,
@@ -176,18 +171,4 @@ export function runTrace(policy: PolicyConfig, trace: StampTrace, options: RunTr
       ? { fates, members: Int32Array.from(members), emittedAfter: Int32Array.from(emittedAfter), droppedAfter, dropOrder: Int32Array.from(dropOrder) }
       : {}),
   };
-}
-
-/** The combiner's output: hands each set's event indices to a callback. */
-class TupleCounter extends Sink<number[]> {
-  readonly #onTuple: (items: number[]) => void;
-
-  public constructor(onTuple: (items: number[]) => void) {
-    super();
-    this.#onTuple = onTuple;
-  }
-
-  protected override receive(...items: number[]): void {
-    this.#onTuple(items);
-  }
 }

@@ -1,0 +1,122 @@
+// The Diagnosis tab in Lichtblick 1.10.0 web, as a user meets it: the husky preset with an
+// ill-suited maxTimespan (5 ms, below the distance between the GPS and IMU stamps), the whole
+// recording analyzed, "Diagnose" in the Diagnosis tab, the headline suggestion, "Apply", the
+// offered re-run, and the set count the suggestion predicted. Every expected number comes from
+// `lockstep doctor --json` on the same file and config.
+import { execFile } from "node:child_process";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+import {
+  addLockstepPanel,
+  APPS,
+  chooseOption,
+  expandNode,
+  fieldValue,
+  installExtension,
+  openPanelSettings,
+  openRecording,
+  panelNumber,
+  realAppSkipReason,
+  serveApp,
+  SHARED,
+  typeInField,
+  type AppServer,
+} from "./realApp";
+import { ARTIFACTS, ensurePackaged, launchChromium, ROOT } from "./setup";
+
+const RECORDING = "ros2/husky-2015.mcap";
+const ILL_SUITED_TIMESPAN = "5ms";
+const HUSKY = JSON.parse(readFileSync(join(ROOT, "config/husky.json"), "utf8")) as { policy: Record<string, unknown> } & Record<string, unknown>;
+const CONFIG = { ...HUSKY, policy: { ...HUSKY.policy, maxTimespan: ILL_SUITED_TIMESPAN } };
+
+/** The parts of `lockstep doctor --json` compared. */
+interface DoctorJson {
+  tuples: number;
+  headline: string;
+  suggestions: { policy: Record<string, unknown>; tuples: number; message: string }[];
+}
+
+async function doctor(file: string, config: unknown): Promise<DoctorJson> {
+  const dir = mkdtempSync(join(tmpdir(), "lockstep-diagnosis-"));
+  writeFileSync(join(dir, "config.json"), JSON.stringify(config));
+  const { stdout } = await promisify(execFile)("node", [join(ROOT, "bin/lockstep.js"), "doctor", file, "--config", join(dir, "config.json"), "--json"], {
+    maxBuffer: 64 << 20,
+  });
+  return JSON.parse(stdout) as DoctorJson;
+}
+
+const skip = realAppSkipReason(APPS.lichtblick);
+
+describe.skipIf(skip != undefined)(`The Diagnosis tab in Lichtblick 1.10.0 (real app, ${skip ?? "../shared/hosts"})`, () => {
+  let browser: Browser | undefined;
+  let server: AppServer | undefined;
+  let foxe: string;
+  let expected: Promise<DoctorJson>;
+
+  beforeAll(async () => {
+    foxe = ensurePackaged();
+    expected = doctor(join(SHARED, "data", RECORDING), CONFIG);
+    expected.catch(() => undefined); // awaited in the test
+    [server, browser] = await Promise.all([serveApp(APPS.lichtblick), launchChromium()]);
+  }, 600_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    server?.stop();
+  });
+
+  it("husky MCAP, maxTimespan 5ms: Diagnose shows doctor's headline; Apply + re-run gives the predicted sets", { timeout: 900_000 }, async () => {
+    const context = await browser!.newContext({ viewport: { width: 1400, height: 900 } });
+    const page: Page = await context.newPage();
+    const errors: string[] = [];
+    page.on("pageerror", (e) => errors.push(e.message));
+    await openRecording(page, server!, server!.dataUrl(RECORDING));
+    await installExtension(page, foxe);
+    await addLockstepPanel(page);
+    await page.locator('[data-testid="empty-topics"]').waitFor({ timeout: 120_000 });
+
+    await openPanelSettings(page);
+    await expandNode(page, "Presets", "Load preset");
+    await chooseOption(page, "Load preset", /husky/);
+    await page.locator('[data-testid="empty-state"]').waitFor({ state: "detached" });
+    await typeInField(page, "Max timespan", ILL_SUITED_TIMESPAN);
+    await expect.poll(async () => await fieldValue(page, "Max timespan")).toBe(ILL_SUITED_TIMESPAN);
+
+    const d = await expected;
+    const first = d.suggestions[0]!;
+    expect(first.tuples).toBeGreaterThan(d.tuples);
+
+    await page.locator('[data-testid="analyze-button"]').click();
+    await page.locator('[data-testid="analysis-done"]').waitFor({ timeout: 600_000 });
+    await expect.poll(async () => await panelNumber(page, "tuple-count")).toBe(d.tuples);
+
+    await page.locator('[data-testid="tab-diagnosis"]').click();
+    await page.locator('[data-testid="diagnosis-run"]').click();
+    const headline = page.locator('[data-testid="diagnosis-headline"]');
+    await headline.waitFor({ timeout: 300_000 });
+    expect(await headline.textContent()).toBe(d.headline);
+    const suggestion = page.locator('[data-testid="diagnosis-suggestion-0"]');
+    expect(await suggestion.getAttribute("data-tuples")).toBe(String(first.tuples));
+    expect(await suggestion.textContent()).toContain(first.message);
+    await page.screenshot({ path: join(ARTIFACTS, "lichtblick-diagnosis.png") });
+
+    // Apply: the suggested policy becomes the panel's (the sidebar shows it), the analysis is stale.
+    await page.locator('[data-testid="diagnosis-apply-0"]').click();
+    await page.locator('[data-testid="analysis-stale"]').waitFor({ timeout: 60_000 });
+    await expandNode(page, "Sync policy", "Max timespan");
+    await expect.poll(async () => await fieldValue(page, "Max timespan")).toBe(first.policy.maxTimespan);
+    expect(await page.locator('[data-testid="analyze-button"]').textContent()).toMatch(/Re-run/);
+    await page.locator('[data-testid="analyze-button"]').click();
+    await page.locator('[data-testid="analysis-done"]').waitFor({ timeout: 600_000 });
+    await expect.poll(async () => await panelNumber(page, "tuple-count")).toBe(first.tuples);
+    await page.screenshot({ path: join(ARTIFACTS, "lichtblick-diagnosis-applied.png") });
+    expect(await page.locator('[data-testid="config-error"]').count()).toBe(0);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
