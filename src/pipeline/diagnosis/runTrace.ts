@@ -123,13 +123,13 @@ export function runTrace(policy: PolicyConfig, trace: StampTrace, options: RunTr
         emittedAfter.push(current);
       }
     },
-    drop: (d) => {
-      drops[d.reason] = (drops[d.reason] ?? 0) + 1;
-      held[d.item.slot]!--;
+    drop: (_stage, slot, _stamp, item, reason) => {
+      drops[reason] = (drops[reason] ?? 0) + 1;
+      held[slot]!--;
       if (record) {
-        fates![d.item.event] = -2 - DROP_REASONS.indexOf(d.reason);
-        droppedAfter![d.item.event] = current;
-        dropOrder.push(d.item.event);
+        fates![item.event] = -2 - DROP_REASONS.indexOf(reason);
+        droppedAfter![item.event] = current;
+        dropOrder.push(item.event);
       }
     },
   });
