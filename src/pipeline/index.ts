@@ -72,4 +72,4 @@ export { DROP_REASONS, type DropReason } from "../time/DropReason";
 export { FusionConfigError } from "../fusion/config";
 /** The fused pose and logged transaction shapes the CLI and panel read from a fusion run. */
 export type { FusedPose, TransactionRecord } from "../fusion/runner";
-export { matchedTime } from "./matchedTime";
+export { matchedTime, tupleMemberTime } from "./matchedTime";

@@ -1,3 +1,4 @@
+import type { PolicyConfig } from "./config";
 import type { Stamp } from "../time";
 
 /**
@@ -7,4 +8,18 @@ import type { Stamp } from "../time";
  */
 export function matchedTime(item: { readonly stamp: Stamp; readonly arrival: Stamp }): Stamp {
   return item.stamp === item.stamp ? item.stamp : item.arrival;
+}
+
+/** A tuple member's arrival time: what a policy that matches every message by arrival matched it by. */
+function arrivalTime(item: { readonly stamp: Stamp; readonly arrival: Stamp }): Stamp {
+  return item.arrival;
+}
+
+/**
+ * How tuple members print under `policy` (DESIGN §3.3): `matchedTime`, or the arrival time for
+ * every member when the policy matches by arrival time (Python ApproximateTime's
+ * `syncArrivalTime`).
+ */
+export function tupleMemberTime(policy: PolicyConfig): (item: { readonly stamp: Stamp; readonly arrival: Stamp }) => Stamp {
+  return policy.type === "python/approximate-time" && policy.syncArrivalTime === true ? arrivalTime : matchedTime;
 }

@@ -7,7 +7,7 @@ import {
   ConfigError,
   defaultExtensions,
   describeSummary,
-  matchedTime,
+  tupleMemberTime,
   Pipeline,
   summarize,
   type PipelineConfig,
@@ -268,11 +268,12 @@ export async function runAnalyze(options: AnalyzeOptions): Promise<AnalyzeResult
       await mcap.start();
       const tf = tuplesFile;
       const df = dropsFile;
+      const memberTime = tupleMemberTime(config.policy);
       pipeline.onTuple((t: PipelineTuple<RecordedMessage>) => {
         const base = pipeline.timeBase;
         tf.add(
           JSON.stringify({
-            stamps: t.items.map((i) => stampString(base, matchedTime(i))),
+            stamps: t.items.map((i) => stampString(base, memberTime(i))),
             topics: t.items.map((i) => i.input.topic),
             receiveTimes: t.items.map((i) => receiveNs(i.input)),
             timespan: t.timespan,

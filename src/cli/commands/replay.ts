@@ -6,6 +6,7 @@ import {
   ConfigError,
   policyDescriptor,
   matchedTime,
+  tupleMemberTime,
   SyncGraph,
   type PipelineConfig,
 } from "../../pipeline";
@@ -114,13 +115,14 @@ class ReplayRun {
     // Built on base 0 first, so a config the policy class rejects fails before any input is read;
     // rebuilt once the first stamp fixes the real base (unless that base is 0 as well). Until
     // then the policy has seen nothing, so the switch drops nothing.
+    const memberTime = tupleMemberTime(config.policy);
     this.#graph = configErrorsAsUsage(
       () =>
         new SyncGraph<ReplayItem>(config, this.#base, {
           tuple: (items) => {
             let line = '{"tuple":[';
             for (let i = 0; i < items.length; i++) {
-              line += (i === 0 ? "" : ",") + this.#fmt(matchedTime(items[i]!));
+              line += (i === 0 ? "" : ",") + this.#fmt(memberTime(items[i]!));
             }
             out.push(`${line}],"after":${this.#event}}\n`);
           },

@@ -3,12 +3,12 @@ import { tuningHints } from "./hints";
 import { quaternionAt, yawOf } from "../../messages";
 import { DROP_REASONS, type DropReason ,
   defaultExtensions,
-  matchedTime,
   parseConfig,
   Pipeline,
   type PipelineConfig,
   type PipelineExtension,
   type PipelineInput,
+  tupleMemberTime,
 } from "../../pipeline";
 import { diagnose, TraceRecorder, type Diagnosis } from "../../pipeline/diagnosis";
 
@@ -155,9 +155,11 @@ export class AnalysisEngine {
     }
     main.use(this.#observer());
     main.use((this.#trace = new TraceRecorder<Input>(this.#config)));
+    // A member is shown at the time the policy matched it by: a headerless one (or any, with
+    // syncArrivalTime) at its arrival (DESIGN §3.3).
+    const memberTime = tupleMemberTime(this.#config.policy);
     main.onTuple((t) => {
-      // A headerless member is shown at the arrival time it was matched by (DESIGN §3.3).
-      const stamps = t.items.map((i) => matchedTime(i));
+      const stamps = t.items.map((i) => memberTime(i));
       this.#tuples.push({ index: t.index, stamps, seqs: t.items.map((i) => i.input.seq), timespan: t.timespan, lag: t.lag });
       for (let slot = 0; slot < stamps.length; slot++) {
         this.#mark(slot, stamps[slot]!, 1);

@@ -88,4 +88,31 @@ describe("the panel engine: stamp sources and headerless inputs, as replay gives
     expect(expected.length).toBeGreaterThan(10);
     expect(engineTuples(config, inputs)).toEqual(expected);
   });
+
+  it("syncArrivalTime: every member is matched, and shown, by its arrival time, not its header stamp", async () => {
+    const config = {
+      inputs: [{ topic: "/imu" }, { topic: "/odom" }],
+      policy: { type: "python/approximate-time", queueSize: 10, slop: "20ms", syncArrivalTime: true },
+    };
+    const trace: { slot: number; stamp: bigint; arrival: bigint }[] = [];
+    for (let i = 0; i < 30; i++) {
+      const t = BigInt(BASE_SEC) * 1_000_000_000n + BigInt(i) * 100_000_000n;
+      // Header stamps 300 ms apart between the slots: by stamp nothing would match within 20 ms.
+      trace.push({ slot: 0, stamp: t, arrival: t + 5_000_000n });
+      trace.push({ slot: 1, stamp: t - 300_000_000n, arrival: t + BigInt((i * 3) % 15) * 1_000_000n });
+    }
+    trace.sort((a, b) => (a.arrival < b.arrival ? -1 : a.arrival > b.arrival ? 1 : 0));
+    const inputs: EngineInput[] = trace.map((e, seq) => ({
+      seq,
+      topic: config.inputs[e.slot]!.topic,
+      schemaName: "sensor_msgs/msg/Imu",
+      receiveTime: secNsec(e.arrival),
+      message: { header: { stamp: { sec: secNsec(e.stamp).sec, nanosec: secNsec(e.stamp).nsec }, frame_id: "" } },
+    }));
+    const expected = await replayTuples(config, trace);
+    expect(expected.length).toBeGreaterThan(10);
+    const arrivals = new Set(trace.map((e) => e.arrival.toString()));
+    expect(expected.flat().every((s) => arrivals.has(s))).toBe(true);
+    expect(engineTuples(config, inputs)).toEqual(expected);
+  });
 });
