@@ -9,6 +9,51 @@ import type { Locator, Page } from "playwright-core";
 
 import { ROOT } from "./setup";
 
+/** `lockstep serve` started for a test: its WebSocket URL and a stop that waits for the exit. */
+export interface ServeProcess {
+  readonly url: string;
+  /** What serve logged so far (stderr). */
+  log(): string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts `node bin/lockstep.js serve <file> --loop --now` on a free port (as a robot would: header
+ * stamps and receive times shifted to the wall clock) and resolves once it listens.
+ */
+export async function startServe(file: string): Promise<ServeProcess> {
+  const port = await freePort();
+  const child = spawn("node", [join(ROOT, "bin/lockstep.js"), "serve", file, "--port", String(port), "--loop", "--now"], {
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  let stderr = "";
+  const exited = new Promise<void>((resolve) => {
+    child.once("exit", () => {
+      resolve();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    child.once("error", reject);
+    child.once("exit", (code) => {
+      reject(new Error(`lockstep serve exited with ${String(code)}: ${stderr}`));
+    });
+    child.stderr.on("data", (d: Buffer) => {
+      stderr += d.toString();
+      if (stderr.includes("lockstep serve:")) {
+        resolve();
+      }
+    });
+  });
+  return {
+    url: `ws://127.0.0.1:${port}`,
+    log: () => stderr,
+    stop: async () => {
+      child.kill("SIGTERM");
+      await exited;
+    },
+  };
+}
+
 /** The shared folder of real hosts and recordings (absent in a user's clone). */
 export const SHARED = join(ROOT, "../shared");
 export const HOSTS = join(SHARED, "hosts");
@@ -78,6 +123,12 @@ export async function serveApp(app: string): Promise<AppServer> {
 /** The app opened on a recording URL (`remote-file` data source). */
 export async function openRecording(page: Page, server: AppServer, recordingUrl: string): Promise<void> {
   await page.goto(`${server.url}/?ds=remote-file&ds.url=${encodeURIComponent(recordingUrl)}`, { waitUntil: "domcontentloaded", timeout: 180_000 });
+  await page.locator("[data-puppeteer-file-upload]").waitFor({ state: "attached", timeout: 120_000 });
+}
+
+/** The app connected to a Foxglove WebSocket server (`foxglove-websocket` data source). */
+export async function openLive(page: Page, server: AppServer, wsUrl: string): Promise<void> {
+  await page.goto(`${server.url}/?ds=foxglove-websocket&ds.url=${encodeURIComponent(wsUrl)}`, { waitUntil: "domcontentloaded", timeout: 180_000 });
   await page.locator("[data-puppeteer-file-upload]").waitFor({ state: "attached", timeout: 120_000 });
 }
 
@@ -156,4 +207,35 @@ export async function fieldValue(page: Page, label: string): Promise<string> {
 /** A number shown by the panel (by test id). */
 export async function panelNumber(page: Page, testId: string): Promise<number> {
   return Number(await page.locator(`[data-testid="${testId}"]`).first().textContent());
+}
+
+/**
+ * Points the default layout's Raw Messages panel at a topic (its message-path input), so the app
+ * subscribes to it: the app counts messages only of topics some panel subscribes to.
+ */
+export async function showInRawMessages(page: Page, topic: string): Promise<void> {
+  const input = page.getByPlaceholder("/some/topic.msgs[0].field").first();
+  await input.click();
+  await input.fill(topic);
+  await input.press("Enter");
+  await page.keyboard.press("Escape");
+}
+
+/** Opens the app's topic list (the left sidebar's "Topics" tab). */
+export async function openTopicList(page: Page): Promise<void> {
+  await page.getByRole("tab", { name: "Topics" }).first().click();
+}
+
+/**
+ * The topic list's message-count cell of a topic (both apps keep it up to date; it is in the DOM
+ * but not always visible, so wait for it `attached`).
+ */
+export function topicRow(page: Page, topic: string): Locator {
+  return page.locator(`[data-topic="${topic}"][data-topic-stat="count"]`).first();
+}
+
+/** The message count the app's topic list shows for a topic (0 while it shows a dash). */
+export async function topicMessageCount(page: Page, topic: string): Promise<number> {
+  const text = ((await topicRow(page, topic).textContent()) ?? "").replace(/[^0-9]/g, "");
+  return text === "" ? 0 : Number(text);
 }

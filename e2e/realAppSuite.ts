@@ -1,8 +1,9 @@
 // The real-app scenario, shared by lichtblick.test.ts and studio.test.ts (one browser and one app
-// server per file): install the .foxe, add the panel, configure it in the app's sidebar (husky
-// preset, then an edit), play and seek, analyze the whole recording and compare every number with
-// `lockstep analyze` on the same file, edit the publish settings (results kept), reload (state kept).
-import { execFileSync, spawn } from "node:child_process";
+// server per file, a fresh browser profile per test): install the .foxe, add the panel, configure
+// it in the app's sidebar (husky preset, then an edit), play and seek, analyze the whole recording
+// and compare every number with `lockstep analyze` on the same file, run realAppChecks.ts, edit the
+// publish settings (results kept), reload (state kept); then live against `lockstep serve`.
+import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -15,36 +16,37 @@ import {
   expandNode,
   fieldInput,
   fieldValue,
-  freePort,
   installExtension,
+  openLive,
   openPanelSettings,
   openRecording,
+  openTopicList,
   panelNumber,
   realAppSkipReason,
   serveApp,
   SHARED,
+  showInRawMessages,
+  startServe,
+  topicMessageCount,
+  topicRow,
   typeInField,
   type AppServer,
 } from "./realApp";
+import { REAL_APP_CHECKS, type AnalyzeSummary } from "./realAppChecks";
 import { ARTIFACTS, ensurePackaged, launchChromium, ROOT } from "./setup";
 
 /** The husky preset as shipped; the test loads it through the sidebar, then edits maxTimespan. */
 const HUSKY = JSON.parse(readFileSync(join(ROOT, "config/husky.json"), "utf8")) as { policy: Record<string, unknown> } & Record<string, unknown>;
 const EDITED_TIMESPAN = "60ms";
+/** The namespace the live test publishes under (set in the sidebar, then switched on). */
+const LIVE_NAMESPACE = "/lockstep_live";
 
-/** What `lockstep analyze` writes to summary.json (the parts compared). */
-interface Summary {
-  tuples: number;
-  drops: Record<string, number>;
-  heldAtEnd: number[];
-  topics: Record<string, { messages: number; slot: number; drops: Record<string, number> }>;
-}
-
-function analyze(file: string, config: unknown): Summary {
-  const out = mkdtempSync(join(tmpdir(), "lockstep-realapp-"));
-  writeFileSync(join(out, "config.json"), JSON.stringify(config));
-  execFileSync("node", [join(ROOT, "bin/lockstep.js"), "analyze", file, "--config", join(out, "config.json"), "--out", out], { stdio: "pipe" });
-  return JSON.parse(readFileSync(join(out, "summary.json"), "utf8")) as Summary;
+/** `lockstep analyze` on a file and config: its summary and its --out folder. */
+function analyze(file: string, config: unknown): { summary: AnalyzeSummary; outDir: string } {
+  const outDir = mkdtempSync(join(tmpdir(), "lockstep-realapp-"));
+  writeFileSync(join(outDir, "config.json"), JSON.stringify(config));
+  execFileSync("node", [join(ROOT, "bin/lockstep.js"), "analyze", file, "--config", join(outDir, "config.json"), "--out", outDir], { stdio: "pipe" });
+  return { summary: JSON.parse(readFileSync(join(outDir, "summary.json"), "utf8")) as AnalyzeSummary, outDir };
 }
 
 /** One recording the app opens: its path under ../shared/data. */
@@ -63,7 +65,6 @@ export function realAppSuite(
   const skip = realAppSkipReason(app) ?? options.pending;
   describe.skipIf(skip != undefined)(`${title} (real app, ${skip ?? "../shared/hosts"})`, () => {
     let browser: Browser | undefined;
-    let context: BrowserContext;
     let server: AppServer | undefined;
     let foxe: string;
     const edited = { ...HUSKY, policy: { ...HUSKY.policy, maxTimespan: EDITED_TIMESPAN }, publish: { enabled: false, namespace: "/lockstep" } };
@@ -72,8 +73,10 @@ export function realAppSuite(
       foxe = ensurePackaged();
       const [s, b] = await Promise.all([serveApp(app), launchChromium()]);
       [server, browser] = [s, b];
-      context = await b.newContext({ viewport: { width: 1400, height: 900 } });
     }, 600_000);
+
+    /** A fresh browser profile (the app's storage is per context). */
+    const newContext = async (): Promise<BrowserContext> => await browser!.newContext({ viewport: { width: 1400, height: 900 } });
 
     afterAll(async () => {
       await browser?.close();
@@ -83,15 +86,15 @@ export function realAppSuite(
     for (const [index, recording] of recordings.entries()) {
       it(`${recording.label}: sidebar config, play and seek, whole-recording numbers equal lockstep analyze, edits and reload keep state`, { timeout: 900_000 }, async () => {
         const file = join(SHARED, "data", recording.relative);
-        const expected = analyze(file, edited);
+        const { summary: expected, outDir } = analyze(file, edited);
         expect(expected.tuples).toBeGreaterThan(0);
+        // Each test starts from a fresh profile (no installed extension, the app's default layout).
+        const context = await newContext();
         const page: Page = await context.newPage();
         const errors: string[] = [];
         page.on("pageerror", (e) => errors.push(e.message));
         await openRecording(page, server!, server!.dataUrl(recording.relative));
-        if (index === 0) {
-          await installExtension(page, foxe);
-        }
+        await installExtension(page, foxe);
         await addLockstepPanel(page);
 
         // A new panel: no red error, the data source's stamped topics and the matching preset.
@@ -144,6 +147,18 @@ export function realAppSuite(
         console.log(`${app} ${recording.label}: whole-recording analysis ${messages} messages, ${rate} messages/s (figure, not asserted)`);
         await page.screenshot({ path: join(ARTIFACTS, `${app}-${index}-analyzed.png`) });
 
+        // The other areas' checks (realAppChecks.ts), on the same analyzed panel.
+        for (const check of REAL_APP_CHECKS) {
+          try {
+            await check.run({ app, page, file, config: edited, summary: expected, outDir });
+          } catch (e) {
+            if (e instanceof Error) {
+              e.message = `${check.title}: ${e.message}`;
+            }
+            throw e;
+          }
+        }
+
         // A publish-settings edit keeps the results.
         await expandNode(page, "Publish", "Namespace");
         await typeInField(page, "Namespace", "/lockstep_test");
@@ -171,56 +186,61 @@ export function realAppSuite(
         expect(await fieldValue(page, "Max timespan")).toBe(EDITED_TIMESPAN);
         expect(await page.locator('[data-testid="config-error"]').count()).toBe(0);
         expect(errors).toEqual([]);
-        await page.close();
+        await context.close();
       });
     }
 
-    // Written against serve's time capability and client relay (on main); not yet seen green here.
-    it.skip("live against lockstep serve, publishing on: sets, transactions and a fused pose; /lockstep topics in the app's topic list (pending: not yet run green before the deadline)", { timeout: 900_000 }, async () => {
-      const port = await freePort();
-      const serve = spawn("node", [join(ROOT, "bin/lockstep.js"), "serve", join(ROOT, "samples/husky-2015.bag"), "--port", String(port), "--loop"], {
-        stdio: ["ignore", "ignore", "pipe"],
-      });
+    it("live against lockstep serve: publishing switched on keeps the results; sets, transactions and a fused pose; the namespaced topics in the app's topic list, with messages", { timeout: 600_000 }, async () => {
+      const serve = await startServe(join(SHARED, "data/husky-2015.bag"));
       try {
-        await new Promise<void>((resolve, reject) => {
-          serve.once("error", reject);
-          serve.stderr.on("data", (d: Buffer) => {
-            if (d.toString().includes("lockstep serve:")) {
-              resolve();
-            }
-          });
-        });
+        const context = await newContext();
         const page = await context.newPage();
-        await page.goto(`${server!.url}/?ds=foxglove-websocket&ds.url=${encodeURIComponent(`ws://127.0.0.1:${port}`)}`, { waitUntil: "domcontentloaded", timeout: 180_000 });
-        await page.locator("[data-puppeteer-file-upload]").waitFor({ state: "attached", timeout: 120_000 });
-        if ((await page.locator('[data-testid="lockstep-root"]').count()) === 0) {
-          await installExtension(page, foxe);
-          await addLockstepPanel(page);
-        }
+        const errors: string[] = [];
+        page.on("pageerror", (e) => errors.push(e.message));
+        await openLive(page, server!, serve.url);
+        await installExtension(page, foxe);
+        await addLockstepPanel(page);
         await openPanelSettings(page);
-        if ((await page.locator('[data-testid="empty-state"]').count()) > 0) {
-          await expandNode(page, "Presets", "Load preset");
-          await chooseOption(page, "Load preset", /husky/);
-        }
+        await expandNode(page, "Presets", "Load preset");
+        await chooseOption(page, "Load preset", /husky/);
+        await page.locator('[data-testid="empty-state"]').waitFor({ state: "detached" });
         await expandNode(page, "Publish", "Namespace");
-        const namespace = await fieldValue(page, "Namespace");
+        await typeInField(page, "Namespace", LIVE_NAMESPACE);
+        await expect.poll(async () => await fieldValue(page, "Namespace")).toBe(LIVE_NAMESPACE);
+
+        // Live data: sets and rates before publishing is switched on.
+        await expect.poll(async () => await panelNumber(page, "tuple-count"), { timeout: 180_000 }).toBeGreaterThan(5);
+        expect(await page.locator('[data-testid="publishing"]').count()).toBe(0);
+
+        // Switching publishing on (a publish-settings edit) keeps the results gathered so far.
+        const before = await panelNumber(page, "tuple-count");
         await fieldInput(page, "Publish").getByRole("button", { name: "On" }).click();
-        await page.locator('[data-testid="publishing"]').waitFor({ timeout: 120_000 });
-        await expect.poll(async () => await panelNumber(page, "tuple-count"), { timeout: 300_000 }).toBeGreaterThan(5);
+        await page.locator('[data-testid="publishing"]').waitFor({ timeout: 60_000 });
+        expect(await page.locator('[data-testid="publishing"]').textContent()).toContain(LIVE_NAMESPACE);
+        expect(await panelNumber(page, "tuple-count")).toBeGreaterThanOrEqual(before);
+
+        // Fusion on live data: a transaction and a fused pose.
         await page.locator('[data-testid="tab-transactions"]').click();
-        await page.locator('[data-testid="transaction"]').first().waitFor({ timeout: 300_000 });
+        await page.locator('[data-testid="transaction"]').first().waitFor({ timeout: 180_000 });
         await page.locator('[data-testid="tab-trajectory"]').click();
-        await expect.poll(async () => Number(await page.locator('[data-testid="trajectory"]').getAttribute("data-fused")), { timeout: 300_000 }).toBeGreaterThan(0);
+        await expect.poll(async () => Number(await page.locator('[data-testid="trajectory"]').getAttribute("data-fused")), { timeout: 180_000 }).toBeGreaterThan(0);
         await page.screenshot({ path: join(ARTIFACTS, `${app}-live.png`) });
-        // The relayed output topics, as the app lists them.
-        await page.getByText("Topics", { exact: true }).first().click();
-        for (const topic of ["/imu/data", "/husky_velocity_controller/odom", "/fix"]) {
-          await page.getByText(`${namespace}${topic}`, { exact: true }).first().waitFor({ timeout: 120_000 });
+
+        // The app's own Raw Messages panel subscribes to the fused poses the panel publishes
+        // (serve relays them as a server channel); the app's topic list counts what arrives.
+        await showInRawMessages(page, `${LIVE_NAMESPACE}/fused_poses`);
+        // Raw Messages shows the relayed foxglove.PosesInFrame (its frame is "odom").
+        await page.getByText('"odom"', { exact: true }).first().waitFor({ timeout: 120_000 });
+        await openTopicList(page);
+        for (const topic of ["/imu/data", "/husky_velocity_controller/odom", "/fix", "/fused_poses", "/transactions"]) {
+          await topicRow(page, `${LIVE_NAMESPACE}${topic}`).waitFor({ state: "attached", timeout: 120_000 });
         }
+        await expect.poll(async () => await topicMessageCount(page, `${LIVE_NAMESPACE}/fused_poses`), { timeout: 120_000 }).toBeGreaterThan(0);
         await page.screenshot({ path: join(ARTIFACTS, `${app}-live-topics.png`) });
-        await page.close();
+        expect(errors).toEqual([]);
+        await context.close();
       } finally {
-        serve.kill();
+        await serve.stop();
       }
     });
   });

@@ -1,6 +1,7 @@
 import type { PanelExtensionContext, SettingsTreeAction, Topic } from "@foxglove/extension";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 
+import { validateFusionConfig } from "../../fusion/config";
 import { ConfigError, type ConfigIssue } from "../../pipeline/ConfigError";
 import { parseConfig } from "../../pipeline/parseConfig";
 import { importFuseYaml, type FuseYamlNotice } from "../settings/fuseYamlImport";
@@ -29,16 +30,21 @@ function chooseTextFile(accept: string, onText: (name: string, text: string) => 
   input.click();
 }
 
-/** Validation issues of a config (empty when valid). Never throws. */
+/**
+ * Validation issues of a config (empty when valid): the pipeline's, plus every problem of the
+ * fusion section (which the pipeline's validation passes on as is), each with the JSON path that
+ * puts it on its settings field. Never throws.
+ */
 export function configIssues(config: LockstepConfig): ConfigIssue[] {
+  const fusion = config.fusion == undefined ? [] : validateFusionConfig(config.fusion, "fusion");
   try {
     parseConfig(config);
-    return [];
+    return fusion;
   } catch (err) {
     if (err instanceof ConfigError) {
-      return [...err.issues];
+      return [...err.issues, ...fusion];
     }
-    return [{ path: "/", message: err instanceof Error ? err.message : String(err) }];
+    return [{ path: "/", message: err instanceof Error ? err.message : String(err) }, ...fusion];
   }
 }
 

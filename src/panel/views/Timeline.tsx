@@ -33,13 +33,48 @@ export function zoomWindow(w: TimeWindow, factor: number, at: number): TimeWindo
   return { from: pivot - span * at, to: pivot + span * (1 - at) };
 }
 
+/** One labelled tick of the time axis: its position (relative ns) and its label. */
+export interface AxisTick {
+  readonly stamp: number;
+  readonly label: string;
+}
+
+/**
+ * Ticks for a time axis over `w` (relative ns) on a plot `plotWidth` px wide: a 1-2-5 step giving
+ * at least ~80 px between labels, every tick inside the window, labelled in seconds since
+ * `origin` ("+12 s", "+12.5 s"; as many decimals as the step needs).
+ */
+export function axisTicks(w: TimeWindow, plotWidth: number, origin: number): AxisTick[] {
+  const span = w.to - w.from;
+  if (!(span > 0) || !(plotWidth > 0)) {
+    return [];
+  }
+  const wanted = Math.max(1, Math.floor(plotWidth / 80));
+  const raw = span / wanted;
+  const pow = 10 ** Math.floor(Math.log10(raw));
+  const step = [1, 2, 5, 10].map((m) => m * pow).find((s) => s >= raw) ?? 10 * pow;
+  const decimals = Math.max(0, Math.ceil(9 - Math.log10(step) - 1e-9));
+  const ticks: AxisTick[] = [];
+  for (let k = Math.ceil((w.from - origin) / step); origin + k * step <= w.to && ticks.length <= wanted + 1; k++) {
+    const rel = k * step;
+    ticks.push({ stamp: origin + rel, label: `${rel < 0 ? "−" : "+"}${(Math.abs(rel) / 1e9).toFixed(decimals)} s` });
+  }
+  return ticks;
+}
+
 const ROW = 28;
 const LABEL = 170;
+/** Height of the axis (ticks and labels) below the rows, and of the caption below it. */
+const AXIS = 18;
+const CAPTION = 28;
 
 /**
  * One row per input topic: every message received (grey), matched into a set (green) or dropped
- * (coloured by reason). Wheel zooms, drag pans, double-click resets, click seeks (when the host
- * can seek). Drawn on a canvas; cost is proportional to the marks held (bounded by ViewStore CAPS).
+ * (coloured by reason), over a time axis in seconds since the first mark, with the playhead (the
+ * app's current time) as a line. Hovering shows the time under the cursor in the app's format and
+ * previews it in the app's own timeline; wheel zooms, drag pans, double-click resets, click seeks
+ * (when the host can seek). Drawn on a canvas; cost is proportional to the marks held (bounded by
+ * ViewStore CAPS).
  */
 export function Timeline(props: {
   marks: readonly SlotMarks[];
@@ -48,13 +83,21 @@ export function Timeline(props: {
   scheme: "dark" | "light" | undefined;
   width: number;
   version: number;
-  onSeek?: (stamp: number) => void;
+  /** The app's current time (relative ns), drawn as the playhead. */
+  playhead?: number | undefined;
+  /** Formats a relative stamp in the app's time format (the hover readout). */
+  formatStamp?: (stamp: number) => string;
+  onSeek?: ((stamp: number) => void) | undefined;
+  /** Previews a time in the app's timeline (undefined clears it). */
+  onPreview?: ((stamp: number | undefined) => void) | undefined;
 }): ReactElement {
-  const { marks, topics, theme, scheme, width, version, onSeek } = props;
+  const { marks, topics, theme, scheme, width, version, playhead, formatStamp, onSeek, onPreview } = props;
   const canvas = useRef<HTMLCanvasElement>(null);
   const [window, setWindow] = useState<TimeWindow | undefined>();
+  const [hover, setHover] = useState<number | undefined>();
   const drag = useRef<{ x: number; w: TimeWindow; moved: boolean } | undefined>(undefined);
-  const height = Math.max(1, topics.length) * ROW + 28;
+  const rowsHeight = Math.max(1, topics.length) * ROW;
+  const height = rowsHeight + AXIS + CAPTION;
   const extent = marksExtent(marks);
   const view = window ?? extent;
 
@@ -106,9 +149,41 @@ export function Timeline(props: {
       }
     });
     if (view) {
+      const x = (s: number): number => LABEL + ((s - view.from) / (view.to - view.from)) * plotW;
+      // Time axis: seconds since the first mark.
       ctx.fillStyle = theme.muted;
+      ctx.strokeStyle = theme.border;
+      ctx.fillText("s since first", 4, rowsHeight + 13);
+      for (const tick of axisTicks(view, plotW, extent?.from ?? view.from)) {
+        const px = Math.round(x(tick.stamp)) + 0.5;
+        ctx.beginPath();
+        ctx.moveTo(px, rowsHeight);
+        ctx.lineTo(px, rowsHeight + 4);
+        ctx.stroke();
+        ctx.fillText(tick.label, Math.min(px - 12, width - 60), rowsHeight + 14);
+      }
+      const line = (stamp: number, color: string): void => {
+        const px = Math.round(x(stamp)) + 0.5;
+        if (px >= LABEL && px <= width) {
+          ctx.strokeStyle = color;
+          ctx.beginPath();
+          ctx.moveTo(px, 0);
+          ctx.lineTo(px, rowsHeight);
+          ctx.stroke();
+        }
+      };
+      if (playhead != undefined) {
+        line(playhead, theme.accent);
+      }
       const span = (view.to - view.from) / 1e9;
-      ctx.fillText(`${span.toFixed(span < 10 ? 3 : 1)} s shown · wheel zoom · drag pan · double-click reset${onSeek ? " · click seeks" : ""}`, 4, height - 6);
+      ctx.fillStyle = theme.muted;
+      if (hover != undefined) {
+        line(hover, theme.muted);
+        ctx.fillStyle = theme.text;
+        ctx.fillText(formatStamp ? formatStamp(hover) : `${(hover / 1e9).toFixed(3)} s`, 4, rowsHeight + AXIS + 12);
+      } else {
+        ctx.fillText(`${span.toFixed(span < 10 ? 3 : 1)} s shown · wheel zoom · drag pan · double-click reset${onSeek ? " · click seeks" : ""}`, 4, rowsHeight + AXIS + 12);
+      }
     }
     // Legend: matched plus every drop reason present.
     const reasons = new Set<number>();
@@ -129,7 +204,7 @@ export function Timeline(props: {
     for (const code of [...reasons].sort((a, b) => a - b)) {
       legend(reasonColor(reasonOfCode(code), scheme), reasonOfCode(code));
     }
-  }, [marks, topics, theme, scheme, width, height, view, version, onSeek]);
+  }, [marks, topics, theme, scheme, width, height, rowsHeight, view, extent?.from, version, playhead, hover, formatStamp, onSeek]);
 
   const fractionAt = (clientX: number): number => {
     const rect = canvas.current!.getBoundingClientRect();
@@ -140,6 +215,7 @@ export function Timeline(props: {
     <canvas
       ref={canvas}
       data-testid="timeline"
+      data-playhead={playhead}
       style={{ width, height, cursor: "crosshair", display: "block" }}
       onWheel={(e) => {
         if (view) {
@@ -153,6 +229,11 @@ export function Timeline(props: {
       }}
       onMouseMove={(e) => {
         const d = drag.current;
+        if (view && !d) {
+          const at = view.from + (view.to - view.from) * fractionAt(e.clientX);
+          setHover(at);
+          onPreview?.(at);
+        }
         if (d && canvas.current) {
           const dx = e.clientX - d.x;
           if (Math.abs(dx) > 2) {
@@ -169,6 +250,11 @@ export function Timeline(props: {
           onSeek(view.from + (view.to - view.from) * fractionAt(e.clientX));
         }
       }}
+      onMouseLeave={() => {
+        drag.current = undefined;
+        setHover(undefined);
+        onPreview?.(undefined);
+      }}
       onDoubleClick={() => {
         setWindow(undefined);
       }}
@@ -181,5 +267,5 @@ export const timelineView: PanelView = {
   id: "timeline",
   label: "timeline",
   scrolls: true,
-  render: (p) => <Timeline marks={p.store.marks} topics={p.topics} theme={p.theme} scheme={p.scheme} width={p.width} version={p.version} onSeek={p.seek} />,
+  render: (p) => <Timeline marks={p.store.marks} topics={p.topics} theme={p.theme} scheme={p.scheme} width={p.width} version={p.version} playhead={p.playhead} formatStamp={p.formatStamp} onSeek={p.seek} onPreview={p.preview} />,
 };

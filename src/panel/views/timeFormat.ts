@@ -6,6 +6,25 @@ export function relativeSeconds(stamp: number, baseSec: number, start: Time): st
   return `${s >= 0 ? "+" : "−"}${Math.abs(s).toFixed(3)} s`;
 }
 
+/** Time-of-day formatters by timezone ("" = the browser's): building one costs more than formatting. */
+const todFormats = new Map<string, Intl.DateTimeFormat>();
+
+function todFormat(timezone: string | undefined): Intl.DateTimeFormat {
+  const key = timezone ?? "";
+  let f = todFormats.get(key);
+  if (!f) {
+    f = new Intl.DateTimeFormat("en-GB", {
+      timeZone: key !== "" ? key : undefined,
+      hour: "2-digit",
+      minute: "2-digit",
+      second: "2-digit",
+      hour12: false,
+    });
+    todFormats.set(key, f);
+  }
+  return f;
+}
+
 /**
  * A relative stamp (ns on the time base `baseSec`) in the app's time format: "TOD" = time of day
  * in the app's timezone with ms ("19:11:38.124"), otherwise absolute seconds with ms
@@ -21,13 +40,7 @@ export function formatStampAs(stamp: number, baseSec: number | undefined, timeFo
   if (timeFormat === "TOD" && baseSec != undefined) {
     let tod: string;
     try {
-      tod = new Intl.DateTimeFormat("en-GB", {
-        timeZone: timezone != undefined && timezone !== "" ? timezone : undefined,
-        hour: "2-digit",
-        minute: "2-digit",
-        second: "2-digit",
-        hour12: false,
-      }).format(new Date(sec * 1000));
+      tod = todFormat(timezone).format(new Date(sec * 1000));
     } catch {
       tod = new Date(sec * 1000).toISOString().slice(11, 19);
     }
