@@ -11,6 +11,7 @@ import {
   TUPLE_TIMING_JSON_SCHEMA,
   TUPLE_TIMING_SCHEMA,
   type FoxgloveTime,
+  type ResultDrop,
   type ResultTopics,
 } from "../pipeline/resultMessages";
 import type { SynchronizedMcapWriter } from "../recording";
@@ -63,7 +64,8 @@ function nsOf(t: { readonly sec: number; readonly nsec: number }): bigint {
  * - `…/tuple_timing` (lockstep.TupleTiming): one per synchronized set, at the set's log time
  *   (its newest receive time, as the republished messages): timespan and lag for Plot;
  * - `…/drops` (foxglove.Log): one per drops.jsonl line, sync drops at the dropped message's
- *   receive time, an extension's (fusion's) at the receive time of the message being processed;
+ *   receive time, an extension's (fusion's) at the receive time of the message being processed,
+ *   the reader's (`readDrop`: a damaged chunk's messages, per topic) at the newest receive time;
  * - with fusion: `…/transactions` (foxglove.SceneUpdate), one per transaction; `…/fused_odometry`
  *   (foxglove.Odometry) and `…/fused_poses` (foxglove.PosesInFrame, the newest POSE_TRAIL poses),
  *   one per fused pose, at the receive time of the message after whose cycle it was estimated.
@@ -89,6 +91,8 @@ export class ResultChannels<M extends PipelineInput> implements PipelineExtensio
   #lastReceive = 0n;
   #trail: FusedPose[] = [];
   #pending: Pending[] = [];
+  /** Drops of the reader (damaged chunks), waiting for a receive time to log them at. */
+  #readDrops: ResultDrop[] = [];
 
   private constructor(pipeline: Pipeline<M>, writer: SynchronizedMcapWriter, namespace: string) {
     this.#writer = writer;
@@ -134,6 +138,7 @@ export class ResultChannels<M extends PipelineInput> implements PipelineExtensio
     if (t > this.#lastReceive) {
       this.#lastReceive = t;
     }
+    this.#logReadDrops();
     this.#collect();
   }
 
@@ -156,6 +161,19 @@ export class ResultChannels<M extends PipelineInput> implements PipelineExtensio
 
   public finish(): void {
     this.#collect();
+    this.#logReadDrops();
+  }
+
+  /**
+   * A drop the reader reports, not the pipeline: what a damaged chunk held (`unreadable-chunk`,
+   * stage "read", no stamp). Logged on the drops channel at the newest receive time seen (the
+   * damage lies between that message and the next), or at the first message's when it comes first.
+   */
+  public readDrop(drop: { readonly topic: string; readonly reason: string; readonly detail: string }): void {
+    this.#readDrops.push({ topic: drop.topic, stamp: undefined, reason: drop.reason, detail: drop.detail, stage: "read" });
+    if (this.#lastReceive > 0n) {
+      this.#logReadDrops();
+    }
   }
 
   /** Writes what the hooks queued. */
@@ -193,6 +211,14 @@ export class ResultChannels<M extends PipelineInput> implements PipelineExtensio
       this.#queue(this.#topics.fusedOdometry, SCHEMAS.odometry, this.#lastReceive, fusedOdometryMessage(pose, stamp));
       this.#queue(this.#topics.fusedPoses, SCHEMAS.poses, this.#lastReceive, fusedPosesMessage(this.#trail, stamp));
     }
+  }
+
+  #logReadDrops(): void {
+    const fallback = { sec: Number(this.#lastReceive / 1_000_000_000n), nsec: Number(this.#lastReceive % 1_000_000_000n) };
+    for (const d of this.#readDrops) {
+      this.#queue(this.#topics.drops, SCHEMAS.log, this.#lastReceive, dropLogMessage(d, fallback));
+    }
+    this.#readDrops = [];
   }
 
   #queue(topic: string, schema: JsonSchema, logTime: bigint, message: unknown): void {

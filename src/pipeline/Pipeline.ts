@@ -314,7 +314,7 @@ export class Pipeline<M extends PipelineInput = PipelineInput> {
     let arrival: Stamp | undefined;
 
     if (isTf || isTfStatic) {
-      this.#addTf(input, isTfStatic ? "static" : "dynamic");
+      this.#addTf(input, isTfStatic ? "static" : "dynamic", index);
       arrival = this.#arrival(input);
     } else if (slots.length > 0) {
       const topicStats = this.#stats.topic(topic);
@@ -542,16 +542,30 @@ export class Pipeline<M extends PipelineInput = PipelineInput> {
     }
   }
 
-  #addTf(input: M, kind: "static" | "dynamic"): void {
+  /**
+   * Stores a tf message's transforms. A transform whose stamp lies outside the time window is
+   * skipped; a message with any such transform is one `invalid-stamp` drop (slot -1) saying how
+   * many of its transforms were skipped, and its other transforms are stored.
+   */
+  #addTf(input: M, kind: "static" | "dynamic", index: number): void {
     const isStatic = kind === "static";
-    for (const { parent, child, stamp: header, transform } of readTransforms(input.message)) {
+    const transforms = readTransforms(input.message);
+    let skipped = 0;
+    let firstReason = "";
+    for (const { parent, child, stamp: header, transform } of transforms) {
       let stamp = 0;
       if (!isStatic) {
         if (typeof header === "string") {
           continue;
         }
         this.#ensureStarted(header.sec, nsecOf(header));
-        stamp = this.#relative(input.topic, header.sec, nsecOf(header));
+        try {
+          stamp = this.#relative(input.topic, header.sec, nsecOf(header));
+        } catch (err) {
+          skipped += 1;
+          firstReason ||= err instanceof Error ? err.message : String(err);
+          continue;
+        }
       }
       if (transform == undefined) {
         continue;
@@ -566,6 +580,9 @@ export class Pipeline<M extends PipelineInput = PipelineInput> {
         // A malformed transform (empty frame, zero quaternion) cannot be used; lookups will say
         // which frame is missing.
       }
+    }
+    if (skipped > 0) {
+      this.#emitDrop(input, -1, NaN, "invalid-stamp", `${skipped} of its ${transforms.length} transforms skipped: ${firstReason}`, index);
     }
   }
 }

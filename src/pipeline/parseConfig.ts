@@ -13,7 +13,9 @@ export const DEFAULT_PUBLISH_NAMESPACE = "/lockstep";
  * Validates a pipeline config (DESIGN §3.2) and returns it with durations converted to exact
  * integer nanoseconds. `json` is the already-parsed JSON value.
  *
- * Rejects, with a `ConfigError` listing every problem with its JSON path and a fix hint: unknown
+ * Rejects, with a `ConfigError` listing every problem (the first `MAX_CONFIG_ISSUES`, then a
+ * count) with its JSON path and a fix hint: nesting deeper than `MAX_CONFIG_DEPTH`, an object
+ * with more than `MAX_CONFIG_KEYS` keys, unknown
  * keys (including parameters that the chosen policy type does not have), wrong types, values out of
  * range, malformed or inexact durations ("1.0000000001s"), per-slot arrays whose length is not the
  * number of inputs, a `trigger` that is not a slot, `slots` that disagree with `inputs`.
@@ -27,6 +29,7 @@ export const DEFAULT_PUBLISH_NAMESPACE = "/lockstep";
  * ```
  */
 export function parseConfig(json: unknown): PipelineConfig {
+  checkNesting(json);
   const validate = getValidator();
   if (!validate(json)) {
     throw new ConfigError(schemaIssues(validate.errors ?? []));
@@ -105,6 +108,51 @@ export function parseConfigText(text: string): PipelineConfig {
 }
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+/** Deepest nesting of arrays and objects a config may have (real ones have fewer than 10 levels). */
+export const MAX_CONFIG_DEPTH = 64;
+/** Most keys one object of a config may have (the largest real one, fusion's sensors, has tens). */
+export const MAX_CONFIG_KEYS = 1000;
+/** Problems listed one by one in a ConfigError; the rest are counted in one last issue. */
+export const MAX_CONFIG_ISSUES = 100;
+
+/**
+ * Throws ConfigError at the path of the first value nested deeper than MAX_CONFIG_DEPTH or the
+ * first object with more than MAX_CONFIG_KEYS keys. Walks
+ * the value without recursion, once, so a hostile config (a million levels) costs linear time
+ * and no stack, and everything after it (schema validation, fusion) only sees shallow values.
+ */
+function checkNesting(json: unknown): void {
+  const stack: { value: unknown; depth: number; path: string }[] = [{ value: json, depth: 0, path: "" }];
+  while (stack.length > 0) {
+    const { value, depth, path } = stack.pop()!;
+    if (typeof value !== "object" || value == undefined) {
+      continue;
+    }
+    if (depth >= MAX_CONFIG_DEPTH) {
+      throw new ConfigError([
+        {
+          path: path === "" ? "/" : path,
+          message: `is nested more than ${MAX_CONFIG_DEPTH} levels deep; a pipeline config is a few levels of objects and arrays, so this is not one`,
+        },
+      ]);
+    }
+    const entries = Object.entries(value);
+    if (!Array.isArray(value) && entries.length > MAX_CONFIG_KEYS) {
+      throw new ConfigError([
+        {
+          path: path === "" ? "/" : path,
+          message: `has ${entries.length} keys, more than the ${MAX_CONFIG_KEYS} any part of a pipeline config has; this is not a pipeline config (${show(value)})`,
+        },
+      ]);
+    }
+    for (const [key, child] of entries) {
+      if (typeof child === "object" && child != undefined) {
+        stack.push({ value: child, depth: depth + 1, path: `${path}/${key.replace(/~/g, "~0").replace(/\//g, "~1")}` });
+      }
+    }
+  }
+}
 
 interface RawConfig {
   slots?: number;
@@ -217,17 +265,30 @@ const DURATION_RE = /^-?([0-9]+(\.[0-9]+)?(ns|us|ms|s)|[0-9]+)$/;
 function schemaIssues(errors: readonly ErrorObject[]): ConfigIssue[] {
   const issues: ConfigIssue[] = [];
   const seen = new Set<string>();
+  // Each error is described in time independent of the others (no scan of `errors` per error, no
+  // serialization of a whole object per error), so 100,000 unknown keys cost linear time.
+  const missingTypes = new Set(
+    errors.filter((e) => e.keyword === "required" && e.params.missingProperty === "type").map((e) => e.instancePath),
+  );
+  let unlisted = 0;
   for (const err of errors) {
-    const issue = describe(err, errors);
+    const issue = describe(err, errors.length, missingTypes);
     if (issue && !seen.has(`${issue.path}\n${issue.message}`)) {
       seen.add(`${issue.path}\n${issue.message}`);
-      issues.push(issue);
+      if (issues.length < MAX_CONFIG_ISSUES) {
+        issues.push(issue);
+      } else {
+        unlisted += 1;
+      }
     }
+  }
+  if (unlisted > 0) {
+    issues.push({ path: "/", message: `… and ${unlisted} more problems like these (only the first ${MAX_CONFIG_ISSUES} are listed)` });
   }
   return issues.length > 0 ? issues : [{ path: "/", message: "is not a valid pipeline config" }];
 }
 
-function describe(err: ErrorObject, all: readonly ErrorObject[]): ConfigIssue | undefined {
+function describe(err: ErrorObject, errorCount: number, missingTypes: ReadonlySet<string>): ConfigIssue | undefined {
   const base = err.instancePath === "" ? "" : err.instancePath;
   const at = base === "" ? "/" : base;
   const value = show(err.data);
@@ -285,12 +346,7 @@ function describe(err: ErrorObject, all: readonly ErrorObject[]): ConfigIssue | 
     case "discriminator": {
       if (params.error === "tag") {
         // Either missing (reported by "required") or not a string.
-        const missing = all.some(
-          (e) =>
-            e.keyword === "required" &&
-            e.instancePath === base &&
-            e.params.missingProperty === "type",
-        );
+        const missing = missingTypes.has(base);
         return missing
           ? undefined
           : {
@@ -372,15 +428,61 @@ function describe(err: ErrorObject, all: readonly ErrorObject[]): ConfigIssue | 
       return { path: at, message: err.message ?? "is invalid" };
     case "oneOf":
       // With the discriminator, the branch's own errors say what is wrong.
-      return all.length > 1 ? undefined : { path: at, message: "does not match any allowed form" };
+      return errorCount > 1 ? undefined : { path: at, message: "does not match any allowed form" };
     default:
       return { path: at, message: `${value} ${err.message ?? "is invalid"}` };
   }
 }
 
+/** `show`'s answers for objects: the errors of one object's many keys share its description. */
+const shown = new WeakMap<object, string>();
+
+/**
+ * A value as JSON, clipped to 60 characters. Never serializes more than about 60 characters of
+ * it, and describes each object once (listing the keys of a 100,000-key object is itself linear).
+ */
 function show(value: unknown): string {
-  const text = (JSON.stringify(value) as string | undefined) ?? String(value);
+  if (typeof value === "object" && value != undefined) {
+    let text = shown.get(value);
+    if (text == undefined) {
+      text = clip(jsonPrefix(value, 61));
+      shown.set(value, text);
+    }
+    return text;
+  }
+  return clip(typeof value === "undefined" ? "undefined" : jsonPrefix(value, 61));
+}
+
+function clip(text: string): string {
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+}
+
+/** The first `budget` (or a few more) characters of `JSON.stringify(value)`. */
+function jsonPrefix(value: unknown, budget: number): string {
+  if (typeof value === "string") {
+    return JSON.stringify(value.length > budget ? value.slice(0, budget) : value);
+  }
+  if (typeof value !== "object" || value == undefined) {
+    return JSON.stringify(value); // (a JSON value: number, boolean or null)
+  }
+  const isArray = Array.isArray(value);
+  let text = isArray ? "[" : "{";
+  let first = true;
+  for (const key in value) {
+    if (!Object.prototype.hasOwnProperty.call(value, key)) {
+      continue;
+    }
+    const child = (value as Record<string, unknown>)[key];
+    if (!isArray && typeof child === "undefined") {
+      continue; // (as JSON.stringify: absent in objects, null in arrays)
+    }
+    text += (first ? "" : ",") + (isArray ? "" : `${JSON.stringify(key)}:`) + jsonPrefix(child ?? null, budget - text.length);
+    first = false;
+    if (text.length > budget) {
+      return text;
+    }
+  }
+  return text + (isArray ? "]" : "}");
 }
 
 function kindOf(value: unknown): string {

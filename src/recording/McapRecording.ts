@@ -97,8 +97,9 @@ class KnownChannels {
 }
 
 /**
- * Parses the complete top-level record(s) in `bytes` (a chunk yields the records it holds).
- * Throws when they are corrupt (CRC, decompression, size limit) or cut off.
+ * Parses the complete top-level record(s) in `bytes` (a chunk yields the records it holds),
+ * leaving out records of unknown opcodes. Throws when they are corrupt (CRC, decompression, size
+ * limit, opcode 0) or cut off.
  */
 function parseRecords(known: KnownChannels, bytes: Uint8Array, handlers: McapTypes.DecompressHandlers): McapTypes.TypedMcapRecord[] {
   const stream = new McapStreamReader({ noMagicPrefix: true, validateCrcs: true, decompressHandlers: handlers });
@@ -106,7 +107,14 @@ function parseRecords(known: KnownChannels, bytes: Uint8Array, handlers: McapTyp
   stream.append(bytes);
   const out: McapTypes.TypedMcapRecord[] = [];
   for (let r = stream.nextRecord(); r; r = stream.nextRecord()) {
-    out.push(r);
+    if (r.type !== "Unknown") {
+      out.push(r);
+    } else if (r.opcode === 0) {
+      // Opcode 0 is no record: zeros (a zero-filled region, or a bomb of them, nine bytes per
+      // "record", which would otherwise be kept by the million).
+      throw new Error("it holds a record with opcode 0x00, which is not a record (zero bytes where records should be)");
+    }
+    // Records of other unknown opcodes (custom or newer records) are skipped, not kept.
   }
   if (stream.bytesRemaining() > 0) {
     throw new Error(`the record is cut off (${stream.bytesRemaining()} bytes do not form a complete record)`);

@@ -8,11 +8,13 @@ export type Decompressor = (data: Uint8Array, size: number) => Uint8Array;
 export type Decompressors = Readonly<Record<string, Decompressor>>;
 
 /**
- * Default bound on one chunk's uncompressed size: 256 MiB. Real recorders write chunks of a few
+ * Default bound on one chunk's uncompressed size: 64 MiB. Real recorders write chunks of a few
  * MiB (rosbag 768 KiB, MCAP 4–8 MiB); a larger declared size is a damaged header or a
- * decompression bomb, and allocating it would take the process down.
+ * decompression bomb. While a chunk is decompressed it is held two to three times (the
+ * WebAssembly decompressor's heap, which grows by doubling and never shrinks, and the copy out of
+ * it), so the bound keeps a reader's peak memory under about 400 MB whatever the file holds.
  */
-export const DEFAULT_MAX_CHUNK_BYTES = 256 * 1024 * 1024;
+export const DEFAULT_MAX_CHUNK_BYTES = 64 * 1024 * 1024;
 
 /** Options for opening a recording. */
 export interface OpenOptions {

@@ -2,6 +2,7 @@ import { parse } from "@foxglove/rosmsg";
 import { MessageWriter as Ros1Writer } from "@foxglove/rosmsg-serialization";
 import zstd from "@foxglove/wasm-zstd";
 import { McapIndexedReader, TempBuffer } from "@mcap/core";
+import { loadDecompressHandlers } from "@mcap/support";
 import { spawnSync } from "node:child_process";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -9,10 +10,12 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { runAnalyze, type AnalyzeResult } from "./analyze";
-import { parseConfig } from "../../pipeline";
+import { parseConfig, type PipelineConfig } from "../../pipeline";
 import { writeBag, type BagFixture, type BagFixtureConnection, type BagFixtureMessage } from "../../recording/testing/bagFixtures";
+import { declareChunkSize, patchMcapChunk } from "../../recording/testing/bombs";
 import { writeMcap, type FixtureChannel, type FixtureMessage } from "../../recording/testing/mcapFixtures";
 import { CliError } from "../CliError";
+import { configArgument } from "../configArgument";
 
 // A bad-input corpus made here, from small recordings written by the tests' own writers: every
 // input is analyzed in-process (one pipeline run each), and every run must end with an exit code,
@@ -82,7 +85,7 @@ let runs = 0;
 const tally = new Map<string, number>();
 
 /** Analyzes `bytes` in-process and checks what every run must satisfy, whatever the input. */
-async function analyzeBytes(bytes: Uint8Array, kind: string, options: { maxChunkBytes?: number } = {}): Promise<Outcome> {
+async function analyzeBytes(bytes: Uint8Array, kind: string, options: { maxChunkBytes?: number } = {}, config: PipelineConfig = CONFIG): Promise<Outcome> {
   const file = join(dir, `input-${runs}.bin`);
   const out = join(dir, `out-${runs}`);
   runs += 1;
@@ -91,7 +94,7 @@ async function analyzeBytes(bytes: Uint8Array, kind: string, options: { maxChunk
   let exitCode: 0 | 1 | 2 = 0;
   let message = "";
   try {
-    result = await runAnalyze({ file, config: CONFIG, out, progress: false, maxChunkBytes: options.maxChunkBytes });
+    result = await runAnalyze({ file, config, out, progress: false, maxChunkBytes: options.maxChunkBytes });
     exitCode = result.errors.length > 0 ? 1 : 0;
     message = result.errors.join("\n");
   } catch (err) {
@@ -124,6 +127,10 @@ async function analyzeBytes(bytes: Uint8Array, kind: string, options: { maxChunk
     const { ["unreadable-chunk"]: lost = 0, ...syncDrops } = summary.drops;
     expect(Object.values(syncDrops).reduce((a, b) => a + b, 0)).toBe(dropped);
     expect(drops.filter((d) => d.reason === "unreadable-chunk").reduce((n, d) => n + d.count!, 0)).toBe(lost);
+    // synchronized.mcap's drops channel holds one log per drops.jsonl line, the reader's included.
+    const logged = await loggedDrops(new Uint8Array(await readFile(join(out, "synchronized.mcap"))));
+    expect(logged.length).toBe(drops.length);
+    expect(logged.filter((l) => l.startsWith("unreadable-chunk")).length).toBe(drops.filter((d) => d.reason === "unreadable-chunk").length);
     // Every error names a byte offset or a topic.
     for (const e of result.errors) {
       expect(e).toMatch(/byte offset \d+|^\/[ab]:/);
@@ -132,6 +139,18 @@ async function analyzeBytes(bytes: Uint8Array, kind: string, options: { maxChunk
     expect(message).toMatch(/byte offset \d+|\/inputs\/\d\/topic|"\/[ab]"/);
   }
   return { result, exitCode, message, messagesRead };
+}
+
+/** The `message` of every log on synchronized.mcap's drops channel. */
+async function loggedDrops(bytes: Uint8Array): Promise<string[]> {
+  const reader = await McapIndexedReader.Initialize({ readable: new TempBuffer(bytes), decompressHandlers: await loadDecompressHandlers() });
+  const drops = [...reader.channelsById.values()].filter((c) => c.topic.endsWith("/drops")).map((c) => c.topic);
+  expect(drops.length).toBeLessThanOrEqual(1); // (a channel appears with its first message)
+  const messages: string[] = [];
+  for await (const m of reader.readMessages({ topics: drops })) {
+    messages.push((JSON.parse(new TextDecoder().decode(m.data)) as { message: string }).message);
+  }
+  return messages;
 }
 
 function chunkMessageCount(fixture: BagFixture, k: number): number {
@@ -291,6 +310,68 @@ describe("bad-input corpus: ROS 1 bags", () => {
   });
 });
 
+describe("bad-input corpus: configs", () => {
+  /** Loads an inline config as `--config` does; returns the exit code and the message. */
+  function loadInline(text: string, kind: string): { exitCode: number; message: string; config?: PipelineConfig } {
+    runs += 1;
+    let exitCode = 0;
+    let message = "";
+    let config: PipelineConfig | undefined;
+    try {
+      config = configArgument(text);
+    } catch (err) {
+      // Anything but a CliError would be a crash (a stack overflow, say).
+      expect(err).toBeInstanceOf(CliError);
+      exitCode = (err as CliError).exitCode;
+      message = (err as CliError).message;
+    }
+    expect(message).not.toMatch(/\n\s+at /);
+    tally.set(`${kind}: exit ${exitCode}`, (tally.get(`${kind}: exit ${exitCode}`) ?? 0) + 1);
+    return { exitCode, message, config };
+  }
+  const head = '"inputs": [{"topic": "/a"}, {"topic": "/b"}], "policy": {"type": "fkie/approximate-time"}';
+
+  it("100,000 unknown keys, at the top and in the policy: exit 2 naming the object, one line", () => {
+    const keys = [...Array(100_000).keys()].map((i) => `"k${i}": ${i}`).join(", ");
+    const top = loadInline(`{${head}, ${keys}}`, "config 100k keys");
+    expect(top.exitCode).toBe(2);
+    expect(top.message).toMatch(/^invalid --config:\n {2}\/: has 100002 keys, more than the 1000/);
+    expect(top.message.split("\n")).toHaveLength(2);
+    const inPolicy = loadInline(`{"inputs": [{"topic": "/a"}], "policy": {"type": "fkie/approximate-time", ${keys}}}`, "config 100k keys");
+    expect(inPolicy.exitCode).toBe(2);
+    expect(inPolicy.message).toMatch(/\/policy: has 100001 keys/);
+  });
+
+  it("10,000 and 100,000 levels of nesting, objects and arrays: exit 2 naming the path, no stack overflow", () => {
+    for (const depth of [10_000, 100_000]) {
+      const objects = loadInline(`{${head}, "fusion": ${'{"a": '.repeat(depth)}1${"}".repeat(depth)}}`, "config deep nesting");
+      expect(objects.exitCode).toBe(2);
+      expect(objects.message).toMatch(/ {2}\/fusion(\/a){63}: is nested more than 64 levels deep/);
+      const arrays = loadInline(`{${head}, "buffer": ${"[".repeat(depth)}${"]".repeat(depth)}}`, "config deep nesting");
+      expect(arrays.exitCode).toBe(2);
+      expect(arrays.message).toMatch(/ {2}\/buffer(\/0){63}: is nested more than 64 levels deep/);
+    }
+  });
+
+  it("thousands of problems: the first 100 listed with their paths, the rest counted", () => {
+    const inputs = [...Array(300).keys()].map((i) => `{"topic": "/t${i}", "unknown${i}": 1, "other${i}": 2}`).join(", ");
+    const o = loadInline(`{"inputs": [${inputs}], "policy": {"type": "fkie/approximate-time"}}`, "config many problems");
+    expect(o.exitCode).toBe(2);
+    const lines = o.message.split("\n");
+    expect(lines).toHaveLength(1 + 100 + 1);
+    expect(lines[1]).toMatch(/^ {2}\/inputs\/0\/unknown0: unknown key "unknown0"/);
+    expect(lines.at(-1)).toBe("  /: … and 500 more problems like these (only the first 100 are listed)");
+  });
+
+  it("a huge queue size is accepted and allocates nothing up front: the run is whole", async () => {
+    const o = loadInline(`{"inputs": [{"topic": "/a"}, {"topic": "/b"}], "policy": {"type": "fkie/approximate-time", "maxQueueSize": 1000000000}}`, "config huge queue");
+    expect(o.exitCode).toBe(0);
+    const run = await analyzeBytes(writeBag(CONNECTIONS, MESSAGES, { perChunk: 24 }).bytes, "config huge queue analyzed", {}, o.config);
+    expect(run.exitCode).toBe(0);
+    expect(run.messagesRead).toBe(N);
+  });
+});
+
 describe("bad-input corpus: MCAP", () => {
   const channels: FixtureChannel[] = CONNECTIONS.map((c) => ({
     topic: c.topic,
@@ -385,44 +466,3 @@ describe("bad-input corpus: MCAP", () => {
     expect(o.messagesRead).toBe(N - c.count);
   });
 });
-
-/** A copy of the bag whose chunk `k` declares `size` uncompressed bytes. */
-function declareChunkSize(bag: BagFixture, k: number, size: number): Uint8Array {
-  const bytes = bag.bytes.slice();
-  const at = bag.chunks[k]!.offset;
-  const headerLength = new DataView(bytes.buffer, at, 4).getUint32(0, true);
-  const header = bytes.subarray(at + 4, at + 4 + headerLength);
-  const name = new TextEncoder().encode("size=");
-  for (let i = 0; i + name.length + 4 <= header.length; i++) {
-    if (name.every((b, j) => header[i + j] === b)) {
-      new DataView(header.buffer, header.byteOffset + i + name.length, 4).setUint32(0, size, true);
-      return bytes;
-    }
-  }
-  throw new Error("no size field");
-}
-
-/**
- * A copy of the MCAP whose chunk at `start` has `records` (compressed) of `uncompressedSize`
- * bytes in place of its own; the file is rewritten around it (later offsets move, so the summary
- * no longer matches and the reader scans, which still must refuse the bomb).
- */
-function patchMcapChunk(bytes: Uint8Array, start: number, records: Uint8Array, uncompressedSize: number): Uint8Array {
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const length = Number(view.getBigUint64(start + 1, true));
-  const compressionLength = view.getUint32(start + 9 + 28, true);
-  const head = 9 + 28 + 4 + compressionLength;
-  const chunk = new Uint8Array(head + 8 + records.byteLength);
-  chunk.set(bytes.subarray(start, start + head), 0);
-  const cv = new DataView(chunk.buffer);
-  cv.setBigUint64(1, BigInt(chunk.byteLength - 9), true);
-  cv.setBigUint64(9 + 16, BigInt(uncompressedSize), true);
-  cv.setUint32(9 + 24, 0, true); // no CRC
-  cv.setBigUint64(head, BigInt(records.byteLength), true);
-  chunk.set(records, head + 8);
-  const out = new Uint8Array(bytes.byteLength - (9 + length) + chunk.byteLength);
-  out.set(bytes.subarray(0, start), 0);
-  out.set(chunk, start);
-  out.set(bytes.subarray(start + 9 + length), start + chunk.byteLength);
-  return out;
-}

@@ -356,17 +356,11 @@ export async function runAnalyze(options: AnalyzeOptions): Promise<AnalyzeResult
     const onDamage = (damage: RecordingDamage): void => {
       unreadable.push({ offset: damage.offset, reason: damage.reason, lost: damage.lost ? Object.fromEntries(damage.lost) : null });
       for (const [topic, count] of damage.lost ?? []) {
+        const detail = `${count} messages on ${topic} were in the damaged chunk at byte offset ${damage.offset}: ${damage.reason}`;
         dropsFile?.add(
-          JSON.stringify({
-            topic,
-            stamp: null,
-            reason: "unreadable-chunk",
-            stage: "read",
-            offset: damage.offset,
-            count,
-            detail: `${count} messages on ${topic} were in the damaged chunk at byte offset ${damage.offset}: ${damage.reason}`,
-          }),
+          JSON.stringify({ topic, stamp: null, reason: "unreadable-chunk", stage: "read", offset: damage.offset, count, detail }),
         );
+        results?.readDrop({ topic, reason: "unreadable-chunk", detail });
       }
     };
 

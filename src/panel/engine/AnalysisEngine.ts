@@ -11,6 +11,7 @@ import { DROP_REASONS, type DropReason ,
   tupleMemberTime,
 } from "../../pipeline";
 import { diagnose, TraceRecorder, type Diagnosis } from "../../pipeline/diagnosis";
+import { StampRangeError } from "../../time";
 
 /** Longest row lists handed out in one delta; older rows of a huge batch are skipped (counted in stats). */
 export const DELTA_CAP = 20_000;
@@ -261,9 +262,11 @@ export class AnalysisEngine {
   }
 
   /**
-   * Runs events through the pipeline(s), in the order given (arrival order). A message the
-   * pipeline rejects (a stamp outside the time base's window) is skipped and reported as
-   * `zero-stamp`-like drop detail; it never stops the stream.
+   * Runs events through the pipeline(s), in the order given (arrival order). Bad stamps are the
+   * pipeline's own drops (`invalid-stamp`, `zero-stamp`, `no-header`); a message the pipeline
+   * still throws on is skipped and counted as a drop too, `invalid-stamp` when a stamp in it (a
+   * transform's, say) lies outside the time window, `discarded` after `finish`, else `undecodable`
+   * (it could not be used), with the error as detail. It never stops the stream.
    */
   public ingest(events: readonly EngineInput[]): void {
     for (const ev of events) {
@@ -273,7 +276,9 @@ export class AnalysisEngine {
       } catch (err) {
         this.#rejected++;
         const slot = this.topics.indexOf(ev.topic);
-        this.#drops.push({ slot, topic: ev.topic, stamp: NaN, reason: "zero-stamp", detail: err instanceof Error ? err.message : String(err), seq: ev.seq });
+        // (after `finish` the pipeline takes nothing: such a message is discarded, not bad)
+        const reason: DropReason = this.#finished ? "discarded" : err instanceof StampRangeError ? "invalid-stamp" : "undecodable";
+        this.#drops.push({ slot, topic: ev.topic, stamp: NaN, reason, detail: err instanceof Error ? err.message : String(err), seq: ev.seq });
       }
       try {
         this.#compare?.push(ev);

@@ -117,6 +117,45 @@ describe("AnalysisEngine on the husky recording", () => {
   });
 });
 
+describe("AnalysisEngine on bad stamps", () => {
+  it("a stamp from another clock first and mid-stream, and nsec >= 1e9, are invalid-stamp drops; every later message is analyzed", () => {
+    const engine = new AnalysisEngine({ inputs: [{ topic: "/a" }, { topic: "/b" }], policy: { type: "fkie/exact-time" } });
+    const T = 1_700_000_000;
+    const at = (seq: number, topic: string, sec: number, nsec = 0): EngineInput => ({
+      seq,
+      topic,
+      schemaName: "x",
+      receiveTime: { sec: T + Math.floor(seq / 2), nsec: 0 },
+      message: { header: { stamp: { sec, nsec } } },
+    });
+    const input: EngineInput[] = [at(0, "/a", 1)];
+    for (let i = 1; i <= 40; i++) {
+      input.push(at(2 * i, "/a", T + i), at(2 * i + 1, "/b", T + i));
+    }
+    const transform = (sec: number, child: string): unknown => ({
+      header: { stamp: { sec, nsec: 0 }, frame_id: "odom" },
+      child_frame_id: child,
+      transform: { translation: { x: 0, y: 0, z: 0 }, rotation: { x: 0, y: 0, z: 0, w: 1 } },
+    });
+    // a tf message with one transform stamped on another clock: one drop, the other transform kept
+    const tf: EngineInput = { seq: 104, topic: "/tf", schemaName: "tf2_msgs/TFMessage", receiveTime: { sec: T + 52, nsec: 0 }, message: { transforms: [transform(1, "x"), transform(T + 52, "y")] } };
+    input.push(at(100, "/b", 2), at(101, "/a", T + 50, 1_500_000_000), at(102, "/a", T + 51), at(103, "/b", T + 51), tf);
+    engine.ingest(input);
+    const d = engine.takeDelta();
+    expect(d.drops.map((x) => [x.seq, x.reason])).toEqual([
+      [0, "invalid-stamp"],
+      [100, "invalid-stamp"],
+      [101, "invalid-stamp"],
+      [104, "invalid-stamp"],
+    ]);
+    expect(d.drops.at(-1)!.detail).toMatch(/^1 of its 2 transforms skipped: topic \/tf: header stamp 1\.000000000 cannot be used/);
+    expect(d.stats.drops).toEqual({ "invalid-stamp": 4 });
+    expect(d.stats.tuples).toBe(41);
+    // every message is in a set or a drop (exact time holds nothing that matched; tf is one drop)
+    expect(d.stats.tuples * 2 + d.drops.length).toBe(input.length);
+  });
+});
+
 describe.runIf(existsSync(TURTLEBOT))("AnalysisEngine with fusion (fuse tutorial preset)", () => {
   it("hands out the fusion transactions (DESIGN §3.4 JSON) and the fused trajectory", async () => {
     const config = JSON.parse(readFileSync(`${ROOT}config/fuse-simple-tutorial.json`, "utf8")) as unknown;
