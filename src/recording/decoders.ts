@@ -6,6 +6,7 @@ import { MessageReader as Ros1Reader } from "@foxglove/rosmsg-serialization";
 import { MessageReader as Ros2Reader } from "@foxglove/rosmsg2-serialization";
 
 import { protobufDecoder } from "./protobufDecoder";
+import { standardRos1Definition, standardRos2Definition } from "./ros2Definitions";
 import type { RecordingChannel } from "./types";
 
 /** Turns serialized bytes into a message object. Throws on malformed data. */
@@ -14,14 +15,38 @@ export type MessageDecoder = (data: Uint8Array) => unknown;
 const textDecoder = new TextDecoder();
 
 /**
+ * The standard definition that stands in for a channel's empty schema: a writer may name a ROS
+ * type (`sensor_msgs/msg/Imu`, `sensor_msgs/Imu`) but leave its schema empty, as a rosbag2
+ * without definitions does. Undefined when the schema is not empty, the encoding is not ros1 /
+ * cdr, or the type is not a standard one (@foxglove/rosmsg-msgs-common).
+ */
+export function standardDefinitionOf(channel: RecordingChannel): string | undefined {
+  const { messageEncoding, schemaEncoding, schemaName } = channel;
+  if (channel.schemaData.length > 0 || schemaName === "") {
+    return undefined;
+  }
+  if (messageEncoding === "ros1") {
+    return standardRos1Definition(schemaName);
+  }
+  return messageEncoding === "cdr" && (schemaEncoding === "ros2msg" || schemaEncoding === "") ? standardRos2Definition(schemaName) : undefined;
+}
+
+/**
  * A decoder for a channel's messages, built once per channel: ROS 1 (`ros1` / `ros1msg`), ROS 2
  * CDR with a `ros2msg`, `ros2idl` or `omgidl` schema (ROS 2 time fields `{sec, nanosec}`),
  * protobuf (`protobuf`, from the schema's FileDescriptorSet; `google.protobuf.Timestamp` as
- * `{sec, nsec}`) and JSON (`json`). Throws an Error naming the topic and the encodings when it is
- * anything else or the schema does not parse.
+ * `{sec, nsec}`) and JSON (`json`); an empty ros1 / cdr schema of a standard ROS type is read with
+ * that type's standard definition (`standardDefinitionOf`). Throws an Error naming the topic and
+ * the encodings when it is anything else or the schema does not parse.
  */
 export function createDecoder(channel: RecordingChannel): MessageDecoder {
   const { topic, messageEncoding, schemaEncoding } = channel;
+  const standard = standardDefinitionOf(channel);
+  if (standard != undefined) {
+    const definitions = parseMessageDefinition(standard, { ros2: messageEncoding === "cdr" });
+    const reader = messageEncoding === "ros1" ? new Ros1Reader(definitions) : new Ros2Reader(definitions);
+    return (data) => reader.readMessage(data);
+  }
   try {
     if (messageEncoding === "ros1") {
       const reader = new Ros1Reader(parseMessageDefinition(textDecoder.decode(channel.schemaData)));

@@ -1,5 +1,5 @@
 import { errorText } from "./RecordingError";
-import { createDecoder, type MessageDecoder } from "./decoders";
+import { createDecoder, standardDefinitionOf, type MessageDecoder } from "./decoders";
 import type { ReadOptions, RecordTime, RecordedMessage, RecordingChannel, RecordingInfo } from "./types";
 
 /** A channel of a recording and its decoder (created on the first message that is decoded). */
@@ -21,7 +21,13 @@ function decoderOf(entry: ChannelEntry, data: Uint8Array): MessageDecoder {
     return entry.decoder;
   }
   const { channel } = entry;
-  if (entry.decoderError == undefined && channel.schemaData.byteLength === 0 && data.byteLength > 0 && channel.messageEncoding !== "json") {
+  if (
+    entry.decoderError == undefined &&
+    channel.schemaData.byteLength === 0 &&
+    data.byteLength > 0 &&
+    channel.messageEncoding !== "json" &&
+    standardDefinitionOf(channel) == undefined
+  ) {
     entry.decoderError = `topic ${channel.topic}: the recording holds no message definition (${channel.schemaName || "no type"}) for it, so its messages cannot be decoded; record it with its definition or leave the topic out`;
   }
   if (entry.decoderError != undefined) {

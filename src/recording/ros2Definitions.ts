@@ -1,5 +1,5 @@
 import { stringify } from "@foxglove/rosmsg";
-import { ros2galactic, ros2humble, ros2iron, ros2jazzy } from "@foxglove/rosmsg-msgs-common";
+import { ros1, ros2galactic, ros2humble, ros2iron, ros2jazzy } from "@foxglove/rosmsg-msgs-common";
 
 type MessageDefinition = (typeof ros2jazzy)[keyof typeof ros2jazzy];
 type DefinitionTable = Readonly<Record<string, MessageDefinition>>;
@@ -38,8 +38,21 @@ function tablesFor(distro: string | undefined): DefinitionTable[] {
  * or one of its dependencies is in none of them (e.g. test_msgs, a user's package).
  */
 export function standardRos2Definition(type: string, distro?: string): string | undefined {
-  const short = shortRos2TypeName(type);
-  for (const table of tablesFor(distro)) {
+  return definitionFrom(tablesFor(distro), shortRos2TypeName(type));
+}
+
+/**
+ * The full ROS 1 `.msg` text of a standard ROS 1 message type (`sensor_msgs/Imu`), from
+ * @foxglove/rosmsg-msgs-common (noetic's common_msgs and the like); undefined when the type or
+ * a dependency is not there.
+ */
+export function standardRos1Definition(type: string): string | undefined {
+  return definitionFrom([ros1], type);
+}
+
+/** The root and its dependencies from the first table that has them all, as `.msg` text. */
+function definitionFrom(tables: readonly DefinitionTable[], short: string): string | undefined {
+  for (const table of tables) {
     const root = table[short];
     if (root == undefined) {
       continue;
