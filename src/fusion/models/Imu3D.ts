@@ -1,29 +1,15 @@
-import type { LossConfig, SensorMessage, Transaction } from "../core";
+import type { SensorMessage, Transaction } from "../core";
 import { Fuse2DSensorModel, type CommonSensorOptions } from "./Fuse2DSensorModel";
 import { angular3DIndices, linear3DIndices } from "./common/dimensions";
-import type { PoseMeasurement, VectorPairMeasurement } from "./common/measurement";
-import { quatInverse, quatToMatrix, rotate } from "./common/quaternion";
-import { asObject, place3x3, readQuaternion, readVector3 } from "./common/rosMessages";
-import { transformPose, type OrientationTransform } from "./common/sensorProc";
-import { processAbsolutePose3D, processAccel3D, processTwist3D } from "./common/sensorProc3d";
+import { imuParameters, readImu, type ImuOptions } from "./common/sensorFamilies";
+import { processAccel, processTwist, transformPose } from "./common/sensorProc";
+import { processAbsolutePose3D } from "./common/sensorProc3d";
+import { SPATIAL } from "./common/vectorSpaces";
 import type { SensorDescriptor } from "../registry/PluginDescriptor";
-import { ANGULAR_3D, LINEAR_3D, SENSOR_COMMON, dims, loss } from "../registry/commonParameters";
+import { ANGULAR_3D, LINEAR_3D, SENSOR_COMMON } from "../registry/commonParameters";
 
-/** fuse_models::Imu3D parameters, camelCase of fuse's YAML names. */
-export interface Imu3DOptions extends CommonSensorOptions {
-  readonly orientationDimensions?: readonly string[];
-  readonly angularVelocityDimensions?: readonly string[];
-  readonly linearAccelerationDimensions?: readonly string[];
-  readonly removeGravitationalAcceleration?: boolean;
-  readonly gravitationalAcceleration?: number;
-  readonly orientationTargetFrame?: string;
-  readonly twistTargetFrame?: string;
-  readonly accelerationTargetFrame?: string;
-  readonly orientationTransform?: OrientationTransform;
-  readonly poseLoss?: LossConfig | null;
-  readonly angularVelocityLoss?: LossConfig | null;
-  readonly linearAccelerationLoss?: LossConfig | null;
-}
+/** fuse_models::Imu3D parameters: the IMU family's. */
+export interface Imu3DOptions extends CommonSensorOptions, ImuOptions {}
 
 /**
  * fuse_models::Imu3D on sensor_msgs/Imu: orientation on the selected roll/pitch/yaw
@@ -47,38 +33,16 @@ export class Imu3D extends Fuse2DSensorModel<Imu3DOptions> {
 
   protected override process(event: SensorMessage, stamp: number, frameId: string, tx: Transaction): void {
     const o = this.options;
-    const msg = asObject(event.message);
+    const imu = readImu(event.message, stamp, frameId, o);
     const env = this.env;
-    const orientation = readQuaternion(msg.orientation);
     if (this.#ori.length > 0) {
-      const measured: PoseMeasurement = { stamp, frameId, position: [0, 0, 0], orientation, covariance: place3x3(msg.orientation_covariance, 3) };
-      const pose = transformPose(env, measured, o.orientationTargetFrame ?? "", "orientation", o.orientationTransform ?? "fuse");
+      const pose = transformPose(env, imu.orientation, o.orientationTargetFrame ?? "", "orientation", o.orientationTransform ?? "fuse");
       if (pose) {
         processAbsolutePose3D(env, pose, o.poseLoss ?? null, [], this.#ori, tx);
       }
     }
-    const twist: VectorPairMeasurement = {
-      stamp,
-      frameId,
-      linear: [0, 0, 0],
-      angular: readVector3(msg.angular_velocity),
-      covariance: place3x3(msg.angular_velocity_covariance, 3),
-    };
-    processTwist3D(env, twist, null, o.angularVelocityLoss ?? null, o.twistTargetFrame ?? "", [], this.#ang, tx);
-    const accel = readVector3(msg.linear_acceleration);
-    let linear: [number, number, number] = [accel[0], accel[1], accel[2]];
-    if (o.removeGravitationalAcceleration ?? false) {
-      const g = rotate(quatToMatrix(quatInverse(orientation)), [0, 0, o.gravitationalAcceleration ?? 9.80665]);
-      linear = [linear[0] - g[0], linear[1] - g[1], linear[2] - g[2]];
-    }
-    processAccel3D(
-      env,
-      { stamp, frameId, linear, angular: [0, 0, 0], covariance: place3x3(msg.linear_acceleration_covariance, 0) },
-      o.linearAccelerationLoss ?? null,
-      o.accelerationTargetFrame ?? "",
-      this.#acc,
-      tx,
-    );
+    processTwist(env, imu.angularVelocity, null, o.angularVelocityLoss ?? null, o.twistTargetFrame ?? "", [], this.#ang, tx, SPATIAL);
+    processAccel(env, imu.linearAcceleration, o.linearAccelerationLoss ?? null, o.accelerationTargetFrame ?? "", this.#acc, tx, SPATIAL);
   }
 }
 
@@ -90,18 +54,7 @@ export const IMU_3D: SensorDescriptor = {
   messageTypes: ["sensor_msgs/Imu"],
   parameters: [
     ...SENSOR_COMMON,
-    dims("orientationDimensions", ANGULAR_3D, "orientation axes (roll, pitch, yaw)"),
-    dims("angularVelocityDimensions", ANGULAR_3D, "angular velocity axes"),
-    dims("linearAccelerationDimensions", LINEAR_3D, "linear acceleration axes"),
-    { name: "removeGravitationalAcceleration", type: { kind: "bool" }, default: false, help: "subtract gravity (rotated by the measured orientation) from the acceleration" },
-    { name: "gravitationalAcceleration", type: { kind: "number" }, default: 9.80665, unit: "m/s²", help: "gravity magnitude" },
-    { name: "orientationTargetFrame", type: { kind: "string" }, default: "", help: "transform the orientation into this frame" },
-    { name: "twistTargetFrame", type: { kind: "string" }, default: "", help: "rotate the angular velocity into this frame" },
-    { name: "accelerationTargetFrame", type: { kind: "string" }, default: "", help: "rotate the acceleration into this frame" },
-    { name: "orientationTransform", type: { kind: "enum", values: ["fuse", "body"] }, default: "fuse", help: "how a mount rotation applies to the orientation (Lockstep; see Imu2D)" },
-    loss("poseLoss", "orientation"),
-    loss("angularVelocityLoss", "angular velocity"),
-    loss("linearAccelerationLoss", "linear acceleration"),
+    ...imuParameters(LINEAR_3D, ANGULAR_3D),
   ],
   create: (p) => new Imu3D(p as unknown as Imu3DOptions),
 };

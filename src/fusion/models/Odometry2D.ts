@@ -1,30 +1,16 @@
 import { childFrameIdOf } from "../../messages";
-import type { LossConfig, SensorMessage, Transaction } from "../core";
+import type { SensorMessage, Transaction } from "../core";
 import { Fuse2DSensorModel, type CommonSensorOptions } from "./Fuse2DSensorModel";
 import { PosePath, type PosePathOptions } from "./common/PosePath";
 import { angularIndices, linearIndices } from "./common/dimensions";
 import { asObject, readPoseWithCovariance, readVectorPairWithCovariance } from "./common/rosMessages";
+import { odometryParameters, type OdometryOptions } from "./common/sensorFamilies";
 import { processTwist } from "./common/sensorProc";
 import type { SensorDescriptor } from "../registry/PluginDescriptor";
-import { ANGULAR_2D, DIFFERENTIAL, LINEAR_2D, SENSOR_COMMON, dims, loss } from "../registry/commonParameters";
+import { ANGULAR_2D, DIFFERENTIAL, LINEAR_2D, SENSOR_COMMON } from "../registry/commonParameters";
 
-/** fuse_models::Odometry2D parameters (reference/fuse.md §3.1), camelCase of fuse's YAML names. */
-export interface Odometry2DOptions extends CommonSensorOptions, PosePathOptions {
-  /** `position_dimensions` ("x", "y"); default none. */
-  readonly positionDimensions?: readonly string[];
-  /** `orientation_dimensions` ("yaw"); default none. */
-  readonly orientationDimensions?: readonly string[];
-  /** `linear_velocity_dimensions` ("x", "y"); default none. */
-  readonly linearVelocityDimensions?: readonly string[];
-  /** `angular_velocity_dimensions` ("yaw"); default none. */
-  readonly angularVelocityDimensions?: readonly string[];
-  /** `pose_target_frame`; default "" (use the message frame). */
-  readonly poseTargetFrame?: string;
-  /** `twist_target_frame`; default "" (use child_frame_id). */
-  readonly twistTargetFrame?: string;
-  readonly linearVelocityLoss?: LossConfig | null;
-  readonly angularVelocityLoss?: LossConfig | null;
-}
+/** fuse_models::Odometry2D parameters (reference/fuse.md §3.1): the odometry family's, plus differential mode. */
+export interface Odometry2DOptions extends CommonSensorOptions, PosePathOptions, OdometryOptions {}
 
 /**
  * fuse_models::Odometry2D on nav_msgs/Odometry (reference/fuse.md §3.1): absolute pose
@@ -87,17 +73,9 @@ export const ODOMETRY_2D: SensorDescriptor = {
   parameters: [
     ...SENSOR_COMMON,
     ...DIFFERENTIAL,
-    dims("positionDimensions", LINEAR_2D, "position axes"),
-    dims("orientationDimensions", ANGULAR_2D, "orientation axes"),
-    dims("linearVelocityDimensions", LINEAR_2D, "linear velocity axes"),
-    dims("angularVelocityDimensions", ANGULAR_2D, "angular velocity axes"),
     { name: "useTwistCovariance", type: { kind: "bool" }, default: true, help: "differential: relative covariance from the twist covariance" },
     { name: "twistCovarianceOffsetDiagonal", type: { kind: "vector", length: 3, min: 0 }, default: [0, 0, 0], help: "differential: subtracted from the twist covariance (x, y, yaw)" },
-    { name: "poseTargetFrame", type: { kind: "string" }, default: "", help: "transform the pose into this frame (empty = as received)" },
-    { name: "twistTargetFrame", type: { kind: "string" }, default: "", help: "rotate the twist into this frame (empty = child_frame_id)" },
-    loss("poseLoss", "pose"),
-    loss("linearVelocityLoss", "linear velocity"),
-    loss("angularVelocityLoss", "angular velocity"),
+    ...odometryParameters(LINEAR_2D, ANGULAR_2D),
   ],
   create: (p) => new Odometry2D(p as unknown as Odometry2DOptions),
 };

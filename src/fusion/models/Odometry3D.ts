@@ -1,25 +1,17 @@
 import { childFrameIdOf } from "../../messages";
-import type { LossConfig, SensorMessage, Transaction } from "../core";
+import type { SensorMessage, Transaction } from "../core";
 import { Fuse2DSensorModel, type CommonSensorOptions } from "./Fuse2DSensorModel";
 import { angular3DIndices, linear3DIndices } from "./common/dimensions";
 import { asObject, readPoseWithCovariance, readVectorPairWithCovariance } from "./common/rosMessages";
-import { transformPose } from "./common/sensorProc";
-import { processAbsolutePose3D, processTwist3D } from "./common/sensorProc3d";
+import { odometryParameters, type OdometryOptions } from "./common/sensorFamilies";
+import { processTwist, transformPose } from "./common/sensorProc";
+import { processAbsolutePose3D } from "./common/sensorProc3d";
+import { SPATIAL } from "./common/vectorSpaces";
 import type { SensorDescriptor } from "../registry/PluginDescriptor";
-import { ANGULAR_3D, LINEAR_3D, SENSOR_COMMON, dims, loss } from "../registry/commonParameters";
+import { ANGULAR_3D, LINEAR_3D, SENSOR_COMMON } from "../registry/commonParameters";
 
-/** fuse_models::Odometry3D parameters, camelCase of fuse's YAML names. */
-export interface Odometry3DOptions extends CommonSensorOptions {
-  readonly positionDimensions?: readonly string[];
-  readonly orientationDimensions?: readonly string[];
-  readonly linearVelocityDimensions?: readonly string[];
-  readonly angularVelocityDimensions?: readonly string[];
-  readonly poseTargetFrame?: string;
-  readonly twistTargetFrame?: string;
-  readonly poseLoss?: LossConfig | null;
-  readonly linearVelocityLoss?: LossConfig | null;
-  readonly angularVelocityLoss?: LossConfig | null;
-}
+/** fuse_models::Odometry3D parameters: the odometry family's. */
+export interface Odometry3DOptions extends CommonSensorOptions, OdometryOptions {}
 
 /**
  * fuse_models::Odometry3D on nav_msgs/Odometry: absolute pose on the selected axes
@@ -52,7 +44,7 @@ export class Odometry3D extends Fuse2DSensorModel<Odometry3DOptions> {
       }
     }
     const twist = readVectorPairWithCovariance(msg.twist, "twist", stamp, childFrameIdOf(event.message) ?? "");
-    processTwist3D(env, twist, o.linearVelocityLoss ?? null, o.angularVelocityLoss ?? null, o.twistTargetFrame ?? "", this.#lin, this.#ang, tx);
+    processTwist(env, twist, o.linearVelocityLoss ?? null, o.angularVelocityLoss ?? null, o.twistTargetFrame ?? "", this.#lin, this.#ang, tx, SPATIAL);
   }
 }
 
@@ -64,15 +56,7 @@ export const ODOMETRY_3D: SensorDescriptor = {
   messageTypes: ["nav_msgs/Odometry"],
   parameters: [
     ...SENSOR_COMMON,
-    dims("positionDimensions", LINEAR_3D, "position axes"),
-    dims("orientationDimensions", ANGULAR_3D, "orientation axes"),
-    dims("linearVelocityDimensions", LINEAR_3D, "linear velocity axes"),
-    dims("angularVelocityDimensions", ANGULAR_3D, "angular velocity axes"),
-    { name: "poseTargetFrame", type: { kind: "string" }, default: "", help: "transform the pose into this frame (empty = as received)" },
-    { name: "twistTargetFrame", type: { kind: "string" }, default: "", help: "rotate the twist into this frame (empty = child_frame_id)" },
-    loss("poseLoss", "pose"),
-    loss("linearVelocityLoss", "linear velocity"),
-    loss("angularVelocityLoss", "angular velocity"),
+    ...odometryParameters(LINEAR_3D, ANGULAR_3D),
   ],
   create: (p) => new Odometry3D(p as unknown as Odometry3DOptions),
 };

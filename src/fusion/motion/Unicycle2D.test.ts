@@ -2,14 +2,12 @@ import { describe, expect, it } from "vitest";
 
 import { Unicycle2D } from "./Unicycle2D";
 import { Unicycle2DStateKinematicConstraint } from "./Unicycle2DStateKinematicConstraint";
-import { TimeBase } from "../../time";
 import {
   ACCELERATION_LINEAR_2D,
   Graph,
   NIL_UUID,
   ORIENTATION_2D,
   POSITION_2D,
-  StampedUuids,
   Transaction,
   UNICYCLE_2D_KINEMATIC,
   Variable,
@@ -18,28 +16,16 @@ import {
   type FusionContext,
 } from "../core";
 import { wrapAngle } from "../math/angles";
+import { testContext } from "../optimizer/testing";
 
 const MS = 1_000_000;
 const TYPES = [POSITION_2D, ORIENTATION_2D, VELOCITY_LINEAR_2D, VELOCITY_ANGULAR_2D, ACCELERATION_LINEAR_2D];
-
-function makeContext(): FusionContext & { warnings: string[] } {
-  const timeBase = TimeBase.forFirstStamp(0n);
-  const warnings: string[] = [];
-  return {
-    timeBase,
-    uuids: new StampedUuids(timeBase, "ros1"),
-    drop: () => undefined,
-    warn: (m: string) => warnings.push(m),
-    now: () => 0,
-    warnings,
-  };
-}
 
 const Q = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8];
 
 /** A model whose history starts at stamp 0 with the given state (as after an ignition prior). */
 function seeded(state: number[], options?: Partial<{ scaleProcessNoise: boolean }>) {
-  const context = makeContext();
+  const context = testContext();
   const model = new Unicycle2D({ processNoiseDiagonal: Q, ...options });
   model.initialize(context, "unicycle");
   model.start();

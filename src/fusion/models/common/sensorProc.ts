@@ -13,13 +13,10 @@ import {
   rotateCovariance6,
   type Quat,
 } from "./quaternion";
+import { componentsOf, covarianceBlock, PLANAR, type VectorPart, type VectorSpace } from "./vectorSpaces";
 import type { Stamp } from "../../../time";
 import {
-  ABSOLUTE_ACCELERATION_LINEAR_2D,
   ABSOLUTE_POSE_2D,
-  ABSOLUTE_VELOCITY_ANGULAR_2D,
-  ABSOLUTE_VELOCITY_LINEAR_2D,
-  ACCELERATION_LINEAR_2D,
   Constraint,
   fromRows,
   linalg,
@@ -27,8 +24,6 @@ import {
   POSITION_2D,
   RELATIVE_POSE_2D,
   Variable,
-  VELOCITY_ANGULAR_2D,
-  VELOCITY_LINEAR_2D,
   wrapAngle,
   zeros,
   type LossConfig,
@@ -375,32 +370,40 @@ function addDiagonal(m: Matrix, diag: readonly number[]): Matrix {
   return out;
 }
 
-function vector2Constraint(
+/**
+ * An absolute constraint on the selected components of a vector variable (the part's variable at
+ * `stamp`, holding `value`); false (and a recorded problem) when the selection fails validation.
+ */
+function absoluteVector(
   env: ProcEnv,
   tx: Transaction,
-  part: string,
-  varType: string,
-  constraintType: string,
+  what: string,
+  space: VectorSpace,
+  part: VectorPart,
   stamp: Stamp,
-  values: [number, number],
-  cov2: Matrix,
+  vector: readonly number[],
+  covariance6: ArrayLike<number>,
   indices: readonly number[],
   loss: LossConfig | null,
 ): boolean {
-  const [partialMean, partialCov] = select(values, cov2, indices);
-  if (!check(env, part, partialMean, partialCov)) {
+  const value = componentsOf(part, vector);
+  const [partialMean, partialCov] = select(value, covarianceBlock(part, covariance6), indices);
+  if (!check(env, what, partialMean, partialCov)) {
     return false;
   }
-  const v = Variable.stamped(env.ids, varType, stamp, env.deviceId, values);
-  const fullMean = [0, 0];
-  indices.forEach((i) => (fullMean[i] = values[i]!));
+  const v = Variable.stamped(env.ids, part.variableType, stamp, env.deviceId, value);
+  let mean = value;
+  if (space.unselectedMean === "zero") {
+    mean = value.map(() => 0);
+    indices.forEach((i) => (mean[i] = value[i]!));
+  }
   tx.addVariable(v);
   tx.addConstraint(
     Constraint.fromCovariance({
-      type: constraintType,
+      type: part.constraintType,
       source: env.source,
       variables: [v.uuid],
-      mean: fullMean,
+      mean,
       partialCovariance: partialCov,
       indices,
       loss,
@@ -409,16 +412,9 @@ function vector2Constraint(
   return true;
 }
 
-function cov2x2(cov: ArrayLike<number>): Matrix {
-  return fromRows([
-    [cov[0]!, cov[1]!],
-    [cov[6]!, cov[7]!],
-  ]);
-}
-
 /**
- * fuse's processTwistWithCovariance: VelocityLinear2D (covariance [0,1;6,7]) and/or
- * VelocityAngular2D (covariance [35]) with absolute constraints; the twist is only rotated into
+ * fuse's processTwistWithCovariance (2D or 3D per `space`): the linear and/or angular velocity
+ * variable with absolute constraints on the selected axes; the twist is only rotated into
  * `targetFrame`. Each part is validated on its own; the stamp is involved when anything was added.
  */
 export function processTwist(
@@ -430,6 +426,7 @@ export function processTwist(
   linearIndices: readonly number[],
   angularIndices: readonly number[],
   tx: Transaction,
+  space: VectorSpace = PLANAR,
 ): boolean {
   if (linearIndices.length === 0 && angularIndices.length === 0) {
     return false;
@@ -440,39 +437,10 @@ export function processTwist(
   }
   let added = false;
   if (linearIndices.length > 0) {
-    added =
-      vector2Constraint(
-        env,
-        tx,
-        "linear velocity",
-        VELOCITY_LINEAR_2D,
-        ABSOLUTE_VELOCITY_LINEAR_2D,
-        twist.stamp,
-        [t.linear[0], t.linear[1]],
-        cov2x2(t.covariance),
-        linearIndices,
-        linearLoss,
-      ) || added;
+    added = absoluteVector(env, tx, "linear velocity", space, space.linearVelocity, twist.stamp, t.linear, t.covariance, linearIndices, linearLoss) || added;
   }
   if (angularIndices.length > 0) {
-    const w = t.angular[2];
-    const cov = fromRows([[t.covariance[35]!]]);
-    if (check(env, "angular velocity", [w], cov)) {
-      const v = Variable.stamped(env.ids, VELOCITY_ANGULAR_2D, twist.stamp, env.deviceId, [w]);
-      tx.addVariable(v);
-      tx.addConstraint(
-        Constraint.fromCovariance({
-          type: ABSOLUTE_VELOCITY_ANGULAR_2D,
-          source: env.source,
-          variables: [v.uuid],
-          mean: [w],
-          partialCovariance: cov,
-          indices: [0],
-          loss: angularLoss,
-        }),
-      );
-      added = true;
-    }
+    added = absoluteVector(env, tx, "angular velocity", space, space.angularVelocity, twist.stamp, t.angular, t.covariance, angularIndices, angularLoss) || added;
   }
   if (added) {
     tx.addInvolvedStamp(twist.stamp);
@@ -481,8 +449,8 @@ export function processTwist(
 }
 
 /**
- * fuse's processAccelWithCovariance: AccelerationLinear2D (covariance [0,1;6,7]) with an absolute
- * constraint; rotated only into `targetFrame`.
+ * fuse's processAccelWithCovariance (2D or 3D per `space`): the linear acceleration variable with
+ * an absolute constraint on the selected axes; rotated only into `targetFrame`.
  */
 export function processAccel(
   env: ProcEnv,
@@ -491,6 +459,7 @@ export function processAccel(
   targetFrame: string,
   indices: readonly number[],
   tx: Transaction,
+  space: VectorSpace = PLANAR,
 ): boolean {
   if (indices.length === 0) {
     return false;
@@ -499,18 +468,7 @@ export function processAccel(
   if (a == undefined) {
     return false;
   }
-  const added = vector2Constraint(
-    env,
-    tx,
-    "linear acceleration",
-    ACCELERATION_LINEAR_2D,
-    ABSOLUTE_ACCELERATION_LINEAR_2D,
-    accel.stamp,
-    [a.linear[0], a.linear[1]],
-    cov2x2(a.covariance),
-    indices,
-    loss,
-  );
+  const added = absoluteVector(env, tx, "linear acceleration", space, space.linearAcceleration, accel.stamp, a.linear, a.covariance, indices, loss);
   if (added) {
     tx.addInvolvedStamp(accel.stamp);
   }

@@ -1,20 +1,13 @@
-import type { PoseMeasurement, VectorPairMeasurement } from "./measurement";
-import { check, rotateVectorPair, type ProcEnv } from "./sensorProc";
-import type { Stamp } from "../../../time";
+import type { PoseMeasurement } from "./measurement";
+import { check, type ProcEnv } from "./sensorProc";
 import {
-  ABSOLUTE_ACCELERATION_LINEAR_3D,
   ABSOLUTE_ORIENTATION_3D_EULER,
   ABSOLUTE_POSE_3D,
-  ABSOLUTE_VELOCITY_ANGULAR_3D,
-  ABSOLUTE_VELOCITY_LINEAR_3D,
-  ACCELERATION_LINEAR_3D,
   Constraint,
   linalg,
   ORIENTATION_3D,
   POSITION_3D,
   Variable,
-  VELOCITY_ANGULAR_3D,
-  VELOCITY_LINEAR_3D,
   zeros,
   type LossConfig,
   type Matrix,
@@ -31,91 +24,6 @@ function block3(cov: ArrayLike<number>, offset: number): Matrix {
     }
   }
   return m;
-}
-
-/** A 3-vector variable at `stamp` with an absolute constraint on the selected components. */
-function vector3Constraint(
-  env: ProcEnv,
-  tx: Transaction,
-  part: string,
-  variableType: string,
-  constraintType: string,
-  stamp: Stamp,
-  value: readonly number[],
-  cov: Matrix,
-  indices: readonly number[],
-  loss: LossConfig | null,
-): boolean {
-  const mean = indices.map((i) => value[i]!);
-  const sub = linalg.subMatrix(cov, indices);
-  if (!check(env, part, mean, sub)) {
-    return false;
-  }
-  const v = Variable.stamped(env.ids, variableType, stamp, env.deviceId, value);
-  tx.addVariable(v);
-  tx.addConstraint(
-    Constraint.fromCovariance({ type: constraintType, source: env.source, variables: [v.uuid], mean: value, partialCovariance: sub, indices, loss }),
-  );
-  return true;
-}
-
-/**
- * fuse's 3D processTwistWithCovariance: VelocityLinear3D and/or VelocityAngular3D with absolute
- * constraints on the selected axes, the twist rotated (only) into `targetFrame`.
- */
-export function processTwist3D(
-  env: ProcEnv,
-  twist: VectorPairMeasurement,
-  linearLoss: LossConfig | null,
-  angularLoss: LossConfig | null,
-  targetFrame: string,
-  linearIndices: readonly number[],
-  angularIndices: readonly number[],
-  tx: Transaction,
-): boolean {
-  if (linearIndices.length === 0 && angularIndices.length === 0) {
-    return false;
-  }
-  const t = rotateVectorPair(env, twist, targetFrame, "twist");
-  if (t == undefined) {
-    return false;
-  }
-  let added = false;
-  if (linearIndices.length > 0) {
-    added =
-      vector3Constraint(env, tx, "linear velocity", VELOCITY_LINEAR_3D, ABSOLUTE_VELOCITY_LINEAR_3D, twist.stamp, t.linear, block3(t.covariance, 0), linearIndices, linearLoss) || added;
-  }
-  if (angularIndices.length > 0) {
-    added =
-      vector3Constraint(env, tx, "angular velocity", VELOCITY_ANGULAR_3D, ABSOLUTE_VELOCITY_ANGULAR_3D, twist.stamp, t.angular, block3(t.covariance, 3), angularIndices, angularLoss) || added;
-  }
-  if (added) {
-    tx.addInvolvedStamp(twist.stamp);
-  }
-  return added;
-}
-
-/** fuse's 3D processAccelWithCovariance: AccelerationLinear3D with an absolute constraint. */
-export function processAccel3D(
-  env: ProcEnv,
-  accel: VectorPairMeasurement,
-  loss: LossConfig | null,
-  targetFrame: string,
-  indices: readonly number[],
-  tx: Transaction,
-): boolean {
-  if (indices.length === 0) {
-    return false;
-  }
-  const a = rotateVectorPair(env, accel, targetFrame, "acceleration");
-  if (a == undefined) {
-    return false;
-  }
-  const added = vector3Constraint(env, tx, "linear acceleration", ACCELERATION_LINEAR_3D, ABSOLUTE_ACCELERATION_LINEAR_3D, accel.stamp, a.linear, block3(a.covariance, 0), indices, loss);
-  if (added) {
-    tx.addInvolvedStamp(accel.stamp);
-  }
-  return added;
 }
 
 /**

@@ -1,0 +1,134 @@
+import type { PoseMeasurement, VectorPairMeasurement } from "./measurement";
+import { quatInverse, quatToMatrix, rotate } from "./quaternion";
+import { asObject, place3x3, readQuaternion, readVector3 } from "./rosMessages";
+import type { OrientationTransform } from "./sensorProc";
+import type { LossConfig } from "../../core";
+import { dims, loss } from "../../registry/commonParameters";
+import type { ParameterKind, ParameterSpec } from "../../registry/parameters";
+
+// fuse_models' Imu2D/Imu3D and Odometry2D/Odometry3D read the same parameters (the same YAML
+// names; only the dimension names a 2D or 3D variable accepts differ): each family's options and
+// parameter specs are defined here once.
+
+/** The parameters fuse_models::Imu2D and Imu3D share, camelCase of fuse's YAML names. */
+export interface ImuOptions {
+  /** `orientation_dimensions` (2D: "yaw"; 3D: "roll", "pitch", "yaw"); default none. */
+  readonly orientationDimensions?: readonly string[];
+  /** `angular_velocity_dimensions`; default none. */
+  readonly angularVelocityDimensions?: readonly string[];
+  /** `linear_acceleration_dimensions` (2D: "x", "y"; 3D: also "z"); default none. */
+  readonly linearAccelerationDimensions?: readonly string[];
+  /** Subtract gravity (rotated by the inverse IMU orientation) from the acceleration. Default false. */
+  readonly removeGravitationalAcceleration?: boolean;
+  /** m/s²; default 9.80665. */
+  readonly gravitationalAcceleration?: number;
+  /** `orientation_target_frame`; default "" (IMU frame). */
+  readonly orientationTargetFrame?: string;
+  /** `twist_target_frame`; default "" (IMU frame). */
+  readonly twistTargetFrame?: string;
+  /** `acceleration_target_frame`; default "" (IMU frame). */
+  readonly accelerationTargetFrame?: string;
+  /**
+   * Lockstep option: how the orientation enters the target frame. "fuse" (default, parity) uses
+   * tf2's pose transform q_target_imu ⊗ q_measured; "body" uses q_measured ⊗ q_target_imu⁻¹ (the
+   * body attitude, as robot_localization). They differ for a rotated mount.
+   */
+  readonly orientationTransform?: OrientationTransform;
+  readonly poseLoss?: LossConfig | null;
+  readonly angularVelocityLoss?: LossConfig | null;
+  readonly linearAccelerationLoss?: LossConfig | null;
+}
+
+/** The parameters fuse_models::Odometry2D and Odometry3D share, camelCase of fuse's YAML names. */
+export interface OdometryOptions {
+  /** `position_dimensions`; default none. */
+  readonly positionDimensions?: readonly string[];
+  /** `orientation_dimensions`; default none. */
+  readonly orientationDimensions?: readonly string[];
+  /** `linear_velocity_dimensions`; default none. */
+  readonly linearVelocityDimensions?: readonly string[];
+  /** `angular_velocity_dimensions`; default none. */
+  readonly angularVelocityDimensions?: readonly string[];
+  /** `pose_target_frame`; default "" (use the message frame). */
+  readonly poseTargetFrame?: string;
+  /** `twist_target_frame`; default "" (use child_frame_id). */
+  readonly twistTargetFrame?: string;
+  readonly poseLoss?: LossConfig | null;
+  readonly linearVelocityLoss?: LossConfig | null;
+  readonly angularVelocityLoss?: LossConfig | null;
+}
+
+/** The ImuOptions parameter specs, with the dimension names of the 2D or 3D variables. */
+export function imuParameters(linear: ParameterKind, angular: ParameterKind): ParameterSpec[] {
+  return [
+    dims("orientationDimensions", angular, "orientation axes"),
+    dims("angularVelocityDimensions", angular, "angular velocity axes"),
+    dims("linearAccelerationDimensions", linear, "linear acceleration axes"),
+    { name: "removeGravitationalAcceleration", type: { kind: "bool" }, default: false, help: "subtract gravity (rotated by the measured orientation) from the acceleration" },
+    { name: "gravitationalAcceleration", type: { kind: "number" }, default: 9.80665, unit: "m/s²", help: "gravity magnitude" },
+    { name: "orientationTargetFrame", type: { kind: "string" }, default: "", help: "transform the orientation into this frame" },
+    { name: "twistTargetFrame", type: { kind: "string" }, default: "", help: "rotate the angular velocity into this frame" },
+    { name: "accelerationTargetFrame", type: { kind: "string" }, default: "", help: "rotate the acceleration into this frame" },
+    {
+      name: "orientationTransform",
+      type: { kind: "enum", values: ["fuse", "body"] },
+      default: "fuse",
+      help: "how a mount rotation applies to the orientation: fuse's q_target_imu ⊗ q (\"fuse\") or the body attitude q ⊗ q_target_imu⁻¹ (\"body\") (Lockstep)",
+    },
+    loss("poseLoss", "orientation"),
+    loss("angularVelocityLoss", "angular velocity"),
+    loss("linearAccelerationLoss", "linear acceleration"),
+  ];
+}
+
+/** The OdometryOptions parameter specs, with the dimension names of the 2D or 3D variables. */
+export function odometryParameters(linear: ParameterKind, angular: ParameterKind): ParameterSpec[] {
+  return [
+    dims("positionDimensions", linear, "position axes"),
+    dims("orientationDimensions", angular, "orientation axes"),
+    dims("linearVelocityDimensions", linear, "linear velocity axes"),
+    dims("angularVelocityDimensions", angular, "angular velocity axes"),
+    { name: "poseTargetFrame", type: { kind: "string" }, default: "", help: "transform the pose into this frame (empty = as received)" },
+    { name: "twistTargetFrame", type: { kind: "string" }, default: "", help: "rotate the twist into this frame (empty = child_frame_id)" },
+    loss("poseLoss", "pose"),
+    loss("linearVelocityLoss", "linear velocity"),
+    loss("angularVelocityLoss", "angular velocity"),
+  ];
+}
+
+/** A sensor_msgs/Imu message as fuse_models' IMU sensors read it, in the IMU frame. */
+export interface ImuMeasurements {
+  /** The orientation as a pose at the origin (orientation covariance in the rotational block). */
+  readonly orientation: PoseMeasurement;
+  /** The angular velocity as a twist with zero linear part. */
+  readonly angularVelocity: VectorPairMeasurement;
+  /** The linear acceleration, gravity removed when the options ask for it. */
+  readonly linearAcceleration: VectorPairMeasurement;
+}
+
+/**
+ * Reads an Imu message (fuse's imu_2d / imu_3d onMessage): with `removeGravitationalAcceleration`,
+ * gravity (0, 0, g) rotated into the IMU frame by the measured orientation's inverse is subtracted
+ * from the acceleration.
+ */
+export function readImu(message: unknown, stamp: number, frameId: string, options: ImuOptions): ImuMeasurements {
+  const msg = asObject(message);
+  const orientation = readQuaternion(msg.orientation);
+  const accel = readVector3(msg.linear_acceleration);
+  let linear: [number, number, number] = [accel[0], accel[1], accel[2]];
+  if (options.removeGravitationalAcceleration ?? false) {
+    const g = rotate(quatToMatrix(quatInverse(orientation)), [0, 0, options.gravitationalAcceleration ?? 9.80665]);
+    linear = [linear[0] - g[0], linear[1] - g[1], linear[2] - g[2]];
+  }
+  return {
+    orientation: { stamp, frameId, position: [0, 0, 0], orientation, covariance: place3x3(msg.orientation_covariance, 3) },
+    angularVelocity: {
+      stamp,
+      frameId,
+      linear: [0, 0, 0],
+      angular: readVector3(msg.angular_velocity),
+      covariance: place3x3(msg.angular_velocity_covariance, 3),
+    },
+    linearAcceleration: { stamp, frameId, linear, angular: [0, 0, 0], covariance: place3x3(msg.linear_acceleration_covariance, 0) },
+  };
+}
