@@ -1,7 +1,7 @@
 import { Bag } from "@foxglove/rosbag";
 
 import type { ByteSource } from "./ByteSource";
-import { mergeChunks } from "./ChunkMerge";
+import { mergeChunks, ScanMerge } from "./ChunkMerge";
 import { DamageLog } from "./DamageLog";
 import { RecordingError, errorText, reasonOf } from "./RecordingError";
 import type { Decompressors } from "./decompress";
@@ -31,10 +31,6 @@ interface RawMessage {
   conn: number;
   time: RecordTime;
   data: Uint8Array;
-}
-
-function timeLess(a: RecordTime, b: RecordTime): boolean {
-  return a.sec < b.sec || (a.sec === b.sec && a.nsec < b.nsec);
 }
 
 function channelOf(conn: {
@@ -109,7 +105,7 @@ function u64(field: Uint8Array | undefined, name: string, offset: number): numbe
  * A ROS 1 bag (format 2.0; chunks uncompressed, bz2 or lz4). Indexed bags are read chunk by chunk
  * from the index's chunk list and merged by receive time, ties in file order (`mergeChunks`); a
  * bag whose index is missing or unreadable (recording interrupted, file truncated) is read by a
- * sequential recovery scan that delivers each chunk (sorted by receive time within the chunk).
+ * sequential recovery scan, in the same order as far as chunks start in time order (`ScanMerge`).
  * Either way a damaged chunk or record is skipped and reading goes on: from the index's next
  * chunk, or (scanning) from the next position where a well-formed record starts.
  */
@@ -277,6 +273,7 @@ export class BagRecording implements Recording {
     const decode = options.decode === false ? "raw" : "decode";
     const connections = new Map<number, ChannelEntry>();
     const damage = new DamageLog(options.onDamage);
+    const merge = new ScanMerge<RawMessage>();
     let pos = FIRST_RECORD;
     while (pos < total) {
       let record: RecordHeader;
@@ -302,10 +299,8 @@ export class BagRecording implements Recording {
         if (result.problem != undefined) {
           damage.add(pos, result.problem);
         }
-        // Stable sort: equal receive times keep their order in the chunk.
-        const messages = result.messages.sort((a, b) => (timeLess(a.time, b.time) ? -1 : timeLess(b.time, a.time) ? 1 : 0));
-        for (const raw of messages) {
-          yield toMessage(raw, connections.get(raw.conn)!, decode, pos);
+        for (const { item, offset } of merge.add(result.messages, pos)) {
+          yield toMessage(item, connections.get(item.conn)!, decode, offset);
         }
       } else if (record.op === OP_CONNECTION) {
         try {
@@ -317,6 +312,9 @@ export class BagRecording implements Recording {
       }
       pos = record.end;
       reportProgress(options, pos, total);
+    }
+    for (const { item, offset } of merge.finish()) {
+      yield toMessage(item, connections.get(item.conn)!, decode, offset);
     }
     if (this.#truncatedIndexAt != undefined && damage.count === 0) {
       damage.add(

@@ -82,3 +82,58 @@ export async function* mergeChunks<C extends ChunkRef, T extends Timed>(
     yield { item, chunk: cursor.chunk };
   }
 }
+
+/**
+ * The same order for a file read without an index, in one pass and bounded memory: each chunk
+ * (in file order, with its byte offset) is stably sorted by time, and `add` returns every held
+ * message earlier than the new chunk's first one, merged by (time, chunk offset); `finish`
+ * returns the rest. That is the stable sort of the whole file by receive time whenever chunks
+ * start in time order (recorders write them so); a chunk that starts earlier than messages
+ * already returned has its earlier messages returned late, never lost. Memory holds the chunks
+ * whose time ranges overlap the newest one's start.
+ */
+export class ScanMerge<T extends Timed> {
+  readonly #heap = new MinHeap<Cursor<number, T>>((a, b) => {
+    const ta = a.items[a.next]!.time;
+    const tb = b.items[b.next]!.time;
+    if (ta.sec !== tb.sec) {
+      return ta.sec < tb.sec;
+    }
+    return ta.nsec !== tb.nsec ? ta.nsec < tb.nsec : a.chunk < b.chunk;
+  });
+
+  /** Adds the messages of the chunk at `offset` (in their file order); returns what may go out now. */
+  public add(items: T[], offset: number): { readonly item: T; readonly offset: number }[] {
+    if (items.length === 0) {
+      return [];
+    }
+    // Array.prototype.sort is stable: equal times keep their order in the chunk.
+    items.sort((a, b) => timeCompare(a.time, b.time));
+    const out = this.#until(items[0]!.time);
+    this.#heap.push({ chunk: offset, items, next: 0 });
+    return out;
+  }
+
+  /** Everything still held, in order (after the last chunk). */
+  public finish(): { readonly item: T; readonly offset: number }[] {
+    return this.#until(undefined);
+  }
+
+  #until(start: RecordTime | undefined): { readonly item: T; readonly offset: number }[] {
+    const out: { item: T; offset: number }[] = [];
+    for (let cursor = this.#heap.peek(); cursor; cursor = this.#heap.peek()) {
+      const item = cursor.items[cursor.next]!;
+      if (start && !timeLess(item.time, start)) {
+        break;
+      }
+      out.push({ item, offset: cursor.chunk });
+      cursor.next += 1;
+      if (cursor.next === cursor.items.length) {
+        this.#heap.pop();
+      } else {
+        this.#heap.updateTop();
+      }
+    }
+    return out;
+  }
+}

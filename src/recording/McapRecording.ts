@@ -1,7 +1,7 @@
 import { McapIndexedReader, McapRecordBuilder, McapStreamReader, type McapTypes } from "@mcap/core";
 
 import type { ByteSource } from "./ByteSource";
-import { mergeChunks } from "./ChunkMerge";
+import { mergeChunks, ScanMerge } from "./ChunkMerge";
 import { DamageLog } from "./DamageLog";
 import { RecordingError, errorText, reasonOf } from "./RecordingError";
 import { toMcapHandlers, type Decompressors } from "./decompress";
@@ -132,8 +132,8 @@ interface TimedMessage {
  * An MCAP file (chunks uncompressed, lz4 or zstd; ros1, cdr and json message encodings). Files
  * with a summary section are read chunk by chunk from the chunk indexes and merged by log time,
  * ties in file order (`mergeChunks`); files without one (interrupted or truncated, or written
- * without chunk index) are read record by record in file order (each chunk's messages sorted by
- * log time). A damaged chunk or record never ends the read: it is skipped (with what the message
+ * without chunk index) are read record by record in file order and delivered in the same order
+ * as far as chunks start in time order (`ScanMerge`). A damaged chunk or record never ends the read: it is skipped (with what the message
  * indexes say it held, when they are readable) and reading goes on with the next chunk of the
  * index or, without one, the next position where a well-formed record starts.
  */
@@ -277,6 +277,7 @@ export class McapRecording implements Recording {
     const known = new KnownChannels();
     const entries = new Map<number, ChannelEntry>();
     const damage = new DamageLog(options.onDamage);
+    const merge = new ScanMerge<TimedMessage>();
     let pos = 8;
     while (pos < total) {
       const length = await recordLength(source, pos);
@@ -333,13 +334,14 @@ export class McapRecording implements Recording {
           }
         }
       }
-      // Stable sort: equal log times keep their order in the chunk.
-      messages.sort((a, b) => (a.message.logTime < b.message.logTime ? -1 : a.message.logTime > b.message.logTime ? 1 : 0));
-      for (const m of messages) {
-        yield toMessage(m.message, entries.get(m.message.channelId)!, decode, pos);
+      for (const { item, offset } of merge.add(messages, pos)) {
+        yield toMessage(item.message, entries.get(item.message.channelId)!, decode, offset);
       }
       pos += length;
       reportProgress(options, pos, total);
+    }
+    for (const { item, offset } of merge.finish()) {
+      yield toMessage(item.message, entries.get(item.message.channelId)!, decode, offset);
     }
     damage.finish();
   }
