@@ -19,11 +19,15 @@ const chunksArb = fc
     return withIds.sort((a, b) => start(a) - start(b));
   });
 
+function byTime(a: Item, b: Item): number {
+  return a.time.sec !== b.time.sec ? a.time.sec - b.time.sec : a.time.nsec - b.time.nsec;
+}
+
 /** The oracle: every item in file order, stably sorted by time (DESIGN §2, "Recording order"). */
 function stableSorted(chunks: Item[][]): number[] {
   return chunks
     .flat()
-    .sort((a, b) => a.time.sec - b.time.sec || a.time.nsec - b.time.nsec)
+    .sort((a, b) => byTime(a, b))
     .map((i) => i.id);
 }
 
@@ -65,7 +69,7 @@ describe("recording order: receive time, ties in file order", () => {
           .map((items, k) => ({ items, offset: k * 100 }))
           .filter((c) => c.items.length > 0)
           .map((c) => {
-            const first = [...c.items].sort((a, b) => a.time.sec - b.time.sec || a.time.nsec - b.time.nsec)[0]!;
+            const first = [...c.items].sort((a, b) => byTime(a, b))[0]!;
             return { ...c, startTime: first.time };
           });
         const out: number[] = [];
