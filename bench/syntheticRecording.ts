@@ -18,6 +18,7 @@ import { compress, isLoaded as zstdLoaded } from "@foxglove/wasm-zstd";
 import { McapWriter } from "@mcap/core";
 
 import { FileWritable } from "../src/recording/node";
+import { mulberry32 } from "../src/testing/random";
 
 /** Parameters of a synthetic recording. */
 export interface SyntheticRecordingOptions {
@@ -278,12 +279,3 @@ function fillCloud(cloud: Uint8Array, rng: () => number, k: number): void {
   }
 }
 
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let z = Math.imul(a ^ (a >>> 15), a | 1);
-    z ^= z + Math.imul(z ^ (z >>> 7), z | 61);
-    return ((z ^ (z >>> 14)) >>> 0) / 4294967296;
-  };
-}

@@ -11,6 +11,7 @@ import {
   w3eTimeBase,
   W3Stream,
 } from "./w3";
+import { mulberry32Uint } from "../src/testing/random";
 
 // Independent oracle: the W3.md fold written with bigint.
 const MASK = (1n << 64n) - 1n;
@@ -24,14 +25,7 @@ function bigFold(values: Iterable<bigint>): string {
 
 // Independent oracle for the generator: materialize everything, then sort (W3.md step 5 literally).
 function bruteW3(n: number): { topic: number; stamp: number }[] {
-  let a = 42;
-  const draw = (): number => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return (t ^ (t >>> 14)) >>> 0;
-  };
+  const draw = mulberry32Uint(42);
   const rates = [30n, 100n, 50n];
   const k = [0n, 0n, 0n];
   const prev = [-1n, -1n, -1n];

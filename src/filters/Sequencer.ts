@@ -77,23 +77,13 @@ export class Sequencer<In extends unknown[]> extends Filter<In, In> {
 
   /** Release everything held, in stamp order; the cutoff becomes the last released stamp. */
   public flush(): void {
-    const stamps = this.#stamps;
-    const items = this.#items;
-    const head = this.#head;
-    this.#stamps = [];
-    this.#items = [];
-    this.#head = 0;
+    const [stamps, items, head] = this.#takeHeld();
     this.#sendBatch(stamps.slice(head), items.slice(head), "flush");
   }
 
   /** Drop everything held (reported as `reset`) and put the cutoff back to `zero`. */
   public override reset(): void {
-    const stamps = this.#stamps;
-    const items = this.#items;
-    const head = this.#head;
-    this.#stamps = [];
-    this.#items = [];
-    this.#head = 0;
+    const [stamps, items, head] = this.#takeHeld();
     this.#cutoff = this.#zero;
     for (let i = head; i < items.length; i++) {
       this.reportDrop(0, stamps[i]!, dropItemOf(items[i]!), "reset", "the Sequencer was reset");
@@ -157,6 +147,15 @@ export class Sequencer<In extends unknown[]> extends Filter<In, In> {
       this.#items.splice(head, 0, ...items.slice(k + 1));
       throw error;
     }
+  }
+
+  /** Empties the queue; returns what it held (valid from `head` on). */
+  #takeHeld(): [stamps: Stamp[], items: In[], head: number] {
+    const held: [Stamp[], In[], number] = [this.#stamps, this.#items, this.#head];
+    this.#stamps = [];
+    this.#items = [];
+    this.#head = 0;
+    return held;
   }
 
   #insert(stamp: Stamp, ins: In): void {

@@ -1,12 +1,7 @@
-import type { Stamp } from "../time";
-import { Filter } from "./Filter";
-import { dropItemOf } from "./FilterBase";
+import { FunctionFilter, type FunctionFilterOptions } from "./FunctionFilter";
 
 /** Options of a `SimpleUserFilter`. */
-export interface SimpleUserFilterOptions<In extends unknown[]> {
-  /** Labels drop events with the inputs' stamp. Default: none (drops carry stamp NaN). */
-  stampOf?: (...ins: In) => Stamp;
-}
+export type SimpleUserFilterOptions<In extends unknown[]> = FunctionFilterOptions<In>;
 
 /**
  * Passes its input on unchanged when a predicate returns true, and drops it otherwise (fkie's
@@ -18,39 +13,21 @@ export interface SimpleUserFilterOptions<In extends unknown[]> {
  * const evenOnly = new SimpleUserFilter<[number]>().setProcessingFunction((n) => n % 2 === 0);
  * ```
  */
-export class SimpleUserFilter<In extends unknown[]> extends Filter<In, In> {
-  #fn: ((...ins: In) => boolean) | undefined;
-  readonly #stampOf: ((...ins: In) => Stamp) | undefined;
-
+export class SimpleUserFilter<In extends unknown[]> extends FunctionFilter<In, In, (...ins: In) => boolean> {
   public constructor(fn?: (...ins: In) => boolean, options: SimpleUserFilterOptions<In> = {}) {
-    super();
-    this.#fn = fn;
-    this.#stampOf = options.stampOf;
+    super(fn, options);
   }
 
   /** Set the predicate: true passes the input on, false drops it (`discarded`). */
-  public setProcessingFunction(fn: (...ins: In) => boolean): this {
-    this.#fn = fn;
-    return this;
+  public override setProcessingFunction(fn: (...ins: In) => boolean): this {
+    return super.setProcessingFunction(fn);
   }
 
   protected override receive(...ins: In): void {
-    const fn = this.#fn;
-    if (fn == undefined) {
-      throw new Error(
-        `${this.name}: no processing function set; call setProcessingFunction() before data arrives`,
-      );
-    }
-    if (fn(...ins)) {
+    if (this.processingFunction()(...ins)) {
       this.sendArray(ins);
-    } else if (this.reportsDrops) {
-      this.reportDrop(
-        0,
-        this.#stampOf?.(...ins) ?? NaN,
-        dropItemOf(ins),
-        "discarded",
-        "the filter function returned false",
-      );
+    } else {
+      this.discard(ins, "the filter function returned false");
     }
   }
 }

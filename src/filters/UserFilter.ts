@@ -1,6 +1,4 @@
-import type { Stamp } from "../time";
-import { Filter } from "./Filter";
-import { dropItemOf } from "./FilterBase";
+import { FunctionFilter, type FunctionFilterOptions } from "./FunctionFilter";
 
 /** What a `UserFilter`'s processing function calls to emit one output (0..n times per input). */
 export type UserFilterCallback<Out extends unknown[]> = (...outs: Out) => void;
@@ -11,10 +9,7 @@ export type UserFilterFunction<In extends unknown[], Out extends unknown[]> = (
 ) => void;
 
 /** Options of a `UserFilter`. */
-export interface UserFilterOptions<In extends unknown[]> {
-  /** Labels drop events with the inputs' stamp. Default: none (drops carry stamp NaN). */
-  stampOf?: (...ins: In) => Stamp;
-}
+export type UserFilterOptions<In extends unknown[]> = FunctionFilterOptions<In>;
 
 /**
  * Turns each input into zero, one or several outputs through a user function (fkie's
@@ -29,47 +24,30 @@ export interface UserFilterOptions<In extends unknown[]> {
  * });
  * ```
  */
-export class UserFilter<In extends unknown[], Out extends unknown[]> extends Filter<In, Out> {
-  #fn: UserFilterFunction<In, Out> | undefined;
-  readonly #stampOf: ((...ins: In) => Stamp) | undefined;
+export class UserFilter<In extends unknown[], Out extends unknown[]> extends FunctionFilter<
+  In,
+  Out,
+  UserFilterFunction<In, Out>
+> {
   /** Outputs emitted so far (compared before/after a call to detect "emitted nothing"). */
   #emitted = 0;
   /** Created once: no closure per message. */
   readonly #callback: UserFilterCallback<Out>;
 
   public constructor(fn?: UserFilterFunction<In, Out>, options: UserFilterOptions<In> = {}) {
-    super();
-    this.#fn = fn;
-    this.#stampOf = options.stampOf;
+    super(fn, options);
     this.#callback = (...outs: Out) => {
       this.#emitted++;
       this.sendArray(outs);
     };
   }
 
-  /** Set the processing function (see the class comment). */
-  public setProcessingFunction(fn: UserFilterFunction<In, Out>): this {
-    this.#fn = fn;
-    return this;
-  }
-
   protected override receive(...ins: In): void {
-    const fn = this.#fn;
-    if (fn == undefined) {
-      throw new Error(
-        `${this.name}: no processing function set; call setProcessingFunction() before data arrives`,
-      );
-    }
+    const fn = this.processingFunction();
     const before = this.#emitted;
     fn(...ins, this.#callback);
-    if (this.#emitted === before && this.reportsDrops) {
-      this.reportDrop(
-        0,
-        this.#stampOf?.(...ins) ?? NaN,
-        dropItemOf(ins),
-        "discarded",
-        "the filter function emitted nothing for this input",
-      );
+    if (this.#emitted === before) {
+      this.discard(ins, "the filter function emitted nothing for this input");
     }
   }
 }

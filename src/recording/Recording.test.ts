@@ -16,6 +16,7 @@ import { writeMcap, type FixtureChannel, type FixtureMessage } from "./testing/m
 import { HAS_SHARED_DATA, sharedRecording } from "./testing/paths";
 import type { RecordedMessage, Recording } from "./types";
 import { readStamp } from "../messages";
+import { ROS1_VALUE_DEFINITION, ROS2_VALUE_DEFINITION } from "./testing/valueDefinitions";
 
 /** Reads everything; returns what was delivered and the error that ended the read, if any. */
 async function drain(recording: Recording, topics?: string[]): Promise<{ messages: RecordedMessage[]; error?: unknown }> {
@@ -185,24 +186,8 @@ describe.skipIf(!HAS_SHARED_DATA)("truncated and corrupted bags", () => {
 
 // ---- MCAP files made here ----
 
-const ROS2_DEF = `std_msgs/Header header
-float64 value
-================================================================================
-MSG: std_msgs/Header
-builtin_interfaces/Time stamp
-string frame_id
-================================================================================
-MSG: builtin_interfaces/Time
-int32 sec
-uint32 nanosec`;
-
-const ROS1_DEF = `Header header
-float64 value
-================================================================================
-MSG: std_msgs/Header
-uint32 seq
-time stamp
-string frame_id`;
+const ROS2_DEF = ROS2_VALUE_DEFINITION;
+const ROS1_DEF = ROS1_VALUE_DEFINITION;
 
 function ros2Fixture(n: number): { channels: FixtureChannel[]; messages: FixtureMessage[]; values: number[] } {
   const writer = new Ros2Writer(parse(ROS2_DEF, { ros2: true }));

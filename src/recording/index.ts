@@ -20,15 +20,8 @@ export { openRosbag2, openRosbag2File, type BagFolder, type Rosbag2Options } fro
 export { parseRosbag2Metadata, Rosbag2MetadataError, type Rosbag2Metadata, type Rosbag2TopicMetadata } from "./rosbag2Metadata";
 export { standardRos2Definition } from "./ros2Definitions";
 export { defaultSqlJs, sqlJsFromWasm, type SqlJsLoader } from "./sqlJs";
-export type {
-  ReadOptions,
-  ReadProgress,
-  RecordTime,
-  RecordedMessage,
-  Recording,
-  RecordingChannel,
-  RecordingInfo,
-} from "./types";
+// Every type of the recording contract (Recording, RecordedMessage, ReadOptions, …).
+export type * from "./types";
 export {
   namespacedTopic,
   SynchronizedMcapWriter,

@@ -14,6 +14,7 @@ import { parseConfig, type PipelineConfig } from "../../pipeline";
 import { writeBag, type BagFixture, type BagFixtureConnection, type BagFixtureMessage } from "../../recording/testing/bagFixtures";
 import { declareChunkSize, patchMcapChunk } from "../../recording/testing/bombs";
 import { writeMcap, type FixtureChannel, type FixtureMessage } from "../../recording/testing/mcapFixtures";
+import { ROS1_VALUE_DEFINITION } from "../../recording/testing/valueDefinitions";
 import { CliError } from "../CliError";
 import { configArgument } from "../configArgument";
 
@@ -21,13 +22,7 @@ import { configArgument } from "../configArgument";
 // input is analyzed in-process (one pipeline run each), and every run must end with an exit code,
 // whole outputs, errors that name an offset or a topic, and every message accounted for.
 
-const DEF = `Header header
-float64 value
-================================================================================
-MSG: std_msgs/Header
-uint32 seq
-time stamp
-string frame_id`;
+const DEF = ROS1_VALUE_DEFINITION;
 
 const N = 240;
 const T0 = 1_700_000_000;

@@ -7,8 +7,9 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 
 import { ApproximateTime, type ApproximateTimeOptions } from "./ApproximateTime";
-import { Recorder } from "./testHarness";
+import { mulberry32 } from "../../../testing/random";
 import type { Duration, Stamp } from "../../../time";
+import { Recorder } from "../testing/policyRecorder";
 
 const NUM_RUNS = { oracle: 3000, minDistance: 2000, arrival: 1500, limits: 3000, disorder: 1000 };
 
@@ -28,16 +29,6 @@ interface Scenario {
   readonly arrivals: [Msg[], Msg[]];
   /** The largest correct min distance per slot (the smallest gap between consecutive stamps). */
   readonly minGap: number[];
-}
-
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let z = Math.imul(a ^ (a >>> 15), a | 1);
-    z ^= z + Math.imul(z ^ (z >>> 7), z | 61);
-    return ((z ^ (z >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /**

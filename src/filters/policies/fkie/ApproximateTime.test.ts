@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 
 import { ApproximateTime } from "./ApproximateTime";
-import { describeEvents, feed, Recorder, t, type Input } from "./testHarness";
+import { describeEvents, feed, Recorder, t, type Input } from "../testing/policyRecorder";
 import { TimeBase } from "../../../time";
 
 const MS = 1_000_000;

@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 
 import { ExactTime } from "./ExactTime";
-import { describeEvents, feed, Recorder, t, type Input } from "./testHarness";
+import { describeEvents, feed, Recorder, t, type Input } from "../testing/policyRecorder";
 
 /**
  * Upstream test_combiner_exact_time.cpp (ROS 2 form; 1.x lacks input 5): two slots,

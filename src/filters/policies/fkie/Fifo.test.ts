@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 
 import { Fifo } from "./Fifo";
-import { describeEvents, feed, Recorder } from "./testHarness";
+import { describeEvents, feed, Recorder } from "../testing/policyRecorder";
 
 class ExpectedError extends Error {}
 

@@ -1,20 +1,14 @@
 import { describe, expect, it } from "vitest";
 
 import { ApproximateTime, type PythonApproximateTimeOptions } from "./ApproximateTime";
-import { RecordingHost } from "../ros/testing/RecordingHost";
+import { mulberry32 } from "../../../testing/random";
+import { RecordingHost } from "../testing/RecordingHost";
 
 const S = 1_000_000_000;
 
 /** A deterministic shuffle (mulberry32), standing in for Python's random.sample order. */
 function shuffled<X>(xs: readonly X[], seed: number): X[] {
-  let a = seed >>> 0;
-  const rnd = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let z = a;
-    z = Math.imul(z ^ (z >>> 15), z | 1);
-    z ^= z + Math.imul(z ^ (z >>> 7), z | 61);
-    return ((z ^ (z >>> 14)) >>> 0) / 4294967296;
-  };
+  const rnd = mulberry32(seed);
   const out = [...xs];
   for (let i = out.length - 1; i > 0; i--) {
     const j = Math.floor(rnd() * (i + 1));

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 
 import { ExactTime } from "./ExactTime";
-import { RecordingHost } from "../ros/testing/RecordingHost";
+import { RecordingHost } from "../testing/RecordingHost";
 
 const S = 1_000_000_000;
 

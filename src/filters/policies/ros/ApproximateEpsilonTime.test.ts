@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 
 import { ApproximateEpsilonTime } from "./ApproximateEpsilonTime";
-import { RecordingHost } from "./testing/RecordingHost";
+import { RecordingHost } from "../testing/RecordingHost";
 
 const S = 1_000_000_000;
 

@@ -2,7 +2,8 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 
 import { ApproximateTime, type RosApproximateTimeOptions } from "./ApproximateTime";
-import { RecordingHost } from "./testing/RecordingHost";
+import { mulberry32Uint } from "../../../testing/random";
+import { RecordingHost } from "../testing/RecordingHost";
 
 const S = 1_000_000_000; // 1 s in ns, as the upstream tests use
 
@@ -424,14 +425,7 @@ describe("ros/approximate-time under overflow and max interval", () => {
 
 describe("ros/approximate-time on W3 (shared/bench/W3.md), N = 100,000", () => {
   it("reproduces the stream hash and emits one set per topic-A message", () => {
-    let a = 42;
-    const next = (): number => {
-      a = (a + 0x6d2b79f5) >>> 0;
-      let z = a;
-      z = Math.imul(z ^ (z >>> 15), z | 1);
-      z ^= z + Math.imul(z ^ (z >>> 7), z | 61);
-      return (z ^ (z >>> 14)) >>> 0;
-    };
+    const next = mulberry32Uint(42);
     const N = 100_000;
     const rates = [30, 100, 50];
     const nominal = (i: number, k: number) => 1e9 + Math.floor((k * 1e9) / rates[i]!);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 
 import { ExactTime, type PartialTuple } from "./ExactTime";
-import { RecordingHost } from "./testing/RecordingHost";
+import { RecordingHost } from "../testing/RecordingHost";
 
 const T100MS = 100_000_000; // rclcpp::Time(100000000)
 

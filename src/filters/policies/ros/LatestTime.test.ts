@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 
 import { LatestTime, type RosLatestTimeOptions } from "./LatestTime";
-import { RecordingHost } from "./testing/RecordingHost";
+import { RecordingHost } from "../testing/RecordingHost";
 
 const STEP = 20_000_000; // the upstream tests advance the clock 20 ms per step
 

@@ -1,5 +1,5 @@
-import type { DropReason } from "../../../DropReason";
-import type { PolicyHost } from "../../CombinerPolicy";
+import type { DropReason } from "../../DropReason";
+import type { PolicyHost } from "../CombinerPolicy";
 
 /** One recorded drop (test helper). */
 export interface RecordedDrop<T> {
