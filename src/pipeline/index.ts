@@ -69,7 +69,7 @@ export { pipelineSchema } from "./configSchema";
 export { ConfigLoadError, loadConfig, type LoadConfigOptions } from "./loadConfig";
 export { FuseYamlError, fusionFromFuseYaml, type FuseYamlImport, type FuseYamlIssue } from "../fusion/config";
 export { DROP_REASONS, type DropReason } from "../time/DropReason";
-export { FusionConfigError } from "../fusion/config";
+export { FusionConfigError, validateFusionConfig } from "../fusion/config";
 /** The fused pose and logged transaction shapes the CLI and panel read from a fusion run. */
 export type { FusedPose, TransactionRecord } from "../fusion/runner";
 export { matchedTime, tupleMemberTime } from "./matchedTime";
