@@ -1,8 +1,8 @@
 import type { PanelExtensionContext, SettingsTreeAction, Topic } from "@foxglove/extension";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 
-import { ConfigError, type ConfigIssue } from "../../pipeline/ConfigError";
 import { validateFusionConfig } from "../../pipeline";
+import { ConfigError, type ConfigIssue } from "../../pipeline/ConfigError";
 import { parseConfig } from "../../pipeline/parseConfig";
 import { importFuseYaml, type FuseYamlNotice } from "../settings/fuseYamlImport";
 import { configFromState, type LockstepConfig } from "../settings/panelConfig";
