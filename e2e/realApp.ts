@@ -134,7 +134,8 @@ export async function openLive(page: Page, server: AppServer, wsUrl: string): Pr
 
 /** Installs a `.foxe` through the app's file input (as dropping it on the window does). */
 export async function installExtension(page: Page, foxe: string): Promise<void> {
-  await page.locator("[data-puppeteer-file-upload]").setInputFiles(foxe);
+  // Generous: on a loaded machine the app's main thread can be busy loading the recording.
+  await page.locator("[data-puppeteer-file-upload]").setInputFiles(foxe, { timeout: 120_000 });
 }
 
 /** Adds the Lockstep panel from the app's "Add panel" menu and returns its root. */
