@@ -89,6 +89,9 @@ function LockstepPanel({ context }: { context: PanelExtensionContext }): ReactEl
     diagnose: () => {
       analysis.engine.diagnose();
     },
+    explain: (slot, stamp) => {
+      analysis.engine.explain(slot, stamp);
+    },
     applyPolicy: setPolicy,
   };
   return (

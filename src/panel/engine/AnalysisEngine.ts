@@ -10,7 +10,7 @@ import { DROP_REASONS, type DropReason ,
   type PipelineInput,
   tupleMemberTime,
 } from "../../pipeline";
-import { diagnose, TraceRecorder, type Diagnosis } from "../../pipeline/diagnosis";
+import { diagnose, DropExplainer, TraceRecorder, type Diagnosis, type DropExplanation } from "../../pipeline/diagnosis";
 import { StampRangeError } from "../../time";
 
 /** Longest row lists handed out in one delta; older rows of a huge batch are skipped (counted in stats). */
@@ -134,6 +134,8 @@ export class AnalysisEngine {
   #fusion: FusionOutputs | undefined;
   /** The stamps the policy saw, for the Diagnosis view. */
   #trace!: TraceRecorder<Input>;
+  /** The instrumented re-run explanations come from; rebuilt after new messages. */
+  #explainer: DropExplainer | undefined;
 
   /**
    * @param configJson the pipeline config JSON (DESIGN §3.2), with `inputs`
@@ -150,6 +152,7 @@ export class AnalysisEngine {
   }
 
   #build(): void {
+    this.#explainer = undefined;
     const main = new Pipeline<Input>(this.#config);
     for (const ext of defaultExtensions<Input>(this.#config)) {
       main.use(ext);
@@ -223,6 +226,21 @@ export class AnalysisEngine {
     return trace == undefined ? undefined : diagnose(trace, this.#config.policy);
   }
 
+  /**
+   * What decided the synchronizer's drop of the message on `slot` with this stamp (relative ns,
+   * as in the drop rows): the same explanation as `lockstep doctor --explain`. Undefined when no
+   * stamped message there was dropped by the synchronizer (a fusion drop, a headerless message).
+   */
+  public explain(slot: number, stamp: number): DropExplanation | undefined {
+    const trace = this.#trace.trace;
+    if (trace == undefined) {
+      return undefined;
+    }
+    this.#explainer ??= new DropExplainer(trace, this.#config.policy);
+    const event = this.#explainer.findDropped(slot, stamp);
+    return event < 0 ? undefined : this.#explainer.explain(event);
+  }
+
   /** Input topics in slot order. */
   public get topics(): readonly string[] {
     return (this.#config.inputs ?? []).map((i) => i.topic);
@@ -269,6 +287,7 @@ export class AnalysisEngine {
    * (it could not be used), with the error as detail. It never stops the stream.
    */
   public ingest(events: readonly EngineInput[]): void {
+    this.#explainer = undefined;
     for (const ev of events) {
       this.#ingested++;
       try {

@@ -1,7 +1,7 @@
 import type { EnginePort, EngineRequest, EngineResponse } from "./engineProtocol";
 import type { EngineDelta, EngineInput } from "./engineTypes";
 import type { ConfigIssue } from "../../pipeline";
-import type { Diagnosis } from "../../pipeline/diagnosis";
+import type { Diagnosis, DropExplanation } from "../../pipeline/diagnosis";
 
 export type { EnginePort } from "./engineProtocol";
 
@@ -20,6 +20,8 @@ export interface EngineListener {
   onFallback?(reason: string): void;
   /** The answer to `diagnose()` (undefined before any stamp). */
   onDiagnosis?(diagnosis: Diagnosis | undefined): void;
+  /** The answer to `explain(slot, stamp)` (undefined: no synchronizer drop there). */
+  onExplanation?(slot: number, stamp: number, explanation: DropExplanation | undefined): void;
 }
 
 /** Where the engine runs: a worker if one could be started, and how to start it in the page instead. */
@@ -149,6 +151,9 @@ export class EngineClient {
       case "diagnosis":
         this.#listener.onDiagnosis?.(r.diagnosis);
         break;
+      case "explanation":
+        this.#listener.onExplanation?.(r.slot, r.stamp, r.explanation);
+        break;
       case "ack": {
         const resolve = this.#pending.get(r.ack);
         this.#pending.delete(r.ack);
@@ -166,6 +171,11 @@ export class EngineClient {
   /** Asks the engine to diagnose what it has seen since the last reset (answer: `onDiagnosis`). */
   public diagnose(): void {
     this.#send({ type: "diagnose" });
+  }
+
+  /** Asks what decided the drop of the message on `slot` with this stamp (answer: `onExplanation`). */
+  public explain(slot: number, stamp: number): void {
+    this.#send({ type: "explain", slot, stamp });
   }
 
   /** Replaces the comparison policy; the main results are kept. */

@@ -64,6 +64,9 @@ export class EngineServer {
         case "diagnose":
           this.#post({ type: "diagnosis", diagnosis: this.#engine?.diagnose() });
           break;
+        case "explain":
+          this.#post({ type: "explanation", slot: req.slot, stamp: req.stamp, explanation: this.#engine?.explain(req.slot, req.stamp) });
+          break;
       }
     } catch (err) {
       if (err instanceof ConfigError) {

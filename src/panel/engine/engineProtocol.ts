@@ -1,6 +1,6 @@
 import type { EngineDelta, EngineInput } from "./engineTypes";
 import type { ConfigIssue } from "../../pipeline";
-import type { Diagnosis } from "../../pipeline/diagnosis";
+import type { Diagnosis, DropExplanation } from "../../pipeline/diagnosis";
 
 /** Messages from the panel to the engine (worker or in-page). */
 export type EngineRequest =
@@ -10,7 +10,8 @@ export type EngineRequest =
   | { type: "reset" }
   | { type: "flush"; ack: number }
   | { type: "finish"; ack: number }
-  | { type: "diagnose" };
+  | { type: "diagnose" }
+  | { type: "explain"; slot: number; stamp: number };
 
 /** Messages from the engine to the panel. `ready` is the first, sent once the engine's script runs. */
 export type EngineResponse =
@@ -19,7 +20,8 @@ export type EngineResponse =
   | { type: "error"; message: string; issues?: ConfigIssue[] }
   | { type: "delta"; delta: EngineDelta }
   | { type: "ack"; ack: number }
-  | { type: "diagnosis"; diagnosis: Diagnosis | undefined };
+  | { type: "diagnosis"; diagnosis: Diagnosis | undefined }
+  | { type: "explanation"; slot: number; stamp: number; explanation: DropExplanation | undefined };
 
 /** Something that accepts engine requests and answers through `onmessage` (a Worker, or the in-page engine). */
 export interface EnginePort {

@@ -108,6 +108,11 @@ export function useAnalysis(inputs: AnalysisInputs): Analysis {
             store.version++;
             bump();
           },
+          onExplanation: (slot, stamp, explanation) => {
+            store.explanation = { slot, stamp, explanation };
+            store.version++;
+            bump();
+          },
           // The header reads engine.fallbackReason; re-render to show it.
           onFallback: () => {
             bump();

@@ -1,7 +1,7 @@
 import { Float64Ring } from "./Float64Ring";
 import { RingBuffer } from "./RingBuffer";
 import type { DropReason } from "../../pipeline";
-import type { Diagnosis } from "../../pipeline/diagnosis";
+import type { Diagnosis, DropExplanation } from "../../pipeline/diagnosis";
 import type { DropRow, EngineDelta, EngineStats, FusedPose, Pose2D, TupleRow } from "../engine/engineTypes";
 
 /**
@@ -55,6 +55,8 @@ export class ViewStore {
   public hints: string[] = [];
   /** The last diagnosis asked for (cleared with the results it was made from). */
   public diagnosis: Diagnosis | undefined;
+  /** The last drop explanation asked for (slot and relative stamp of the drop; cleared with the results). */
+  public explanation: { readonly slot: number; readonly stamp: number; readonly explanation: DropExplanation | undefined } | undefined;
   public baseSec: number | undefined;
   public ingested = 0;
   /** Messages the pipeline refused (drops outside its statistics), see EngineDelta.rejected. */
@@ -116,6 +118,7 @@ export class ViewStore {
   /** Forgets everything (seek, new config, new analysis). */
   public clear(): this {
     this.diagnosis = undefined;
+    this.explanation = undefined;
     this.tuples.clear();
     this.drops.clear();
     this.dropExamples.clear();

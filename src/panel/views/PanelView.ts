@@ -31,6 +31,8 @@ export interface ViewProps {
   readonly compare: { readonly type: string; readonly setType: (type: string) => void };
   /** Asks for a diagnosis of the results so far (it arrives in `store.diagnosis`). */
   readonly diagnose: () => void;
+  /** Asks what decided the drop of the message on `slot` with this stamp (it arrives in `store.explanation`). */
+  readonly explain: (slot: number, stamp: number) => void;
   /** Replaces the configured policy (a suggestion's complete policy config); the analysis re-runs. */
   readonly applyPolicy: (policy: Record<string, unknown>) => void;
 }

@@ -98,6 +98,20 @@ export class DropExplainer {
     return -1;
   }
 
+  /**
+   * The dropped event of `slot` with this stamp on the trace's time base (relative ns, as the
+   * pipeline reports drops), the first in trace order; -1 when no such message was dropped.
+   */
+  public findDropped(slot: number, stamp: number): number {
+    const t = this.#trace;
+    for (let i = 0; i < t.length; i++) {
+      if (t.slot(i) === slot && t.stamp(i) === stamp && fateReason(this.#run.fates![i]!) != undefined) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
   /** Why event `i` was dropped, or undefined when it was not (it joined a set or is held). */
   public explain(i: number): DropExplanation | undefined {
     const t = this.#trace;
