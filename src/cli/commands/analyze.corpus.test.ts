@@ -11,9 +11,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { runAnalyze, type AnalyzeResult } from "./analyze";
 import { parseConfig, type PipelineConfig } from "../../pipeline";
+import { openRecordingFile } from "../../recording/node";
 import { writeBag, type BagFixture, type BagFixtureConnection, type BagFixtureMessage } from "../../recording/testing/bagFixtures";
 import { declareChunkSize, patchMcapChunk } from "../../recording/testing/bombs";
 import { writeMcap, type FixtureChannel, type FixtureMessage } from "../../recording/testing/mcapFixtures";
+import { HUSKY_BAG } from "../../recording/testing/paths";
 import { ROS1_VALUE_DEFINITION } from "../../recording/testing/valueDefinitions";
 import { CliError } from "../CliError";
 import { configArgument } from "../configArgument";
@@ -302,6 +304,73 @@ describe("bad-input corpus: ROS 1 bags", () => {
   it("an unindexed bag (recorder interrupted) is scanned: every message, exit 0", async () => {
     const o = await analyzeBytes(writeBag(CONNECTIONS, MESSAGES, { perChunk: 24, noIndex: true }).bytes, "bag unindexed");
     expect(o.messagesRead).toBe(N);
+  });
+});
+
+describe("bad-input corpus: fusion", () => {
+  it("an odometry twist of 1e300 (a non-finite optimization) is one fusion drop with its reason; the run goes on, exit 0", async () => {
+    // nav_msgs/Odometry as husky-2015.bag records it (its full definition), 60 messages at 10 Hz
+    // on two topics; fusion reads /odom, one of whose twists is 1e300 m/s.
+    const husky = await openRecordingFile(HUSKY_BAG);
+    const channel = husky.info.channels.find((c) => c.schemaName === "nav_msgs/Odometry")!;
+    await husky.close();
+    const definition = new TextDecoder().decode(channel.schemaData);
+    const odomWriter = new Ros1Writer(parse(definition));
+    const cov = (d: number): number[] => [...Array(36).keys()].map((i) => (i % 7 === 0 ? d : 0));
+    const messages: BagFixtureMessage[] = [];
+    for (let k = 0; k < 60; k++) {
+      for (const conn of [0, 1]) {
+        const sec = T0 + Math.floor(k / 10);
+        const nsec = (k % 10) * 100_000_000;
+        const vx = conn === 0 && k === 30 ? 1e300 : 1;
+        messages.push({
+          conn,
+          sec,
+          nsec: nsec + conn * 1000,
+          data: odomWriter.writeMessage({
+            header: { seq: k, stamp: { sec, nsec }, frame_id: "odom" },
+            child_frame_id: "base_link",
+            pose: { pose: { position: { x: 0, y: 0, z: 0 }, orientation: { x: 0, y: 0, z: 0, w: 1 } }, covariance: cov(1) },
+            twist: { twist: { linear: { x: vx, y: 0, z: 0 }, angular: { x: 0, y: 0, z: 0.1 } }, covariance: cov(0.01) },
+          }),
+        });
+      }
+    }
+    const connections = ["/odom", "/odom2"].map((topic) => ({ topic, type: "nav_msgs/Odometry", definition, md5sum: channel.metadata.get("md5sum") }));
+    const config = parseConfig({
+      inputs: [{ topic: "/odom" }, { topic: "/odom2" }],
+      policy: { type: "fkie/approximate-time", maxQueueSize: 5 },
+      fusion: {
+        uuidRecipe: "ros1",
+        optimizer: { type: "fixed-lag", lag: "0.5s", updatePeriod: "100ms", transactionTimeout: "10ms" },
+        motionModels: { motion: { type: "fuse_models::Unicycle2D", processNoiseDiagonal: new Array<number>(8).fill(0.1) } },
+        sensors: {
+          odom: { type: "fuse_models::Odometry2D", motionModels: ["motion"], topic: "/odom", linearVelocityDimensions: ["x", "y"], angularVelocityDimensions: ["yaw"] },
+        },
+      },
+    });
+    const file = join(dir, `input-${runs}.bag`);
+    const out = join(dir, `out-${runs}`);
+    runs += 1;
+    await writeFile(file, writeBag(connections, messages, { perChunk: 24 }).bytes);
+    const result = await runAnalyze({ file, config, out, progress: false });
+    tally.set(`fusion 1e300 twist: exit ${result.errors.length > 0 ? 1 : 0}`, (tally.get(`fusion 1e300 twist: exit ${result.errors.length > 0 ? 1 : 0}`) ?? 0) + 1);
+    expect(result.errors).toEqual([]);
+    const drops = (await readFile(join(out, "drops.jsonl"), "utf8"))
+      .split("\n")
+      .filter((l) => l !== "")
+      .map((l) => JSON.parse(l) as { reason: string; stage: string; topic: string; detail?: string; stamp: string | null });
+    const fusionDrops = drops.filter((d) => d.stage !== "sync");
+    expect(fusionDrops).toHaveLength(1);
+    expect(fusionDrops[0]).toMatchObject({ topic: "/odom", reason: "invalid-covariance", stamp: String(BigInt(T0 + 3) * 1_000_000_000n) });
+    expect(fusionDrops[0]!.detail).toMatch(/not finite/);
+    // every other /odom message became a transaction, and fusion went on to the end
+    const transactions = (await readFile(join(out, "transactions.jsonl"), "utf8")).split("\n").filter((l) => l !== "");
+    expect(transactions.length).toBeGreaterThanOrEqual(59);
+    const summary = JSON.parse(await readFile(join(out, "summary.json"), "utf8")) as { tuples: number; fusion: { drops: Record<string, number>; finalPose: { x: number } } };
+    expect(summary.fusion.drops).toEqual({ "invalid-covariance": 1 });
+    expect(Number.isFinite(summary.fusion.finalPose.x)).toBe(true);
+    expect(summary.tuples).toBeGreaterThanOrEqual(58);
   });
 });
 
