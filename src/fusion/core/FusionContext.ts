@@ -1,12 +1,10 @@
 import type { StampedUuids } from "./uuid";
+import type { RigidTransform } from "../../geometry";
 import type { Stamp, TimeBase } from "../../time";
 import type { DropReason } from "../../time/DropReason";
 
-/** A rigid transform (translation in metres, rotation as a unit quaternion x, y, z, w). */
-export interface RigidTransform {
-  readonly translation: readonly [number, number, number];
-  readonly rotation: readonly [number, number, number, number];
-}
+
+export type { RigidTransform } from "../../geometry";
 
 /**
  * Where sensor models get transforms: `lookup(target, source, stamp)` returns the transform that

@@ -1,10 +1,12 @@
 import { quaternionLog } from "./manifold";
+import { quatFromRpy } from "../../geometry";
 
 /**
  * 3D rotation math on quaternions stored as fuse stores them, (w, x, y, z) at `q[at …]`, for the
  * 3D cost functions: rotation matrices, roll/pitch/yaw as fuse_core's getRoll/getPitch/getYaw
  * (tf2's convention: R = Rz(yaw)·Ry(pitch)·Rx(roll)), the Euler-rate matrix, and the inverse
- * right Jacobian of SO(3). Matrices are row-major 3×3 written into `out`. Nothing allocates.
+ * right Jacobian of SO(3). Matrices are row-major 3×3 written into `out`. Nothing allocates except
+ * quaternionOfRpy (one tuple from the geometry layer).
  */
 
 /** out ← R(q) (q unit). */
@@ -36,18 +38,13 @@ export function rpyOfQuaternion(q: ArrayLike<number>, qAt: number, out: Float64A
   out[at + 2] = Math.atan2(2 * (w * z + x * y), 1 - 2 * (y * y + z * z));
 }
 
-/** out[at …] ← the (w, x, y, z) quaternion of roll, pitch, yaw (tf2's setRPY). */
+/** out[at …] ← the (w, x, y, z) quaternion of roll, pitch, yaw (tf2's setRPY, geometry's quatFromRpy). */
 export function quaternionOfRpy(roll: number, pitch: number, yaw: number, out: Float64Array, at: number): void {
-  const cr = Math.cos(roll / 2);
-  const sr = Math.sin(roll / 2);
-  const cp = Math.cos(pitch / 2);
-  const sp = Math.sin(pitch / 2);
-  const cy = Math.cos(yaw / 2);
-  const sy = Math.sin(yaw / 2);
-  out[at] = cr * cp * cy + sr * sp * sy;
-  out[at + 1] = sr * cp * cy - cr * sp * sy;
-  out[at + 2] = cr * sp * cy + sr * cp * sy;
-  out[at + 3] = cr * cp * sy - sr * sp * cy;
+  const [x, y, z, w] = quatFromRpy(roll, pitch, yaw);
+  out[at] = w;
+  out[at + 1] = x;
+  out[at + 2] = y;
+  out[at + 3] = z;
 }
 
 /**

@@ -21,7 +21,7 @@ import {
   type SensorMessage,
 } from "../core";
 import { validateMeasurement } from "./common/measurement";
-import { quatYaw } from "./common/quaternion";
+import { fuseCoreYaw } from "./common/quaternion";
 import { asObject, readHeader, readPoseWithCovariance } from "./common/rosMessages";
 import type { SensorDescriptor } from "../registry/PluginDescriptor";
 import { DEVICE, loss as lossParameter } from "../registry/commonParameters";
@@ -110,7 +110,7 @@ export class Unicycle2DIgnition extends AsyncSensorModel {
       [c[6]!, c[7]!, c[11]!],
       [c[30]!, c[31]!, c[35]!],
     ]);
-    this.#sendPrior(header.stamp, [pose.position[0], pose.position[1], quatYaw(pose.orientation), ...s.slice(3)], poseCov, sigma);
+    this.#sendPrior(header.stamp, [pose.position[0], pose.position[1], fuseCoreYaw(pose.orientation), ...s.slice(3)], poseCov, sigma);
   }
 
   #sendPrior(stamp: number, s: readonly number[], poseCov: Matrix, sigma: readonly number[]): void {

@@ -7,7 +7,7 @@ export { Twist2D, type Twist2DOptions } from "./Twist2D";
 export { Unicycle2DIgnition, type Unicycle2DIgnitionOptions } from "./Unicycle2DIgnition";
 export { validateMeasurement, type MeasurementProblem } from "./common/measurement";
 export type { OrientationTransform } from "./common/sensorProc";
-export { quatFromRpy, quatMultiply, quatInverse, quatYaw, type Quat } from "./common/quaternion";
+export { quatFromRpy, quatMultiply, quatInverse, fuseCoreYaw, type Quat } from "./common/quaternion";
 export { Throttle } from "./common/Throttle";
 export { Imu3D, type Imu3DOptions } from "./Imu3D";
 export { Odometry3D, type Odometry3DOptions } from "./Odometry3D";

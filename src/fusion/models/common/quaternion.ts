@@ -1,27 +1,8 @@
-import type { RigidTransform } from "../../core";
+import type { Quat, Vec3 } from "../../../geometry";
 
-/** A quaternion as [x, y, z, w] (tf2 order). */
-export type Quat = readonly [number, number, number, number];
-/** A 3-vector. */
-export type Vec3 = readonly [number, number, number];
-
-/** Hamilton product a ⊗ b. */
-export function quatMultiply(a: Quat, b: Quat): Quat {
-  const [ax, ay, az, aw] = a;
-  const [bx, by, bz, bw] = b;
-  return [
-    aw * bx + ax * bw + ay * bz - az * by,
-    aw * by - ax * bz + ay * bw + az * bx,
-    aw * bz + ax * by - ay * bx + az * bw,
-    aw * bw - ax * bx - ay * by - az * bz,
-  ];
-}
-
-/** Inverse of a quaternion (conjugate over the squared norm). */
-export function quatInverse(q: Quat): Quat {
-  const n = q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3];
-  return [-q[0] / n, -q[1] / n, -q[2] / n, q[3] / n];
-}
+// The quaternion algebra is the geometry layer's (one module for the whole core); this file adds
+// what only fuse_models' sensor processing needs: matrices, covariance rotation.
+export { quatFromRpy, quatInverse, quatMultiply, type Quat, type Vec3 } from "../../../geometry";
 
 /** Row-major 3×3 rotation matrix of a (normalized) quaternion, as tf2::Matrix3x3(q). */
 export function quatToMatrix(q: Quat): number[] {
@@ -89,27 +70,14 @@ export function rotateCovariance6(cov: ArrayLike<number>, r: readonly number[]):
   return out;
 }
 
-/** Yaw of a quaternion: atan2(2(wz + xy), 1 − 2(y² + z²)) (fuse_core::getYaw / tf2::getYaw). */
-export function quatYaw(q: Quat): number {
+
+/**
+ * Yaw as fuse_core::getYaw computes it, atan2(2(wz + xy), 1 − 2(y² + z²)): equal to geometry's
+ * `quatYaw` (tf2::getYaw, scale-invariant) for a unit quaternion up to the last bits, not for a
+ * non-unit one. Kept for the 2D sensors so their transactions stay bit-identical; switching them
+ * to tf2's form (what fuse's 2D sensor_proc calls) changes recorded results in the last digits.
+ */
+export function fuseCoreYaw(q: Quat): number {
   const [x, y, z, w] = q;
   return Math.atan2(2 * (w * z + x * y), 1 - 2 * (y * y + z * z));
 }
-
-/** Quaternion from roll, pitch, yaw (fixed axes X, Y, Z), as tf2's setRPY. */
-export function quatFromRpy(roll: number, pitch: number, yaw: number): Quat {
-  const cr = Math.cos(roll / 2);
-  const sr = Math.sin(roll / 2);
-  const cp = Math.cos(pitch / 2);
-  const sp = Math.sin(pitch / 2);
-  const cy = Math.cos(yaw / 2);
-  const sy = Math.sin(yaw / 2);
-  return [
-    sr * cp * cy - cr * sp * sy,
-    cr * sp * cy + sr * cp * sy,
-    cr * cp * sy - sr * sp * cy,
-    cr * cp * cy + sr * sp * sy,
-  ];
-}
-
-/** The identity transform. */
-export const IDENTITY_TRANSFORM: RigidTransform = { translation: [0, 0, 0], rotation: [0, 0, 0, 1] };

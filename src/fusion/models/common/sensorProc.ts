@@ -8,7 +8,7 @@ import {
   quatInverse,
   quatMultiply,
   quatToMatrix,
-  quatYaw,
+  fuseCoreYaw,
   rotate,
   rotateCovariance6,
   type Quat,
@@ -204,7 +204,7 @@ export function processAbsolutePose(
   if (p == undefined) {
     return false;
   }
-  const yaw = quatYaw(p.orientation);
+  const yaw = fuseCoreYaw(p.orientation);
   const mean = [p.position[0], p.position[1], yaw];
   const indices = [...positionIndices, ...orientationIndices.map((i) => i + 2)];
   const [partialMean, partialCov] = select(mean, sub3(p.covariance), indices);
@@ -247,8 +247,8 @@ function relativeConstraint(
   if (!check(env, "relative pose", partialMean, partialCov, precision)) {
     return false;
   }
-  const [pos1, ori1] = poseVariables(env, p1.stamp, p1.position[0], p1.position[1], quatYaw(p1.orientation));
-  const [pos2, ori2] = poseVariables(env, p2.stamp, p2.position[0], p2.position[1], quatYaw(p2.orientation));
+  const [pos1, ori1] = poseVariables(env, p1.stamp, p1.position[0], p1.position[1], fuseCoreYaw(p1.orientation));
+  const [pos2, ori2] = poseVariables(env, p2.stamp, p2.position[0], p2.position[1], fuseCoreYaw(p2.orientation));
   const fullMean = [0, 0, 0];
   indices.forEach((i) => (fullMean[i] = delta[i]!));
   tx.addVariable(pos1).addVariable(ori1).addVariable(pos2).addVariable(ori2);
@@ -269,12 +269,12 @@ function relativeConstraint(
 
 /** δ = (R(−θ₁)(p₂ − p₁), wrap(θ₂ − θ₁)) and the rotation terms (reference/fuse.md §6.2b). */
 function relativeMean(p1: PoseMeasurement, p2: PoseMeasurement) {
-  const yaw1 = quatYaw(p1.orientation);
+  const yaw1 = fuseCoreYaw(p1.orientation);
   const sy = Math.sin(-yaw1);
   const cy = Math.cos(-yaw1);
   const dx = p2.position[0] - p1.position[0];
   const dy = p2.position[1] - p1.position[1];
-  const delta = [cy * dx - sy * dy, sy * dx + cy * dy, wrapAngle(quatYaw(p2.orientation) - yaw1)];
+  const delta = [cy * dx - sy * dy, sy * dx + cy * dy, wrapAngle(fuseCoreYaw(p2.orientation) - yaw1)];
   return { delta, sy, cy, dx, dy };
 }
 
