@@ -1,8 +1,9 @@
 // The Diagnosis tab in Lichtblick 1.10.0 web, as a user meets it: the husky preset with an
 // ill-suited maxTimespan (5 ms, below the distance between the GPS and IMU stamps), the whole
 // recording analyzed, "Diagnose" in the Diagnosis tab, the headline suggestion, "Apply", the
-// offered re-run, and the set count the suggestion predicted. Every expected number comes from
-// `lockstep doctor --json` on the same file and config.
+// offered re-run, and the set count the suggestion predicted; and a drop example clicked in the
+// drops tab, explained. Every expected number and sentence comes from `lockstep doctor --json`
+// and `lockstep analyze --out` (explanations.jsonl) on the same file and config.
 import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -50,6 +51,15 @@ async function doctor(file: string, config: unknown): Promise<DoctorJson> {
   return JSON.parse(stdout) as DoctorJson;
 }
 
+/** The first line of `lockstep analyze --out`'s explanations.jsonl (the first synchronizer drop, explained). */
+async function firstExplanation(file: string, config: unknown): Promise<{ reason: string; topic: string; message: string }> {
+  const dir = mkdtempSync(join(tmpdir(), "lockstep-explain-"));
+  writeFileSync(join(dir, "config.json"), JSON.stringify(config));
+  await promisify(execFile)("node", [join(ROOT, "bin/lockstep.js"), "analyze", file, "--config", join(dir, "config.json"), "--out", dir], { maxBuffer: 64 << 20 });
+  const line = readFileSync(join(dir, "explanations.jsonl"), "utf8").split("\n")[0]!;
+  return JSON.parse(line) as { reason: string; topic: string; message: string };
+}
+
 const skip = realAppSkipReason(APPS.lichtblick);
 
 describe.skipIf(skip != undefined)(`The Diagnosis tab in Lichtblick 1.10.0 (real app, ${skip ?? "../shared/hosts"})`, () => {
@@ -57,11 +67,14 @@ describe.skipIf(skip != undefined)(`The Diagnosis tab in Lichtblick 1.10.0 (real
   let server: AppServer | undefined;
   let foxe: string;
   let expected: Promise<DoctorJson>;
+  let explained: Promise<{ reason: string; topic: string; message: string }>;
 
   beforeAll(async () => {
     foxe = ensurePackaged();
     expected = doctor(join(SHARED, "data", RECORDING), CONFIG);
+    explained = firstExplanation(join(SHARED, "data", RECORDING), CONFIG);
     expected.catch(() => undefined); // awaited in the test
+    explained.catch(() => undefined);
     [server, browser] = await Promise.all([serveApp(APPS.lichtblick), launchChromium()]);
   }, 600_000);
 
@@ -70,7 +83,7 @@ describe.skipIf(skip != undefined)(`The Diagnosis tab in Lichtblick 1.10.0 (real
     server?.stop();
   });
 
-  it("husky MCAP, maxTimespan 5ms: Diagnose shows doctor's headline; Apply + re-run gives the predicted sets", { timeout: 900_000 }, async () => {
+  it("husky MCAP, maxTimespan 5ms: a clicked drop is explained; Diagnose shows doctor's headline; Apply + re-run gives the predicted sets", { timeout: 900_000 }, async () => {
     const context = await browser!.newContext({ viewport: { width: 1400, height: 900 } });
     const page: Page = await context.newPage();
     const errors: string[] = [];
@@ -94,6 +107,18 @@ describe.skipIf(skip != undefined)(`The Diagnosis tab in Lichtblick 1.10.0 (real
     await page.locator('[data-testid="analyze-button"]').click();
     await page.locator('[data-testid="analysis-done"]').waitFor({ timeout: 600_000 });
     await expect.poll(async () => await panelNumber(page, "tuple-count")).toBe(d.tuples);
+
+    // Click-to-explain: the first drop of the first explained reason, as explanations.jsonl says.
+    const x = await explained;
+    await page.locator('[data-testid="tab-drops"]').click();
+    await page.locator(`[data-testid="drop-${x.reason}"] summary`).click();
+    await page.locator(`[data-testid="drop-example-${x.reason}-0"]`).click();
+    const explanation = page.locator('[data-testid="drop-explanation"]');
+    await explanation.waitFor({ timeout: 120_000 });
+    expect(await explanation.getAttribute("data-reason")).toBe(x.reason);
+    expect(await page.locator('[data-testid="drop-explanation-message"]').textContent()).toBe(x.message);
+    expect(await explanation.textContent()).toContain(x.topic);
+    await page.screenshot({ path: join(ARTIFACTS, "lichtblick-drop-explanation.png") });
 
     await page.locator('[data-testid="tab-diagnosis"]').click();
     await page.locator('[data-testid="diagnosis-run"]').click();
