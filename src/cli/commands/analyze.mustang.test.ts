@@ -1,14 +1,14 @@
 import Bzip2 from "@foxglove/wasm-bz2";
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { PassThrough, Readable } from "node:stream";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
 import { runAnalyze } from "./analyze";
 import { replay } from "./replay";
 import { parseConfig } from "../../pipeline";
 import { HAS_SHARED_DATA, sharedRecording } from "../../recording/testing/paths";
+import { useTempDir } from "../../testing/tempDir";
 
 /**
  * The order a recording's messages must be analyzed in, computed from the file's bytes without the
@@ -108,13 +108,7 @@ describe.skipIf(!HAS_SHARED_DATA)("lockstep analyze on mustang-2014.bag (indexed
     inputs: topics.map((topic) => ({ topic })),
     policy: { type: "fkie/approximate-time", maxQueueSize: 0 },
   });
-  let dir: string;
-  beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), "lockstep-mustang-"));
-  });
-  afterAll(async () => {
-    await rm(dir, { recursive: true, force: true });
-  });
+  const tmp = useTempDir("lockstep-mustang-");
 
   it("gives exactly replay's tuples and drops for the stamps in file order, the 31 backward IMU steps as out-of-order-reset resets", async () => {
     const path = sharedRecording("mustang-2014.bag");
@@ -149,7 +143,7 @@ describe.skipIf(!HAS_SHARED_DATA)("lockstep analyze on mustang-2014.bag (indexed
     const resets = replayDrops.filter((d) => d.reason === "out-of-order-reset");
     expect([...new Set(resets.map((d) => d.after))]).toEqual(backwardAt);
 
-    const out = join(dir, "out");
+    const out = join(tmp.path, "out");
     const result = await runAnalyze({ file: path, config, out, progress: false });
     expect(result.errors).toEqual([]);
     const jsonl = async (name: string): Promise<Record<string, unknown>[]> =>
@@ -165,9 +159,9 @@ describe.skipIf(!HAS_SHARED_DATA)("lockstep analyze on mustang-2014.bag (indexed
 
     // The same bag without its index (index_pos 0, as an interrupted recorder leaves it) is read
     // by scanning, in the same order: the same tuples and drops.
-    const unindexed = join(dir, "mustang-unindexed.bag");
+    const unindexed = join(tmp.path, "mustang-unindexed.bag");
     await writeFile(unindexed, withoutIndex(new Uint8Array(await readFile(path))));
-    const scanOut = join(dir, "scan");
+    const scanOut = join(tmp.path, "scan");
     const scanned = await runAnalyze({ file: unindexed, config, out: scanOut, progress: false });
     expect(scanned.lines[0]).toMatch(/read sequentially/);
     expect(scanned.errors).toEqual([]);

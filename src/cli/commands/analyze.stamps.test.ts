@@ -1,14 +1,14 @@
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { Writable } from "node:stream";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
 import { runAnalyze } from "./analyze";
 import { replay } from "./replay";
 import { parseConfig } from "../../pipeline";
 import { writeMcap } from "../../recording/testing/mcapFixtures";
 import { descriptorSetOf, foxgloveProtobufRoot } from "../../recording/testing/protobufFixtures";
+import { useTempDir } from "../../testing/tempDir";
 
 const BASE = 1_700_000_000_000_000_000n;
 const encoder = new TextEncoder();
@@ -45,13 +45,7 @@ async function analyzedTuples(file: string, config: unknown, out: string): Promi
 }
 
 describe("stamp sources and headerless inputs: analyze agrees with replay on the same stamps", () => {
-  let dir: string;
-  beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), "lockstep-stamps-"));
-  });
-  afterAll(async () => {
-    await rm(dir, { recursive: true, force: true });
-  });
+  const tmp = useTempDir("lockstep-stamps-");
 
   it('JSON messages stamped at ".meta.time" (decimal strings and {sec, nanosec})', async () => {
     // Two topics at 10 Hz and 7 Hz; stamps lag the receive time by a varying amount.
@@ -64,7 +58,7 @@ describe("stamp sources and headerless inputs: analyze agrees with replay on the
       e.arrival = e.stamp + 20_000_000n + BigInt(e.slot) * 7_000_000n;
     }
     events.sort((a, b) => (a.arrival < b.arrival ? -1 : a.arrival > b.arrival ? 1 : 0));
-    const file = join(dir, "meta.mcap");
+    const file = join(tmp.path, "meta.mcap");
     await writeFile(
       file,
       await writeMcap(
@@ -83,13 +77,13 @@ describe("stamp sources and headerless inputs: analyze agrees with replay on the
     );
     const policy = { type: "fkie/approximate-time", maxQueueSize: 10, maxAge: null, maxTimespan: "60ms" };
     const config = { inputs: [{ topic: "/a", stamp: ".meta.time" }, { topic: "/b", stamp: ".meta.time" }], policy };
-    const fromAnalyze = await analyzedTuples(file, config, join(dir, "meta"));
+    const fromAnalyze = await analyzedTuples(file, config, join(tmp.path, "meta"));
     const fromReplay = await replayTuples({ slots: 2, policy }, events);
     expect(fromReplay.length).toBeGreaterThan(10);
     expect(fromAnalyze).toEqual(fromReplay);
 
     // The same recording with "receive": every member is its receive time.
-    const byReceive = await analyzedTuples(file, { inputs: [{ topic: "/a", stamp: "receive" }, { topic: "/b", stamp: "receive" }], policy }, join(dir, "receive"));
+    const byReceive = await analyzedTuples(file, { inputs: [{ topic: "/a", stamp: "receive" }, { topic: "/b", stamp: "receive" }], policy }, join(tmp.path, "receive"));
     expect(byReceive).toEqual(await replayTuples({ slots: 2, policy }, events.map((e) => ({ ...e, stamp: e.arrival }))));
   });
 
@@ -97,7 +91,7 @@ describe("stamp sources and headerless inputs: analyze agrees with replay on the
     const root = foxgloveProtobufRoot();
     const type = root.lookupType("foxglove.PoseInFrame");
     const events = Array.from({ length: 30 }, (_, i) => ({ slot: i % 2, stamp: BASE + BigInt(i) * 50_000_000n, arrival: BASE + BigInt(i) * 50_000_000n + 5_000_000n }));
-    const file = join(dir, "poses.mcap");
+    const file = join(tmp.path, "poses.mcap");
     await writeFile(
       file,
       await writeMcap(
@@ -111,7 +105,7 @@ describe("stamp sources and headerless inputs: analyze agrees with replay on the
       ),
     );
     const policy = { type: "fkie/approximate-time", maxQueueSize: 10, maxAge: null, maxTimespan: "60ms" };
-    const fromAnalyze = await analyzedTuples(file, { inputs: [{ topic: "/left" }, { topic: "/right" }], policy }, join(dir, "poses"));
+    const fromAnalyze = await analyzedTuples(file, { inputs: [{ topic: "/left" }, { topic: "/right" }], policy }, join(tmp.path, "poses"));
     expect(fromAnalyze.length).toBeGreaterThan(5);
     expect(fromAnalyze).toEqual(await replayTuples({ slots: 2, policy }, events));
   });
@@ -119,7 +113,7 @@ describe("stamp sources and headerless inputs: analyze agrees with replay on the
   it("headerless inputs (python allowHeaderless) are matched by arrival from the very first message", async () => {
     // geometry_msgs/Twist-like JSON messages without any stamp, on two topics.
     const events = Array.from({ length: 24 }, (_, i) => ({ slot: i % 2, stamp: null, arrival: BASE + BigInt(i >> 1) * 100_000_000n + BigInt(i % 2) * 5_000_000n }));
-    const file = join(dir, "cmd_vel.mcap");
+    const file = join(tmp.path, "cmd_vel.mcap");
     await writeFile(
       file,
       await writeMcap(
@@ -128,7 +122,7 @@ describe("stamp sources and headerless inputs: analyze agrees with replay on the
       ),
     );
     const policy = { type: "python/approximate-time", queueSize: 10, slop: "20ms", allowHeaderless: true };
-    const fromAnalyze = await analyzedTuples(file, { inputs: [{ topic: "/cmd_vel" }, { topic: "/cmd_vel_safe" }], policy }, join(dir, "headerless"));
+    const fromAnalyze = await analyzedTuples(file, { inputs: [{ topic: "/cmd_vel" }, { topic: "/cmd_vel_safe" }], policy }, join(tmp.path, "headerless"));
     const fromReplay = await replayTuples({ slots: 2, policy }, events);
     expect(fromReplay.length).toBeGreaterThan(5);
     expect(fromReplay.every((t) => t.every((s) => s != null))).toBe(true);
@@ -137,7 +131,7 @@ describe("stamp sources and headerless inputs: analyze agrees with replay on the
 
   it("a stamp source that is neither a name nor a path is a config error at /inputs/i/stamp", async () => {
     await expect(
-      runAnalyze({ file: join(dir, "meta.mcap"), config: parseConfig({ inputs: [{ topic: "/a", stamp: "meta.time" }, { topic: "/b" }], policy: { type: "fkie/exact-time" } }) }),
+      runAnalyze({ file: join(tmp.path, "meta.mcap"), config: parseConfig({ inputs: [{ topic: "/a", stamp: "meta.time" }, { topic: "/b" }], policy: { type: "fkie/exact-time" } }) }),
     ).rejects.toThrow(/\/inputs\/0\/stamp: "meta.time" is not a stamp source/);
   });
 });

@@ -1,8 +1,7 @@
-import { spawn } from "node:child_process";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
 import { runAnalyze } from "./analyze";
 import { nsecOf, readStamp } from "../../messages";
@@ -10,39 +9,21 @@ import { parseConfig } from "../../pipeline";
 import { openRecording, ArrayByteSource, type RecordedMessage } from "../../recording";
 import { openRecordingFile } from "../../recording/node";
 import { HUSKY_BAG, REPO_ROOT } from "../../recording/testing/paths";
+import { useTempDir } from "../../testing/tempDir";
 import { CliError } from "../CliError";
+import { runCli, type CliRun } from "../testing/runCli";
 
-/** The CLI entry the tests spawn (overridable to test a build). */
-const CLI = process.env.LOCKSTEP_TEST_CLI ?? join(REPO_ROOT, "bin/lockstep.js");
-
-async function run(args: string[], stdin?: string): Promise<{ code: number; stdout: string; stderr: string }> {
-  return await new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd: REPO_ROOT, env: { ...process.env, LOCKSTEP_DEMO_SKIP_PACKAGE: "1" } });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-    child.on("error", reject);
-    child.on("close", (code) => {
-      resolve({ code: code ?? -1, stdout, stderr });
-    });
-    child.stdin.end(stdin ?? "");
-  });
+async function run(args: string[], stdin?: string): Promise<CliRun> {
+  return await runCli(args, { stdin, env: { LOCKSTEP_DEMO_SKIP_PACKAGE: "1" } });
 }
 
 const HUSKY_CONFIG = join(REPO_ROOT, "config/husky.json");
 
 describe("lockstep analyze", () => {
-  let dir: string;
-  beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), "lockstep-analyze-"));
-  });
-  afterAll(async () => {
-    await rm(dir, { recursive: true, force: true });
-  });
+  const tmp = useTempDir("lockstep-analyze-");
 
   it("husky-2015.bag: the same number of tuples as `lockstep replay` on the recording's stamps", async () => {
-    const out = join(dir, "husky");
+    const out = join(tmp.path, "husky");
     const analyzed = await run(["analyze", HUSKY_BAG, "--config", HUSKY_CONFIG, "--out", out]);
     expect(analyzed.stderr).toBe("");
     expect(analyzed.code).toBe(0);
@@ -113,7 +94,7 @@ describe("lockstep analyze", () => {
   });
 
   it("synchronized.mcap round trip: every tuple's messages come back under /lockstep with their schemas", async () => {
-    const out = join(dir, "roundtrip");
+    const out = join(tmp.path, "roundtrip");
     const result = await runAnalyze({ file: HUSKY_BAG, config: parseConfig(JSON.parse(await readFile(HUSKY_CONFIG, "utf8"))), out, progress: false });
     expect(result.error).toBeUndefined();
     const tuples = (await readFile(join(out, "tuples.jsonl"), "utf8"))
@@ -152,13 +133,13 @@ describe("lockstep analyze", () => {
   });
 
   it("config errors name their JSON path (exit 2)", async () => {
-    const bad = join(dir, "bad.json");
+    const bad = join(tmp.path, "bad.json");
     await writeFile(bad, JSON.stringify({ inputs: [{ topic: "/imu/data" }], policy: { type: "fkie/approximate-time", maxTimespan: "fast" } }));
     const r = await run(["analyze", HUSKY_BAG, "--config", bad]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/\/policy\/maxTimespan/);
     expect(r.stdout).toBe("");
-    const missing = join(dir, "missing-topic.json");
+    const missing = join(tmp.path, "missing-topic.json");
     await writeFile(missing, JSON.stringify({ inputs: [{ topic: "/imu/data" }, { topic: "/nope" }], policy: { type: "fkie/approximate-time" } }));
     const r2 = await run(["analyze", HUSKY_BAG, "--config", missing]);
     expect(r2.code).toBe(2);
@@ -172,7 +153,7 @@ describe("lockstep analyze", () => {
     };
     const badDimension = structuredClone(husky);
     badDimension.fusion.sensors.imu!.orientationDimensions = ["yawn"];
-    const file = join(dir, "bad-fusion.json");
+    const file = join(tmp.path, "bad-fusion.json");
     await writeFile(file, JSON.stringify(badDimension));
     const r = await run(["analyze", HUSKY_BAG, "--config", file]);
     expect(r.code).toBe(2);
@@ -189,7 +170,7 @@ describe("lockstep analyze", () => {
 
   it("a truncated recording: analysis of what could be read, then exit 1 naming the byte offset", async () => {
     const bytes = await readFile(HUSKY_BAG);
-    const cut = join(dir, "cut.bag");
+    const cut = join(tmp.path, "cut.bag");
     await writeFile(cut, bytes.subarray(0, Math.floor(bytes.length * 0.6)));
     const r = await run(["analyze", cut, "--config", HUSKY_CONFIG]);
     expect(r.code).toBe(1);
