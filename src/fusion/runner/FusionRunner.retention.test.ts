@@ -1,47 +1,18 @@
 import { describe, expect, it } from "vitest";
 
 import { FusionRunner, type FusedPose } from "./FusionRunner";
+import { odometry2DSession, odometryMessage, SESSION_BASE_SEC } from "./testing";
 import { TimeBase } from "../../time";
 
 // A live session in miniature: 10 Hz odometry for 150 s through the default fixed-lag flow (the
 // panel's), with a message 2 s too old every 40th message so that drops accumulate as well.
-const BASE_SEC = 1_432_235_497;
-const CONFIG = {
-  uuidRecipe: "ros1",
-  optimizer: { type: "fixed-lag", lag: "0.5s", updatePeriod: "100ms", transactionTimeout: "10ms" },
-  motionModels: { unicycle: { type: "fuse_models::Unicycle2D", processNoiseDiagonal: [0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1] } },
-  sensors: {
-    odom: {
-      type: "fuse_models::Odometry2D",
-      motionModels: ["unicycle"],
-      topic: "/odom",
-      linearVelocityDimensions: ["x", "y"],
-      angularVelocityDimensions: ["yaw"],
-    },
-  },
-};
+const CONFIG = odometry2DSession("0.5s");
 const MESSAGES = 1500;
-
-const cov = (d: number[]): number[] => {
-  const c = new Array<number>(36).fill(0);
-  d.forEach((v, i) => (c[i * 7] = v));
-  return c;
-};
-
-/** An odometry message stamped `rel` ns after BASE_SEC, turning slowly. */
-const odom = (rel: number): unknown => ({
-  header: { stamp: { sec: BASE_SEC + Math.floor(rel / 1e9), nsec: rel % 1e9 }, frame_id: "odom" },
-  child_frame_id: "base_link",
-  pose: { pose: { position: { x: 0, y: 0, z: 0 }, orientation: { x: 0, y: 0, z: 0, w: 1 } }, covariance: cov([1, 1, 1, 1, 1, 1]) },
-  twist: {
-    twist: { linear: { x: 1, y: 0, z: 0 }, angular: { x: 0, y: 0, z: 0.1 } },
-    covariance: cov([0.01, 0.01, 1, 1, 1, 0.01]),
-  },
-});
+const odom = (rel: number): unknown => odometryMessage(rel);
 
 /** Feeds the session; `after(k)` runs after the k-th on-time message. */
 function run(runner: FusionRunner, after: (k: number) => void = () => undefined): void {
-  runner.start({ timeBase: TimeBase.forFirstSecNsec(BASE_SEC, 0) });
+  runner.start({ timeBase: TimeBase.forFirstSecNsec(SESSION_BASE_SEC, 0) });
   for (let k = 0; k < MESSAGES; k++) {
     const t = k * 100_000_000;
     if (k % 40 === 39) {

@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
 
 import { FusionRunner } from "./FusionRunner";
+import { odometry2DSession, odometryMessage, SESSION_BASE_SEC } from "./testing";
 import { TransformBuffer } from "../../filters/tf";
 import { openRecordingFile } from "../../recording/node";
 import { TimeBase } from "../../time";
@@ -151,37 +152,12 @@ describe("FusionRunner on husky-2015.bag with config/husky.json", () => {
 
 describe("FusionRunner with the fixed-lag smoother: late transactions (reference §1.6)", () => {
   const LAG_S = 0.5;
-  const config = {
-    uuidRecipe: "ros1",
-    optimizer: { type: "fixed-lag", lag: `${LAG_S}s`, updatePeriod: "100ms", transactionTimeout: "10ms" },
-    motionModels: { unicycle: { type: "fuse_models::Unicycle2D", processNoiseDiagonal: [0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1] } },
-    sensors: {
-      odom: {
-        type: "fuse_models::Odometry2D",
-        motionModels: ["unicycle"],
-        topic: "/odom",
-        linearVelocityDimensions: ["x", "y"],
-        angularVelocityDimensions: ["yaw"],
-      },
-    },
-  };
-  const cov = (d: number[]) => {
-    const c = new Array<number>(36).fill(0);
-    d.forEach((v, i) => (c[i * 7] = v));
-    return c;
-  };
-  /** An odometry message stamped `rel` ns after BASE_SEC. */
-  const odom = (rel: number) => ({
-    header: { stamp: { sec: BASE_SEC + Math.floor(rel / 1e9), nsec: rel % 1e9 }, frame_id: "odom" },
-    child_frame_id: "base_link",
-    pose: { pose: { position: { x: 0, y: 0, z: 0 }, orientation: { x: 0, y: 0, z: 0, w: 1 } }, covariance: cov([1, 1, 1, 1, 1, 1]) },
-    twist: { twist: { linear: { x: 1, y: 0, z: 0 }, angular: { x: 0, y: 0, z: 0.1 } }, covariance: cov([0.01, 0.01, 1, 1, 1, 0.01]) },
-  });
-  const BASE_SEC = 1_432_235_497;
+  const config = odometry2DSession(`${LAG_S}s`);
+  const odom = (rel: number): unknown => odometryMessage(rel);
 
   /** Runs 3 s of 10 Hz odometry; `late` messages (header stamps, ns after the base) arrive at 2.5 s. */
   function run(late: number[]): { runner: FusionRunner; base: TimeBase } {
-    const base = TimeBase.forFirstSecNsec(BASE_SEC, 0);
+    const base = TimeBase.forFirstSecNsec(SESSION_BASE_SEC, 0);
     const runner = new FusionRunner(config);
     runner.start({ timeBase: base });
     for (let k = 0; k <= 30; k++) {

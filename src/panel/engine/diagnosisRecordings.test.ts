@@ -12,7 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EngineClient } from "./EngineClient";
 import { localEnginePort } from "./EngineServer";
 import type { EngineDelta } from "./engineTypes";
-import { analyzeRange, findRangeSubscribe, mergeByReceiveTime } from "./rangeAnalysis";
+import { analyzeRange, mergeByReceiveTime } from "./rangeAnalysis";
+import { hostRangeSubscribe } from "./testing";
 import { runDoctor } from "../../cli/commands/doctor";
 import { replay } from "../../cli/commands/replay";
 import { parseConfig } from "../../pipeline";
@@ -45,24 +46,6 @@ const CASES: readonly { bag: string; inputs: string[]; policy: LockstepConfig["p
     policy: { type: "ros/exact-time", queueSize: 10 },
   },
 ];
-
-/** A host's range subscription over messages read from the recording: one batch iterator per topic, in log-time order. */
-function hostRangeSubscribe(byTopic: ReadonlyMap<string, Immutable<MessageEvent>[]>) {
-  const ctx = {
-    unstable_subscribeMessageRange: (args: { topic: string; onNewRangeIterator: (it: AsyncIterable<Immutable<MessageEvent[]>>) => Promise<void> }) => {
-      const messages = byTopic.get(args.topic) ?? [];
-      void args.onNewRangeIterator(
-        (async function* () {
-          for (let i = 0; i < messages.length; i += 1000) {
-            yield messages.slice(i, i + 1000);
-          }
-        })(),
-      );
-      return () => undefined;
-    },
-  };
-  return findRangeSubscribe(ctx as never)!;
-}
 
 /** The panel's engine (in-page port: the same EngineServer the worker runs). */
 class PanelEngine {

@@ -8,8 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EngineClient } from "./EngineClient";
 import { localEnginePort } from "./EngineServer";
 import type { EngineDelta, EngineInput, FusedPose } from "./engineTypes";
-import { analyzeRange, findRangeSubscribe } from "./rangeAnalysis";
+import { analyzeRange } from "./rangeAnalysis";
 import { slimMessage } from "./slimMessage";
+import { hostRangeSubscribe } from "./testing";
 import { runAnalyze } from "../../cli/commands/analyze";
 import { startServe, type ServeHandle } from "../../cli/commands/serve";
 import { connectClient } from "../../cli/serve/testing/serveClients";
@@ -29,24 +30,6 @@ const CONFIG = JSON.parse(readFileSync(join(REPO_ROOT, "config/jackal-3d.json"),
 const TOPICS = CONFIG.inputs.map((i) => i.topic);
 /** Messages per engine request: a few of the panel's frames. */
 const BATCH = 250;
-
-/** A host's range subscription over messages read from the recording: one batch iterator per topic, in log-time order. */
-function hostRangeSubscribe(byTopic: ReadonlyMap<string, Immutable<MessageEvent>[]>) {
-  const ctx = {
-    unstable_subscribeMessageRange: (args: { topic: string; onNewRangeIterator: (it: AsyncIterable<Immutable<MessageEvent[]>>) => Promise<void> }) => {
-      const messages = byTopic.get(args.topic) ?? [];
-      void args.onNewRangeIterator(
-        (async function* () {
-          for (let i = 0; i < messages.length; i += 1000) {
-            yield messages.slice(i, i + 1000);
-          }
-        })(),
-      );
-      return () => undefined;
-    },
-  };
-  return findRangeSubscribe(ctx as never)!;
-}
 
 // Constraint UUIDs are random (v4, as fuse's); everything else in a transaction is deterministic.
 const normalize = (json: string): string => json.replace(/[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[0-9a-f]{4}-[0-9a-f]{12}/g, "<random>");

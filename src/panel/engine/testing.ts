@@ -1,0 +1,25 @@
+import type { Immutable, MessageEvent } from "@foxglove/extension";
+
+import { findRangeSubscribe } from "./rangeAnalysis";
+
+/**
+ * Test helper: a host's range subscription (Foxglove's `unstable_subscribeMessageRange`) over
+ * messages already read from a recording: one iterator per topic, in log-time order, in batches of
+ * 1000, as the apps hand them to the panel's "Analyze whole recording".
+ */
+export function hostRangeSubscribe(byTopic: ReadonlyMap<string, Immutable<MessageEvent>[]>): NonNullable<ReturnType<typeof findRangeSubscribe>> {
+  const ctx = {
+    unstable_subscribeMessageRange: (args: { topic: string; onNewRangeIterator: (it: AsyncIterable<Immutable<MessageEvent[]>>) => Promise<void> }) => {
+      const messages = byTopic.get(args.topic) ?? [];
+      void args.onNewRangeIterator(
+        (async function* () {
+          for (let i = 0; i < messages.length; i += 1000) {
+            yield messages.slice(i, i + 1000);
+          }
+        })(),
+      );
+      return () => undefined;
+    },
+  };
+  return findRangeSubscribe(ctx as never)!;
+}
