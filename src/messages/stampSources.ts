@@ -1,5 +1,5 @@
 import { readStamp, type StampProblem } from "./header";
-import type { RosTime } from "../time";
+import { nsecOf, type RosTime } from "../time";
 
 /**
  * Where an input's stamp comes from. Each source is described once here; the config's
@@ -93,7 +93,7 @@ export function stampFromValue(value: unknown): RosTime | StampProblem {
   if (t == undefined) {
     return "no-header";
   }
-  return t.sec === 0 && ("nsec" in t ? t.nsec : t.nanosec) === 0 ? "zero-stamp" : t;
+  return t.sec === 0 && nsecOf(t) === 0 ? "zero-stamp" : t;
 }
 
 /**
