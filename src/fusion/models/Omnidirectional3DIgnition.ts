@@ -15,7 +15,6 @@ import {
   VELOCITY_ANGULAR_3D,
   VELOCITY_LINEAR_3D,
   zeros,
-  type LossConfig,
   type Matrix,
   type SensorMessage,
 } from "../core";
@@ -23,20 +22,10 @@ import { validateMeasurement } from "./common/measurement";
 import { asObject, readHeader, readPoseWithCovariance } from "./common/rosMessages";
 import { quaternionOfRpy } from "../math/rotation3d";
 import type { SensorDescriptor } from "../registry/PluginDescriptor";
-import { DEVICE, loss as lossParameter } from "../registry/commonParameters";
+import { ignitionParameters, type IgnitionOptions } from "./common/sensorFamilies";
 
-/** fuse_models::Omnidirectional3DIgnition parameters. */
-export interface Omnidirectional3DIgnitionOptions {
-  /** x, y, z, roll, pitch, yaw, vx, vy, vz, vroll, vpitch, vyaw, ax, ay, az; default zeros. */
-  readonly initialState?: readonly number[];
-  /** Standard deviations in the same order; default 1e-9 each. */
-  readonly initialSigma?: readonly number[];
-  readonly publishOnStartup?: boolean;
-  readonly topic?: string;
-  readonly loss?: LossConfig | null;
-  readonly deviceId?: string;
-  readonly deviceName?: string;
-}
+/** fuse_models::Omnidirectional3DIgnition parameters (the ignition family's; state [x, y, z, roll, pitch, yaw, vx, vy, vz, vroll, vpitch, vyaw, ax, ay, az]). */
+export type Omnidirectional3DIgnitionOptions = IgnitionOptions;
 
 const ALL6 = [0, 1, 2, 3, 4, 5];
 const ALL3 = [0, 1, 2];
@@ -143,14 +132,6 @@ export const OMNIDIRECTIONAL_3D_IGNITION: SensorDescriptor = {
   help: "prior on the 15-dimensional 3D state at start-up and on each set_pose message",
   messageTypes: ["geometry_msgs/PoseWithCovarianceStamped"],
   defaultTopic: "set_pose",
-  parameters: [
-    { name: "initialState", type: { kind: "vector", length: 15 }, default: new Array<number>(15).fill(0), help: "x, y, z, roll, pitch, yaw, vx, vy, vz, vroll, vpitch, vyaw, ax, ay, az" },
-    { name: "initialSigma", type: { kind: "vector", length: 15, min: 0, exclusiveMin: true }, default: new Array<number>(15).fill(1e-9), help: "standard deviations of the initial state, same order" },
-    { name: "publishOnStartup", type: { kind: "bool" }, default: true, help: "send the prior when started" },
-    { name: "topic", type: { kind: "string" }, default: "set_pose", help: "set_pose topic" },
-    lossParameter("loss", "prior"),
-    ...DEVICE,
-    { name: "queueSize", type: { kind: "integer", min: 1 }, default: 10, help: "subscriber queue size (read for parity)" },
-  ],
+  parameters: ignitionParameters(["x", "y", "z", "roll", "pitch", "yaw", "vx", "vy", "vz", "vroll", "vpitch", "vyaw", "ax", "ay", "az"]),
   create: (p) => new Omnidirectional3DIgnition(p),
 };

@@ -16,7 +16,6 @@ import {
   Variable,
   VELOCITY_ANGULAR_2D,
   VELOCITY_LINEAR_2D,
-  type LossConfig,
   type Matrix,
   type SensorMessage,
 } from "../core";
@@ -24,22 +23,10 @@ import { validateMeasurement } from "./common/measurement";
 import { fuseCoreYaw } from "./common/quaternion";
 import { asObject, readHeader, readPoseWithCovariance } from "./common/rosMessages";
 import type { SensorDescriptor } from "../registry/PluginDescriptor";
-import { DEVICE, loss as lossParameter } from "../registry/commonParameters";
+import { ignitionParameters, type IgnitionOptions } from "./common/sensorFamilies";
 
-/** fuse_models::Unicycle2DIgnition parameters (reference/fuse.md §3.6). */
-export interface Unicycle2DIgnitionOptions {
-  /** x, y, yaw, vx, vy, vyaw, ax, ay; default zeros. */
-  readonly initialState?: readonly number[];
-  /** Standard deviations in the same order; default 1e-9 each. */
-  readonly initialSigma?: readonly number[];
-  /** Send the prior when started (once ever). Default true. */
-  readonly publishOnStartup?: boolean;
-  /** `set_pose` topic (geometry_msgs/PoseWithCovarianceStamped); default "set_pose". */
-  readonly topic?: string;
-  readonly loss?: LossConfig | null;
-  readonly deviceId?: string;
-  readonly deviceName?: string;
-}
+/** fuse_models::Unicycle2DIgnition parameters (reference/fuse.md §3.6) (the ignition family's; state [x, y, yaw, vx, vy, vyaw, ax, ay]). */
+export type Unicycle2DIgnitionOptions = IgnitionOptions;
 
 /**
  * fuse_models::Unicycle2DIgnition: a prior on the full unicycle state (5 variables, 5 absolute
@@ -142,14 +129,6 @@ export const UNICYCLE_2D_IGNITION: SensorDescriptor = {
   help: "prior on the unicycle state at start-up and on each set_pose message",
   messageTypes: ["geometry_msgs/PoseWithCovarianceStamped"],
   defaultTopic: "set_pose",
-  parameters: [
-    { name: "initialState", type: { kind: "vector", length: 8 }, default: [0, 0, 0, 0, 0, 0, 0, 0], help: "x, y, yaw, vx, vy, vyaw, ax, ay" },
-    { name: "initialSigma", type: { kind: "vector", length: 8, min: 0, exclusiveMin: true }, default: [1e-9, 1e-9, 1e-9, 1e-9, 1e-9, 1e-9, 1e-9, 1e-9], help: "standard deviations of the initial state, same order" },
-    { name: "publishOnStartup", type: { kind: "bool" }, default: true, help: "send the prior when started" },
-    { name: "topic", type: { kind: "string" }, default: "set_pose", help: "set_pose topic" },
-    lossParameter("loss", "prior"),
-    ...DEVICE,
-    { name: "queueSize", type: { kind: "integer", min: 1 }, default: 10, help: "subscriber queue size (read for parity)" },
-  ],
+  parameters: ignitionParameters(["x", "y", "yaw", "vx", "vy", "vyaw", "ax", "ay"]),
   create: (p) => new Unicycle2DIgnition(p),
 };

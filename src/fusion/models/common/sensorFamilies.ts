@@ -3,7 +3,7 @@ import { quatInverse, quatToMatrix, rotate } from "./quaternion";
 import { asObject, place3x3, readQuaternion, readVector3 } from "./rosMessages";
 import type { OrientationTransform } from "./sensorProc";
 import type { LossConfig } from "../../core";
-import { dims, loss } from "../../registry/commonParameters";
+import { DEVICE, dims, loss } from "../../registry/commonParameters";
 import type { ParameterKind, ParameterSpec } from "../../registry/parameters";
 
 // fuse_models' Imu2D/Imu3D and Odometry2D/Odometry3D read the same parameters (the same YAML
@@ -56,6 +56,38 @@ export interface OdometryOptions {
   readonly poseLoss?: LossConfig | null;
   readonly linearVelocityLoss?: LossConfig | null;
   readonly angularVelocityLoss?: LossConfig | null;
+}
+
+/**
+ * The parameters fuse_models' ignition sensors (Unicycle2DIgnition, Omnidirectional3DIgnition)
+ * share; the state's length and order are the motion model's.
+ */
+export interface IgnitionOptions {
+  /** The state in the motion model's order; default zeros. */
+  readonly initialState?: readonly number[];
+  /** Standard deviations in the same order; default 1e-9 each. */
+  readonly initialSigma?: readonly number[];
+  /** Send the prior when started (once ever). Default true. */
+  readonly publishOnStartup?: boolean;
+  /** `set_pose` topic (geometry_msgs/PoseWithCovarianceStamped); default "set_pose". */
+  readonly topic?: string;
+  readonly loss?: LossConfig | null;
+  readonly deviceId?: string;
+  readonly deviceName?: string;
+}
+
+/** The IgnitionOptions parameter specs for a state of the named components (in order). */
+export function ignitionParameters(components: readonly string[]): ParameterSpec[] {
+  const n = components.length;
+  return [
+    { name: "initialState", type: { kind: "vector", length: n }, default: new Array<number>(n).fill(0), help: components.join(", ") },
+    { name: "initialSigma", type: { kind: "vector", length: n, min: 0, exclusiveMin: true }, default: new Array<number>(n).fill(1e-9), help: "standard deviations of the initial state, same order" },
+    { name: "publishOnStartup", type: { kind: "bool" }, default: true, help: "send the prior when started" },
+    { name: "topic", type: { kind: "string" }, default: "set_pose", help: "set_pose topic" },
+    loss("loss", "prior"),
+    ...DEVICE,
+    { name: "queueSize", type: { kind: "integer", min: 1 }, default: 10, help: "subscriber queue size (read for parity)" },
+  ];
 }
 
 /** The ImuOptions parameter specs, with the dimension names of the 2D or 3D variables. */
