@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 
 import { ApproximateTime } from "./ApproximateTime";
-import { describeEvents, feed, Recorder, t, type Input } from "../testing/policyRecorder";
 import { TimeBase } from "../../../time";
+import { describeEvents, feed, Recorder, t, type Input } from "../testing/policyRecorder";
 
 const MS = 1_000_000;
 
