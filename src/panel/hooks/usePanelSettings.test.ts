@@ -4,6 +4,7 @@ import { configIssues } from "./usePanelSettings";
 import husky from "../../../config/husky.json";
 import { sensorKey } from "../settings/fusionSettings";
 import type { LockstepConfig } from "../settings/panelConfig";
+import { PRESETS } from "../settings/presets";
 import { buildSettingsNodes } from "../settings/settingsTree";
 
 const env = { topics: undefined, publish: { available: false }, presets: [] };
@@ -22,8 +23,10 @@ function withFusion(edit: (fusion: FusionShape) => void): LockstepConfig {
 }
 
 describe("configIssues with fusion", () => {
-  it("the husky preset has no issue", () => {
-    expect(configIssues(structuredClone(husky) as unknown as LockstepConfig)).toEqual([]);
+  it.each(Object.keys(PRESETS))("the preset %s has no issue and a fusion section", (name) => {
+    const preset = structuredClone(PRESETS[name]) as LockstepConfig;
+    expect(configIssues(preset)).toEqual([]);
+    expect(buildSettingsNodes(preset, { ...env, issues: [] }).fusion).toBeDefined();
   });
 
   it("puts each fusion problem on the field that holds it", () => {
