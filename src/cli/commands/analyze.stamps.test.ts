@@ -1,37 +1,17 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
 
 import { runAnalyze } from "./analyze";
-import { replay } from "./replay";
 import { parseConfig } from "../../pipeline";
 import { writeMcap } from "../../recording/testing/mcapFixtures";
 import { descriptorSetOf, foxgloveProtobufRoot } from "../../recording/testing/protobufFixtures";
 import { useTempDir } from "../../testing/tempDir";
+import { replayTuples } from "../testing/replayTuples";
 
 const BASE = 1_700_000_000_000_000_000n;
 const encoder = new TextEncoder();
 
-/** The tuples `lockstep replay` prints for a trace, as arrays of ns strings (null = headerless). */
-async function replayTuples(config: unknown, events: { slot: number; stamp: bigint | null; arrival: bigint }[]): Promise<(string | null)[][]> {
-  let text = "";
-  const out = new Writable({
-    write(chunk: Buffer, _enc, done) {
-      text += chunk.toString();
-      done();
-    },
-  });
-  const lines = events.map((e) => `${JSON.stringify({ slot: e.slot, stamp: e.stamp == null ? null : e.stamp.toString(), arrival: e.arrival.toString() })}\n`);
-  await replay(parseConfig(config), (async function* () {
-    yield lines.join("");
-  })(), out);
-  return text
-    .trim()
-    .split("\n")
-    .filter((l) => l.startsWith('{"tuple"'))
-    .map((l) => (JSON.parse(l) as { tuple: (string | null)[] }).tuple);
-}
 
 async function analyzedTuples(file: string, config: unknown, out: string): Promise<(string | null)[][]> {
   const result = await runAnalyze({ file, config: parseConfig(config), out, progress: false });
