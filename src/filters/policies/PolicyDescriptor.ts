@@ -160,12 +160,55 @@ export type PolicyConfigOf<D extends PolicyDescriptor> = Simplify<
   { readonly type: D["type"] } & ParameterValues<D["parameters"]>
 >;
 
-/** Declares a policy descriptor, keeping its literal types for `PolicyConfigOf`. */
-export function definePolicy<
+/**
+ * How a ported library names its policies: the family, the prefix of its class names, the start
+ * of every description and the reference document. With it a descriptor states only its class.
+ */
+export interface PolicyLibrary {
+  readonly family: PolicyFamily;
+  /** What precedes the class name in `libraryName` ("message_filters::sync_policies::"). */
+  readonly classPrefix: string;
+  /** What precedes the class name in `description` ("ROS message_filters C++"). */
+  readonly title: string;
+  /** The reference document ("ros-message-filters.md"). */
+  readonly document: string;
+}
+
+/** One policy of a {@link PolicyLibrary}: what `libraryPolicy` completes into a descriptor. */
+export interface LibraryPolicy<Params extends readonly ParameterDescriptor[]>
+  extends Pick<PolicyDescriptor<string, Params>, "parameters" | "create"> {
+  /** A remark shown in brackets after the class name in the description ("TimeSynchronizer"). */
+  readonly note?: string;
+  /** As in PolicyDescriptor; default false. */
+  readonly usesArrivalTime?: boolean;
+}
+
+/**
+ * Declares the descriptor of the config `type` for `library`'s class `className`, which follows
+ * `section` of the library's reference document, keeping its literal types for `PolicyConfigOf`: `libraryName` is the class prefix and name, `description` reads
+ * "<title> <className> (<note>)." and `reference` "<document> <section>".
+ */
+export function libraryPolicy<
   const Type extends string,
   const Params extends readonly ParameterDescriptor[],
->(descriptor: PolicyDescriptor<Type, Params>): PolicyDescriptor<Type, Params> {
-  return descriptor;
+>(
+  library: PolicyLibrary,
+  type: Type,
+  className: string,
+  section: string,
+  policy: LibraryPolicy<Params>,
+): PolicyDescriptor<Type, Params> {
+  const note = policy.note == undefined ? "" : ` (${policy.note})`;
+  return {
+    type,
+    family: library.family,
+    libraryName: `${library.classPrefix}${className}`,
+    description: `${library.title} ${className}${note}.`,
+    reference: `${library.document} ${section}`,
+    usesArrivalTime: policy.usesArrivalTime ?? false,
+    parameters: policy.parameters,
+    create: policy.create,
+  };
 }
 
 /** A parameter's default as text for placeholders and docs ("1s", "unlimited", "" if required). */

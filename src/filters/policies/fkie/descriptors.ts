@@ -1,8 +1,17 @@
-import { definePolicy, type ParameterDescriptor } from "../PolicyDescriptor";
+import { libraryPolicy, type ParameterDescriptor, type PolicyLibrary } from "../PolicyDescriptor";
+import { maxSetSpread, minSlotGap, QUEUE_SIZE_MAX } from "../sharedParameters";
 import { ApproximateTime } from "./ApproximateTime";
 import { ExactTime } from "./ExactTime";
 import { Fifo } from "./Fifo";
 import { Latch } from "./Latch";
+
+/** fkie_message_filters' combiner policies (reference fkie-message-filters.md). */
+const FKIE: PolicyLibrary = {
+  family: "fkie",
+  classPrefix: "fkie_message_filters::combiner_policies::",
+  title: "fkie_message_filters",
+  document: "fkie-message-filters.md",
+};
 
 const maxQueueSize = (def: 0 | 1, help: string) =>
   ({
@@ -14,7 +23,7 @@ const maxQueueSize = (def: 0 | 1, help: string) =>
     unit: "messages",
     default: def,
     minimum: 0,
-    maximum: 1_000_000_000,
+    maximum: QUEUE_SIZE_MAX,
   }) as const satisfies ParameterDescriptor;
 
 const maxAge = {
@@ -28,34 +37,12 @@ const maxAge = {
 } as const satisfies ParameterDescriptor;
 
 /** fkie_message_filters ApproximateTime (reference fkie-message-filters.md §2.1). */
-export const fkieApproximateTime = definePolicy({
-  type: "fkie/approximate-time",
-  family: "fkie",
-  libraryName: "fkie_message_filters::combiner_policies::ApproximateTime",
-  description: "fkie_message_filters ApproximateTime.",
-  reference: "fkie-message-filters.md §2.1",
-  usesArrivalTime: false,
+export const fkieApproximateTime = libraryPolicy(FKIE, "fkie/approximate-time", "ApproximateTime", "§2.1", {
   parameters: [
     maxQueueSize(0, "Messages kept per slot besides the head; 0 = unlimited"),
     maxAge,
-    {
-      name: "maxTimespan",
-      kind: "nullableDuration",
-      label: "Max timespan",
-      help: "Largest allowed spread of stamps within one set; null = unlimited",
-      libraryName: "max_timespan",
-      unit: "ns",
-      default: null,
-    },
-    {
-      name: "minDistance",
-      kind: "perSlotDuration",
-      label: "Min distance",
-      help: "Smallest expected gap between two messages on this slot",
-      libraryName: "min_distance",
-      unit: "ns",
-      default: 0,
-    },
+    maxSetSpread("maxTimespan", "Max timespan", "max_timespan"),
+    minSlotGap("minDistance", "Min distance", "min_distance"),
     {
       name: "ros1OutOfOrder",
       kind: "boolean",
@@ -71,37 +58,19 @@ export const fkieApproximateTime = definePolicy({
 });
 
 /** fkie_message_filters ExactTime (reference §2.2). */
-export const fkieExactTime = definePolicy({
-  type: "fkie/exact-time",
-  family: "fkie",
-  libraryName: "fkie_message_filters::combiner_policies::ExactTime",
-  description: "fkie_message_filters ExactTime.",
-  reference: "fkie-message-filters.md §2.2",
-  usesArrivalTime: false,
+export const fkieExactTime = libraryPolicy(FKIE, "fkie/exact-time", "ExactTime", "§2.2", {
   parameters: [maxQueueSize(0, "Messages kept per slot; 0 = unlimited"), maxAge],
   create: (slots, params, zero) => new ExactTime(slots, { ...params, zero }),
 });
 
 /** fkie_message_filters Fifo (reference §2.3). */
-export const fkieFifo = definePolicy({
-  type: "fkie/fifo",
-  family: "fkie",
-  libraryName: "fkie_message_filters::combiner_policies::Fifo",
-  description: "fkie_message_filters Fifo.",
-  reference: "fkie-message-filters.md §2.3",
-  usesArrivalTime: false,
+export const fkieFifo = libraryPolicy(FKIE, "fkie/fifo", "Fifo", "§2.3", {
   parameters: [maxQueueSize(1, "Capacity of each slot's FIFO; 0 holds nothing")],
   create: (slots, params) => new Fifo(slots, params),
 });
 
 /** fkie_message_filters Latch (reference §2.4). */
-export const fkieLatch = definePolicy({
-  type: "fkie/latch",
-  family: "fkie",
-  libraryName: "fkie_message_filters::combiner_policies::Latch",
-  description: "fkie_message_filters Latch.",
-  reference: "fkie-message-filters.md §2.4",
-  usesArrivalTime: false,
+export const fkieLatch = libraryPolicy(FKIE, "fkie/latch", "Latch", "§2.4", {
   parameters: [
     {
       name: "trigger",

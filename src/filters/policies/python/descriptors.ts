@@ -1,27 +1,20 @@
-import { definePolicy, type ParameterDescriptor } from "../PolicyDescriptor";
+import { libraryPolicy, type PolicyLibrary } from "../PolicyDescriptor";
+import { requiredQueueSize } from "../sharedParameters";
 import { ApproximateTime } from "./ApproximateTime";
 import { ExactTime } from "./ExactTime";
 
-const queueSize = {
-  name: "queueSize",
-  kind: "count",
-  label: "Queue size",
-  help: "Messages kept per input (required)",
-  libraryName: "queue_size",
-  unit: "messages",
-  required: true,
-  initial: 10,
-  minimum: 1,
-  maximum: 1_000_000_000,
-} as const satisfies ParameterDescriptor;
+/** ROS message_filters' Python synchronizers (reference ros-message-filters.md). */
+const PYTHON: PolicyLibrary = {
+  family: "python",
+  classPrefix: "message_filters.",
+  title: "ROS message_filters Python",
+  document: "ros-message-filters.md",
+};
+
+const queueSize = requiredQueueSize(1, "Messages kept per input (required)");
 
 /** ROS message_filters Python ApproximateTimeSynchronizer (reference ros-message-filters.md §2.5). */
-export const pythonApproximateTime = definePolicy({
-  type: "python/approximate-time",
-  family: "python",
-  libraryName: "message_filters.ApproximateTimeSynchronizer",
-  description: "ROS message_filters Python ApproximateTimeSynchronizer.",
-  reference: "ros-message-filters.md §2.5",
+export const pythonApproximateTime = libraryPolicy(PYTHON, "python/approximate-time", "ApproximateTimeSynchronizer", "§2.5", {
   usesArrivalTime: true,
   parameters: [
     queueSize,
@@ -65,13 +58,7 @@ export const pythonApproximateTime = definePolicy({
 });
 
 /** ROS message_filters Python TimeSynchronizer (reference ros-message-filters.md §1). */
-export const pythonExactTime = definePolicy({
-  type: "python/exact-time",
-  family: "python",
-  libraryName: "message_filters.TimeSynchronizer",
-  description: "ROS message_filters Python TimeSynchronizer.",
-  reference: "ros-message-filters.md §1",
-  usesArrivalTime: false,
+export const pythonExactTime = libraryPolicy(PYTHON, "python/exact-time", "TimeSynchronizer", "§1", {
   parameters: [queueSize],
   create: (slots, params) => new ExactTime(slots, params),
 });

@@ -1,35 +1,22 @@
-import { definePolicy, type ParameterDescriptor } from "../PolicyDescriptor";
+import { libraryPolicy, type ParameterDescriptor, type PolicyLibrary } from "../PolicyDescriptor";
+import { maxSetSpread, minSlotGap, requiredQueueSize } from "../sharedParameters";
 import { ApproximateEpsilonTime } from "./ApproximateEpsilonTime";
 import { ApproximateTime } from "./ApproximateTime";
 import { ExactTime } from "./ExactTime";
 import { LatestTime } from "./LatestTime";
 
-const QUEUE_MAX = 1_000_000_000;
-
-const queueSize = (minimum: 0 | 1, help: string) =>
-  ({
-    name: "queueSize",
-    kind: "count",
-    label: "Queue size",
-    help,
-    libraryName: "queue_size",
-    unit: "messages",
-    required: true,
-    initial: 10,
-    minimum,
-    maximum: QUEUE_MAX,
-  }) as const satisfies ParameterDescriptor;
+/** ROS message_filters' C++ sync policies (reference ros-message-filters.md). */
+const ROS: PolicyLibrary = {
+  family: "ros",
+  classPrefix: "message_filters::sync_policies::",
+  title: "ROS message_filters C++",
+  document: "ros-message-filters.md",
+};
 
 /** ROS message_filters C++ ApproximateTime (reference ros-message-filters.md §2.1). */
-export const rosApproximateTime = definePolicy({
-  type: "ros/approximate-time",
-  family: "ros",
-  libraryName: "message_filters::sync_policies::ApproximateTime",
-  description: "ROS message_filters C++ ApproximateTime.",
-  reference: "ros-message-filters.md §2.1",
-  usesArrivalTime: false,
+export const rosApproximateTime = libraryPolicy(ROS, "ros/approximate-time", "ApproximateTime", "§2.1", {
   parameters: [
-    queueSize(1, "Messages kept per topic (required)"),
+    requiredQueueSize(1, "Messages kept per topic (required)"),
     {
       name: "agePenalty",
       kind: "number",
@@ -39,50 +26,23 @@ export const rosApproximateTime = definePolicy({
       default: 0.1,
       minimum: 0,
     },
-    {
-      name: "interMessageLowerBound",
-      kind: "perSlotDuration",
-      label: "Inter-message lower bound",
-      help: "Smallest expected gap between two messages on this slot",
-      libraryName: "inter_message_lower_bound",
-      unit: "ns",
-      default: 0,
-    },
-    {
-      name: "maxIntervalDuration",
-      kind: "nullableDuration",
-      label: "Max interval",
-      help: "Largest allowed spread of stamps within one set; null = unlimited",
-      libraryName: "max_interval_duration",
-      unit: "ns",
-      default: null,
-    },
+    minSlotGap("interMessageLowerBound", "Inter-message lower bound", "inter_message_lower_bound"),
+    maxSetSpread("maxIntervalDuration", "Max interval", "max_interval_duration"),
   ],
   create: (slots, params, zero) => new ApproximateTime(slots, { ...params, zero }),
 });
 
 /** ROS message_filters C++ ExactTime (reference §2.2). */
-export const rosExactTime = definePolicy({
-  type: "ros/exact-time",
-  family: "ros",
-  libraryName: "message_filters::sync_policies::ExactTime",
-  description: "ROS message_filters C++ ExactTime (TimeSynchronizer).",
-  reference: "ros-message-filters.md §2.2",
-  usesArrivalTime: false,
-  parameters: [queueSize(0, "Partial tuples kept (required); 0 = unlimited")],
+export const rosExactTime = libraryPolicy(ROS, "ros/exact-time", "ExactTime", "§2.2", {
+  note: "TimeSynchronizer",
+  parameters: [requiredQueueSize(0, "Partial tuples kept (required); 0 = unlimited")],
   create: (slots, params) => new ExactTime(slots, params),
 });
 
 /** ROS message_filters C++ ApproximateEpsilonTime (reference §2.4). */
-export const rosApproximateEpsilonTime = definePolicy({
-  type: "ros/approximate-epsilon-time",
-  family: "ros",
-  libraryName: "message_filters::sync_policies::ApproximateEpsilonTime",
-  description: "ROS message_filters C++ ApproximateEpsilonTime.",
-  reference: "ros-message-filters.md §2.4",
-  usesArrivalTime: false,
+export const rosApproximateEpsilonTime = libraryPolicy(ROS, "ros/approximate-epsilon-time", "ApproximateEpsilonTime", "§2.4", {
   parameters: [
-    queueSize(0, "Messages kept per topic (required)"),
+    requiredQueueSize(0, "Messages kept per topic (required)"),
     {
       name: "epsilon",
       kind: "duration",
@@ -110,12 +70,8 @@ const alpha = (name: string, label: string, help: string, libraryName: string, d
   }) as const satisfies ParameterDescriptor;
 
 /** ROS message_filters C++ LatestTime (reference §2.3); driven by arrival time. */
-export const rosLatestTime = definePolicy({
-  type: "ros/latest-time",
-  family: "ros",
-  libraryName: "message_filters::sync_policies::LatestTime",
-  description: "ROS message_filters C++ LatestTime (driven by arrival time).",
-  reference: "ros-message-filters.md §2.3",
+export const rosLatestTime = libraryPolicy(ROS, "ros/latest-time", "LatestTime", "§2.3", {
+  note: "driven by arrival time",
   usesArrivalTime: true,
   parameters: [
     {
