@@ -24,6 +24,18 @@ describe("RingBuffer", () => {
     expect(() => new RingBuffer(0)).toThrow(/positive integer/);
   });
 
+  it("float64 keeps numbers the same way, in a Float64Array that clear keeps", () => {
+    const ring = RingBuffer.float64(2);
+    ring.push(0.5).push(-1).push(3);
+    expect(ring.toArray()).toEqual([-1, 3]);
+    expect([ring.at(0), ring.last(), ring.at(2), ring.totalPushed, ring.evicted]).toEqual([-1, 3, undefined, 3, 1]);
+    ring.clear();
+    expect([ring.size, ring.totalPushed, ring.last()]).toEqual([0, 0, undefined]);
+    ring.push(7);
+    expect(ring.toArray()).toEqual([7]);
+    expect(() => RingBuffer.float64(1.5)).toThrow(/positive integer/);
+  });
+
   it("matches a plain array truncated to the last N (property)", () => {
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 20 }), fc.array(fc.integer(), { maxLength: 100 }), (cap, xs) => {

@@ -1,9 +1,13 @@
+/** Where a ring keeps its items: a growing Array, or a Float64Array allocated up front. */
+type Slots<T> = { [index: number]: T | undefined };
+
 /**
  * A fixed-capacity FIFO that overwrites its oldest item when full: the panel's bounded store.
  *
  * Guarantees: memory is `capacity` slots forever; `push` is O(1) and allocates nothing once the
  * backing array is full; items are read oldest first; `totalPushed` counts every item ever pushed
- * (so a view can say "showing the last N of M").
+ * (so a view can say "showing the last N of M"). `RingBuffer.float64` keeps numbers unboxed in
+ * one Float64Array instead (the timeline's mark store).
  *
  * ```ts
  * const ring = new RingBuffer<number>(3);
@@ -14,7 +18,7 @@
 export class RingBuffer<T> {
   /** Maximum number of items held. */
   public readonly capacity: number;
-  #items: (T | undefined)[] = [];
+  #items: Slots<T> = [];
   #start = 0;
   #size = 0;
   #total = 0;
@@ -24,6 +28,16 @@ export class RingBuffer<T> {
       throw new RangeError(`RingBuffer capacity must be a positive integer, got ${capacity}`);
     }
     this.capacity = capacity;
+  }
+
+  /**
+   * A ring of numbers stored unboxed in one Float64Array: memory is exactly 8 × capacity bytes
+   * from construction on (kept by `clear`), and `push` never allocates.
+   */
+  public static float64(capacity: number): RingBuffer<number> {
+    const ring = new RingBuffer<number>(capacity);
+    ring.#items = new Float64Array(capacity);
+    return ring;
   }
 
   /** Number of items held (<= capacity). */
@@ -76,9 +90,11 @@ export class RingBuffer<T> {
     return out;
   }
 
-  /** Drops every item and resets `totalPushed`. */
+  /** Drops every item and resets `totalPushed` (a Float64Array store keeps its memory). */
   public clear(): this {
-    this.#items = [];
+    if (Array.isArray(this.#items)) {
+      this.#items = [];
+    }
     this.#start = 0;
     this.#size = 0;
     this.#total = 0;

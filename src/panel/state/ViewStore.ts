@@ -1,4 +1,3 @@
-import { Float64Ring } from "./Float64Ring";
 import { RingBuffer } from "./RingBuffer";
 import type { DropReason } from "../../pipeline";
 import type { Diagnosis, DropExplanation } from "../../pipeline/diagnosis";
@@ -23,18 +22,18 @@ export const CAPS = {
 
 /** Timeline marks of one input slot. */
 export interface SlotMarks {
-  readonly received: Float64Ring;
-  readonly matched: Float64Ring;
-  readonly droppedStamps: Float64Ring;
-  readonly droppedCodes: Float64Ring;
+  readonly received: RingBuffer<number>;
+  readonly matched: RingBuffer<number>;
+  readonly droppedStamps: RingBuffer<number>;
+  readonly droppedCodes: RingBuffer<number>;
 }
 
 function slotMarks(): SlotMarks {
   return {
-    received: new Float64Ring(CAPS.marks),
-    matched: new Float64Ring(CAPS.marks),
-    droppedStamps: new Float64Ring(CAPS.marks),
-    droppedCodes: new Float64Ring(CAPS.marks),
+    received: RingBuffer.float64(CAPS.marks),
+    matched: RingBuffer.float64(CAPS.marks),
+    droppedStamps: RingBuffer.float64(CAPS.marks),
+    droppedCodes: RingBuffer.float64(CAPS.marks),
   };
 }
 
