@@ -1,8 +1,8 @@
 import { useEffect, useRef, type ReactElement } from "react";
 
-import type { PanelView } from "./PanelView";
+import type { PanelView, ViewProps } from "./PanelView";
 import { prepareCanvas } from "./canvas";
-import type { Theme } from "./theme";
+import { valueRange } from "./valueRange";
 import type { FusedPose } from "../engine/engineTypes";
 import type { RingBuffer } from "../state/RingBuffer";
 
@@ -19,26 +19,14 @@ export interface TrajectoryExtent {
   readonly lastStamp: number;
 }
 
-/** The extent of the poses (one pass; stamps are in order, so first and last bound the time). */
+/** The extent of the poses (stamps are in order, so first and last bound the time). */
 export function trajectoryExtent(poses: RingBuffer<FusedPose>): TrajectoryExtent | undefined {
   if (poses.size === 0) {
     return undefined;
   }
-  let minX = Infinity;
-  let maxX = -Infinity;
-  let minY = Infinity;
-  let maxY = -Infinity;
-  let minZ = Infinity;
-  let maxZ = -Infinity;
-  for (let i = 0; i < poses.size; i++) {
-    const p = poses.at(i)!;
-    minX = Math.min(minX, p.x);
-    maxX = Math.max(maxX, p.x);
-    minY = Math.min(minY, p.y);
-    maxY = Math.max(maxY, p.y);
-    minZ = Math.min(minZ, p.z);
-    maxZ = Math.max(maxZ, p.z);
-  }
+  const [minX, maxX] = valueRange([poses], (p) => p.x);
+  const [minY, maxY] = valueRange([poses], (p) => p.y);
+  const [minZ, maxZ] = valueRange([poses], (p) => p.z);
   return { minX, maxX, minY, maxY, minZ, maxZ, firstStamp: poses.at(0)!.stamp, lastStamp: poses.last()!.stamp };
 }
 
@@ -62,7 +50,7 @@ const deg = (rad: number): string => `${((rad * 180) / Math.PI).toFixed(1)}°`;
  * (x/y, equal axes) above the height z over time, with the latest pose's position and attitude.
  * A 2D fusion config shows its path with z = 0.
  */
-export function Trajectory3DView(props: { fused: RingBuffer<FusedPose>; theme: Theme; width: number; height: number; version: number }): ReactElement {
+export function Trajectory3DView(props: { fused: RingBuffer<FusedPose> } & Pick<ViewProps, "theme" | "width" | "height" | "version">): ReactElement {
   const { fused, theme, width, height, version } = props;
   const canvas = useRef<HTMLCanvasElement>(null);
   const extent = trajectoryExtent(fused);

@@ -1,38 +1,22 @@
 import { useEffect, useRef, type ReactElement } from "react";
 
-import type { PanelView } from "./PanelView";
+import type { PanelView, ViewProps } from "./PanelView";
 import { prepareCanvas } from "./canvas";
-import type { Theme } from "./theme";
+import { valueRange } from "./valueRange";
 import type { Pose2D } from "../engine/engineTypes";
 import type { RingBuffer } from "../state/RingBuffer";
 
 /** Bounds of several pose sets with equal x/y scale ([minX, minY, maxX, maxY]), or undefined. */
 export function poseBounds(sets: readonly RingBuffer<Pose2D>[]): [number, number, number, number] | undefined {
-  let minX = Infinity;
-  let minY = Infinity;
-  let maxX = -Infinity;
-  let maxY = -Infinity;
-  for (const s of sets) {
-    for (let i = 0; i < s.size; i++) {
-      const p = s.at(i)!;
-      minX = Math.min(minX, p.x);
-      maxX = Math.max(maxX, p.x);
-      minY = Math.min(minY, p.y);
-      maxY = Math.max(maxY, p.y);
-    }
-  }
+  const [minX, maxX] = valueRange(sets, (p) => p.x);
+  const [minY, maxY] = valueRange(sets, (p) => p.y);
   return minX <= maxX ? [minX, minY, maxX, maxY] : undefined;
 }
 
 /** Raw odometry (from the input topics) and the fused trajectory, top-down, equal axes. */
-export function TrajectoryView(props: {
-  raw: RingBuffer<Pose2D>;
-  fused: RingBuffer<Pose2D>;
-  theme: Theme;
-  width: number;
-  height: number;
-  version: number;
-}): ReactElement {
+export function TrajectoryView(
+  props: { raw: RingBuffer<Pose2D>; fused: RingBuffer<Pose2D> } & Pick<ViewProps, "theme" | "width" | "height" | "version">,
+): ReactElement {
   const { raw, fused, theme, width, height, version } = props;
   const canvas = useRef<HTMLCanvasElement>(null);
   useEffect(() => {

@@ -1,8 +1,7 @@
 import { useLayoutEffect, useRef, useState, type ReactElement } from "react";
 
-import type { PanelView } from "./PanelView";
+import type { PanelView, ViewProps } from "./PanelView";
 import { fmtMs } from "./format";
-import type { Theme } from "./theme";
 import type { TupleRow } from "../engine/engineTypes";
 import type { RingBuffer } from "../state/RingBuffer";
 
@@ -47,14 +46,9 @@ const clip = { overflow: "hidden", textOverflow: "ellipsis", whiteSpace: "nowrap
  * the table stays fast at its cap (ViewStore CAPS.tuples rows). Stamps are in the app's time
  * format. It follows new rows while scrolled to the bottom; scrolled up, it stays put.
  */
-export function TuplesTable(props: {
-  tuples: RingBuffer<TupleRow>;
-  topics: readonly string[];
-  formatStamp: (stamp: number) => string;
-  theme: Theme;
-  width: number;
-  height: number;
-}): ReactElement {
+export function TuplesTable(
+  props: { tuples: RingBuffer<TupleRow> } & Pick<ViewProps, "topics" | "formatStamp" | "theme" | "width" | "height">,
+): ReactElement {
   const { tuples, topics, formatStamp, theme, width, height } = props;
   const scroller = useRef<HTMLDivElement>(null);
   const [scrollTop, setScrollTop] = useState(0);
