@@ -112,25 +112,18 @@ function getPath(obj: Record<string, unknown>, dotted: string): unknown {
 /** The settings field that edits one policy parameter holding `value`. */
 export function paramField(spec: ParamSpec, value: unknown, slots: number, error?: string): SettingsTreeField {
   const common = { label: spec.label, help: spec.help, error };
+  const numeric = { ...common, input: "number", value: typeof value === "number" ? value : undefined } as const;
   switch (spec.kind) {
     case "int":
       return {
-        ...common,
-        input: "number",
-        value: typeof value === "number" ? value : undefined,
+        ...numeric,
         min: 0,
         step: 1,
         precision: 0,
         placeholder: spec.defaultText === "" ? "required" : `${spec.defaultText} (default)`,
       };
     case "float":
-      return {
-        ...common,
-        input: "number",
-        value: typeof value === "number" ? value : undefined,
-        step: 0.1,
-        placeholder: `${spec.defaultText} (default)`,
-      };
+      return { ...numeric, step: 0.1, placeholder: `${spec.defaultText} (default)` };
     case "duration":
       return {
         ...common,

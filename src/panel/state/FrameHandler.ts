@@ -16,17 +16,27 @@ export interface FrameSink {
    */
   backlog?(): Promise<void> | undefined;
   /** Topics, colour scheme and playback times changed (only called with what changed). */
-  update(changes: {
-    topics?: readonly Topic[];
-    colorScheme?: "dark" | "light";
-    currentTime?: { sec: number; nsec: number };
-    startTime?: { sec: number; nsec: number };
-    endTime?: { sec: number; nsec: number };
-    allFrames?: readonly Immutable<MessageEvent>[];
-    /** The app settings the panel subscribed to (timeFormat, timezone) as strings. */
-    appSettings?: ReadonlyMap<string, string>;
-  }): void;
+  update(changes: FrameChanges): void;
 }
+
+/** What changed in a render state, as `FrameSink.update` receives it. */
+export interface FrameChanges {
+  topics?: readonly Topic[];
+  colorScheme?: "dark" | "light";
+  currentTime?: { sec: number; nsec: number };
+  startTime?: { sec: number; nsec: number };
+  endTime?: { sec: number; nsec: number };
+  allFrames?: readonly Immutable<MessageEvent>[];
+  /** The app settings the panel subscribed to (timeFormat, timezone) as strings. */
+  appSettings?: ReadonlyMap<string, string>;
+}
+
+/**
+ * Render-state fields handed to `FrameSink.update` as they are whenever the host sets them. The
+ * start and end times are watched on their own: a whole-recording analysis needs the range
+ * before playback starts.
+ */
+const PASSED_ON = ["topics", "colorScheme", "currentTime", "startTime", "endTime"] as const satisfies readonly (keyof RenderState & keyof FrameChanges)[];
 
 /**
  * The panel's `onRender` logic, kept free of React so it can be tested and timed: resets on
@@ -73,28 +83,13 @@ export class FrameHandler {
         this.#cache?.clear();
         this.#sink.reset();
       }
-      const changes: Parameters<FrameSink["update"]>[0] = {};
+      const changes: FrameChanges = {};
       let changed = false;
-      if (state.topics) {
-        changes.topics = state.topics;
-        changed = true;
-      }
-      if (state.colorScheme) {
-        changes.colorScheme = state.colorScheme;
-        changed = true;
-      }
-      if (state.currentTime) {
-        changes.currentTime = state.currentTime;
-        changed = true;
-      }
-      // Watched on their own: a whole-recording analysis needs the range before playback starts.
-      if (state.startTime) {
-        changes.startTime = state.startTime;
-        changed = true;
-      }
-      if (state.endTime) {
-        changes.endTime = state.endTime;
-        changed = true;
+      for (const key of PASSED_ON) {
+        if (state[key] != undefined) {
+          Object.assign(changes, { [key]: state[key] });
+          changed = true;
+        }
       }
       if (state.appSettings && state.appSettings.size > 0) {
         const settings = new Map<string, string>();
