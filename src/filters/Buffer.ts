@@ -127,18 +127,11 @@ export class Buffer<In extends unknown[]> extends Filter<In, In> {
    * `timeoutMs` (ms; default: no timeout) expires first. Resolves at once when items are queued.
    */
   public async wait(timeoutMs?: number): Promise<boolean> {
-    const deadline = deadlineOf(timeoutMs);
-    for (;;) {
-      if (this.#policy !== BufferPolicy.Queue) {
-        return false;
-      }
-      if (this.hasSome()) {
-        return true;
-      }
-      if (!(await this.#changed(deadline))) {
-        return this.#isQueue() && this.hasSome();
-      }
-    }
+    return await this.#whenQueued(
+      timeoutMs,
+      () => true,
+      () => this.#isQueue() && this.hasSome(),
+    );
   }
 
   /**
@@ -147,19 +140,14 @@ export class Buffer<In extends unknown[]> extends Filter<In, In> {
    * is queued it is sent synchronously, before this call returns its promise.
    */
   public async processOne(timeoutMs?: number): Promise<boolean> {
-    const deadline = deadlineOf(timeoutMs);
-    for (;;) {
-      if (this.#policy !== BufferPolicy.Queue) {
-        return false;
-      }
-      if (this.hasSome()) {
+    return await this.#whenQueued(
+      timeoutMs,
+      () => {
         this.sendArray(this.#shift());
         return true;
-      }
-      if (!(await this.#changed(deadline))) {
-        return false;
-      }
-    }
+      },
+      () => false,
+    );
   }
 
   /**
@@ -219,6 +207,30 @@ export class Buffer<In extends unknown[]> extends Filter<In, In> {
         this.#trim();
         this.#wake();
         break;
+    }
+  }
+
+  /**
+   * The loop of `wait` and `processOne`: false while the policy is not `Queue`; `ready()` as soon
+   * as items are queued (checked before the first await, so a queued item is handled before the
+   * caller gets the promise); `timedOut()` when the deadline passes first. A throw rejects.
+   */
+  async #whenQueued(
+    timeoutMs: number | undefined,
+    ready: () => boolean,
+    timedOut: () => boolean,
+  ): Promise<boolean> {
+    const deadline = deadlineOf(timeoutMs);
+    for (;;) {
+      if (this.#policy !== BufferPolicy.Queue) {
+        return false;
+      }
+      if (this.hasSome()) {
+        return ready();
+      }
+      if (!(await this.#changed(deadline))) {
+        return timedOut();
+      }
     }
   }
 
