@@ -127,17 +127,15 @@ export class StampTrace {
 
   #grow(): void {
     const n = Math.min(this.#slots.length * 2, Math.max(this.capacity, 1024));
-    const slots = new Uint8Array(n);
-    slots.set(this.#slots);
-    this.#slots = slots;
-    const kinds = new Uint8Array(n);
-    kinds.set(this.#kinds);
-    this.#kinds = kinds;
-    const stamps = new Float64Array(n);
-    stamps.set(this.#stamps);
-    this.#stamps = stamps;
-    const arrivals = new Float64Array(n);
-    arrivals.set(this.#arrivals);
-    this.#arrivals = arrivals;
+    this.#slots = withCopyOf(new Uint8Array(n), this.#slots);
+    this.#kinds = withCopyOf(new Uint8Array(n), this.#kinds);
+    this.#stamps = withCopyOf(new Float64Array(n), this.#stamps);
+    this.#arrivals = withCopyOf(new Float64Array(n), this.#arrivals);
   }
+}
+
+/** `target` (at least as long as `source`) with `source` copied to its start. */
+function withCopyOf<A extends Uint8Array | Float64Array>(target: A, source: ArrayLike<number>): A {
+  target.set(source);
+  return target;
 }
