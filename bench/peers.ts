@@ -40,39 +40,23 @@ export interface PeerPair {
   readonly floor: "bare" | "messages";
 }
 
+/**
+ * One comparison on both time bases: `w3/<name>` (stamps from 0) against the C++ program as
+ * given, `w3e/<name>` (epoch stamps) against the same program with `--epoch`.
+ */
+function onBothBases(name: string, cpp: readonly string[], floor: PeerPair["floor"]): PeerPair[] {
+  return [
+    { lockstep: `w3/${name}`, cpp, floor },
+    { lockstep: `w3e/${name}`, cpp: [...cpp, "--epoch"], floor },
+  ];
+}
+
 /** What `--peers` compares (W3.md's figures; bare policies against the bare floor). */
 export const PEER_PAIRS: readonly PeerPair[] = Object.freeze([
-  {
-    lockstep: "w3/fkie-approximate-time/bare",
-    cpp: ["bin/fkie_bench-inline", "bare"],
-    floor: "bare",
-  },
-  {
-    lockstep: "w3e/fkie-approximate-time/bare",
-    cpp: ["bin/fkie_bench-inline", "bare", "--epoch"],
-    floor: "bare",
-  },
-  {
-    lockstep: "w3/fkie-approximate-time/pipeline",
-    cpp: ["bin/fkie_bench-inline", "pipeline"],
-    floor: "messages",
-  },
-  {
-    lockstep: "w3e/fkie-approximate-time/pipeline",
-    cpp: ["bin/fkie_bench-inline", "pipeline", "--epoch"],
-    floor: "messages",
-  },
-  {
-    lockstep: "w3/ros-approximate-time/pipeline",
-    cpp: ["bin/ros2_bench-inline", "subscriber"],
-    floor: "messages",
-  },
-  {
-    lockstep: "w3e/ros-approximate-time/pipeline",
-    cpp: ["bin/ros2_bench-inline", "subscriber", "--epoch"],
-    floor: "messages",
-  },
-] satisfies PeerPair[]);
+  ...onBothBases("fkie-approximate-time/bare", ["bin/fkie_bench-inline", "bare"], "bare"),
+  ...onBothBases("fkie-approximate-time/pipeline", ["bin/fkie_bench-inline", "pipeline"], "messages"),
+  ...onBothBases("ros-approximate-time/pipeline", ["bin/ros2_bench-inline", "subscriber"], "messages"),
+]);
 
 /** The floors, keyed like `PeerPair.floor`: C++ and the shared JavaScript one. */
 export const PEER_FLOORS = Object.freeze({

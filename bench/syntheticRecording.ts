@@ -51,34 +51,36 @@ export const SYNTHETIC_CONFIG_TEXT = JSON.stringify({
 const HEADER = "uint32 seq\ntime stamp\nstring frame_id";
 const SEP = "\n================================================================================\n";
 const VECTOR3 = "float64 x\nfloat64 y\nfloat64 z";
+
+/**
+ * The ROS 1 definition text of a stamped message: `std_msgs/Header header` and `fields`, then
+ * the definitions it depends on (Header first, then `dependencies` as "MSG: type\nfields").
+ */
+function stampedDefinition(fields: string, ...dependencies: string[]): string {
+  return [`std_msgs/Header header\n${fields}`, `MSG: std_msgs/Header\n${HEADER}`, ...dependencies].join(SEP);
+}
+
 const DEFINITIONS = {
-  "sensor_msgs/Imu": [
-    "std_msgs/Header header\ngeometry_msgs/Quaternion orientation\nfloat64[9] orientation_covariance\n" +
+  "sensor_msgs/Imu": stampedDefinition(
+    "geometry_msgs/Quaternion orientation\nfloat64[9] orientation_covariance\n" +
       "geometry_msgs/Vector3 angular_velocity\nfloat64[9] angular_velocity_covariance\n" +
       "geometry_msgs/Vector3 linear_acceleration\nfloat64[9] linear_acceleration_covariance",
-    `MSG: std_msgs/Header\n${HEADER}`,
     "MSG: geometry_msgs/Quaternion\nfloat64 x\nfloat64 y\nfloat64 z\nfloat64 w",
     `MSG: geometry_msgs/Vector3\n${VECTOR3}`,
-  ].join(SEP),
-  "geometry_msgs/TwistStamped": [
-    "std_msgs/Header header\ngeometry_msgs/Twist twist",
-    `MSG: std_msgs/Header\n${HEADER}`,
+  ),
+  "geometry_msgs/TwistStamped": stampedDefinition(
+    "geometry_msgs/Twist twist",
     "MSG: geometry_msgs/Twist\ngeometry_msgs/Vector3 linear\ngeometry_msgs/Vector3 angular",
     `MSG: geometry_msgs/Vector3\n${VECTOR3}`,
-  ].join(SEP),
-  "geometry_msgs/PointStamped": [
-    "std_msgs/Header header\ngeometry_msgs/Point point",
-    `MSG: std_msgs/Header\n${HEADER}`,
-    `MSG: geometry_msgs/Point\n${VECTOR3}`,
-  ].join(SEP),
-  "sensor_msgs/PointCloud2": [
-    "std_msgs/Header header\nuint32 height\nuint32 width\nsensor_msgs/PointField[] fields\n" +
+  ),
+  "geometry_msgs/PointStamped": stampedDefinition("geometry_msgs/Point point", `MSG: geometry_msgs/Point\n${VECTOR3}`),
+  "sensor_msgs/PointCloud2": stampedDefinition(
+    "uint32 height\nuint32 width\nsensor_msgs/PointField[] fields\n" +
       "bool is_bigendian\nuint32 point_step\nuint32 row_step\nuint8[] data\nbool is_dense",
-    `MSG: std_msgs/Header\n${HEADER}`,
     "MSG: sensor_msgs/PointField\nuint8 INT8=1\nuint8 UINT8=2\nuint8 INT16=3\nuint8 UINT16=4\n" +
       "uint8 INT32=5\nuint8 UINT32=6\nuint8 FLOAT32=7\nuint8 FLOAT64=8\n" +
       "string name\nuint32 offset\nuint8 datatype\nuint32 count",
-  ].join(SEP),
+  ),
   "std_msgs/String": "string data",
 } as const;
 
