@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 
 import { ApproximateTime } from "./ApproximateTime";
 import { TimeBase } from "../../../time";
-import { describeEvents, feed, Recorder, t, type Input } from "../testing/policyRecorder";
+import { adding, describeEvents, eventsOf, feed, Recorder, t, type Input } from "../testing/policyRecorder";
 
 const MS = 1_000_000;
 
@@ -115,8 +115,7 @@ describe("fkie ApproximateTime: derived cases (reference §3)", () => {
   it("issue #2: without minDistance every set waits one full period", () => {
     // A(k) is earlier than the pivot B(k) and alone on its slot, so it waits for A(k+1), which
     // is farther from the pivot: the set goes out only then.
-    const rec = feed(new ApproximateTime<string>(2, { maxAge: null }), issue2);
-    expect(describeEvents(rec.events)).toEqual([
+    expect(eventsOf(new ApproximateTime<string>(2, { maxAge: null }), issue2)).toEqual([
       "2 emit 1.0 1.1000000 | a1 b1",
       "4 emit 2.0 2.1000000 | a2 b2",
       "6 emit 3.0 3.1000000 | a3 b3",
@@ -129,8 +128,8 @@ describe("fkie ApproximateTime: derived cases (reference §3)", () => {
       maxAge: null,
       minDistance: [500 * MS, 500 * MS],
     });
-    const rec = feed(policy, issue2);
-    expect(describeEvents(rec.events)).toEqual([
+    const events = eventsOf(policy, issue2);
+    expect(events).toEqual([
       "1 emit 1.0 1.1000000 | a1 b1",
       "3 emit 2.0 2.1000000 | a2 b2",
       "5 emit 3.0 3.1000000 | a3 b3",
@@ -140,13 +139,12 @@ describe("fkie ApproximateTime: derived cases (reference §3)", () => {
     const viaSetter = new ApproximateTime<string>(2, { maxAge: null })
       .setMinDistance(0, 500 * MS)
       .setMinDistance(1, 500 * MS);
-    expect(describeEvents(feed(viaSetter, issue2).events)).toEqual(describeEvents(rec.events));
+    expect(eventsOf(viaSetter, issue2)).toEqual(events);
   });
 
   it("issue #2 with maxAge 0.5 s: nothing is ever emitted", () => {
     // Each A(k+1) arrives with cutoff A(k+1) − 0.5 s, past both waiting heads of round k.
-    const rec = feed(new ApproximateTime<string>(2, { maxAge: 500 * MS }), issue2);
-    expect(describeEvents(rec.events)).toEqual([
+    expect(eventsOf(new ApproximateTime<string>(2, { maxAge: 500 * MS }), issue2)).toEqual([
       "2 drop s0 1.0 max-age | a1",
       "2 drop s1 1.1000000 max-age | b1",
       "4 drop s0 2.0 max-age | a2",
@@ -156,123 +154,76 @@ describe("fkie ApproximateTime: derived cases (reference §3)", () => {
     ]);
   });
 
-  const timespan: Input<string>[] = [
-    [0, 100 * MS, "a100"],
-    [1, 150 * MS, "b150"],
-    [0, 200 * MS, "a200"],
-    [1, 205 * MS, "b205"],
-    [0, 300 * MS, "a300"],
-  ];
+  const timespan: Input<string>[] = [[0, 100 * MS, "a100"], [1, 150 * MS, "b150"], [0, 200 * MS, "a200"], [1, 205 * MS, "b205"], [0, 300 * MS, "a300"]];
 
   it("maxTimespan drops the pivot and restarts from the remaining heads", () => {
     // 2: pivot b150; a200 is exactly as far as a100 (50 ms), not strictly closer → a100 is the
     //    best match, but 50 ms > 10 ms → the pivot b150 is dropped; slot 1 is then empty.
     // 3: pivot b205; a200 (5 ms) is closer than a100 → a100 passed over; a200 < pivot waits.
     // 4: a300 is farther → emit (a200, b205), span 5 ms.
-    const rec = feed(
-      new ApproximateTime<string>(2, { maxAge: null, maxTimespan: 10 * MS }),
-      timespan,
-    );
-    expect(describeEvents(rec.events)).toEqual([
+    expect(eventsOf(new ApproximateTime<string>(2, { maxAge: null, maxTimespan: 10 * MS }), timespan)).toEqual([
       "2 drop s1 0.150000000 max-timespan | b150",
       "3 drop s0 0.100000000 not-selected | a100",
       "4 emit 0.200000000 0.205000000 | a200 b205",
     ]);
     // Without the constraint the 50 ms set goes out.
-    const free = feed(new ApproximateTime<string>(2, { maxAge: null }), timespan);
-    expect(describeEvents(free.events)).toEqual([
+    expect(eventsOf(new ApproximateTime<string>(2, { maxAge: null }), timespan)).toEqual([
       "2 emit 0.100000000 0.150000000 | a100 b150",
       "4 emit 0.200000000 0.205000000 | a200 b205",
     ]);
   });
 
   it("maxTimespan ignores stamp zero (fkie's 'unset' sentinel), unless zero is moved", () => {
-    const inputs: Input<string>[] = [
-      [0, 0, "a0"],
-      [1, 50 * MS, "b50"],
-      [0, 200 * MS, "a200"],
-    ];
+    const inputs: Input<string>[] = [[0, 0, "a0"], [1, 50 * MS, "b50"], [0, 200 * MS, "a200"]];
     // Heads (0, 50 ms): the timespan helper skips the 0, sees a span of 0 and emits.
-    const quirk = feed(
-      new ApproximateTime<string>(2, { maxAge: null, maxTimespan: 10 * MS }),
-      inputs,
-    );
-    expect(describeEvents(quirk.events)).toEqual(["2 emit 0.0 0.50000000 | a0 b50"]);
+    const quirk = new ApproximateTime<string>(2, { maxAge: null, maxTimespan: 10 * MS });
+    expect(eventsOf(quirk, inputs)).toEqual(["2 emit 0.0 0.50000000 | a0 b50"]);
     // With zero = -Infinity (an epoch time base) 0 is an ordinary stamp: span 50 ms → pivot drop.
     const plain = new ApproximateTime<string>(2, {
       maxAge: null,
       maxTimespan: 10 * MS,
       zero: -Infinity,
     });
-    expect(describeEvents(feed(plain, inputs).events)).toEqual([
-      "2 drop s1 0.50000000 max-timespan | b50",
-    ]);
+    expect(eventsOf(plain, inputs)).toEqual(["2 drop s1 0.50000000 max-timespan | b50"]);
   });
 
   it("all-zero heads never form a pivot", () => {
-    const inputs: Input<string>[] = [
-      [0, 0, "a"],
-      [1, 0, "b"],
-      [0, 5, "c"],
-      [1, 5, "d"],
-    ];
+    const inputs: Input<string>[] = [[0, 0, "a"], [1, 0, "b"], [0, 5, "c"], [1, 5, "d"]];
     const stuck = new ApproximateTime<string>(2, { maxAge: null });
     expect(feed(stuck, inputs).events).toEqual([]);
     expect([stuck.held(0), stuck.held(1)]).toEqual([2, 2]);
     // On an epoch base (zero = -Infinity) 0 is an ordinary stamp: (a, b) match, then (c, d).
     const epoch = new ApproximateTime<string>(2, { maxAge: null, zero: -Infinity });
-    expect(describeEvents(feed(epoch, inputs).events)).toEqual([
-      "1 emit 0.0 0.0 | a b",
-      "3 emit 0.5 0.5 | c d",
-    ]);
+    expect(eventsOf(epoch, inputs)).toEqual(["1 emit 0.0 0.0 | a b", "3 emit 0.5 0.5 | c d"]);
   });
 
-  const burst: Input<string>[] = [
-    [0, 10 * MS, "a10"],
-    [0, 20 * MS, "a20"],
-    [0, 30 * MS, "a30"],
-    [1, 11 * MS, "b11"],
-    [1, 21 * MS, "b21"],
-  ];
+  const burst: Input<string>[] = [[0, 10 * MS, "a10"], [0, 20 * MS, "a20"], [0, 30 * MS, "a30"], [1, 11 * MS, "b11"], [1, 21 * MS, "b21"]];
 
   it("maxQueueSize 1 keeps head + 1 per slot, unlimited keeps everything", () => {
     // q = 1: the third A overflows the slot (a10 dropped, a20 becomes the head, pivot reset).
     // 3: pivot a20; b11 is earlier and alone → waits. 4: b21 is closer → b11 passed over → emit.
-    const small = feed(new ApproximateTime<string>(2).setMaxQueueSize(1), burst);
-    expect(describeEvents(small.events)).toEqual([
+    expect(eventsOf(new ApproximateTime<string>(2).setMaxQueueSize(1), burst)).toEqual([
       "2 drop s0 0.10000000 queue-overflow | a10",
       "4 drop s1 0.11000000 not-selected | b11",
       "4 emit 0.20000000 0.21000000 | a20 b21",
     ]);
     // Unlimited: 3: pivot b11; a20 (9 ms) is not closer than a10 (1 ms) → emit (a10, b11).
-    const big = feed(new ApproximateTime<string>(2, { maxAge: null }), burst);
-    expect(describeEvents(big.events)).toEqual([
+    expect(eventsOf(new ApproximateTime<string>(2, { maxAge: null }), burst)).toEqual([
       "3 emit 0.10000000 0.11000000 | a10 b11",
       "4 emit 0.20000000 0.21000000 | a20 b21",
     ]);
   });
 
   it("out of order: ROS 2 also sees already-emitted stamps, ROS 1 only held ones", () => {
-    const inputs: Input<string>[] = [
-      [0, 100 * MS, "a100"],
-      [1, 100 * MS, "b100"],
-      [0, 200 * MS, "a200"],
-      [1, 90 * MS, "b90"],
-      [1, 210 * MS, "b210"],
-    ];
+    const inputs: Input<string>[] = [[0, 100 * MS, "a100"], [1, 100 * MS, "b100"], [0, 200 * MS, "a200"], [1, 90 * MS, "b90"], [1, 210 * MS, "b210"]];
     // ROS 2: b90 < latest(slot 1) = b100 (already emitted) → reset drops a200.
-    const ros2 = feed(new ApproximateTime<string>(2, { maxAge: null }), inputs);
-    expect(describeEvents(ros2.events)).toEqual([
+    expect(eventsOf(new ApproximateTime<string>(2, { maxAge: null }), inputs)).toEqual([
       "1 emit 0.100000000 0.100000000 | a100 b100",
       "3 drop s0 0.200000000 out-of-order-reset | a200",
     ]);
     // ROS 1: slot 1 holds nothing at input 3, so b90 is accepted; b210 is then closer to the
     // pivot a200 → b90 passed over → emit (a200, b210).
-    const ros1 = feed(
-      new ApproximateTime<string>(2, { maxAge: null, ros1OutOfOrder: true }),
-      inputs,
-    );
-    expect(describeEvents(ros1.events)).toEqual([
+    expect(eventsOf(new ApproximateTime<string>(2, { maxAge: null, ros1OutOfOrder: true }), inputs)).toEqual([
       "1 emit 0.100000000 0.100000000 | a100 b100",
       "4 drop s1 0.90000000 not-selected | b90",
       "4 emit 0.200000000 0.210000000 | a200 b210",
@@ -283,12 +234,8 @@ describe("fkie ApproximateTime: derived cases (reference §3)", () => {
     "out of order within held messages resets both variants; equal stamps do not (ros1=%s)",
     (ros1OutOfOrder) => {
       const policy = new ApproximateTime<string>(2, { maxAge: null, ros1OutOfOrder });
-      const rec = feed(policy, [
-        [0, 100, "a"],
-        [0, 100, "b"], // equal: in order
-        [0, 90, "c"], // earlier: reset drops a and b, c stays
-      ]);
-      expect(describeEvents(rec.events, String)).toEqual([
+      // b's stamp equals a's: in order. c is earlier: the reset drops a and b, c stays.
+      expect(eventsOf(policy, [[0, 100, "a"], [0, 100, "b"], [0, 90, "c"]], String)).toEqual([
         "2 drop s0 100 out-of-order-reset | a",
         "2 drop s0 100 out-of-order-reset | b",
       ]);
@@ -300,25 +247,24 @@ describe("fkie ApproximateTime: derived cases (reference §3)", () => {
     const base = TimeBase.forFirstStamp(1_700_000_000_000_000_000n);
     expect(base.zero).toBe(-Infinity);
     const s = (ns: string) => base.fromString(ns);
+    const fmt = (x: number) => base.format(x);
     const policy = new ApproximateTime<string>(2, { maxAge: null, zero: base.zero });
     // 1: pivot …013; …010 is earlier and alone → waits. 2: …012 is 1 ns from the pivot, closer
     // than …010 (3 ns) → passed over; …012 still earlier → waits. 3: …015 (2 ns) is farther.
-    const rec = feed(policy, [
+    const inputs: Input<string>[] = [
       [0, s("1700000000000000010"), "a10"],
       [1, s("1700000000000000013"), "b13"],
       [0, s("1700000000000000012"), "a12"],
       [0, s("1700000000000000015"), "a15"],
-    ]);
-    expect(describeEvents(rec.events, (x) => base.format(x))).toEqual([
+    ];
+    expect(eventsOf(policy, inputs, fmt)).toEqual([
       "2 drop s0 1700000000000000010 not-selected | a10",
       "3 emit 1700000000000000012 1700000000000000013 | a12 b13",
     ]);
     // The base's own second (relative stamp 0) is an ordinary stamp on an epoch base.
-    const atBase = feed(new ApproximateTime<string>(2, { maxAge: null, zero: base.zero }), [
-      [0, s("1700000000000000000"), "a"],
-      [1, s("1700000000000000000"), "b"],
-    ]);
-    expect(describeEvents(atBase.events, (x) => base.format(x))).toEqual([
+    const atBase = new ApproximateTime<string>(2, { maxAge: null, zero: base.zero });
+    const second = s("1700000000000000000");
+    expect(eventsOf(atBase, [[0, second, "a"], [1, second, "b"]], fmt)).toEqual([
       "1 emit 1700000000000000000 1700000000000000000 | a b",
     ]);
   });
@@ -326,14 +272,8 @@ describe("fkie ApproximateTime: derived cases (reference §3)", () => {
   it("one add can emit several sets", () => {
     // Slot 1 (pivot 10) accumulates 20 and 30 while a5 waits. a21 is farther from 10 than a5 →
     // emit (a5, b10); new pivot a21 (latest head, 21 > 20); 30 is farther than 20 → emit again.
-    const rec = feed(new ApproximateTime<string>(2, { maxAge: null }), [
-      [0, 5, "a5"],
-      [1, 10, "b10"],
-      [1, 20, "b20"],
-      [1, 30, "b30"],
-      [0, 21, "a21"],
-    ]);
-    expect(describeEvents(rec.events, String)).toEqual([
+    const inputs: Input<string>[] = [[0, 5, "a5"], [1, 10, "b10"], [1, 20, "b20"], [1, 30, "b30"], [0, 21, "a21"]];
+    expect(eventsOf(new ApproximateTime<string>(2, { maxAge: null }), inputs, String)).toEqual([
       "4 emit 5 10 | a5 b10",
       "4 emit 21 20 | a21 b20",
     ]);
@@ -344,16 +284,8 @@ describe("fkie ApproximateTime: derived cases (reference §3)", () => {
     // [a:100, b:100, c:105]: head a (== cutoff) stays, queued b (<= cutoff) expires.
     // At input 6 (cutoff 101) both 100-heads are finally below the cutoff.
     const policy = new ApproximateTime<string>(3, { maxAge: 50 });
-    const rec = feed(policy, [
-      [0, 100, "a"],
-      [0, 100, "b"],
-      [0, 105, "c"],
-      [1, 100, "d"],
-      [1, 120, "e"],
-      [1, 150, "f"],
-      [2, 151, "g"],
-    ]);
-    expect(describeEvents(rec.events, String)).toEqual([
+    const inputs: Input<string>[] = [[0, 100, "a"], [0, 100, "b"], [0, 105, "c"], [1, 100, "d"], [1, 120, "e"], [1, 150, "f"], [2, 151, "g"]];
+    expect(eventsOf(policy, inputs, String)).toEqual([
       "5 drop s0 100 max-age | b",
       "6 drop s0 100 max-age | a",
       "6 drop s1 100 max-age | d",
@@ -365,15 +297,9 @@ describe("fkie ApproximateTime: derived cases (reference §3)", () => {
 
   it("reset(true) reports everything held as `reset` and forgets the latest stamps", () => {
     const policy = new ApproximateTime<string>(2, { maxAge: null });
-    const rec = feed(policy, [
-      [0, 100, "a"],
-      [0, 110, "b"],
-    ]);
+    const rec = feed(policy, [[0, 100, "a"], [0, 110, "b"]]);
     policy.reset(true);
-    expect(describeEvents(rec.events, String)).toEqual([
-      "1 drop s0 100 reset | a",
-      "1 drop s0 110 reset | b",
-    ]);
+    expect(describeEvents(rec.events, String)).toEqual(["1 drop s0 100 reset | a", "1 drop s0 110 reset | b"]);
     // No out-of-order reset after reset(): the latest stamps were forgotten.
     feed(policy, [[0, 50, "c"]], rec);
     expect(rec.events).toHaveLength(2);
@@ -406,16 +332,10 @@ describe("fkie ApproximateTime: configuration", () => {
     expect(() => new ApproximateTime(2).setMinDistance(2, 1)).toThrow(/slot 2 does not exist/);
     const p = new ApproximateTime<number>(2);
     p.bind(new Recorder());
-    expect(() => {
-      p.add(2, 1, 0, 1);
-    }).toThrow(/slot 2 does not exist/);
-    expect(() => {
-      p.add(0, NaN, 0, 1);
-    }).toThrow(/no-header/);
+    expect(adding(p, 2, 1, 1)).toThrow(/slot 2 does not exist/);
+    expect(adding(p, 0, NaN, 1)).toThrow(/no-header/);
     const unbound = new ApproximateTime<number>(1, { maxAge: null });
-    expect(() => {
-      unbound.add(0, 1, 0, 1);
-    }).toThrow(/before bind/);
+    expect(adding(unbound, 0, 1, 1)).toThrow(/before bind/);
   });
 
   it("allocates queues as they fill: maxQueueSize 1e9 costs nothing up front", () => {

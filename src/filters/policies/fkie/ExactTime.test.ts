@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 
 import { ExactTime } from "./ExactTime";
-import { describeEvents, feed, Recorder, t, type Input } from "../testing/policyRecorder";
+import { adding, describeEvents, eventsOf, feed, Recorder, t, type Input } from "../testing/policyRecorder";
 
 /**
  * Upstream test_combiner_exact_time.cpp (ROS 2 form; 1.x lacks input 5): two slots,
@@ -72,11 +72,7 @@ describe("fkie ExactTime", () => {
   });
 
   it("maxAge 0 erases the message that just arrived", () => {
-    const rec = feed(new ExactTime<string>(2, { maxAge: 0 }), [
-      [0, 5, "a"],
-      [1, 5, "b"],
-    ]);
-    expect(describeEvents(rec.events, String)).toEqual([
+    expect(eventsOf(new ExactTime<string>(2, { maxAge: 0 }), [[0, 5, "a"], [1, 5, "b"]], String)).toEqual([
       "0 drop s0 5 max-age | a",
       "1 drop s1 5 max-age | b",
     ]);
@@ -85,14 +81,8 @@ describe("fkie ExactTime", () => {
   it("the age cutoff follows the incoming stamp even when it is old", () => {
     // 2 (stamp 3, cutoff −7) erases nothing although 100 − 3 > maxAge.
     const policy = new ExactTime<string>(2, { maxAge: 10 });
-    const rec = feed(policy, [
-      [0, 100, "a"],
-      [0, 105, "b"],
-      [1, 3, "c"],
-      [1, 100, "d"],
-    ]);
     // 3: match at 100 (cutoff = 100) also discards slot 1's unmatched 3.
-    expect(describeEvents(rec.events, String)).toEqual([
+    expect(eventsOf(policy, [[0, 100, "a"], [0, 105, "b"], [1, 3, "c"], [1, 100, "d"]], String)).toEqual([
       "3 drop s1 3 not-selected | c",
       "3 emit 100 100 | a d",
     ]);
@@ -103,13 +93,8 @@ describe("fkie ExactTime", () => {
     // set_max_queue_size(2) without an age: unlimited age, 2 per slot.
     const policy = new ExactTime<string>(2).setMaxQueueSize(2);
     expect(policy.maxAge).toBeNull();
-    const rec = feed(policy, [
-      [0, 30, "a"],
-      [0, 10, "b"], // sorted in before 30
-      [0, 20, "c"], // 3 held → the smallest (10) goes
-      [1, 20, "d"], // match
-    ]);
-    expect(describeEvents(rec.events, String)).toEqual([
+    // b is sorted in before a (30); c makes 3 held → the smallest (b, 10) goes; d matches c.
+    expect(eventsOf(policy, [[0, 30, "a"], [0, 10, "b"], [0, 20, "c"], [1, 20, "d"]], String)).toEqual([
       "2 drop s0 10 queue-overflow | b",
       "3 emit 20 20 | c d",
     ]);
@@ -137,24 +122,9 @@ describe("fkie ExactTime", () => {
         throw new Error("sink failure");
       }
     };
-    feed(
-      policy,
-      [
-        [2, 1, "c1"],
-        [0, 2, "a2"],
-        [1, 1, "b1"],
-      ],
-      rec,
-    );
+    feed(policy, [[2, 1, "c1"], [0, 2, "a2"], [1, 1, "b1"]], rec);
     expect(() => feed(policy, [[0, 1, "a1"]], rec)).toThrow("sink failure");
-    feed(
-      policy,
-      [
-        [1, 2, "b2"],
-        [2, 2, "c2"],
-      ],
-      rec,
-    );
+    feed(policy, [[1, 2, "b2"], [2, 2, "c2"]], rec);
     expect(describeEvents(rec.events, String)).toEqual([
       "3 emit 1 1 1 | a1 b1 c1",
       "5 emit 2 2 2 | a2 b2 c2",
@@ -173,12 +143,8 @@ describe("fkie ExactTime", () => {
     expect(() => new ExactTime(2, { maxQueueSize: -1 })).toThrow(/maxQueueSize/);
     expect(() => new ExactTime(1.5)).toThrow(/positive integer/);
     p.bind(new Recorder());
-    expect(() => {
-      p.add(3, 1, 0, 1);
-    }).toThrow(/slot 3 does not exist/);
-    expect(() => {
-      p.add(0, NaN, 0, 1);
-    }).toThrow(/no-header/);
+    expect(adding(p, 3, 1, 1)).toThrow(/slot 3 does not exist/);
+    expect(adding(p, 0, NaN, 1)).toThrow(/no-header/);
   });
 });
 

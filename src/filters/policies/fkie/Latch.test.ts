@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 
 import { Latch } from "./Latch";
-import { describeEvents, feed, Recorder } from "../testing/policyRecorder";
+import { adding, describeEvents, eventsOf, feed, Recorder } from "../testing/policyRecorder";
 
 class ExpectedError extends Error {}
 
@@ -42,13 +42,7 @@ describe("fkie Latch", () => {
   it("triggerOnAny emits on every message once all slots hold a value", () => {
     const policy = new Latch<string>(3).triggerOnAny();
     expect(policy.trigger).toBe("any");
-    const rec = feed(policy, [
-      [0, 1, "a"],
-      [1, 2, "b"],
-      [2, 3, "c"],
-      [1, 4, "d"],
-    ]);
-    expect(describeEvents(rec.events, String)).toEqual([
+    expect(eventsOf(policy, [[0, 1, "a"], [1, 2, "b"], [2, 3, "c"], [1, 4, "d"]], String)).toEqual([
       "2 emit 1 2 3 | a b c",
       "3 emit 1 4 3 | a d c",
     ]);
@@ -56,11 +50,8 @@ describe("fkie Latch", () => {
 
   it("triggerOn(n) and reset(true) reporting only never-emitted values", () => {
     const policy = new Latch<string>(2, { trigger: 1 });
-    const rec = feed(policy, [
-      [0, 1, "a"],
-      [1, 2, "b"], // emit (a, b)
-      [0, 3, "c"], // a was emitted: no drop
-    ]);
+    // b emits (a, b); a was emitted, so c replaces it without a drop.
+    const rec = feed(policy, [[0, 1, "a"], [1, 2, "b"], [0, 3, "c"]]);
     policy.reset(true);
     expect(describeEvents(rec.events, String)).toEqual([
       "1 emit 1 2 | a b",
@@ -77,8 +68,6 @@ describe("fkie Latch", () => {
     expect(() => new Latch(2, { trigger: 2 })).toThrow(/trigger 2 is not a slot/);
     expect(() => p.triggerOn(-1)).toThrow(/not a slot/);
     p.bind(new Recorder());
-    expect(() => {
-      p.add(5, 0, 0, 0);
-    }).toThrow(/slot 5 does not exist/);
+    expect(adding(p, 5, 0, 0)).toThrow(/slot 5 does not exist/);
   });
 });

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 
 import { ApproximateTime, type PythonApproximateTimeOptions } from "./ApproximateTime";
 import { mulberry32 } from "../../../testing/random";
-import { RecordingHost } from "../testing/RecordingHost";
+import { recordingHostOf } from "../testing/RecordingHost";
 
 const S = 1_000_000_000;
 
@@ -24,8 +24,7 @@ interface Mock {
 
 function make(options: PythonApproximateTimeOptions) {
   const policy = new ApproximateTime<Mock>(2, options);
-  const host = new RecordingHost<Mock>();
-  policy.bind(host);
+  const host = recordingHostOf(policy);
   let clock = 0;
   return {
     host,

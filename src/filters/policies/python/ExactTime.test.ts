@@ -1,14 +1,13 @@
 import { describe, expect, it } from "vitest";
 
 import { ExactTime } from "./ExactTime";
-import { RecordingHost } from "../testing/RecordingHost";
+import { recordingHostOf } from "../testing/RecordingHost";
 
 const S = 1_000_000_000;
 
 function make(queueSize: number) {
   const policy = new ExactTime<string>(2, { queueSize });
-  const host = new RecordingHost<string>();
-  policy.bind(host);
+  const host = recordingHostOf(policy);
   return { host, signal: (slot: number, sec: number, name: string) => { policy.add(slot, sec * S, name, sec * S); } };
 }
 
@@ -57,8 +56,7 @@ describe("python/exact-time upstream scenarios", () => {
 describe("python/exact-time details", () => {
   it("deletes every older message on every slot after an emission (8.x, like C++)", () => {
     const policy = new ExactTime<string>(2, { queueSize: 10 });
-    const host = new RecordingHost<string>();
-    policy.bind(host);
+    const host = recordingHostOf(policy);
     // Slot 1 holds 1 and 2; slot 0 receives 2 -> common {2} -> emit 2; b1 (older) is deleted,
     // so a later a1 can no longer complete it (up to 7.3.4 it would have).
     policy.add(1, 1, "b1", 1);

@@ -1,14 +1,13 @@
 import { describe, expect, it } from "vitest";
 
 import { ApproximateEpsilonTime } from "./ApproximateEpsilonTime";
-import { RecordingHost } from "../testing/RecordingHost";
+import { recordingHostOf } from "../testing/RecordingHost";
 
 const S = 1_000_000_000;
 
 function run(epsilonSec: number, input: readonly (readonly [number, number])[], queueSize = 10) {
   const policy = new ApproximateEpsilonTime<string>(2, { queueSize, epsilon: epsilonSec * S });
-  const host = new RecordingHost<string>();
-  policy.bind(host);
+  const host = recordingHostOf(policy);
   input.forEach(([sec, topic], k) => { policy.add(topic, sec * S, `${topic}@${sec}#${k}`, sec * S); });
   policy.reset(true);
   expect(host.accounted()).toBe(input.length);

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 
 import { ApproximateTime, type RosApproximateTimeOptions } from "./ApproximateTime";
 import { mulberry32Uint } from "../../../testing/random";
-import { RecordingHost } from "../testing/RecordingHost";
+import { recordingHostOf, type RecordingHost } from "../testing/RecordingHost";
 
 const S = 1_000_000_000; // 1 s in ns, as the upstream tests use
 
@@ -14,8 +14,7 @@ function run(
   input: readonly (readonly [number, number])[],
 ): { tuples: number[][]; host: RecordingHost<string> } {
   const policy = new ApproximateTime<string>(slots, options);
-  const host = new RecordingHost<string>();
-  policy.bind(host);
+  const host = recordingHostOf(policy);
   input.forEach(([sec, topic], k) => {
     policy.add(topic, sec * S, `${topic}@${sec}#${k}`, sec * S);
   });
@@ -98,8 +97,7 @@ describe("ros/approximate-time upstream scenarios", () => {
 
   it("DoublePublish: one add emits two sets", () => {
     const policy = new ApproximateTime<string>(2, { queueSize: 10 });
-    const host = new RecordingHost<string>();
-    policy.bind(host);
+    const host = recordingHostOf(policy);
     policy.add(0, 0, "a", 0);
     policy.add(1, 1 * S, "A", 1 * S);
     policy.add(1, 3 * S, "B", 3 * S);
@@ -185,26 +183,21 @@ describe("ros/approximate-time details", () => {
     // comparison (19-10)*1.1 = 9.9 -> 9 ns vs (10-0) = 10 -> 9 < 10, {b,A} is better; publish
     // {b, A}. With rounding instead of truncation the result would be the same here, so also
     // check the boundary: b(20ns): (20-10)*1.1 = 11 >= 10 -> {a,A} kept.
-    const p1 = new ApproximateTime<string>(2, { queueSize: 10 });
-    const h1 = new RecordingHost<string>();
-    p1.bind(h1);
-    p1.add(0, 0, "a", 0);
-    p1.add(1, 10, "A", 10);
-    p1.add(0, 19, "b", 19);
-    expect(h1.items).toEqual([["b", "A"]]);
-    const p2 = new ApproximateTime<string>(2, { queueSize: 10 });
-    const h2 = new RecordingHost<string>();
-    p2.bind(h2);
-    p2.add(0, 0, "a", 0);
-    p2.add(1, 10, "A", 10);
-    p2.add(0, 20, "b", 20);
-    expect(h2.items).toEqual([["a", "A"]]);
+    const setsWithBAt = (b: number): string[][] => {
+      const policy = new ApproximateTime<string>(2, { queueSize: 10 });
+      const host = recordingHostOf(policy);
+      policy.add(0, 0, "a", 0);
+      policy.add(1, 10, "A", 10);
+      policy.add(0, b, "b", b);
+      return host.items;
+    };
+    expect(setsWithBAt(19)).toEqual([["b", "A"]]);
+    expect(setsWithBAt(20)).toEqual([["a", "A"]]);
   });
 
   it("a headerless message is reported as no-header", () => {
     const p = new ApproximateTime<string>(2, { queueSize: 2 });
-    const h = new RecordingHost<string>();
-    p.bind(h);
+    const h = recordingHostOf(p);
     p.add(0, NaN, "x", 5);
     expect(h.drops.map((d) => d.reason)).toEqual(["no-header"]);
   });
@@ -276,8 +269,7 @@ function interleave(streams: number[][], picks: number[]): Msg[] {
 /** Output as per-topic message indices. */
 function feed(streams: number[][], order: Msg[], agePenalty: number): number[][] {
   const policy = new ApproximateTime<Msg>(streams.length, { queueSize: 1000, agePenalty });
-  const host = new RecordingHost<Msg>();
-  policy.bind(host);
+  const host = recordingHostOf(policy);
   for (const m of order) {
     policy.add(m.topic, m.stamp, m, m.stamp);
   }
@@ -392,8 +384,7 @@ describe("ros/approximate-time under overflow and max interval", () => {
             queueSize,
             maxIntervalDuration: maxInterval,
           });
-          const host = new RecordingHost<Msg>();
-          policy.bind(host);
+          const host = recordingHostOf(policy);
           for (const m of order) {
             policy.add(m.topic, m.stamp, m, m.stamp);
           }

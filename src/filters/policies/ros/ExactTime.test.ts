@@ -1,15 +1,14 @@
 import { describe, expect, it } from "vitest";
 
 import { ExactTime, type PartialTuple } from "./ExactTime";
-import { RecordingHost } from "../testing/RecordingHost";
+import { recordingHostOf } from "../testing/RecordingHost";
 
 const T100MS = 100_000_000; // rclcpp::Time(100000000)
 
 function make(slots: number, queueSize: number) {
   const partial: PartialTuple<string>[] = [];
   const policy = new ExactTime<string>(slots, { queueSize }).setPartialDropCallback((t) => partial.push(t));
-  const host = new RecordingHost<string>();
-  policy.bind(host);
+  const host = recordingHostOf(policy);
   const add = (slot: number, stamp: number, item: string) => { policy.add(slot, stamp, item, stamp); };
   return { policy, host, partial, add };
 }
@@ -63,8 +62,7 @@ describe("ros/exact-time upstream scenarios", () => {
 
   it("eventInEventOut: the items (events with their receipt time) come out unchanged", () => {
     const policy = new ExactTime<{ receipt: number }>(2, { queueSize: 2 });
-    const host = new RecordingHost<{ receipt: number }>();
-    policy.bind(host);
+    const host = recordingHostOf(policy);
     const evt = { receipt: 4e9 };
     policy.add(0, 0, evt, 4e9);
     policy.add(1, 0, evt, 4e9);

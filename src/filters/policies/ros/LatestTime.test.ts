@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 
 import { LatestTime, type RosLatestTimeOptions } from "./LatestTime";
-import { RecordingHost } from "../testing/RecordingHost";
+import { recordingHostOf } from "../testing/RecordingHost";
 
 const STEP = 20_000_000; // the upstream tests advance the clock 20 ms per step
 
@@ -13,132 +13,127 @@ const STEP = 20_000_000; // the upstream tests advance the clock 20 ms per step
  */
 function harness(options?: RosLatestTimeOptions) {
   const policy = new LatestTime<string>(3, options);
-  const host = new RecordingHost<string>();
-  policy.bind(host);
+  const host = recordingHostOf(policy);
   let now = 0;
+  let pIdx = 3;
+  const add = (slot: number, data: number) => {
+    policy.add(slot, NaN, `${["p", "q", "r"][slot]!}${data}`, now);
+  };
   return {
     host,
-    add: (slot: number, data: number) => {
-      policy.add(slot, NaN, `${["p", "q", "r"][slot]!}${data}`, now);
+    add,
+    /**
+     * Upstream's q (every 2nd step) and r (every 4th step) at step `idx`: "leading" sends them
+     * with the step's own data id, "trailing" one and three steps later with the earlier id.
+     */
+    addQR: (idx: number, order: "leading" | "trailing") => {
+      const [qLag, rLag] = order === "leading" ? [0, 0] : [1, 3];
+      if (idx % 2 === qLag) {
+        add(1, idx - qLag);
+      }
+      if (idx % 4 === rLag) {
+        add(2, idx - rLag);
+      }
+    },
+    /**
+     * Upstream's p in the ChangeRate cases: every step up to step 3, then only at the steps with
+     * idx % 3 === phase, its data id counting on from 4.
+     */
+    addSlowingP: (idx: number, phase: number) => {
+      if (idx < 4) {
+        add(0, idx);
+      } else if (idx % 3 === phase) {
+        add(0, ++pIdx);
+      }
     },
     step: () => {
       now += STEP;
     },
     count: () => host.items.length,
     last: () => host.items[host.items.length - 1],
+    /** Asserts that `count` sets were emitted so far, the newest being `last`. */
+    expectSets: (count: number, last: string[]) => {
+      expect(host.items.length).toBe(count);
+      expect(host.items[host.items.length - 1]).toEqual(last);
+    },
   };
 }
 
+/** What a step expects: the number of sets emitted so far and the newest one, or 0 (none yet). */
+type Expected = readonly [count: number, last: string[]] | 0;
+
+/**
+ * One upstream loop over `steps` steps: at step idx q and r are sent in `order`, then p (every
+ * step, or slowing down as in the ChangeRate cases with `pPhase`), then `expected(idx)` is
+ * checked; the clock then advances one step.
+ */
+function runSteps(
+  steps: number,
+  order: "leading" | "trailing",
+  pPhase: number | undefined,
+  expected: (idx: number) => Expected,
+): void {
+  const h = harness();
+  for (let idx = 0; idx < steps; idx++) {
+    h.addQR(idx, order);
+    if (pPhase == undefined) {
+      h.add(0, idx);
+    } else {
+      h.addSlowingP(idx, pPhase);
+    }
+    const e = expected(idx);
+    if (e === 0) {
+      expect(h.count()).toBe(0);
+    } else {
+      h.expectSets(e[0], e[1]);
+    }
+    h.step();
+  }
+}
+
+// The data ids of the k-th message of each slot in the ChangeRate cases.
+const P = (k: number) => `p${k}`;
+const Q = (k: number) => `q${2 * k}`;
+const R = (k: number) => `r${4 * k}`;
+const f = Math.floor;
+
 describe("ros/latest-time upstream scenarios", () => {
   it("Leading", () => {
-    const h = harness();
-    for (let idx = 0; idx < 8; idx++) {
-      if (idx % 2 === 0) {
-        h.add(1, idx);
-      }
-      if (idx % 4 === 0) {
-        h.add(2, idx);
-      }
-      h.add(0, idx);
-      expect(h.count()).toBe(idx);
-      if (idx > 0) {
-        expect(h.last()).toEqual([`p${idx}`, `q${2 * Math.floor(idx / 2)}`, `r${4 * Math.floor(idx / 4)}`]);
-      }
-      h.step();
-    }
+    runSteps(8, "leading", undefined, (idx) =>
+      idx > 0 ? [idx, [`p${idx}`, `q${2 * Math.floor(idx / 2)}`, `r${4 * Math.floor(idx / 4)}`]] : 0,
+    );
   });
 
   it("Trailing", () => {
-    const h = harness();
-    for (let idx = 0; idx < 8; idx++) {
-      if (idx % 2 === 1) {
-        h.add(1, idx - 1);
-      }
-      if (idx % 4 === 3) {
-        h.add(2, idx - 3);
-      }
-      h.add(0, idx);
-      if (idx > 2) {
-        expect(h.count()).toBe(idx - 2);
-        expect(h.last()).toEqual([`p${idx}`, `q${2 * Math.floor((idx - 1) / 2)}`, `r${4 * Math.floor((idx - 3) / 4)}`]);
-      } else {
-        expect(h.count()).toBe(0);
-      }
-      h.step();
-    }
+    runSteps(8, "trailing", undefined, (idx) =>
+      idx > 2 ? [idx - 2, [`p${idx}`, `q${2 * Math.floor((idx - 1) / 2)}`, `r${4 * Math.floor((idx - 3) / 4)}`]] : 0,
+    );
   });
 
   it("ChangeRateLeading", () => {
-    const h = harness();
-    let pIdx = 3;
-    // data ids: p[k].data = k, q[k].data = 2k, r[k].data = 4k
-    const P = (k: number) => `p${k}`;
-    const Q = (k: number) => `q${2 * k}`;
-    const R = (k: number) => `r${4 * k}`;
-    for (let idx = 0; idx < 12; idx++) {
-      if (idx % 2 === 0) {
-        h.add(1, idx);
-      }
-      if (idx % 4 === 0) {
-        h.add(2, idx);
-      }
-      if (idx < 4) {
-        h.add(0, idx);
-      } else if (idx % 3 === 0) {
-        h.add(0, ++pIdx);
-      }
-      const f = Math.floor;
-      if (idx >= 1 && idx < 4) {
-        expect(h.count()).toBe(idx);
-        expect(h.last()).toEqual([P(idx), Q(f(idx / 2)), R(f(idx / 4))]);
-      } else if (idx >= 4 && idx < 6) {
-        // p slowed down but is not seen late until q arrives at idx 6
-        expect(h.count()).toBe(f((idx + 2) / 2));
-        expect(h.last()).toEqual([P(3), Q(1), R(0)]);
-      } else if (idx >= 6) {
-        // q is the pivot from idx 6 on
-        expect(h.count()).toBe(f((idx + 2) / 2));
-        expect(h.last()).toEqual([P(f(idx / 2)), Q(f(idx / 2)), R(f((idx - 2) / 4))]);
-      } else {
-        expect(h.count()).toBe(0);
-      }
-      h.step();
-    }
+    runSteps(12, "leading", 0, (idx) =>
+      idx >= 1 && idx < 4
+        ? [idx, [P(idx), Q(f(idx / 2)), R(f(idx / 4))]]
+        : idx >= 4 && idx < 6
+          ? // p slowed down but is not seen late until q arrives at idx 6
+            [f((idx + 2) / 2), [P(3), Q(1), R(0)]]
+          : idx >= 6
+            ? // q is the pivot from idx 6 on
+              [f((idx + 2) / 2), [P(f(idx / 2)), Q(f(idx / 2)), R(f((idx - 2) / 4))]]
+            : 0,
+    );
   });
 
   it("ChangeRateTrailing", () => {
-    const h = harness();
-    let pIdx = 3;
-    const P = (k: number) => `p${k}`;
-    const Q = (k: number) => `q${2 * k}`;
-    const R = (k: number) => `r${4 * k}`;
-    const f = Math.floor;
-    for (let idx = 0; idx < 12; idx++) {
-      if (idx % 2 === 1) {
-        h.add(1, idx - 1);
-      }
-      if (idx % 4 === 3) {
-        h.add(2, idx - 3);
-      }
-      if (idx < 4) {
-        h.add(0, idx);
-      } else if (idx % 3 === 1) {
-        h.add(0, ++pIdx);
-      }
-      if (idx > 2 && idx <= 4) {
-        expect(h.count()).toBe(idx - 2);
-        expect(h.last()).toEqual([P(idx), Q(f((idx - 1) / 2)), R(f((idx - 3) / 4))]);
-      } else if (idx > 4 && idx < 7) {
-        expect(h.count()).toBe(2);
-        expect(h.last()).toEqual([P(4), Q(1), R(0)]);
-      } else if (idx >= 7) {
-        expect(h.count()).toBe(f((idx - 1) / 2));
-        expect(h.last()).toEqual([P(f((idx + 1) / 2)), Q(f((idx - 1) / 2)), R(f((idx - 5) / 4))]);
-      } else {
-        expect(h.count()).toBe(0);
-      }
-      h.step();
-    }
+    runSteps(12, "trailing", 1, (idx) =>
+      idx > 2 && idx <= 4
+        ? [idx - 2, [P(idx), Q(f((idx - 1) / 2)), R(f((idx - 3) / 4))]]
+        : idx > 4 && idx < 7
+          ? [2, [P(4), Q(1), R(0)]]
+          : idx >= 7
+            ? [f((idx - 1) / 2), [P(f((idx + 1) / 2)), Q(f((idx - 1) / 2)), R(f((idx - 5) / 4))]]
+            : 0,
+    );
   });
 });
 
@@ -161,8 +156,7 @@ describe("ros/latest-time details", () => {
     // index i. Fixed, each slot updates the estimator it created.
     const run = ({ fix }: { fix: boolean }) => {
       const policy = new LatestTime<string>(2, { fixFirstArrivalOrder: fix });
-      const host = new RecordingHost<string>();
-      policy.bind(host);
+      const host = recordingHostOf(policy);
       const ms = 1_000_000;
       policy.add(1, NaN, "q0", 0);
       policy.add(0, NaN, "p0", 100 * ms);

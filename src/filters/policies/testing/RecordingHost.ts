@@ -1,5 +1,5 @@
 import type { DropReason } from "../../DropReason";
-import type { PolicyHost } from "../CombinerPolicy";
+import type { CombinerPolicy, PolicyHost } from "../CombinerPolicy";
 
 /** One recorded drop (test helper). */
 export interface RecordedDrop<T> {
@@ -43,4 +43,11 @@ export class RecordingHost<T> implements PolicyHost<T> {
     }
     return n;
   }
+}
+
+/** A RecordingHost bound to `policy`: from now on it records what `policy` emits and drops. */
+export function recordingHostOf<T>(policy: CombinerPolicy<T>): RecordingHost<T> {
+  const host = new RecordingHost<T>();
+  policy.bind(host);
+  return host;
 }

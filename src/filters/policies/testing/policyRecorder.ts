@@ -73,6 +73,7 @@ export function feed<T>(
   return recorder;
 }
 
+
 /** Seconds + nanoseconds as integer ns (ROS `Time(sec, nsec)` on base 0). */
 export function t(sec: number, nsec = 0): Stamp {
   return sec * 1_000_000_000 + nsec;
@@ -97,4 +98,23 @@ export function describeEvents<T>(
       ? `${e.after} emit ${e.stamps.map(fmt).join(" ")} | ${e.items.map(String).join(" ")}`
       : `${e.after} drop s${e.slot} ${fmt(e.stamp)} ${e.reason} | ${String(e.item)}`,
   );
+}
+
+/**
+ * What `policy` does with `inputs` (fed by {@link feed} to a fresh Recorder), one line per event
+ * as {@link describeEvents} writes it, stamps rendered by `fmt`.
+ */
+export function eventsOf<T>(
+  policy: CombinerPolicy<T>,
+  inputs: readonly Input<T>[],
+  fmt: (stamp: Stamp) => string = secNsec,
+): string[] {
+  return describeEvents(feed(policy, inputs).events, fmt);
+}
+
+/** A call of `policy.add(slot, stamp, 0, arrival)` to hand to `expect(…).toThrow`. */
+export function adding(policy: CombinerPolicy<number>, slot: number, stamp: Stamp, arrival: Stamp): () => void {
+  return () => {
+    policy.add(slot, stamp, 0, arrival);
+  };
 }
