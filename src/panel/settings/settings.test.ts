@@ -6,28 +6,14 @@ import { configFromState, defaultConfig, type LockstepConfig } from "./panelConf
 import { POLICY_PARAMS, POLICY_TYPES } from "./policyParams";
 import { applySettingsAction, paramValue } from "./settingsActions";
 import { buildSettingsNodes, type SettingsEnv } from "./settingsTree";
-import { parseConfig, ConfigError, type ConfigIssue } from "../../pipeline";
+import { issuesOf, topic } from "./testing";
 import { POLICY_TYPES as PIPELINE_POLICY_TYPES } from "../../pipeline";
 
-/* eslint-disable @typescript-eslint/no-deprecated -- `datatype` is still a required field of Topic */
 const TOPICS: Topic[] = [
-  { name: "/imu/data", schemaName: "sensor_msgs/Imu", datatype: "sensor_msgs/Imu" },
-  { name: "/odom", schemaName: "nav_msgs/Odometry", datatype: "nav_msgs/Odometry" },
-  { name: "/fix", schemaName: "sensor_msgs/NavSatFix", datatype: "sensor_msgs/NavSatFix" },
+  topic("/imu/data", "sensor_msgs/Imu"),
+  topic("/odom", "nav_msgs/Odometry"),
+  topic("/fix", "sensor_msgs/NavSatFix"),
 ];
-/* eslint-enable @typescript-eslint/no-deprecated */
-
-function issuesOf(config: unknown): ConfigIssue[] {
-  try {
-    parseConfig(config);
-    return [];
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      return [...err.issues];
-    }
-    throw err;
-  }
-}
 
 function env(config: LockstepConfig, over: Partial<SettingsEnv> = {}): SettingsEnv {
   return { topics: TOPICS, publish: { available: true }, issues: issuesOf(config), presets: ["p"], ...over };

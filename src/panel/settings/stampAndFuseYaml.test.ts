@@ -6,26 +6,10 @@ import { importFuseYaml } from "./fuseYamlImport";
 import { defaultConfig, type LockstepConfig } from "./panelConfig";
 import { applySettingsAction, stampPathOfField } from "./settingsActions";
 import { ACTION, buildSettingsNodes, type SettingsEnv } from "./settingsTree";
-import { ConfigError, parseConfig, type ConfigIssue } from "../../pipeline";
+import { issuesOf, topic } from "./testing";
+import { parseConfig } from "../../pipeline";
 
-/* eslint-disable @typescript-eslint/no-deprecated -- `datatype` is still a required field of Topic */
-const TOPICS: Topic[] = [
-  { name: "/imu/data", schemaName: "sensor_msgs/msg/Imu", datatype: "sensor_msgs/msg/Imu" },
-  { name: "/cmd_vel", schemaName: "geometry_msgs/msg/Twist", datatype: "geometry_msgs/msg/Twist" },
-];
-/* eslint-enable @typescript-eslint/no-deprecated */
-
-function issuesOf(config: unknown): ConfigIssue[] {
-  try {
-    parseConfig(config);
-    return [];
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      return [...err.issues];
-    }
-    throw err;
-  }
-}
+const TOPICS: Topic[] = [topic("/imu/data", "sensor_msgs/msg/Imu"), topic("/cmd_vel", "geometry_msgs/msg/Twist")];
 
 function tree(config: LockstepConfig, over: Partial<SettingsEnv> = {}): SettingsTreeNodes {
   return buildSettingsNodes(config, { topics: TOPICS, publish: { available: true }, issues: issuesOf(config), presets: [], ...over });
