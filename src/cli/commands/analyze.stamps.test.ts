@@ -4,14 +4,29 @@ import { describe, expect, it } from "vitest";
 
 import { runAnalyze } from "./analyze";
 import { parseConfig } from "../../pipeline";
-import { writeMcap } from "../../recording/testing/mcapFixtures";
+import { writeMcap, type FixtureChannel } from "../../recording/testing/mcapFixtures";
 import { descriptorSetOf, foxgloveProtobufRoot } from "../../recording/testing/protobufFixtures";
 import { useTempDir } from "../../testing/tempDir";
-import { replayTuples } from "../testing/replayTuples";
+import { replayTuples, sortByArrival, type TraceEvent } from "../testing/replayTuples";
 
 const BASE = 1_700_000_000_000_000_000n;
 const encoder = new TextEncoder();
 
+/**
+ * Writes `events` to the MCAP `file`: one channel per topic (slot order) with the `channel`
+ * schema and encodings, each event a message on its slot's channel logged at its arrival.
+ */
+async function writeTrace<E extends TraceEvent>(
+  file: string,
+  topics: readonly string[],
+  channel: Omit<FixtureChannel, "topic">,
+  events: readonly E[],
+  data: (e: E) => Uint8Array,
+  options?: Parameters<typeof writeMcap>[2],
+): Promise<void> {
+  const messages = events.map((e) => ({ channel: e.slot, logTime: e.arrival, data: data(e) }));
+  await writeFile(file, await writeMcap(topics.map((topic) => ({ topic, ...channel })), messages, options));
+}
 
 async function analyzedTuples(file: string, config: unknown, out: string): Promise<(string | null)[][]> {
   const result = await runAnalyze({ file, config: parseConfig(config), out, progress: false });
@@ -37,22 +52,14 @@ describe("stamp sources and headerless inputs: analyze agrees with replay on the
     for (const e of events) {
       e.arrival = e.stamp + 20_000_000n + BigInt(e.slot) * 7_000_000n;
     }
-    events.sort((a, b) => (a.arrival < b.arrival ? -1 : a.arrival > b.arrival ? 1 : 0));
+    sortByArrival(events);
     const file = join(tmp.path, "meta.mcap");
-    await writeFile(
-      file,
-      await writeMcap(
-        ["/a", "/b"].map((topic) => ({ topic, schemaName: "Reading", schemaEncoding: "jsonschema", schema: "{}", messageEncoding: "json" })),
-        events.map((e) => ({
-          channel: e.slot,
-          logTime: e.arrival,
-          data: encoder.encode(
-            JSON.stringify({
-              meta: { time: e.slot === 0 ? e.stamp.toString() : { sec: Number(e.stamp / 1_000_000_000n), nanosec: Number(e.stamp % 1_000_000_000n) } },
-              value: 1,
-            }),
-          ),
-        })),
+    await writeTrace(file, ["/a", "/b"], { schemaName: "Reading", schemaEncoding: "jsonschema", schema: "{}", messageEncoding: "json" }, events, (e) =>
+      encoder.encode(
+        JSON.stringify({
+          meta: { time: e.slot === 0 ? e.stamp.toString() : { sec: Number(e.stamp / 1_000_000_000n), nanosec: Number(e.stamp % 1_000_000_000n) } },
+          value: 1,
+        }),
       ),
     );
     const policy = { type: "fkie/approximate-time", maxQueueSize: 10, maxAge: null, maxTimespan: "60ms" };
@@ -72,17 +79,13 @@ describe("stamp sources and headerless inputs: analyze agrees with replay on the
     const type = root.lookupType("foxglove.PoseInFrame");
     const events = Array.from({ length: 30 }, (_, i) => ({ slot: i % 2, stamp: BASE + BigInt(i) * 50_000_000n, arrival: BASE + BigInt(i) * 50_000_000n + 5_000_000n }));
     const file = join(tmp.path, "poses.mcap");
-    await writeFile(
+    await writeTrace(
       file,
-      await writeMcap(
-        ["/left", "/right"].map((topic) => ({ topic, schemaName: "foxglove.PoseInFrame", schemaEncoding: "protobuf", schema: "", messageEncoding: "protobuf" })),
-        events.map((e) => ({
-          channel: e.slot,
-          logTime: e.arrival,
-          data: type.encode(type.fromObject({ timestamp: { seconds: Number(e.stamp / 1_000_000_000n), nanos: Number(e.stamp % 1_000_000_000n) }, frame_id: "map" })).finish(),
-        })),
-        { schemaBytes: [descriptorSetOf(root), descriptorSetOf(root)] },
-      ),
+      ["/left", "/right"],
+      { schemaName: "foxglove.PoseInFrame", schemaEncoding: "protobuf", schema: "", messageEncoding: "protobuf" },
+      events,
+      (e) => type.encode(type.fromObject({ timestamp: { seconds: Number(e.stamp / 1_000_000_000n), nanos: Number(e.stamp % 1_000_000_000n) }, frame_id: "map" })).finish(),
+      { schemaBytes: [descriptorSetOf(root), descriptorSetOf(root)] },
     );
     const policy = { type: "fkie/approximate-time", maxQueueSize: 10, maxAge: null, maxTimespan: "60ms" };
     const fromAnalyze = await analyzedTuples(file, { inputs: [{ topic: "/left" }, { topic: "/right" }], policy }, join(tmp.path, "poses"));
@@ -94,12 +97,8 @@ describe("stamp sources and headerless inputs: analyze agrees with replay on the
     // geometry_msgs/Twist-like JSON messages without any stamp, on two topics.
     const events = Array.from({ length: 24 }, (_, i) => ({ slot: i % 2, stamp: null, arrival: BASE + BigInt(i >> 1) * 100_000_000n + BigInt(i % 2) * 5_000_000n }));
     const file = join(tmp.path, "cmd_vel.mcap");
-    await writeFile(
-      file,
-      await writeMcap(
-        ["/cmd_vel", "/cmd_vel_safe"].map((topic) => ({ topic, schemaName: "Twist", schemaEncoding: "jsonschema", schema: "{}", messageEncoding: "json" })),
-        events.map((e) => ({ channel: e.slot, logTime: e.arrival, data: encoder.encode('{"linear":{"x":1},"angular":{"z":0}}') })),
-      ),
+    await writeTrace(file, ["/cmd_vel", "/cmd_vel_safe"], { schemaName: "Twist", schemaEncoding: "jsonschema", schema: "{}", messageEncoding: "json" }, events, () =>
+      encoder.encode('{"linear":{"x":1},"angular":{"z":0}}'),
     );
     const policy = { type: "python/approximate-time", queueSize: 10, slop: "20ms", allowHeaderless: true };
     const fromAnalyze = await analyzedTuples(file, { inputs: [{ topic: "/cmd_vel" }, { topic: "/cmd_vel_safe" }], policy }, join(tmp.path, "headerless"));

@@ -10,6 +10,11 @@ export interface TraceEvent {
   readonly arrival: bigint;
 }
 
+/** Sorts `events` into arrival order (stable: equal arrivals keep their order), as a recorder logs them. */
+export function sortByArrival<E extends TraceEvent>(events: E[]): E[] {
+  return events.sort((a, b) => (a.arrival < b.arrival ? -1 : a.arrival > b.arrival ? 1 : 0));
+}
+
 /** The tuples `lockstep replay` prints for a trace, as arrays of ns strings (null = headerless). */
 export async function replayTuples(config: unknown, events: readonly TraceEvent[]): Promise<(string | null)[][]> {
   let text = "";
