@@ -146,15 +146,21 @@ describe.skipIf(!HAS_SHARED_DATA)("lockstep analyze on mustang-2014.bag (indexed
     const out = join(tmp.path, "out");
     const result = await runAnalyze({ file: path, config, out, progress: false });
     expect(result.errors).toEqual([]);
-    const jsonl = async (name: string): Promise<Record<string, unknown>[]> =>
-      (await readFile(join(out, name), "utf8"))
-        .split("\n")
-        .filter((l) => l !== "")
-        .map((l) => JSON.parse(l) as Record<string, unknown>);
-    const analyzedTuples = (await jsonl("tuples.jsonl")).map((t) => ({ stamps: t.stamps, after: t.after }));
-    const analyzedDrops = (await jsonl("drops.jsonl")).map((d) => ({ slot: d.slot, stamp: d.stamp, reason: d.reason, after: d.after }));
-    expect(analyzedTuples).toEqual(replayTuples);
-    expect(analyzedDrops).toEqual(replayDrops);
+    // The tuples and drops `analyze` wrote to `dir`, in the fields replay prints.
+    const analyzedIn = async (dir: string) => {
+      const jsonl = async (name: string): Promise<Record<string, unknown>[]> =>
+        (await readFile(join(dir, name), "utf8"))
+          .split("\n")
+          .filter((l) => l !== "")
+          .map((l) => JSON.parse(l) as Record<string, unknown>);
+      return {
+        tuples: (await jsonl("tuples.jsonl")).map((t) => ({ stamps: t.stamps, after: t.after })),
+        drops: (await jsonl("drops.jsonl")).map((d) => ({ slot: d.slot, stamp: d.stamp, reason: d.reason, after: d.after })),
+      };
+    };
+    const analyzed = await analyzedIn(out);
+    expect(analyzed.tuples).toEqual(replayTuples);
+    expect(analyzed.drops).toEqual(replayDrops);
     expect(result.summary.drops["out-of-order-reset"]).toBe(resets.length);
 
     // The same bag without its index (index_pos 0, as an interrupted recorder leaves it) is read
@@ -165,12 +171,8 @@ describe.skipIf(!HAS_SHARED_DATA)("lockstep analyze on mustang-2014.bag (indexed
     const scanned = await runAnalyze({ file: unindexed, config, out: scanOut, progress: false });
     expect(scanned.lines[0]).toMatch(/read sequentially/);
     expect(scanned.errors).toEqual([]);
-    const scanJsonl = async (name: string): Promise<Record<string, unknown>[]> =>
-      (await readFile(join(scanOut, name), "utf8"))
-        .split("\n")
-        .filter((l) => l !== "")
-        .map((l) => JSON.parse(l) as Record<string, unknown>);
-    expect((await scanJsonl("tuples.jsonl")).map((t) => ({ stamps: t.stamps, after: t.after }))).toEqual(replayTuples);
-    expect((await scanJsonl("drops.jsonl")).map((d) => ({ slot: d.slot, stamp: d.stamp, reason: d.reason, after: d.after }))).toEqual(replayDrops);
+    const rescanned = await analyzedIn(scanOut);
+    expect(rescanned.tuples).toEqual(replayTuples);
+    expect(rescanned.drops).toEqual(replayDrops);
   }, 180_000);
 });
