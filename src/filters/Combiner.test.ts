@@ -72,6 +72,22 @@ const stampOf = (m: Stamped) => m.stamp;
 const m = (stamp: number, v = String(stamp)): Stamped => ({ stamp, v });
 const brief = (d: DropEvent<Stamped>): [number, number, DropReason] => [d.slot, d.stamp, d.reason];
 
+/**
+ * Two sources a and b combined by `policy` (slot 0 and 1) into the Recorder `out`; `drops`
+ * collects what the combiner reports.
+ */
+function twoSlots(policy: CombinerPolicy<Stamped>) {
+  const a = new UserSource<[Stamped]>();
+  const b = new UserSource<[Stamped]>();
+  const combiner = new Combiner<[Stamped, Stamped]>(policy, { stampOf });
+  combiner.connectToSources(a, b);
+  const out = new Recorder<[Stamped, Stamped]>();
+  combiner.connectToSink(out);
+  const drops: DropEvent<Stamped>[] = [];
+  combiner.onDrop((d) => drops.push(d));
+  return { a, b, combiner, out, drops };
+}
+
 describe("Combiner", () => {
   it("upstream test_combiner_fifo: pairs combine to a quadruple; capacity 1 overwrites; a sink exception propagates", () => {
     const src1 = new UserSource<[Pair]>();
@@ -104,15 +120,8 @@ describe("Combiner", () => {
   });
 
   it("emits the items in slot order; drops carry slot, stamp and reason once each", () => {
-    const a = new UserSource<[Stamped]>();
-    const b = new UserSource<[Stamped]>();
-    const combiner = new Combiner<[Stamped, Stamped]>(new TestFifo<Stamped>(2), { stampOf });
-    combiner.connectToSources(a, b);
-    const out = new Recorder<[Stamped, Stamped]>();
-    combiner.connectToSink(out);
-    const drops1: DropEvent<Stamped>[] = [];
+    const { a, b, combiner, out, drops: drops1 } = twoSlots(new TestFifo<Stamped>(2));
     const drops2: DropEvent<Stamped>[] = [];
-    combiner.onDrop((d) => drops1.push(d));
     combiner.onDrop((d) => drops2.push(d));
     b.push(m(10));
     b.push(m(20)); // supersedes 10 on slot 1
@@ -174,15 +183,8 @@ describe("Combiner", () => {
   });
 
   it("headerless items are dropped as no-header unless the policy accepts them", () => {
-    const a = new UserSource<[Stamped]>();
-    const b = new UserSource<[Stamped]>();
     const policy = new TestFifo<Stamped>(2);
-    const combiner = new Combiner<[Stamped, Stamped]>(policy, { stampOf });
-    combiner.connectToSources(a, b);
-    const out = new Recorder<[Stamped, Stamped]>();
-    combiner.connectToSink(out);
-    const drops: DropEvent<Stamped>[] = [];
-    combiner.onDrop((d) => drops.push(d));
+    const { a, b, out, drops } = twoSlots(policy);
     a.push(m(NaN, "no header"));
     expect(drops.map((d) => [d.slot, d.reason, d.item.v])).toEqual([[0, "no-header", "no header"]]);
     expect(drops[0]!.stamp).toBeNaN();
@@ -214,15 +216,8 @@ describe("Combiner", () => {
   });
 
   it("reset and setPolicy report held items as reset; setPolicy rebinds and checks the slot count", () => {
-    const a = new UserSource<[Stamped]>();
-    const b = new UserSource<[Stamped]>();
     const p1 = new TestFifo<Stamped>(2, 3);
-    const combiner = new Combiner<[Stamped, Stamped]>(p1, { stampOf });
-    combiner.connectToSources(a, b);
-    const out = new Recorder<[Stamped, Stamped]>();
-    combiner.connectToSink(out);
-    const drops: DropEvent<Stamped>[] = [];
-    combiner.onDrop((d) => drops.push(d));
+    const { a, b, combiner, out, drops } = twoSlots(p1);
     a.push(m(1));
     a.push(m(2));
     combiner.reset();
