@@ -72,4 +72,7 @@ export { DROP_REASONS, type DropReason } from "../time/DropReason";
 export { FusionConfigError, validateFusionConfig } from "../fusion/config";
 /** The fused pose and logged transaction shapes the CLI and panel read from a fusion run. */
 export type { FusedPose, TransactionRecord } from "../fusion/runner";
+export type { TransactionJson } from "../fusion/core";
+export { motionModelDescriptors, sensorDescriptors } from "../fusion/registry";
+export { quaternionAt, yawOf } from "../messages";
 export { matchedTime, tupleMemberTime } from "./matchedTime";

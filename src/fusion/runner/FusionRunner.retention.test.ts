@@ -91,6 +91,20 @@ describe("FusionRunner retention (bounded memory for live use)", () => {
     expect(runner.transactionCount).toBe(MESSAGES);
   });
 
+  it("draining as objects hands out the same transactions as the lines, structured", () => {
+    const runner = new FusionRunner(CONFIG);
+    const objects: unknown[] = [];
+    run(runner, (k) => {
+      if (k % 37 === 0) {
+        objects.push(...runner.drainTransactionJson());
+      }
+    });
+    objects.push(...runner.drainTransactionJson());
+    expect(objects.map((o) => normalize(JSON.stringify(o)))).toEqual(allLines);
+    expect(runner.drainTransactionJson()).toEqual([]);
+    expect(runner.drainTransactions()).toEqual([]);
+  });
+
   it("draining under a limit loses only the oldest of each interval", () => {
     const runner = new FusionRunner(CONFIG).setRetention({ transactions: 10 });
     let drained = 0;

@@ -14,6 +14,7 @@ import {
   type RigidTransform,
   type SensorModel,
   type Transaction,
+  type TransactionJson,
   type TransformLookup,
   type UuidRecipe,
 } from "../core";
@@ -194,6 +195,14 @@ export class FusionRunner {
    */
   public drainTransactions(): string[] {
     return this.#log?.drain() ?? [];
+  }
+
+  /**
+   * `drainTransactions` as DESIGN §3.4 objects instead of lines (for a consumer that passes them
+   * on structured, such as the panel's worker): the same transactions, never turned into text.
+   */
+  public drainTransactionJson(): TransactionJson[] {
+    return this.#log?.drainJson() ?? [];
   }
 
   /** Number of transactions recorded so far (the whole run). */

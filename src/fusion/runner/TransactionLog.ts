@@ -1,6 +1,6 @@
 import { BoundedQueue } from "./BoundedQueue";
 import type { TimeBase } from "../../time";
-import type { Transaction } from "../core";
+import type { Transaction, TransactionJson } from "../core";
 
 /** One recorded sensor transaction: who sent it and the transaction after its motion models. */
 export interface LoggedTransaction {
@@ -17,6 +17,7 @@ export interface TransactionRecord extends LoggedTransaction {
 }
 
 interface Entry extends LoggedTransaction {
+  json: TransactionJson | undefined;
   line: string | undefined;
 }
 
@@ -26,8 +27,8 @@ interface Entry extends LoggedTransaction {
  * (`setLimit`, newest kept). Memory is therefore the retention bound, not the recording's length:
  * a consumer that streams (analyze writing transactions.jsonl) keeps `limit` 0.
  *
- * Each line is written once (`Transaction.toJson` then JSON.stringify), when first asked for by a
- * listener, `lines`, or `drain`.
+ * Each transaction's JSON (`Transaction.toJson`) is built once, and its line (JSON.stringify of it)
+ * written once, when first asked for by a listener, `lines`, `drain` or `drainJson`.
  */
 export class TransactionLog {
   readonly #base: TimeBase;
@@ -59,7 +60,7 @@ export class TransactionLog {
 
   /** Records one processed transaction. */
   public record(sensor: string, tx: Transaction): void {
-    const entry: Entry = { sensor, tx, line: undefined };
+    const entry: Entry = { sensor, tx, json: undefined, line: undefined };
     const index = this.#count++;
     this.#perSensor.set(sensor, (this.#perSensor.get(sensor) ?? 0) + 1);
     this.#kept.push(entry);
@@ -100,8 +101,18 @@ export class TransactionLog {
     return this.#kept.drain().map((e) => this.#line(e));
   }
 
+  /** Hands out the retained transactions as DESIGN §3.4 objects, oldest first, and forgets them. */
+  public drainJson(): TransactionJson[] {
+    return this.#kept.drain().map((e) => this.#json(e));
+  }
+
+  #json(e: Entry): TransactionJson {
+    e.json ??= e.tx.toJson(this.#base, e.sensor);
+    return e.json;
+  }
+
   #line(e: Entry): string {
-    e.line ??= JSON.stringify(e.tx.toJson(this.#base, e.sensor));
+    e.line ??= JSON.stringify(this.#json(e));
     return e.line;
   }
 }

@@ -1,10 +1,12 @@
 import type { DropRow, EngineDelta, EngineInput, EngineStats, FusedPose, MarkBatch, Pose2D, TupleRow } from "./engineTypes";
 import { tuningHints } from "./hints";
-import { quaternionAt, yawOf } from "../../messages";
 import { DROP_REASONS, type DropReason ,
   defaultExtensions,
   parseConfig,
   Pipeline,
+  quaternionAt,
+  type TransactionJson,
+  yawOf,
   type PipelineConfig,
   type PipelineExtension,
   type PipelineInput,
@@ -32,7 +34,7 @@ const FUSION_DROPS_KEPT = 1000;
  */
 interface FusionOutputs {
   readonly name: string;
-  drainTransactions(): string[];
+  drainTransactionJson(): TransactionJson[];
   drainTrajectory(): FusedPose[];
   setRetention(retention: { transactions?: number; poses?: number; drops?: number }): unknown;
 }
@@ -41,7 +43,7 @@ function isFusion(ext: unknown): ext is FusionOutputs {
   const e = ext as Partial<FusionOutputs> | undefined;
   return (
     e?.name === "fusion" &&
-    typeof e.drainTransactions === "function" &&
+    typeof e.drainTransactionJson === "function" &&
     typeof e.drainTrajectory === "function" &&
     typeof e.setRetention === "function"
   );
@@ -318,13 +320,13 @@ export class AnalysisEngine {
       marks.codes = marks.codes.slice(from);
     }
     const stats = statsOf(this.#main);
-    let transactions: unknown[] = [];
+    let transactions: TransactionJson[] = [];
     let fusedPoses: FusedPose[] = [];
     const fusion = this.#fusion;
     if (fusion) {
       // Drained: handed out once and forgotten by the runner (its retention caps them at
       // TX_DELTA_CAP / POSE_DELTA_CAP newest between deltas).
-      transactions = fusion.drainTransactions().map((l) => JSON.parse(l) as unknown);
+      transactions = fusion.drainTransactionJson();
       fusedPoses = fusion.drainTrajectory().map((p) => ({ stamp: p.stamp, x: p.x, y: p.y, z: p.z, roll: p.roll, pitch: p.pitch, yaw: p.yaw }));
     }
     const delta: EngineDelta = {

@@ -3,7 +3,7 @@
  * everything here is structured-clone friendly plain data). Stamps are exact relative
  * nanoseconds on the engine's time base (`baseSec`, see src/time).
  */
-import type { DropReason } from "../../pipeline";
+import type { DropReason, TransactionJson } from "../../pipeline";
 
 /** One message handed to the engine. */
 export interface EngineInput {
@@ -105,7 +105,7 @@ export interface EngineDelta {
   readonly rawPoses: Pose2D[];
   readonly fusedPoses: FusedPose[];
   /** Transactions as DESIGN §3.4 JSON. */
-  readonly transactions: unknown[];
+  readonly transactions: TransactionJson[];
   readonly stats: EngineStats;
   readonly hints: string[];
   /** Same counters for the comparison policy, when one is configured. */

@@ -2,7 +2,7 @@ import type { SettingsTreeChildren, SettingsTreeField, SettingsTreeFields, Setti
 
 import type { FuseYamlNotice } from "./fuseYamlImport";
 import type { LockstepConfig } from "./panelConfig";
-import { motionModelDescriptors, sensorDescriptors } from "../../fusion/registry";
+import { motionModelDescriptors, sensorDescriptors } from "../../pipeline";
 
 /** Sensor model types offered when adding a sensor (the registered ones that read a topic; fuse's names). */
 export const SENSOR_TYPES: readonly string[] = sensorDescriptors()

@@ -1,6 +1,7 @@
 import type { MessageEvent, PanelExtensionContext } from "@foxglove/extension";
 
 import type { MessageCache } from "./MessageCache";
+import type { TransactionJson } from "../../pipeline";
 import type { Pose2D, TupleRow } from "../engine/engineTypes";
 
 /** The publishing part of the panel context (all optional: feature-detected). */
@@ -124,17 +125,16 @@ export class TuplePublisher {
    * Publishes a preview of new fusion transactions as one foxglove.SceneUpdate: a sphere at each
    * added 2D position variable (entity "lockstep-transactions", replaced on every update).
    */
-  public publishTransactions(transactions: readonly unknown[], frameId = "odom"): void {
+  public publishTransactions(transactions: readonly TransactionJson[], frameId = "odom"): void {
     if (!this.#fusion || transactions.length === 0) {
       return;
     }
     const spheres: unknown[] = [];
     let stamp = "0";
     for (const tx of transactions) {
-      const t = tx as { stamp?: string; addedVariables?: { type?: string; data?: number[] }[] };
-      stamp = t.stamp ?? stamp;
-      for (const v of t.addedVariables ?? []) {
-        if (v.type === "fuse_variables::Position2DStamped" && v.data && v.data.length >= 2) {
+      stamp = tx.stamp;
+      for (const v of tx.addedVariables) {
+        if (v.type === "fuse_variables::Position2DStamped" && v.data.length >= 2) {
           spheres.push({
             pose: { position: { x: v.data[0], y: v.data[1], z: 0 }, orientation: { x: 0, y: 0, z: 0, w: 1 } },
             size: { x: 0.15, y: 0.15, z: 0.15 },

@@ -1,5 +1,5 @@
 import { RingBuffer } from "./RingBuffer";
-import type { DropReason } from "../../pipeline";
+import type { DropReason, TransactionJson } from "../../pipeline";
 import type { Diagnosis, DropExplanation } from "../../pipeline/diagnosis";
 import type { DropRow, EngineDelta, EngineStats, FusedPose, Pose2D, TupleRow } from "../engine/engineTypes";
 
@@ -48,7 +48,7 @@ export class ViewStore {
   public readonly marks: SlotMarks[] = [];
   public readonly rawPoses = new RingBuffer<Pose2D>(CAPS.poses);
   public readonly fusedPoses = new RingBuffer<FusedPose>(CAPS.poses);
-  public readonly transactions = new RingBuffer<unknown>(CAPS.transactions);
+  public readonly transactions = new RingBuffer<TransactionJson>(CAPS.transactions);
   public stats: EngineStats | undefined;
   public compare: EngineStats | undefined;
   public hints: string[] = [];
