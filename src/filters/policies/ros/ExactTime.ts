@@ -1,6 +1,7 @@
 import type { Stamp } from "../../../time";
 import type { DropReason } from "../../DropReason";
-import type { PolicyHost } from "../CombinerPolicy";
+import { NO_STAMPS, type PolicyHost } from "../CombinerPolicy";
+import { StampSortedList } from "./StampSortedList";
 import { SlotPolicy } from "../SlotPolicy";
 
 /** A partial tuple as ROS's ExactTime drop callback receives it. */
@@ -24,13 +25,20 @@ export interface RosExactTimeOptions<T = unknown> {
   onPartialDrop?: (tuple: PartialTuple<T>) => void;
 }
 
+/** Marks a slot of a stored tuple that no message has filled yet (T may itself be undefined). */
+const EMPTY: unique symbol = Symbol("empty slot");
+
 interface Entry<T> {
   stamp: Stamp;
-  items: (T | undefined)[];
-  /** 1 where a slot is filled (T may itself be undefined, so presence is tracked apart). */
-  present: Uint8Array;
+  /** One per slot: the message, or EMPTY. */
+  items: (T | typeof EMPTY)[];
   count: number;
+  /** Why the tuple was erased (set when it is). */
+  reason: DropReason;
 }
+
+/** Most erased tuples kept for reuse (their arrays are allocated once, not per message). */
+const POOL_SIZE = 16;
 
 /**
  * ROS 2 message_filters `sync_policies::ExactTime` (8.0.2; reference ros-message-filters.md
@@ -53,9 +61,12 @@ interface Entry<T> {
 export class ExactTime<T> extends SlotPolicy<T> {
   readonly #queueSize: number;
   #onPartialDrop: ((tuple: PartialTuple<T>) => void) | undefined;
-  /** Stored tuples, sorted by stamp ascending. */
-  #tuples: Entry<T>[] = [];
-  readonly #byStamp = new Map<Stamp, Entry<T>>();
+  /** Stored tuples, sorted by stamp ascending (found by binary search: at most queueSize + 1). */
+  readonly #tuples = new StampSortedList<Entry<T>>();
+  #readsStamps = true;
+  #spare: (Entry<T> | undefined)[] | undefined = [];
+  /** Erased tuples whose arrays nobody else holds, ready for reuse. */
+  readonly #pool: Entry<T>[] = [];
 
   public constructor(slots: number, options: RosExactTimeOptions<T>) {
     if (!Number.isInteger(slots) || slots < 2) {
@@ -75,76 +86,81 @@ export class ExactTime<T> extends SlotPolicy<T> {
     return this;
   }
 
+  /** Connects the policy to its host (emit/drop receiver). */
+  public override bind(host: PolicyHost<T>): void {
+    super.bind(host);
+    this.#readsStamps = host.readsStamps ?? true;
+  }
+
+  /** Adds one message (reference §2.2 add): store by stamp, emit when complete, purge, report. */
   public override add(slot: number, stamp: Stamp, item: T, _arrival: Stamp): void {
     const host = this.hostFor(slot);
     if (stamp !== stamp) {
       host.drop(slot, stamp, item, "no-header", "ros/exact-time needs a header stamp");
       return;
     }
-    let entry = this.#byStamp.get(stamp);
-    let replaced: T | undefined;
-    let hadReplaced = false;
-    if (entry == undefined) {
-      entry = {
-        stamp,
-        items: new Array<T | undefined>(this.slots).fill(undefined),
-        present: new Uint8Array(this.slots),
-        count: 0,
-      };
-      this.#insert(entry);
+    const tuples = this.#tuples;
+    const at = tuples.lowerBound(stamp);
+    let entry = at < tuples.length ? tuples.at(at) : undefined;
+    if (entry?.stamp !== stamp) {
+      entry = this.#newEntry(stamp);
+      tuples.insert(at, entry);
     }
-    if (entry.present[slot] === 1) {
-      replaced = entry.items[slot];
-      hadReplaced = true;
-    } else {
+    const replaced = entry.items[slot]!;
+    if (replaced === EMPTY) {
       entry.count++;
     }
     entry.items[slot] = item;
-    entry.present[slot] = 1;
 
-    const dropped: [Entry<T>, DropReason][] = [];
+    // Tuples erased by this add, reported after the emission (ROS calls its drop signal last).
+    // The list is reused from add to add; an add re-entered from a listener takes a fresh one.
+    const erased = this.#spare ?? [];
+    this.#spare = undefined;
+    let erasedCount = 0;
     let emitted: Entry<T> | undefined;
     if (entry.count === this.slots) {
       emitted = entry;
-      // Remove the tuple and every older one (stamp <= emitted; the emitted one is first removed).
-      let k = 0;
-      while (k < this.#tuples.length && this.#tuples[k]!.stamp <= stamp) {
-        k++;
+      // Erase the tuple and every older one (stamp <= emitted, all before it in the sorted list).
+      for (let k = 0; k < at; k++) {
+        const old = tuples.at(k);
+        old.reason = "not-selected";
+        erased[erasedCount++] = old;
       }
-      for (const old of this.#tuples.splice(0, k)) {
-        this.#byStamp.delete(old.stamp);
-        if (old !== entry) {
-          dropped.push([old, "not-selected"]);
-        }
-      }
+      tuples.removeFront(at + 1);
     }
-    if (this.#queueSize > 0 && this.#tuples.length > this.#queueSize) {
-      const excess = this.#tuples.splice(0, this.#tuples.length - this.#queueSize);
-      for (const old of excess) {
-        this.#byStamp.delete(old.stamp);
-        dropped.push([old, "queue-overflow"]);
+    const q = this.#queueSize;
+    if (q > 0 && tuples.length > q) {
+      const n = tuples.length - q;
+      for (let k = 0; k < n; k++) {
+        const old = tuples.at(k);
+        old.reason = "queue-overflow";
+        erased[erasedCount++] = old;
       }
+      tuples.removeFront(n);
     }
-    if (hadReplaced) {
-      host.drop(slot, stamp, replaced as T, "duplicate-stamp");
+    if (replaced !== EMPTY) {
+      host.drop(slot, stamp, replaced, "duplicate-stamp");
     }
     try {
       if (emitted != undefined) {
-        host.emit(emitted.items as T[], new Array<number>(this.slots).fill(stamp));
+        host.emit(emitted.items as T[], this.#stampsOf(stamp));
       }
     } finally {
-      for (const [old, reason] of dropped) {
-        this.#reportTuple(host, old, reason);
+      // Cleared by index, not by `length = 0` (which would free the backing store every time).
+      for (let k = 0; k < erasedCount; k++) {
+        const old = erased[k]!;
+        erased[k] = undefined;
+        this.#reportTuple(host, old, old.reason);
+        this.#recycle(old);
       }
+      this.#spare = erased;
     }
   }
 
   // eslint-disable-next-line @foxglove/no-boolean-parameters -- signature fixed by CombinerPolicy
   public override reset(reportDrops = false): void {
-    const tuples = this.#tuples;
-    this.#tuples = [];
-    this.#byStamp.clear();
-    const host = this.host;
+    const tuples = this.#tuples.drain();
+        const host = this.host;
     if (reportDrops && host != undefined) {
       for (const old of tuples) {
         this.#reportTuple(host, old, "reset");
@@ -152,31 +168,42 @@ export class ExactTime<T> extends SlotPolicy<T> {
     }
   }
 
-  #reportTuple(host: PolicyHost<T>, entry: Entry<T>, reason: DropReason): void {
-    const present = entry.present;
-    for (let i = 0; i < this.slots; i++) {
-      if (present[i] === 1) {
-        host.drop(i, entry.stamp, entry.items[i] as T, reason);
-      }
+  #newEntry(stamp: Stamp): Entry<T> {
+    const entry = this.#pool.pop();
+    if (entry == undefined) {
+      return { stamp, items: new Array<T | typeof EMPTY>(this.slots).fill(EMPTY), count: 0, reason: "not-selected" };
     }
-    if (reason !== "reset") {
-      this.#onPartialDrop?.({ stamp: entry.stamp, items: entry.items, reason });
+    entry.stamp = stamp;
+    entry.count = 0;
+    return entry;
+  }
+
+  /** Keeps an erased tuple for reuse; its items array was handed to no one (see #reportTuple). */
+  #recycle(entry: Entry<T>): void {
+    if (this.#pool.length < POOL_SIZE) {
+      const items = entry.items;
+      // A loop, not Array.prototype.fill: for a handful of slots the builtin call costs more.
+      for (let i = 0; i < items.length; i++) {
+        items[i] = EMPTY;
+      }
+      this.#pool.push(entry);
     }
   }
 
-  #insert(entry: Entry<T>): void {
-    const tuples = this.#tuples;
-    let lo = 0;
-    let hi = tuples.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (tuples[mid]!.stamp < entry.stamp) {
-        lo = mid + 1;
-      } else {
-        hi = mid;
+  #stampsOf(stamp: Stamp): Stamp[] {
+    return this.#readsStamps ? new Array<Stamp>(this.slots).fill(stamp) : NO_STAMPS;
+  }
+
+  #reportTuple(host: PolicyHost<T>, entry: Entry<T>, reason: DropReason): void {
+    const items = entry.items;
+    for (let i = 0; i < this.slots; i++) {
+      const it = items[i]!;
+      if (it !== EMPTY) {
+        host.drop(i, entry.stamp, it, reason);
       }
     }
-    tuples.splice(lo, 0, entry);
-    this.#byStamp.set(entry.stamp, entry);
+    if (reason !== "reset" && this.#onPartialDrop != undefined) {
+      this.#onPartialDrop({ stamp: entry.stamp, items: items.map((it) => (it === EMPTY ? undefined : it)), reason });
+    }
   }
 }
