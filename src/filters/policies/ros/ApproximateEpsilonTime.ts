@@ -1,5 +1,5 @@
 import type { Duration, Stamp } from "../../../time";
-import type { PolicyHost } from "../CombinerPolicy";
+import { NO_STAMPS, type PolicyHost } from "../CombinerPolicy";
 import { SlotPolicy } from "../SlotPolicy";
 
 /** Options of {@link ApproximateEpsilonTime} (config type `ros/approximate-epsilon-time`). */
@@ -27,6 +27,7 @@ export class ApproximateEpsilonTime<T> extends SlotPolicy<T> {
   readonly #items: T[][];
   readonly #heads: Int32Array;
   #numNonEmpty = 0;
+  #readsStamps = true;
 
   public constructor(slots: number, options: RosApproximateEpsilonTimeOptions) {
     if (!Number.isInteger(slots) || slots < 2) {
@@ -48,6 +49,12 @@ export class ApproximateEpsilonTime<T> extends SlotPolicy<T> {
     this.#stamps = Array.from({ length: slots }, () => []);
     this.#items = Array.from({ length: slots }, () => []);
     this.#heads = new Int32Array(slots);
+  }
+
+  /** Connects the policy to its host (emit/drop receiver). */
+  public override bind(host: PolicyHost<T>): void {
+    super.bind(host);
+    this.#readsStamps = host.readsStamps ?? true;
   }
 
   public override add(slot: number, stamp: Stamp, item: T, _arrival: Stamp): void {
@@ -115,11 +122,13 @@ export class ApproximateEpsilonTime<T> extends SlotPolicy<T> {
       }
       if (all) {
         const items = new Array<T>(N);
-        const stamps = new Array<number>(N);
+        const stamps = this.#readsStamps ? new Array<number>(N) : NO_STAMPS;
         for (let i = 0; i < N; i++) {
           const h = this.#heads[i]!;
           items[i] = this.#items[i]![h]!;
-          stamps[i] = this.#stamps[i]![h]!;
+          if (stamps !== NO_STAMPS) {
+            stamps[i] = this.#stamps[i]![h]!;
+          }
           this.#advance(i);
         }
         host.emit(items, stamps);
@@ -148,11 +157,11 @@ export class ApproximateEpsilonTime<T> extends SlotPolicy<T> {
     const items = this.#items[i]!;
     (items as (T | undefined)[])[h - 1] = undefined;
     if (h === stamps.length) {
-      stamps.length = 0;
-      items.length = 0;
-      this.#heads[i] = 0;
       this.#numNonEmpty--;
-    } else if (h >= 64 && h * 2 >= stamps.length) {
+    }
+    // Compacted every 64 messages or so, never emptied with `length = 0`: that frees the backing
+    // store, which the next push allocates again.
+    if (h >= 64 && h * 2 >= stamps.length) {
       stamps.splice(0, h);
       items.splice(0, h);
       this.#heads[i] = 0;
