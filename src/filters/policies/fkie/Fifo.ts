@@ -1,5 +1,5 @@
 import type { Stamp } from "../../../time";
-import type { PolicyHost } from "../CombinerPolicy";
+import { NO_STAMPS, type PolicyHost } from "../CombinerPolicy";
 import { SlotPolicy } from "../SlotPolicy";
 import { checkQueueSize, checkSlotCount, unboundHost } from "./checks";
 
@@ -34,6 +34,7 @@ export class Fifo<T> extends SlotPolicy<T, PolicyHost<T>> {
   readonly #items: (T | undefined)[][];
   readonly #stamps: Stamp[][];
   readonly #front: number[];
+  #readsStamps = true;
 
   /**
    * @param slots number of inputs (a positive integer)
@@ -53,6 +54,12 @@ export class Fifo<T> extends SlotPolicy<T, PolicyHost<T>> {
     return this.#maxQueueSize;
   }
 
+  /** Connects the policy to its host (emit/drop receiver). */
+  public override bind(host: PolicyHost<T>): void {
+    super.bind(host);
+    this.#readsStamps = host.readsStamps ?? true;
+  }
+
   /** Adds one message (reference §2.3); `stamp` is carried to the output only. */
   public override add(slot: number, stamp: Stamp, item: T, _arrival?: Stamp): void {
     if (slot >>> 0 !== slot || slot >= this.slots) {
@@ -63,7 +70,10 @@ export class Fifo<T> extends SlotPolicy<T, PolicyHost<T>> {
     this.#items[slot]!.push(item);
     this.#stamps[slot]!.push(stamp);
     if (this.#length(slot) > this.#maxQueueSize) {
-      const [s, dropped] = this.#popFront(slot);
+      const f = this.#front[slot]!;
+      const s = this.#stamps[slot]![f]!;
+      const dropped = this.#items[slot]![f] as T;
+      this.#advance(slot);
       this.host.drop(slot, s, dropped, "queue-overflow");
     }
     for (;;) {
@@ -73,9 +83,14 @@ export class Fifo<T> extends SlotPolicy<T, PolicyHost<T>> {
         }
       }
       const items = new Array<T>(this.slots);
-      const stamps = new Array<Stamp>(this.slots);
+      const stamps = this.#readsStamps ? new Array<Stamp>(this.slots) : NO_STAMPS;
       for (let i = 0; i < this.slots; i++) {
-        [stamps[i], items[i]] = this.#popFront(i);
+        const f = this.#front[i]!;
+        if (stamps !== NO_STAMPS) {
+          stamps[i] = this.#stamps[i]![f]!;
+        }
+        items[i] = this.#items[i]![f] as T;
+        this.#advance(i);
       }
       this.host.emit(items, stamps);
     }
@@ -86,7 +101,10 @@ export class Fifo<T> extends SlotPolicy<T, PolicyHost<T>> {
   public override reset(reportDrops = false): void {
     for (let i = 0; i < this.slots; i++) {
       while (this.#length(i) > 0) {
-        const [s, item] = this.#popFront(i);
+        const f = this.#front[i]!;
+        const s = this.#stamps[i]![f]!;
+        const item = this.#items[i]![f] as T;
+        this.#advance(i);
         if (reportDrops) {
           this.host.drop(i, s, item, "reset");
         }
@@ -103,23 +121,20 @@ export class Fifo<T> extends SlotPolicy<T, PolicyHost<T>> {
     return this.#items[i]!.length - this.#front[i]!;
   }
 
-  #popFront(i: number): [Stamp, T] {
+  /** Releases slot i's front message (read it first). */
+  #advance(i: number): void {
     const items = this.#items[i]!;
     const stamps = this.#stamps[i]!;
-    const f = this.#front[i]!;
-    const out: [Stamp, T] = [stamps[f]!, items[f] as T];
-    items[f] = undefined;
-    if (f + 1 === items.length) {
-      items.length = 0;
-      stamps.length = 0;
-      this.#front[i] = 0;
-    } else if (f + 1 >= 64 && (f + 1) * 2 >= items.length) {
-      items.splice(0, f + 1);
-      stamps.splice(0, f + 1);
+    const f = this.#front[i]! + 1;
+    items[f - 1] = undefined;
+    // Compacted every 64 messages or so, never emptied with `length = 0`: that frees the backing
+    // store, which the next push allocates again.
+    if (f >= 64 && f * 2 >= items.length) {
+      items.splice(0, f);
+      stamps.splice(0, f);
       this.#front[i] = 0;
     } else {
-      this.#front[i] = f + 1;
+      this.#front[i] = f;
     }
-    return out;
   }
 }
