@@ -246,47 +246,13 @@ export class ApproximateTime<T> extends QueueAgePolicy<T> {
       // Slot n first (fkie returns at once if it can still improve), then every other slot with
       // no short-circuit, so that all of them advance. Slot n is not evaluated a second time as
       // fkie does: nothing changed for it in between, so that call would return false again.
+      if (n !== pivot && this.#canStillImprove(rings[n]!, n, pts)) {
+        return;
+      }
       let improve = false;
-      for (let j = -1; j < slots; j++) {
-        const i = j < 0 ? n : j;
-        if (i === pivot || (j >= 0 && i === n)) {
-          continue;
-        }
-        // can_still_improve(i): advance the head while the next message is strictly closer.
-        const ring = rings[i]!;
-        const st = ring.st;
-        const mask = ring.mask;
-        let start = ring.start;
-        let s = st[start]!;
-        let td = s < pts ? pts - s : s - pts;
-        let optimal = false;
-        while (ring.len > 1) {
-          const nextStart = (start + 1) & mask;
-          const next = st[nextStart]!;
-          const tdNext = next < pts ? pts - next : next - pts;
-          if (!(tdNext < td)) {
-            optimal = true;
-            break;
-          }
-          // The head is passed over for a strictly closer message: commit, then report.
-          const item = ring.it[start] as T;
-          ring.start = nextStart;
-          ring.len--;
-          this.host.drop(i, s, item, "not-selected");
-          start = nextStart;
-          s = next;
-          td = tdNext;
-        }
-        if (!optimal) {
-          // Queue exhausted: a later message could still be closer unless the head is not earlier
-          // than the pivot or the min distance rules it out.
-          const later = s + ring.minDist;
-          if (s < pts && (later < pts ? pts - later : later - pts) <= td) {
-            if (j < 0) {
-              return;
-            }
-            improve = true;
-          }
+      for (let i = 0; i < slots; i++) {
+        if (i !== pivot && i !== n && this.#canStillImprove(rings[i]!, i, pts)) {
+          improve = true;
         }
       }
       if (improve) {
@@ -299,6 +265,38 @@ export class ApproximateTime<T> extends QueueAgePolicy<T> {
       }
       this.#emitHeads();
     }
+  }
+
+  /**
+   * fkie's can_still_improve for slot i against the pivot stamp `pts`: passes over heads while
+   * the next message is strictly closer (each a `not-selected` drop, state committed first), then
+   * tells whether a later message could still be closer.
+   */
+  #canStillImprove(ring: SlotRing<T>, i: number, pts: Stamp): boolean {
+    const st = ring.st;
+    const mask = ring.mask;
+    let start = ring.start;
+    let s = st[start]!;
+    let td = s < pts ? pts - s : s - pts;
+    while (ring.len > 1) {
+      const nextStart = (start + 1) & mask;
+      const next = st[nextStart]!;
+      const tdNext = next < pts ? pts - next : next - pts;
+      if (!(tdNext < td)) {
+        return false;
+      }
+      const item = ring.it[start] as T;
+      ring.start = nextStart;
+      ring.len--;
+      this.host.drop(i, s, item, "not-selected");
+      start = nextStart;
+      s = next;
+      td = tdNext;
+    }
+    // Queue exhausted: a later message could still be closer unless the head is not earlier than
+    // the pivot or the min distance rules it out.
+    const later = s + ring.minDist;
+    return s < pts && (later < pts ? pts - later : later - pts) <= td;
   }
 
   /** fkie's heads_timespan, including its "stamp 0 is unset" sentinel. */
