@@ -1,6 +1,6 @@
 import type { LossConfig, SensorMessage, Transaction } from "../core";
 import { Fuse2DSensorModel, type CommonSensorOptions } from "./Fuse2DSensorModel";
-import { linearIndices } from "./common/dimensions";
+import { dimensionIndices, PLANAR_AXES } from "./common/dimensions";
 import { asObject, readVectorPairWithCovariance } from "./common/rosMessages";
 import { processAccel } from "./common/sensorProc";
 import type { SensorDescriptor } from "../registry/PluginDescriptor";
@@ -17,11 +17,11 @@ export interface Acceleration2DOptions extends CommonSensorOptions {
 
 /** fuse_models::Acceleration2D on geometry_msgs/AccelWithCovarianceStamped. */
 export class Acceleration2D extends Fuse2DSensorModel<Acceleration2DOptions> {
-  readonly #idx: number[];
+  readonly #idx: readonly number[];
 
   public constructor(options: Acceleration2DOptions) {
     super(options);
-    this.#idx = linearIndices(options.dimensions, "dimensions");
+    this.#idx = dimensionIndices(options, PLANAR_AXES, { dimensions: "linear" }).dimensions;
   }
 
   protected override process(event: SensorMessage, stamp: number, frameId: string, tx: Transaction): void {

@@ -1,6 +1,6 @@
 import type { LossConfig, SensorMessage, Transaction } from "../core";
 import { Fuse2DSensorModel, type CommonSensorOptions } from "./Fuse2DSensorModel";
-import { angularIndices, linearIndices } from "./common/dimensions";
+import { dimensionIndices, PLANAR_AXES } from "./common/dimensions";
 import type { PoseMeasurement } from "./common/measurement";
 import { asObject, readPoseWithCovariance } from "./common/rosMessages";
 import { processAbsolutePose, processDifferentialPose, transformPose } from "./common/sensorProc";
@@ -26,14 +26,15 @@ export interface Pose2DOptions extends CommonSensorOptions {
  * twist-covariance option).
  */
 export class Pose2D extends Fuse2DSensorModel<Pose2DOptions> {
-  readonly #pos: number[];
-  readonly #ori: number[];
+  readonly #pos: readonly number[];
+  readonly #ori: readonly number[];
   #previous: PoseMeasurement | undefined;
 
   public constructor(options: Pose2DOptions) {
     super(options);
-    this.#pos = linearIndices(options.positionDimensions, "positionDimensions");
-    this.#ori = angularIndices(options.orientationDimensions, "orientationDimensions");
+    const d = dimensionIndices(options, PLANAR_AXES, { positionDimensions: "linear", orientationDimensions: "angular" });
+    this.#pos = d.positionDimensions;
+    this.#ori = d.orientationDimensions;
   }
 
   protected override onSensorStart(): void {

@@ -1,6 +1,6 @@
 import type { LossConfig, SensorMessage, Transaction } from "../core";
 import { Fuse2DSensorModel, type CommonSensorOptions } from "./Fuse2DSensorModel";
-import { angularIndices, linearIndices } from "./common/dimensions";
+import { dimensionIndices, PLANAR_AXES } from "./common/dimensions";
 import { asObject, readVectorPairWithCovariance } from "./common/rosMessages";
 import { processTwist } from "./common/sensorProc";
 import type { SensorDescriptor } from "../registry/PluginDescriptor";
@@ -18,19 +18,18 @@ export interface Twist2DOptions extends CommonSensorOptions {
 
 /** fuse_models::Twist2D on geometry_msgs/TwistWithCovarianceStamped: absolute velocity constraints. */
 export class Twist2D extends Fuse2DSensorModel<Twist2DOptions> {
-  readonly #lin: number[];
-  readonly #ang: number[];
+  readonly #dimensions: Readonly<Record<"linearDimensions" | "angularDimensions", readonly number[]>>;
 
   public constructor(options: Twist2DOptions) {
     super(options);
-    this.#lin = linearIndices(options.linearDimensions, "linearDimensions");
-    this.#ang = angularIndices(options.angularDimensions, "angularDimensions");
+    this.#dimensions = dimensionIndices(options, PLANAR_AXES, { linearDimensions: "linear", angularDimensions: "angular" });
   }
 
   protected override process(event: SensorMessage, stamp: number, frameId: string, tx: Transaction): void {
     const o = this.options;
     const twist = readVectorPairWithCovariance(asObject(event.message).twist, "twist", stamp, frameId);
-    processTwist(this.env, twist, o.linearLoss ?? null, o.angularLoss ?? null, o.targetFrame ?? "", this.#lin, this.#ang, tx);
+    const d = this.#dimensions;
+    processTwist(this.env, twist, o.linearLoss ?? null, o.angularLoss ?? null, o.targetFrame ?? "", d.linearDimensions, d.angularDimensions, tx);
   }
 }
 

@@ -1,17 +1,18 @@
 import type { PoseMeasurement, VectorPairMeasurement } from "./measurement";
+import type { PoseTwistOptions } from "./sensorFamilies";
 import {
   processAbsolutePose,
   processDifferentialPose,
   processDifferentialPoseWithTwistCovariance,
   rotateVectorPair,
   transformPose,
-  type OrientationTransform,
+  type PoseTarget,
   type ProcEnv,
 } from "./sensorProc";
-import type { LossConfig, Transaction } from "../../core";
+import type { Transaction } from "../../core";
 
 /** The pose-path parameters Odometry2D and Imu2D share (reference/fuse.md §3.1, §3.2). */
-export interface PosePathOptions {
+export interface PosePathOptions extends Pick<PoseTwistOptions, "twistTargetFrame" | "poseLoss"> {
   /** Relative pose constraints between consecutive messages. Default false. */
   readonly differential?: boolean;
   /** Differential only: independent pose covariances. Default true. */
@@ -22,20 +23,6 @@ export interface PosePathOptions {
   readonly minimumPoseRelativeCovarianceDiagonal?: readonly number[];
   /** Differential only: subtracted from the twist covariance (3 values, default 0). */
   readonly twistCovarianceOffsetDiagonal?: readonly number[];
-  /** `twist_target_frame`; default "". */
-  readonly twistTargetFrame?: string;
-  readonly poseLoss?: LossConfig | null;
-}
-
-/** Where the pose goes and which of its components are used. */
-export interface PoseTarget {
-  /** Target frame of the pose ("" = the message frame). */
-  readonly frame: string;
-  /** Part name used in problem reports of the differential transform. */
-  readonly part: string;
-  readonly mode: OrientationTransform;
-  readonly positionIndices: readonly number[];
-  readonly orientationIndices: readonly number[];
 }
 
 /**

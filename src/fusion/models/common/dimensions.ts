@@ -1,28 +1,40 @@
 /**
- * fuse's dimension parameters (reference/fuse.md §3 "Dimension names"): linear variables accept
- * "x" and "y"; angular ones "yaw" (or "z"). Lists are de-duplicated and sorted. Throws RangeError
- * naming the parameter for anything else.
+ * The dimension names fuse's `*_dimensions` parameters accept for one family of variables
+ * (reference/fuse.md §3 "Dimension names"), each mapped to its component index.
  */
-export function linearIndices(names: readonly string[] | undefined, what: string): number[] {
-  return toIndices(names, { x: 0, y: 1 }, what);
+export interface AxisNames {
+  readonly linear: Readonly<Record<string, number>>;
+  readonly angular: Readonly<Record<string, number>>;
 }
 
-/** Angular dimension names ("yaw" or "z") → index list [0] or []. */
-export function angularIndices(names: readonly string[] | undefined, what: string): number[] {
-  return toIndices(names, { yaw: 0, z: 0 }, what);
+/** 2D: linear "x", "y"; angular "yaw" (or "z"). */
+export const PLANAR_AXES: AxisNames = { linear: { x: 0, y: 1 }, angular: { yaw: 0, z: 0 } };
+
+/** 3D: linear "x", "y", "z"; angular "roll"/"x", "pitch"/"y", "yaw"/"z". */
+export const SPATIAL_AXES: AxisNames = {
+  linear: { x: 0, y: 1, z: 2 },
+  angular: { roll: 0, x: 0, pitch: 1, y: 1, yaw: 2, z: 2 },
+};
+
+/**
+ * A sensor's `*Dimensions` options as index lists, keyed by option name: each option is read with
+ * the names of its kind (`kinds[name]`), de-duplicated and sorted; an absent option selects
+ * nothing. Options are read in `kinds`' order; throws RangeError naming the first option that
+ * holds a name its kind does not accept.
+ */
+export function dimensionIndices<K extends string>(
+  options: Readonly<Partial<Record<NoInfer<K>, readonly string[]>>>,
+  axes: AxisNames,
+  kinds: Readonly<Record<K, keyof AxisNames>>,
+): Record<K, number[]> {
+  const out = {} as Record<K, number[]>;
+  for (const name of Object.keys(kinds) as K[]) {
+    out[name] = toIndices(options[name], axes[kinds[name]], name);
+  }
+  return out;
 }
 
-/** 3D linear dimension names ("x", "y", "z") → sorted index list. */
-export function linear3DIndices(names: readonly string[] | undefined, what: string): number[] {
-  return toIndices(names, { x: 0, y: 1, z: 2 }, what);
-}
-
-/** 3D angular dimension names ("roll"/"x", "pitch"/"y", "yaw"/"z") → sorted index list. */
-export function angular3DIndices(names: readonly string[] | undefined, what: string): number[] {
-  return toIndices(names, { roll: 0, x: 0, pitch: 1, y: 1, yaw: 2, z: 2 }, what);
-}
-
-function toIndices(names: readonly string[] | undefined, map: Record<string, number>, what: string): number[] {
+function toIndices(names: readonly string[] | undefined, map: Readonly<Record<string, number>>, what: string): number[] {
   const out = new Set<number>();
   for (const n of names ?? []) {
     const i = map[n.toLowerCase()];

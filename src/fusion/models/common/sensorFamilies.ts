@@ -1,21 +1,56 @@
+import type { AxisNames } from "./dimensions";
 import type { PoseMeasurement, VectorPairMeasurement } from "./measurement";
 import { quatInverse, quatToMatrix, rotate } from "./quaternion";
-import { asObject, place3x3, readQuaternion, readVector3 } from "./rosMessages";
-import type { OrientationTransform } from "./sensorProc";
-import type { LossConfig } from "../../core";
+import { asObject, place3x3, readPoseWithCovariance, readQuaternion, readVector3, readVectorPairWithCovariance } from "./rosMessages";
+import { processAccel, processTwist, type OrientationTransform, type PoseTarget, type ProcEnv } from "./sensorProc";
+import type { VectorSpace } from "./vectorSpaces";
+import { childFrameIdOf } from "../../../messages";
+import type { LossConfig, Transaction } from "../../core";
 import { DEVICE, dims, loss } from "../../registry/commonParameters";
 import type { ParameterKind, ParameterSpec } from "../../registry/parameters";
 
 // fuse_models' Imu2D/Imu3D and Odometry2D/Odometry3D read the same parameters (the same YAML
-// names; only the dimension names a 2D or 3D variable accepts differ): each family's options and
-// parameter specs are defined here once.
+// names; only the dimension names a 2D or 3D variable accepts differ) and the same message parts:
+// each family's options, parameter specs and message handling are defined here once.
 
-/** The parameters fuse_models::Imu2D and Imu3D share, camelCase of fuse's YAML names. */
-export interface ImuOptions {
+/** One message of a sensor family: its pose part and the twist that came with it. */
+export interface FamilyMessage {
+  readonly pose: PoseMeasurement;
+  readonly twist: VectorPairMeasurement;
+}
+
+/**
+ * What the 2D and 3D sensors of one fuse_models family share, whatever the space: which variable
+ * kind each `*Dimensions` option names, where the pose part goes, how a message is read, and the
+ * constraints on everything but the pose (added after the pose's).
+ */
+export interface SensorFamily<O, M extends FamilyMessage, K extends string> {
+  /** ROS message types its sensors read. */
+  readonly messageTypes: readonly string[];
+  /** The family's parameter specs, with the given dimension names. */
+  parameters(linear: ParameterKind, angular: ParameterKind): ParameterSpec[];
+  /** Help of the 2D pose path's twist-covariance parameters, in the family's words. */
+  readonly posePathHelp: { readonly useTwistCovariance: string; readonly twistCovarianceOffsetDiagonal: string };
+  readonly dimensions: Readonly<Record<K, keyof AxisNames>>;
+  poseTarget(options: O, selected: Readonly<Record<K, readonly number[]>>): PoseTarget;
+  read(message: unknown, stamp: number, frameId: string, options: O): M;
+  processRest(env: ProcEnv, m: M, options: O, selected: Readonly<Record<K, readonly number[]>>, space: VectorSpace, tx: Transaction): void;
+}
+
+/** The parameters fuse_models' IMU and odometry sensors (2D and 3D) all read, camelCase of fuse's YAML names. */
+export interface PoseTwistOptions {
   /** `orientation_dimensions` (2D: "yaw"; 3D: "roll", "pitch", "yaw"); default none. */
   readonly orientationDimensions?: readonly string[];
   /** `angular_velocity_dimensions`; default none. */
   readonly angularVelocityDimensions?: readonly string[];
+  /** `twist_target_frame`; default "" (the IMU frame; odometry: its child_frame_id). */
+  readonly twistTargetFrame?: string;
+  readonly poseLoss?: LossConfig | null;
+  readonly angularVelocityLoss?: LossConfig | null;
+}
+
+/** The parameters fuse_models::Imu2D and Imu3D share. */
+export interface ImuOptions extends PoseTwistOptions {
   /** `linear_acceleration_dimensions` (2D: "x", "y"; 3D: also "z"); default none. */
   readonly linearAccelerationDimensions?: readonly string[];
   /** Subtract gravity (rotated by the inverse IMU orientation) from the acceleration. Default false. */
@@ -24,8 +59,6 @@ export interface ImuOptions {
   readonly gravitationalAcceleration?: number;
   /** `orientation_target_frame`; default "" (IMU frame). */
   readonly orientationTargetFrame?: string;
-  /** `twist_target_frame`; default "" (IMU frame). */
-  readonly twistTargetFrame?: string;
   /** `acceleration_target_frame`; default "" (IMU frame). */
   readonly accelerationTargetFrame?: string;
   /**
@@ -34,28 +67,18 @@ export interface ImuOptions {
    * body attitude, as robot_localization). They differ for a rotated mount.
    */
   readonly orientationTransform?: OrientationTransform;
-  readonly poseLoss?: LossConfig | null;
-  readonly angularVelocityLoss?: LossConfig | null;
   readonly linearAccelerationLoss?: LossConfig | null;
 }
 
-/** The parameters fuse_models::Odometry2D and Odometry3D share, camelCase of fuse's YAML names. */
-export interface OdometryOptions {
+/** The parameters fuse_models::Odometry2D and Odometry3D share. */
+export interface OdometryOptions extends PoseTwistOptions {
   /** `position_dimensions`; default none. */
   readonly positionDimensions?: readonly string[];
-  /** `orientation_dimensions`; default none. */
-  readonly orientationDimensions?: readonly string[];
   /** `linear_velocity_dimensions`; default none. */
   readonly linearVelocityDimensions?: readonly string[];
-  /** `angular_velocity_dimensions`; default none. */
-  readonly angularVelocityDimensions?: readonly string[];
   /** `pose_target_frame`; default "" (use the message frame). */
   readonly poseTargetFrame?: string;
-  /** `twist_target_frame`; default "" (use child_frame_id). */
-  readonly twistTargetFrame?: string;
-  readonly poseLoss?: LossConfig | null;
   readonly linearVelocityLoss?: LossConfig | null;
-  readonly angularVelocityLoss?: LossConfig | null;
 }
 
 /**
@@ -129,13 +152,13 @@ export function odometryParameters(linear: ParameterKind, angular: ParameterKind
 }
 
 /** A sensor_msgs/Imu message as fuse_models' IMU sensors read it, in the IMU frame. */
-export interface ImuMeasurements {
+export interface ImuMeasurements extends FamilyMessage {
   /** The orientation as a pose at the origin (orientation covariance in the rotational block). */
-  readonly orientation: PoseMeasurement;
+  readonly pose: PoseMeasurement;
   /** The angular velocity as a twist with zero linear part. */
-  readonly angularVelocity: VectorPairMeasurement;
+  readonly twist: VectorPairMeasurement;
   /** The linear acceleration, gravity removed when the options ask for it. */
-  readonly linearAcceleration: VectorPairMeasurement;
+  readonly acceleration: VectorPairMeasurement;
 }
 
 /**
@@ -153,14 +176,71 @@ export function readImu(message: unknown, stamp: number, frameId: string, option
     linear = [linear[0] - g[0], linear[1] - g[1], linear[2] - g[2]];
   }
   return {
-    orientation: { stamp, frameId, position: [0, 0, 0], orientation, covariance: place3x3(msg.orientation_covariance, 3) },
-    angularVelocity: {
+    pose: { stamp, frameId, position: [0, 0, 0], orientation, covariance: place3x3(msg.orientation_covariance, 3) },
+    twist: {
       stamp,
       frameId,
       linear: [0, 0, 0],
       angular: readVector3(msg.angular_velocity),
       covariance: place3x3(msg.angular_velocity_covariance, 3),
     },
-    linearAcceleration: { stamp, frameId, linear, angular: [0, 0, 0], covariance: place3x3(msg.linear_acceleration_covariance, 0) },
+    acceleration: { stamp, frameId, linear, angular: [0, 0, 0], covariance: place3x3(msg.linear_acceleration_covariance, 0) },
   };
 }
+
+/** The IMU family's `*Dimensions` options. */
+export type ImuDimension = "orientationDimensions" | "angularVelocityDimensions" | "linearAccelerationDimensions";
+
+/**
+ * fuse_models' IMU family: the orientation alone (no position axes) into `orientationTargetFrame`
+ * per `orientationTransform`; then the angular velocity and the linear acceleration, each rotated
+ * into its target frame.
+ */
+export const IMU_FAMILY: SensorFamily<ImuOptions, ImuMeasurements, ImuDimension> = {
+  messageTypes: ["sensor_msgs/Imu"],
+  parameters: imuParameters,
+  posePathHelp: {
+    useTwistCovariance: "differential: relative covariance from the angular velocity covariance",
+    twistCovarianceOffsetDiagonal: "differential: subtracted from the twist covariance",
+  },
+  dimensions: { orientationDimensions: "angular", angularVelocityDimensions: "angular", linearAccelerationDimensions: "linear" },
+  poseTarget: (o, d) => ({ frame: o.orientationTargetFrame ?? "", part: "orientation", mode: o.orientationTransform ?? "fuse", positionIndices: [], orientationIndices: d.orientationDimensions }),
+  read: readImu,
+  processRest: (env, imu, o, d, space, tx) => {
+    processTwist(env, imu.twist, null, o.angularVelocityLoss ?? null, o.twistTargetFrame ?? "", [], d.angularVelocityDimensions, tx, space);
+    processAccel(env, imu.acceleration, o.linearAccelerationLoss ?? null, o.accelerationTargetFrame ?? "", d.linearAccelerationDimensions, tx, space);
+  },
+};
+
+/** The odometry family's `*Dimensions` options. */
+export type OdometryDimension = "positionDimensions" | "orientationDimensions" | "linearVelocityDimensions" | "angularVelocityDimensions";
+
+/**
+ * fuse_models' odometry family: the pose into `poseTargetFrame` (tf2's pose transform); then the
+ * twist (in child_frame_id) with absolute velocity constraints, only rotated into its target frame.
+ */
+export const ODOMETRY_FAMILY: SensorFamily<OdometryOptions, FamilyMessage, OdometryDimension> = {
+  messageTypes: ["nav_msgs/Odometry"],
+  parameters: odometryParameters,
+  posePathHelp: {
+    useTwistCovariance: "differential: relative covariance from the twist covariance",
+    twistCovarianceOffsetDiagonal: "differential: subtracted from the twist covariance (x, y, yaw)",
+  },
+  dimensions: {
+    positionDimensions: "linear",
+    orientationDimensions: "angular",
+    linearVelocityDimensions: "linear",
+    angularVelocityDimensions: "angular",
+  },
+  poseTarget: (o, d) => ({ frame: o.poseTargetFrame ?? "", part: "pose", mode: "fuse", positionIndices: d.positionDimensions, orientationIndices: d.orientationDimensions }),
+  read: (message, stamp, frameId) => {
+    const msg = asObject(message);
+    return {
+      pose: readPoseWithCovariance(msg.pose, stamp, frameId),
+      twist: readVectorPairWithCovariance(msg.twist, "twist", stamp, childFrameIdOf(message) ?? ""),
+    };
+  },
+  processRest: (env, m, o, d, space, tx) => {
+    processTwist(env, m.twist, o.linearVelocityLoss ?? null, o.angularVelocityLoss ?? null, o.twistTargetFrame ?? "", d.linearVelocityDimensions, d.angularVelocityDimensions, tx, space);
+  },
+};

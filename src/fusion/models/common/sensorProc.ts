@@ -43,6 +43,17 @@ import {
  */
 export type OrientationTransform = "fuse" | "body";
 
+/** Where a sensor's pose goes and which of its components are used. */
+export interface PoseTarget {
+  /** Target frame of the pose ("" = the message frame). */
+  readonly frame: string;
+  /** Part name in the transform's problem reports (PosePath's absolute 2D branch reports "pose"). */
+  readonly part: string;
+  readonly mode: OrientationTransform;
+  readonly positionIndices: readonly number[];
+  readonly orientationIndices: readonly number[];
+}
+
 /** What the processing helpers need from their sensor model. */
 export interface ProcEnv {
   readonly source: string;
@@ -94,6 +105,24 @@ export function lookupTransform(
 }
 
 /**
+ * `m` moved into `target` by `move` (given the transform and its rotation matrix): `m` itself when
+ * no transform is needed, undefined (and a recorded problem) when it is unavailable.
+ */
+function inFrame<M extends { readonly stamp: Stamp; readonly frameId: string }>(
+  env: ProcEnv,
+  m: M,
+  target: string,
+  part: string,
+  move: (t: RigidTransform, r: number[]) => M,
+): M | undefined {
+  const t = lookupTransform(env, target, m.frameId, m.stamp, part);
+  if (t === "identity") {
+    return m;
+  }
+  return t == undefined ? undefined : move(t, quatToMatrix(t.rotation));
+}
+
+/**
  * A pose moved into `target` (tf2 doTransform of PoseWithCovarianceStamped: p' = R p + t,
  * orientation per `mode`, covariance rotated by block-diag(R, R)). Undefined (and a recorded
  * problem) when the transform is unavailable.
@@ -105,24 +134,18 @@ export function transformPose(
   part: string,
   mode: OrientationTransform = "fuse",
 ): PoseMeasurement | undefined {
-  const t = lookupTransform(env, target, pose.frameId, pose.stamp, part);
-  if (t === "identity") {
-    return pose;
-  }
-  if (t == undefined) {
-    return undefined;
-  }
-  const r = quatToMatrix(t.rotation);
-  const p = rotate(r, pose.position);
-  const q: Quat =
-    mode === "fuse" ? quatMultiply(t.rotation, pose.orientation) : quatMultiply(pose.orientation, quatInverse(t.rotation));
-  return {
-    stamp: pose.stamp,
-    frameId: target,
-    position: [p[0] + t.translation[0], p[1] + t.translation[1], p[2] + t.translation[2]],
-    orientation: q,
-    covariance: rotateCovariance6(pose.covariance, r),
-  };
+  return inFrame(env, pose, target, part, (t, r) => {
+    const p = rotate(r, pose.position);
+    const q: Quat =
+      mode === "fuse" ? quatMultiply(t.rotation, pose.orientation) : quatMultiply(pose.orientation, quatInverse(t.rotation));
+    return {
+      stamp: pose.stamp,
+      frameId: target,
+      position: [p[0] + t.translation[0], p[1] + t.translation[1], p[2] + t.translation[2]],
+      orientation: q,
+      covariance: rotateCovariance6(pose.covariance, r),
+    };
+  });
 }
 
 /** A twist or acceleration rotated into `target` (no lever arm, as fuse does). */
@@ -132,21 +155,13 @@ export function rotateVectorPair(
   target: string,
   part: string,
 ): VectorPairMeasurement | undefined {
-  const t = lookupTransform(env, target, m.frameId, m.stamp, part);
-  if (t === "identity") {
-    return m;
-  }
-  if (t == undefined) {
-    return undefined;
-  }
-  const r = quatToMatrix(t.rotation);
-  return {
+  return inFrame(env, m, target, part, (_t, r) => ({
     stamp: m.stamp,
     frameId: target,
     linear: rotate(r, m.linear),
     angular: rotate(r, m.angular),
     covariance: rotateCovariance6(m.covariance, r),
-  };
+  }));
 }
 
 /** Validates a mean and covariance unless checks are off; records the problem and returns false when invalid. */

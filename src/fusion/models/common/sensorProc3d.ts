@@ -1,5 +1,5 @@
 import type { PoseMeasurement } from "./measurement";
-import { check, type ProcEnv } from "./sensorProc";
+import { check, transformPose, type PoseTarget, type ProcEnv } from "./sensorProc";
 import {
   ABSOLUTE_ORIENTATION_3D_EULER,
   ABSOLUTE_POSE_3D,
@@ -27,20 +27,26 @@ function block3(cov: ArrayLike<number>, offset: number): Matrix {
 }
 
 /**
- * fuse's 3D absolute pose processing: with position axes selected, Position3D + Orientation3D and
- * an AbsolutePose3DStampedConstraint over the selected (x, y, z | roll, pitch, yaw) axes; with
+ * fuse's 3D absolute pose processing: the pose moved into `target.frame` (orientation per
+ * `target.mode`), then with position axes selected, Position3D + Orientation3D and an
+ * AbsolutePose3DStampedConstraint over the selected (x, y, z | roll, pitch, yaw) axes; with
  * orientation axes only, Orientation3D and an AbsoluteOrientation3DStampedEulerConstraint on the
- * selected roll/pitch/yaw (the covariance's rotational block). True when something was added.
+ * selected roll/pitch/yaw (the covariance's rotational block). Nothing when no axis is selected or
+ * the transform is unavailable (a recorded problem). True when something was added.
  */
 export function processAbsolutePose3D(
   env: ProcEnv,
-  pose: PoseMeasurement,
+  measured: PoseMeasurement,
   loss: LossConfig | null,
-  positionIndices: readonly number[],
-  orientationIndices: readonly number[],
+  target: PoseTarget,
   tx: Transaction,
 ): boolean {
+  const { positionIndices, orientationIndices } = target;
   if (positionIndices.length === 0 && orientationIndices.length === 0) {
+    return false;
+  }
+  const pose = transformPose(env, measured, target.frame, target.part, target.mode);
+  if (pose == undefined) {
     return false;
   }
   const [qx, qy, qz, qw] = pose.orientation;
@@ -81,4 +87,26 @@ export function processAbsolutePose3D(
   }
   tx.addInvolvedStamp(pose.stamp);
   return true;
+}
+
+/**
+ * The 3D sensors' pose handling: absolute constraints only (fuse's 3D differential mode is not
+ * supported yet), so nothing to forget between runs.
+ */
+export class AbsolutePose3D {
+  readonly #target: PoseTarget;
+
+  public constructor(target: PoseTarget) {
+    this.#target = target;
+  }
+
+  /** Nothing to forget (start of a run). */
+  public reset(): this {
+    return this;
+  }
+
+  /** Adds the message's absolute pose constraint (if any) to `tx`. */
+  public process(env: ProcEnv, options: { readonly poseLoss?: LossConfig | null }, pose: PoseMeasurement, _twist: unknown, tx: Transaction): void {
+    processAbsolutePose3D(env, pose, options.poseLoss ?? null, this.#target, tx);
+  }
 }
