@@ -4,22 +4,18 @@ import {
   ABSOLUTE_VELOCITY_ANGULAR_3D,
   ABSOLUTE_VELOCITY_LINEAR_3D,
   ACCELERATION_LINEAR_3D,
-  AsyncSensorModel,
   Constraint,
   diagonal,
   ORIENTATION_3D,
   POSITION_3D,
-  resolveDeviceId,
-  Transaction,
-  Variable,
   VELOCITY_ANGULAR_3D,
   VELOCITY_LINEAR_3D,
   zeros,
   type Matrix,
-  type SensorMessage,
+  type Transaction,
 } from "../core";
-import { validateMeasurement } from "./common/measurement";
-import { asObject, readHeader, readPoseWithCovariance } from "./common/rosMessages";
+import { IgnitionSensorModel, type PosePrior } from "./IgnitionSensorModel";
+import { validateMeasurement, type PoseMeasurement } from "./common/measurement";
 import { quaternionOfRpy } from "../math/rotation3d";
 import type { SensorDescriptor } from "../registry/PluginDescriptor";
 import { ignitionParameters, type IgnitionOptions } from "./common/sensorFamilies";
@@ -37,92 +33,58 @@ const ALL3 = [0, 1, 2];
  * `set_pose` message (finite pose, unit quaternion ±1e-3, symmetric positive-definite 6 × 6
  * covariance; an invalid one is dropped with `invalid-covariance`). Mark it `ignition: true`.
  */
-export class Omnidirectional3DIgnition extends AsyncSensorModel {
-  public readonly topics: readonly string[];
-  readonly #options: Omnidirectional3DIgnitionOptions;
-  readonly #deviceId: string;
-  #sentInitial = false;
-
+export class Omnidirectional3DIgnition extends IgnitionSensorModel {
   public constructor(options: Omnidirectional3DIgnitionOptions = {}) {
-    super();
-    this.#options = options;
-    this.topics = [options.topic ?? "set_pose"];
-    this.#deviceId = resolveDeviceId(options);
+    super(options, 15);
   }
 
-  protected override onStart(): void {
-    if ((this.#options.publishOnStartup ?? true) && !this.#sentInitial) {
-      const s = this.#state();
-      const sigma = this.#sigma();
-      const q = new Float64Array(4);
-      quaternionOfRpy(s[3]!, s[4]!, s[5]!, q, 0);
-      const cov = diagonal(sigma.slice(0, 6).map((v) => v * v));
-      this.#sendPrior(this.context.now(), [s[0]!, s[1]!, s[2]!, ...q], cov, s);
-      this.#sentInitial = true;
-    }
+  protected override initialPose(): PosePrior {
+    const s = this.state;
+    const q = new Float64Array(4);
+    quaternionOfRpy(s[3]!, s[4]!, s[5]!, q, 0);
+    return { pose: [s[0]!, s[1]!, s[2]!, ...q], covariance: diagonal(this.sigma.slice(0, 6).map((v) => v * v)) };
   }
 
-  protected override onMessage(event: SensorMessage): void {
-    const header = readHeader(event.message, this.context.timeBase);
-    if (typeof header === "string") {
-      this.context.drop({ sensor: this.name, topic: event.topic, stamp: NaN, reason: header, detail: "set_pose has no stamp" });
-      return;
-    }
-    const pose = readPoseWithCovariance(asObject(event.message).pose, header.stamp, header.frameId);
+  protected override covarianceProblem(pose: PoseMeasurement): string | undefined {
+    const p = validateMeasurement([0, 0, 0, 0, 0, 0], covariance6(pose));
+    return p == undefined ? undefined : `pose covariance: ${p}`;
+  }
+
+  protected override measuredPose(pose: PoseMeasurement): PosePrior {
     const [qx, qy, qz, qw] = pose.orientation;
-    const cov = zeros(6, 6);
-    for (let i = 0; i < 36; i++) {
-      cov.data[i] = pose.covariance[i]!;
-    }
-    let problem: string | undefined;
-    if (!pose.position.every(Number.isFinite) || ![qx, qy, qz, qw].every(Number.isFinite)) {
-      problem = "pose is not finite";
-    } else if (Math.abs(Math.hypot(qx, qy, qz, qw) - 1) > 1e-3) {
-      problem = "orientation is not a unit quaternion";
-    } else {
-      const p = validateMeasurement([0, 0, 0, 0, 0, 0], cov);
-      problem = p == undefined ? undefined : `pose covariance: ${p}`;
-    }
-    if (problem != undefined) {
-      this.context.drop({ sensor: this.name, topic: event.topic, stamp: header.stamp, reason: "invalid-covariance", detail: problem });
-      return;
-    }
-    this.#sendPrior(header.stamp, [...pose.position, qw, qx, qy, qz], cov, this.#state());
+    return { pose: [...pose.position, qw, qx, qy, qz], covariance: covariance6(pose) };
   }
 
-  #state(): readonly number[] {
-    return this.#options.initialState ?? new Array<number>(15).fill(0);
-  }
-
-  #sigma(): readonly number[] {
-    return this.#options.initialSigma ?? new Array<number>(15).fill(1e-9);
-  }
-
-  #sendPrior(stamp: number, pose: readonly number[], poseCov: Matrix, s: readonly number[]): void {
-    const ids = this.context.uuids;
-    const dev = this.#deviceId;
-    const loss = this.#options.loss ?? null;
-    const sigma = this.#sigma();
-    const tx = new Transaction(stamp).addInvolvedStamp(stamp);
-    const pos = Variable.stamped(ids, POSITION_3D, stamp, dev, pose.slice(0, 3));
-    const ori = Variable.stamped(ids, ORIENTATION_3D, stamp, dev, pose.slice(3, 7));
+  protected override addPrior(tx: Transaction, stamp: number, prior: PosePrior): void {
+    const s = this.state;
+    const sigma = this.sigma;
+    const pose = prior.pose;
+    const pos = this.stateVariable(POSITION_3D, stamp, pose.slice(0, 3));
+    const ori = this.stateVariable(ORIENTATION_3D, stamp, pose.slice(3, 7));
     tx.addVariable(pos);
     tx.addVariable(ori);
-    const whitened = Constraint.fromCovariance({ type: ABSOLUTE_POSE_3D, source: this.name, variables: [], mean: [0, 0, 0, 0, 0, 0], partialCovariance: poseCov, indices: ALL6 });
+    const loss = this.options.loss ?? null;
+    const whitened = Constraint.fromCovariance({ type: ABSOLUTE_POSE_3D, source: this.name, variables: [], mean: [0, 0, 0, 0, 0, 0], partialCovariance: prior.covariance, indices: ALL6 });
     tx.addConstraint(
       new Constraint({ type: ABSOLUTE_POSE_3D, source: this.name, variables: [pos.uuid, ori.uuid], mean: pose, sqrtInformation: whitened.sqrtInformation, covariance: whitened.covariance, loss }),
     );
-    const add = (type: string, ctype: string, values: number[], from: number): void => {
-      const v = Variable.stamped(ids, type, stamp, dev, values);
-      tx.addVariable(v);
+    const rate = (type: string, ctype: string, from: number): void => {
       const cov = diagonal([sigma[from]! ** 2, sigma[from + 1]! ** 2, sigma[from + 2]! ** 2]);
-      tx.addConstraint(Constraint.fromCovariance({ type: ctype, source: this.name, variables: [v.uuid], mean: values, partialCovariance: cov, indices: ALL3, loss }));
+      this.addAbsolute(tx, stamp, type, ctype, [s[from]!, s[from + 1]!, s[from + 2]!], cov, ALL3);
     };
-    add(VELOCITY_LINEAR_3D, ABSOLUTE_VELOCITY_LINEAR_3D, [s[6]!, s[7]!, s[8]!], 6);
-    add(VELOCITY_ANGULAR_3D, ABSOLUTE_VELOCITY_ANGULAR_3D, [s[9]!, s[10]!, s[11]!], 9);
-    add(ACCELERATION_LINEAR_3D, ABSOLUTE_ACCELERATION_LINEAR_3D, [s[12]!, s[13]!, s[14]!], 12);
-    this.sendTransaction(tx);
+    rate(VELOCITY_LINEAR_3D, ABSOLUTE_VELOCITY_LINEAR_3D, 6);
+    rate(VELOCITY_ANGULAR_3D, ABSOLUTE_VELOCITY_ANGULAR_3D, 9);
+    rate(ACCELERATION_LINEAR_3D, ABSOLUTE_ACCELERATION_LINEAR_3D, 12);
   }
+}
+
+/** The set_pose message's full 6 × 6 covariance. */
+function covariance6(pose: PoseMeasurement): Matrix {
+  const cov = zeros(6, 6);
+  for (let i = 0; i < 36; i++) {
+    cov.data[i] = pose.covariance[i]!;
+  }
+  return cov;
 }
 
 /** fuse_models::Omnidirectional3DIgnition's plugin descriptor. */
