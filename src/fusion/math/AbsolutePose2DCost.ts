@@ -1,6 +1,5 @@
-import type { CostFunction } from "./CostFunction";
+import { Pose2DErrorCost } from "./Pose2DErrorCost";
 import { wrapAngle } from "./angles";
-import { checkSqrtInformation } from "./checks";
 
 /**
  * Cost of fuse's `AbsolutePose2DStampedConstraint` (reference/fuse.md §6.1): parameter blocks
@@ -8,55 +7,36 @@ import { checkSqrtInformation } from "./checks";
  * `r = A·[x − z_x, y − z_y, wrap(yaw − z_yaw)]`. `A` is `k × 3` (k ≤ 3 for partial poses, with
  * zero columns for unmeasured components). Jacobians: `A[:, 0:2]` and `A[:, 2]`.
  */
-export class AbsolutePose2DCost implements CostFunction {
-  public readonly numResiduals: number;
-  public readonly parameterBlockSizes: readonly number[] = [2, 1];
-  readonly #a: Float64Array;
-  readonly #mean: Float64Array;
-
+export class AbsolutePose2DCost extends Pose2DErrorCost {
   /**
    * @param mean `(x, y, yaw)`.
    * @param sqrtInformation `k × 3` row-major `A`.
    * @throws RangeError when the shapes disagree.
    */
   public constructor(mean: ArrayLike<number>, sqrtInformation: ArrayLike<number>) {
-    if (mean.length !== 3) {
-      throw new RangeError(`AbsolutePose2DCost: mean has ${mean.length} entries, expected 3`);
-    }
-    this.numResiduals = checkSqrtInformation(sqrtInformation, 3, "AbsolutePose2DCost");
-    this.#a = Float64Array.from(sqrtInformation);
-    this.#mean = Float64Array.from(mean);
+    super([2, 1], mean, sqrtInformation, "AbsolutePose2DCost", "mean");
   }
 
-  public evaluate(
-    parameters: readonly Float64Array[],
-    residuals: Float64Array,
-    jacobians: readonly (Float64Array | null)[] | null,
-  ): boolean {
+  protected override computeError(parameters: readonly Float64Array[]): void {
     const p = parameters[0]!;
-    const yaw = parameters[1]![0]!;
-    const m = this.#mean;
-    const e0 = p[0]! - m[0]!;
-    const e1 = p[1]! - m[1]!;
-    const e2 = wrapAngle(yaw - m[2]!);
-    const a = this.#a;
-    const k = this.numResiduals;
-    for (let r = 0; r < k; r++) {
-      residuals[r] = a[r * 3]! * e0 + a[r * 3 + 1]! * e1 + a[r * 3 + 2]! * e2;
-    }
-    if (jacobians) {
-      const jp = jacobians[0];
-      const jo = jacobians[1];
-      for (let r = 0; r < k; r++) {
-        if (jp) {
-          jp[r * 2] = a[r * 3]!;
-          jp[r * 2 + 1] = a[r * 3 + 1]!;
-        }
-        if (jo) {
-          jo[r] = a[r * 3 + 2]!;
-        }
+    const m = this.measured;
+    this.error[0] = p[0]! - m[0]!;
+    this.error[1] = p[1]! - m[1]!;
+    this.error[2] = wrapAngle(parameters[1]![0]! - m[2]!);
+  }
+
+  protected override writeJacobians(jacobians: readonly (Float64Array | null)[]): void {
+    const a = this.sqrtInformation;
+    const jp = jacobians[0];
+    const jo = jacobians[1];
+    for (let r = 0; r < this.numResiduals; r++) {
+      if (jp) {
+        jp[r * 2] = a[r * 3]!;
+        jp[r * 2 + 1] = a[r * 3 + 1]!;
+      }
+      if (jo) {
+        jo[r] = a[r * 3 + 2]!;
       }
     }
-    return true;
   }
 }

@@ -1,6 +1,5 @@
-import type { CostFunction } from "./CostFunction";
+import { Pose2DErrorCost } from "./Pose2DErrorCost";
 import { wrapAngle } from "./angles";
-import { checkSqrtInformation } from "./checks";
 
 /**
  * Cost of fuse's `RelativePose2DStampedConstraint` (reference/fuse.md §6.2): parameter blocks
@@ -8,11 +7,12 @@ import { checkSqrtInformation } from "./checks";
  * With `d = R(yaw1)ᵀ (p2 − p1)`: `r = A·[d_x − dx, d_y − dy, wrap(yaw2 − yaw1 − dyaw)]`,
  * `A` being `k × 3`. Analytic Jacobians as in §6.2.
  */
-export class RelativePose2DCost implements CostFunction {
-  public readonly numResiduals: number;
-  public readonly parameterBlockSizes: readonly number[] = [2, 1, 2, 1];
-  readonly #a: Float64Array;
-  readonly #delta: Float64Array;
+export class RelativePose2DCost extends Pose2DErrorCost {
+  // cos/sin of yaw1 and d of the last evaluation, for the Jacobians.
+  #c = 0;
+  #s = 0;
+  #dx = 0;
+  #dy = 0;
 
   /**
    * @param delta `(dx, dy, dyaw)` in the frame of pose 1.
@@ -20,19 +20,10 @@ export class RelativePose2DCost implements CostFunction {
    * @throws RangeError when the shapes disagree.
    */
   public constructor(delta: ArrayLike<number>, sqrtInformation: ArrayLike<number>) {
-    if (delta.length !== 3) {
-      throw new RangeError(`RelativePose2DCost: delta has ${delta.length} entries, expected 3`);
-    }
-    this.numResiduals = checkSqrtInformation(sqrtInformation, 3, "RelativePose2DCost");
-    this.#a = Float64Array.from(sqrtInformation);
-    this.#delta = Float64Array.from(delta);
+    super([2, 1, 2, 1], delta, sqrtInformation, "RelativePose2DCost", "delta");
   }
 
-  public evaluate(
-    parameters: readonly Float64Array[],
-    residuals: Float64Array,
-    jacobians: readonly (Float64Array | null)[] | null,
-  ): boolean {
+  protected override computeError(parameters: readonly Float64Array[]): void {
     const p1 = parameters[0]!;
     const yaw1 = parameters[1]![0]!;
     const p2 = parameters[2]!;
@@ -44,23 +35,25 @@ export class RelativePose2DCost implements CostFunction {
     // d = R(yaw1)ᵀ · (p2 − p1)
     const dx = c * dxw + s * dyw;
     const dy = -s * dxw + c * dyw;
-    const m = this.#delta;
-    const e0 = dx - m[0]!;
-    const e1 = dy - m[1]!;
-    const e2 = wrapAngle(yaw2 - yaw1 - m[2]!);
-    const a = this.#a;
-    const k = this.numResiduals;
-    for (let r = 0; r < k; r++) {
-      residuals[r] = a[r * 3]! * e0 + a[r * 3 + 1]! * e1 + a[r * 3 + 2]! * e2;
-    }
-    if (!jacobians) {
-      return true;
-    }
+    const m = this.measured;
+    this.error[0] = dx - m[0]!;
+    this.error[1] = dy - m[1]!;
+    this.error[2] = wrapAngle(yaw2 - yaw1 - m[2]!);
+    this.#c = c;
+    this.#s = s;
+    this.#dx = dx;
+    this.#dy = dy;
+  }
+
+  protected override writeJacobians(jacobians: readonly (Float64Array | null)[]): void {
+    const a = this.sqrtInformation;
+    const c = this.#c;
+    const s = this.#s;
     const jp1 = jacobians[0];
     const jy1 = jacobians[1];
     const jp2 = jacobians[2];
     const jy2 = jacobians[3];
-    for (let r = 0; r < k; r++) {
+    for (let r = 0; r < this.numResiduals; r++) {
       const a0 = a[r * 3]!;
       const a1 = a[r * 3 + 1]!;
       const a2 = a[r * 3 + 2]!;
@@ -76,12 +69,11 @@ export class RelativePose2DCost implements CostFunction {
         jp2[r * 2 + 1] = m1;
       }
       if (jy1) {
-        jy1[r] = a0 * dy - a1 * dx - a2;
+        jy1[r] = a0 * this.#dy - a1 * this.#dx - a2;
       }
       if (jy2) {
         jy2[r] = a2;
       }
     }
-    return true;
   }
 }
