@@ -10,6 +10,38 @@ export interface MergeOptions {
 }
 
 /**
+ * One kind of entry (variables or constraints) a transaction adds and removes, with fuse's rules
+ * (see Transaction): both lists keep insertion order.
+ */
+class Changes<T extends { readonly uuid: string }> {
+  public readonly added = new Map<string, T>();
+  public readonly removed = new Set<string>();
+
+  /** Cancels a pending removal, else adds, or replaces an added entry only when `overwrite`. */
+  public add(entry: T, options: MergeOptions | undefined): void {
+    const overwrite = options?.overwrite ?? false;
+    if (this.removed.delete(entry.uuid)) {
+      return;
+    }
+    if (!this.added.has(entry.uuid) || overwrite) {
+      this.added.set(entry.uuid, entry);
+    }
+  }
+
+  /** Drops a pending addition, else records the removal once. */
+  public remove(uuid: string): void {
+    if (!this.added.delete(uuid)) {
+      this.removed.add(uuid);
+    }
+  }
+
+  /** Nothing added or removed. */
+  public get empty(): boolean {
+    return this.added.size === 0 && this.removed.size === 0;
+  }
+}
+
+/**
  * A fuse transaction (reference/fuse.md §1.3): a stamp, a sorted set of involved stamps, and
  * UUID-keyed added/removed variables and constraints.
  *
@@ -29,10 +61,8 @@ export class Transaction {
   /** The transaction stamp (the sensor message stamp; max over merges). */
   public stamp: Stamp;
   readonly #involved: Stamp[] = [];
-  readonly #addedVariables = new Map<string, Variable>();
-  readonly #addedConstraints = new Map<string, Constraint>();
-  readonly #removedVariables = new Set<string>();
-  readonly #removedConstraints = new Set<string>();
+  readonly #variables = new Changes<Variable>();
+  readonly #constraints = new Changes<Constraint>();
 
   public constructor(stamp: Stamp) {
     this.stamp = stamp;
@@ -45,27 +75,27 @@ export class Transaction {
 
   /** Added variables in insertion order. */
   public get addedVariables(): readonly Variable[] {
-    return [...this.#addedVariables.values()];
+    return [...this.#variables.added.values()];
   }
 
   /** Added constraints in insertion order. */
   public get addedConstraints(): readonly Constraint[] {
-    return [...this.#addedConstraints.values()];
+    return [...this.#constraints.added.values()];
   }
 
   /** UUIDs of removed variables, in insertion order. */
   public get removedVariables(): readonly string[] {
-    return [...this.#removedVariables];
+    return [...this.#variables.removed];
   }
 
   /** UUIDs of removed constraints, in insertion order. */
   public get removedConstraints(): readonly string[] {
-    return [...this.#removedConstraints];
+    return [...this.#constraints.removed];
   }
 
   /** The added variable with this UUID, if any. */
   public getAddedVariable(uuid: string): Variable | undefined {
-    return this.#addedVariables.get(uuid);
+    return this.#variables.added.get(uuid);
   }
 
   /** Inserts a stamp into the involved set (no-op when present). Returns this. */
@@ -80,41 +110,25 @@ export class Transaction {
 
   /** fuse's addVariable (see class comment). Returns this. */
   public addVariable(variable: Variable, options?: MergeOptions): this {
-    const overwrite = options?.overwrite ?? false;
-    if (this.#removedVariables.delete(variable.uuid)) {
-      return this;
-    }
-    if (!this.#addedVariables.has(variable.uuid) || overwrite) {
-      this.#addedVariables.set(variable.uuid, variable);
-    }
+    this.#variables.add(variable, options);
     return this;
   }
 
   /** fuse's removeVariable (see class comment). Returns this. */
   public removeVariable(uuid: string): this {
-    if (!this.#addedVariables.delete(uuid)) {
-      this.#removedVariables.add(uuid);
-    }
+    this.#variables.remove(uuid);
     return this;
   }
 
   /** fuse's addConstraint (see class comment). Returns this. */
   public addConstraint(constraint: Constraint, options?: MergeOptions): this {
-    const overwrite = options?.overwrite ?? false;
-    if (this.#removedConstraints.delete(constraint.uuid)) {
-      return this;
-    }
-    if (!this.#addedConstraints.has(constraint.uuid) || overwrite) {
-      this.#addedConstraints.set(constraint.uuid, constraint);
-    }
+    this.#constraints.add(constraint, options);
     return this;
   }
 
   /** fuse's removeConstraint (see class comment). Returns this. */
   public removeConstraint(uuid: string): this {
-    if (!this.#addedConstraints.delete(uuid)) {
-      this.#removedConstraints.add(uuid);
-    }
+    this.#constraints.remove(uuid);
     return this;
   }
 
@@ -124,16 +138,16 @@ export class Transaction {
     for (const s of other.#involved) {
       this.addInvolvedStamp(s);
     }
-    for (const c of other.#addedConstraints.values()) {
+    for (const c of other.#constraints.added.values()) {
       this.addConstraint(c, options);
     }
-    for (const u of other.#removedConstraints) {
+    for (const u of other.#constraints.removed) {
       this.removeConstraint(u);
     }
-    for (const v of other.#addedVariables.values()) {
+    for (const v of other.#variables.added.values()) {
       this.addVariable(v, options);
     }
-    for (const u of other.#removedVariables) {
+    for (const u of other.#variables.removed) {
       this.removeVariable(u);
     }
     return this;
@@ -152,13 +166,7 @@ export class Transaction {
 
   /** True when nothing is added or removed and there are no involved stamps (stamp ignored). */
   public empty(): boolean {
-    return (
-      this.#involved.length === 0 &&
-      this.#addedVariables.size === 0 &&
-      this.#addedConstraints.size === 0 &&
-      this.#removedVariables.size === 0 &&
-      this.#removedConstraints.size === 0
-    );
+    return this.#involved.length === 0 && this.#variables.empty && this.#constraints.empty;
   }
 
   /** A shallow copy (same variable/constraint objects, own lists). */
@@ -173,10 +181,10 @@ export class Transaction {
       stamp: base.format(this.stamp),
       source,
       involvedStamps: this.#involved.map((s) => base.format(s)),
-      addedVariables: [...this.#addedVariables.values()].map((v) => variableToJson(v, base)),
-      addedConstraints: [...this.#addedConstraints.values()].map(constraintToJson),
-      removedVariables: [...this.#removedVariables],
-      removedConstraints: [...this.#removedConstraints],
+      addedVariables: [...this.#variables.added.values()].map((v) => variableToJson(v, base)),
+      addedConstraints: [...this.#constraints.added.values()].map(constraintToJson),
+      removedVariables: [...this.#variables.removed],
+      removedConstraints: [...this.#constraints.removed],
     };
   }
 }
