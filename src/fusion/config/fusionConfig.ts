@@ -134,6 +134,26 @@ function parseParams(
   return out;
 }
 
+/**
+ * The registered plugin an entry's `type` names and the entry's validated parameters (`reserved`
+ * keys besides `type` are the caller's); an unknown type is an issue naming the registered ones.
+ */
+function parsePlugin<D extends { readonly type: string; readonly parameters: readonly ParameterSpec[] }>(
+  issues: Issues,
+  entry: Obj,
+  path: string,
+  kind: string,
+  lookup: (type: string) => D | undefined,
+  registered: () => readonly D[],
+  reserved: readonly string[],
+): { descriptor: D; params: Record<string, unknown> } {
+  const descriptor = typeof entry.type === "string" ? lookup(entry.type) : undefined;
+  if (descriptor == undefined) {
+    issues.fail(`${path}.type`, `unknown ${kind} ${JSON.stringify(entry.type)} (registered: ${registered().map((d) => d.type).join(", ")})`);
+  }
+  return { descriptor, params: parseParams(issues, entry, descriptor.parameters, ["type", ...reserved], path) };
+}
+
 function parse(value: unknown, path: string, issues: Issues): FusionConfig | undefined {
   if (!isObj(value)) {
     issues.fail(path, "expected an object with sensors, motionModels and optimizer");
@@ -161,14 +181,7 @@ function parse(value: unknown, path: string, issues: Issues): FusionConfig | und
         if (!isObj(m)) {
           issues.fail(p, "expected an object with a type");
         }
-        const descriptor = typeof m.type === "string" ? motionModelDescriptor(m.type) : undefined;
-        if (descriptor == undefined) {
-          issues.fail(
-            `${p}.type`,
-            `unknown motion model ${JSON.stringify(m.type)} (registered: ${motionModelDescriptors().map((d) => d.type).join(", ")})`,
-          );
-        }
-        const params = parseParams(issues, m, descriptor.parameters, ["type"], p);
+        const { descriptor, params } = parsePlugin(issues, m, p, "motion model", motionModelDescriptor, motionModelDescriptors, []);
         motionModels.set(name, { type: descriptor.type, descriptor, params });
       });
     }
@@ -184,14 +197,7 @@ function parse(value: unknown, path: string, issues: Issues): FusionConfig | und
         if (!isObj(s)) {
           issues.fail(p, "expected an object with a type");
         }
-        const descriptor = typeof s.type === "string" ? sensorDescriptor(s.type) : undefined;
-        if (descriptor == undefined) {
-          issues.fail(
-            `${p}.type`,
-            `unknown sensor model ${JSON.stringify(s.type)} (registered: ${sensorDescriptors().map((d) => d.type).join(", ")})`,
-          );
-        }
-        const params = parseParams(issues, s, descriptor.parameters, ["type", "motionModels", "ignition"], p);
+        const { descriptor, params } = parsePlugin(issues, s, p, "sensor model", sensorDescriptor, sensorDescriptors, ["motionModels", "ignition"]);
         const models = s.motionModels ?? [];
         if (!Array.isArray(models)) {
           issues.fail(`${p}.motionModels`, "expected a list of motion model names");
