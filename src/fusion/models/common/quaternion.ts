@@ -7,20 +7,12 @@ export { quatFromRpy, quatInverse, quatMultiply, type Quat, type Vec3 } from "..
 /** Row-major 3×3 rotation matrix of a (normalized) quaternion, as tf2::Matrix3x3(q). */
 export function quatToMatrix(q: Quat): number[] {
   const [x, y, z, w] = q;
-  const d = x * x + y * y + z * z + w * w;
-  const s = 2 / d;
-  const xs = x * s;
-  const ys = y * s;
-  const zs = z * s;
-  const wx = w * xs;
-  const wy = w * ys;
-  const wz = w * zs;
-  const xx = x * xs;
-  const xy = x * ys;
-  const xz = x * zs;
-  const yy = y * ys;
-  const yz = y * zs;
-  const zz = z * zs;
+  const s = 2 / (x * x + y * y + z * z + w * w);
+  // tf2's setRotation: the products of each component with (x, y, z)·s.
+  const [xs, ys, zs] = [x * s, y * s, z * s];
+  const [wx, wy, wz] = [w * xs, w * ys, w * zs];
+  const [xx, xy, xz] = [x * xs, x * ys, x * zs];
+  const [yy, yz, zz] = [y * ys, y * zs, z * zs];
   return [1 - (yy + zz), xy - wz, xz + wy, xy + wz, 1 - (xx + zz), yz - wx, xz - wy, yz + wx, 1 - (xx + yy)];
 }
 
@@ -69,7 +61,6 @@ export function rotateCovariance6(cov: ArrayLike<number>, r: readonly number[]):
   }
   return out;
 }
-
 
 /**
  * Yaw as fuse_core::getYaw computes it, atan2(2(wz + xy), 1 − 2(y² + z²)): equal to geometry's
