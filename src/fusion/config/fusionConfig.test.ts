@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 
 import { FusionConfigError } from "./FusionConfigError";
 import { parseFusionConfig } from "./fusionConfig";
+import { thrownBy } from "./testing";
 
 // Loosely typed on purpose: each case breaks the config in its own way.
 type Cfg = Record<string, Record<string, Record<string, unknown>>> & { optimizer?: unknown; uuidRecipe?: unknown };
@@ -37,12 +38,7 @@ describe("fusion config", () => {
   ])("rejects bad input with the JSON path (%#)", (mutate, path) => {
     const c = minimal();
     mutate(c);
-    let err: unknown;
-    try {
-      parseFusionConfig(c);
-    } catch (e) {
-      err = e;
-    }
+    const err = thrownBy(() => parseFusionConfig(c));
     expect(err).toBeInstanceOf(FusionConfigError);
     expect((err as FusionConfigError).path).toBe(path);
   });

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { checkParameter, fuseName, motionModelDescriptors, sensorDescriptors } from ".";
 import { TimeBase } from "../../time";
 import { FusionConfigError, parseFusionConfig, validateFusionConfig } from "../config";
+import { thrownBy } from "../config/testing";
 import { FusionRunner } from "../runner";
 
 const minimal = (): Record<string, Record<string, Record<string, unknown>>> => ({
@@ -64,12 +65,7 @@ describe("fusion plugin registry", () => {
       "fusion.sensors.ignition.initialSigma[2]",
       "fusion.sensors.odom.throttlePeriod",
     ]);
-    let err: unknown;
-    try {
-      parseFusionConfig(c);
-    } catch (e) {
-      err = e;
-    }
+    const err = thrownBy(() => parseFusionConfig(c));
     expect(err).toBeInstanceOf(FusionConfigError);
     expect((err as FusionConfigError).path).toBe("fusion.motionModels.uni.velocityNormMin");
   });

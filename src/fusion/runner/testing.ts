@@ -37,38 +37,36 @@ export function odometryMessage(rel: number, twist: OdometryTwist = {}): unknown
   };
 }
 
-/** The fusion config of the session: Unicycle2D + Odometry2D (vx, vy, vyaw) on /odom, fixed-lag. */
-export function odometry2DSession(lag: string): Record<string, unknown> {
+/** The motion and sensor models of the session, planar or through the 3D models. */
+const SESSION_MODELS = {
+  planar: { motionName: "unicycle", motionType: "fuse_models::Unicycle2D", stateSize: 8, sensorType: "fuse_models::Odometry2D", linear: ["x", "y"] },
+  spatial: { motionName: "omnidirectional", motionType: "fuse_models::Omnidirectional3D", stateSize: 15, sensorType: "fuse_models::Odometry3D", linear: ["x", "y", "z"] },
+} as const;
+
+function odometrySession(lag: string, space: keyof typeof SESSION_MODELS): Record<string, unknown> {
+  const m = SESSION_MODELS[space];
   return {
     uuidRecipe: "ros1",
     optimizer: { type: "fixed-lag", lag, updatePeriod: "100ms", transactionTimeout: "10ms" },
-    motionModels: { unicycle: { type: "fuse_models::Unicycle2D", processNoiseDiagonal: new Array<number>(8).fill(0.1) } },
+    motionModels: { [m.motionName]: { type: m.motionType, processNoiseDiagonal: new Array<number>(m.stateSize).fill(0.1) } },
     sensors: {
       odom: {
-        type: "fuse_models::Odometry2D",
-        motionModels: ["unicycle"],
+        type: m.sensorType,
+        motionModels: [m.motionName],
         topic: "/odom",
-        linearVelocityDimensions: ["x", "y"],
+        linearVelocityDimensions: [...m.linear],
         angularVelocityDimensions: ["yaw"],
       },
     },
   };
 }
 
+/** The fusion config of the session: Unicycle2D + Odometry2D (vx, vy, vyaw) on /odom, fixed-lag. */
+export function odometry2DSession(lag: string): Record<string, unknown> {
+  return odometrySession(lag, "planar");
+}
+
 /** The same session through the 3D models: Omnidirectional3D + Odometry3D (vx, vy, vz, vyaw). */
 export function odometry3DSession(lag: string): Record<string, unknown> {
-  return {
-    uuidRecipe: "ros1",
-    optimizer: { type: "fixed-lag", lag, updatePeriod: "100ms", transactionTimeout: "10ms" },
-    motionModels: { omnidirectional: { type: "fuse_models::Omnidirectional3D", processNoiseDiagonal: new Array<number>(15).fill(0.1) } },
-    sensors: {
-      odom: {
-        type: "fuse_models::Odometry3D",
-        motionModels: ["omnidirectional"],
-        topic: "/odom",
-        linearVelocityDimensions: ["x", "y", "z"],
-        angularVelocityDimensions: ["yaw"],
-      },
-    },
-  };
+  return odometrySession(lag, "spatial");
 }
