@@ -1,16 +1,13 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 
-import { openRecordingFile } from "./node";
 import { HAS_SHARED_DATA, HUSKY_BAG, REPO_ROOT, sharedRecording } from "./testing/paths";
-import { TransformBuffer } from "../filters/tf";
-import { quatFromRpy } from "../fusion/models";
 import { FusionRunner } from "../fusion/runner/FusionRunner";
-import { TimeBase } from "../time";
+import { replayRecording, staticTransforms, transactionsByOrder, type PresetTransform } from "../fusion/testing/replayRecording";
 
 interface Husky {
   fusion: unknown;
-  transforms: { parent: string; child: string; translation: [number, number, number]; rpy: [number, number, number] }[];
+  transforms: PresetTransform[];
 }
 
 const HUSKY = JSON.parse(readFileSync(`${REPO_ROOT}/config/husky.json`, "utf8")) as Husky;
@@ -23,39 +20,11 @@ const SECONDS = 12;
  * final pose.
  */
 async function fuse(file: string): Promise<{ transactions: unknown[]; pose: unknown }> {
-  const runner = new FusionRunner(HUSKY.fusion);
-  const transforms = new TransformBuffer();
-  for (const t of HUSKY.transforms) {
-    transforms.setStaticTransform(t.parent, t.child, { translation: t.translation, rotation: quatFromRpy(...t.rpy) });
-  }
-  const rec = await openRecordingFile(file);
-  let base: TimeBase | undefined;
-  let first: number | undefined;
-  for await (const m of rec.messages({ topics: runner.topics })) {
-    if (base == undefined) {
-      base = TimeBase.forFirstSecNsec(m.receiveTime.sec, m.receiveTime.nsec);
-      runner.start({ timeBase: base, transforms });
-    }
-    const arrival = base.fromSecNsec(m.receiveTime.sec, m.receiveTime.nsec);
-    first ??= arrival;
-    if (arrival - first > SECONDS * 1e9) {
-      break;
-    }
-    runner.message({ input: m, arrival });
-  }
-  runner.finish();
-  await rec.close();
-  const ordinal = new Map<string, number>();
-  const transactions = runner.transactionLines.map((line) => {
-    const t = JSON.parse(line) as { addedConstraints: { uuid?: string }[]; removedConstraints: unknown[] };
-    for (const c of t.addedConstraints) {
-      ordinal.set(c.uuid!, ordinal.size);
-      delete c.uuid;
-    }
-    t.removedConstraints = t.removedConstraints.map((u) => ordinal.get(u as string) ?? u);
-    return t;
+  const runner = await replayRecording(new FusionRunner(HUSKY.fusion), file, {
+    transforms: staticTransforms(HUSKY.transforms),
+    stop: (arrival, first) => arrival - first > SECONDS * 1e9,
   });
-  return { transactions, pose: runner.finalPose };
+  return { transactions: transactionsByOrder(runner), pose: runner.finalPose };
 }
 
 describe.skipIf(!HAS_SHARED_DATA)("fusion on husky-2015's ROS 2 forms equals the ROS 1 bag", () => {

@@ -3,9 +3,8 @@ import { describe, expect, it } from "vitest";
 
 import { FuseYamlError, fusionFromFuseYaml } from "./fuseYaml";
 import { parseFusionConfig } from "./fusionConfig";
-import { openRecordingFile } from "../../recording/node";
-import { TimeBase } from "../../time";
 import { FusionRunner } from "../runner/FusionRunner";
+import { replayRecording, transactionsByOrder } from "../testing/replayRecording";
 
 function preset(file: string): Record<string, unknown> {
   return (JSON.parse(readFileSync(file, "utf8")) as { fusion: Record<string, unknown> }).fusion;
@@ -209,36 +208,8 @@ const BAG = "../shared/data/fuse-tutorial-turtlebot3.bag";
 
 /** Transactions of the first seconds of the tutorial bag, without fuse's random constraint UUIDs. */
 async function runSlice(fusion: unknown, seconds: number): Promise<{ lines: unknown[]; pose: unknown }> {
-  const runner = new FusionRunner(fusion);
-  const rec = await openRecordingFile(BAG);
-  let base: TimeBase | undefined;
-  let first: number | undefined;
-  for await (const m of rec.messages({ topics: runner.topics })) {
-    if (base == undefined) {
-      base = TimeBase.forFirstSecNsec(m.receiveTime.sec, m.receiveTime.nsec);
-      runner.start({ timeBase: base });
-    }
-    const arrival = base.fromSecNsec(m.receiveTime.sec, m.receiveTime.nsec);
-    first ??= arrival;
-    if (arrival - first > seconds * 1e9) {
-      break;
-    }
-    runner.message({ input: m, arrival });
-  }
-  runner.finish();
-  await rec.close();
-  // A constraint is named by the order it was added in, in both runs.
-  const ordinal = new Map<string, number>();
-  const lines = runner.transactionLines.map((l) => {
-    const t = JSON.parse(l) as { addedConstraints: { uuid?: string }[]; removedConstraints: unknown[] };
-    for (const c of t.addedConstraints) {
-      ordinal.set(c.uuid!, ordinal.size);
-      delete c.uuid;
-    }
-    t.removedConstraints = t.removedConstraints.map((u) => ordinal.get(u as string) ?? u);
-    return t;
-  });
-  return { lines, pose: runner.finalPose };
+  const runner = await replayRecording(new FusionRunner(fusion), BAG, { stop: (arrival, first) => arrival - first > seconds * 1e9 });
+  return { lines: transactionsByOrder(runner), pose: runner.finalPose };
 }
 
 describe.skipIf(!existsSync(BAG))("the tutorial's fuse YAML on fuse-tutorial-turtlebot3.bag", () => {

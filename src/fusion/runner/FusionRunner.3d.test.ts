@@ -2,9 +2,8 @@ import { existsSync, readFileSync } from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
 
 import { FusionRunner } from "./FusionRunner";
-import { openRecordingFile } from "../../recording/node";
-import { TimeBase } from "../../time";
 import type { TransactionJson } from "../core";
+import { replayRecording } from "../testing/replayRecording";
 
 const BAG = "../shared/data/jackal-sim-2014.bag";
 
@@ -21,17 +20,7 @@ describe.skipIf(!existsSync(BAG))("jackal-sim-2014.bag with config/jackal-3d.jso
         streamed.push(r.line());
       }
     });
-    const rec = await openRecordingFile(BAG);
-    let base: TimeBase | undefined;
-    for await (const m of rec.messages({ topics: runner.topics })) {
-      if (base == undefined) {
-        base = TimeBase.forFirstSecNsec(m.receiveTime.sec, m.receiveTime.nsec);
-        runner.start({ timeBase: base });
-      }
-      runner.message({ input: m, arrival: base.fromSecNsec(m.receiveTime.sec, m.receiveTime.nsec) });
-    }
-    runner.finish();
-    await rec.close();
+    await replayRecording(runner, BAG);
   }, 240_000);
 
   it("ends within 0.3 m of robot_localization's 3D EKF reference (1.0206, 3.4292, 0.7419)", () => {

@@ -2,11 +2,9 @@ import { readFileSync } from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
 
 import { FusionRunner } from "./FusionRunner";
-import { TransformBuffer , quatFromRpy } from "../../filters/tf";
-import { openRecordingFile } from "../../recording/node";
-import { TimeBase } from "../../time";
+import { replayRecording, staticTransforms, type PresetTransform } from "../testing/replayRecording";
 
-type Preset = { transforms: { parent: string; child: string; translation: [number, number, number]; rpy: [number, number, number] }[]; fusion: Record<string, unknown> };
+type Preset = { transforms: PresetTransform[]; fusion: Record<string, unknown> };
 
 /** config/husky.json's fusion on the 3D models, measuring what the 2D preset measures (planar). */
 function husky3D(preset: Preset): Record<string, unknown> {
@@ -53,27 +51,10 @@ function husky3D(preset: Preset): Record<string, unknown> {
 const SPAN_NS = 90e9;
 
 async function run(fusion: unknown, preset: Preset): Promise<FusionRunner> {
-  const runner = new FusionRunner(fusion).setRetention({ transactions: 0 });
-  const rec = await openRecordingFile("samples/husky-2015.bag");
-  let base: TimeBase | undefined;
-  const tf = new TransformBuffer();
-  for (const t of preset.transforms) {
-    tf.setStaticTransform(t.parent, t.child, { translation: t.translation, rotation: quatFromRpy(...t.rpy) });
-  }
-  for await (const m of rec.messages({ topics: runner.topics })) {
-    if (base == undefined) {
-      base = TimeBase.forFirstSecNsec(m.receiveTime.sec, m.receiveTime.nsec);
-      runner.start({ timeBase: base, transforms: tf });
-    }
-    const arrival = base.fromSecNsec(m.receiveTime.sec, m.receiveTime.nsec);
-    if (arrival > SPAN_NS) {
-      break;
-    }
-    runner.message({ input: m, arrival });
-  }
-  runner.finish();
-  await rec.close();
-  return runner;
+  return await replayRecording(new FusionRunner(fusion).setRetention({ transactions: 0 }), "samples/husky-2015.bag", {
+    transforms: staticTransforms(preset.transforms),
+    stop: (arrival) => arrival > SPAN_NS,
+  });
 }
 
 describe("husky-2015.bag (first 90 s) through the 3D models (a planar recording)", () => {

@@ -3,32 +3,19 @@ import { beforeAll, describe, expect, it } from "vitest";
 
 import { FusionRunner } from "./FusionRunner";
 import { odometry2DSession, odometryMessage, SESSION_BASE_SEC } from "./testing";
-import { TransformBuffer } from "../../filters/tf";
-import { openRecordingFile } from "../../recording/node";
 import { TimeBase } from "../../time";
 import type { TransactionJson } from "../core";
-import { quatFromRpy } from "../models";
+import { replayRecording, staticTransforms, type PresetTransform } from "../testing/replayRecording";
 
 const BAG = "../shared/data/fuse-tutorial-turtlebot3.bag";
 
 describe("FusionRunner on fuse-tutorial-turtlebot3.bag with config/fuse-simple-tutorial.json", () => {
   let runner: FusionRunner;
   let txs: TransactionJson[];
-  let base: TimeBase | undefined;
 
   beforeAll(async () => {
     const cfg = JSON.parse(readFileSync("config/fuse-simple-tutorial.json", "utf8")) as { fusion: unknown };
-    runner = new FusionRunner(cfg.fusion);
-    const rec = await openRecordingFile(BAG);
-    for await (const m of rec.messages({ topics: runner.topics })) {
-      if (base == undefined) {
-        base = TimeBase.forFirstSecNsec(m.receiveTime.sec, m.receiveTime.nsec);
-        runner.start({ timeBase: base });
-      }
-      runner.message({ input: m, arrival: base.fromSecNsec(m.receiveTime.sec, m.receiveTime.nsec) });
-    }
-    runner.finish();
-    await rec.close();
+    runner = await replayRecording(new FusionRunner(cfg.fusion), BAG);
     txs = runner.transactionLines.map((l) => JSON.parse(l) as TransactionJson);
   });
 
@@ -118,26 +105,8 @@ describe("FusionRunner on husky-2015.bag with config/husky.json", () => {
   let runner: FusionRunner;
 
   beforeAll(async () => {
-    const cfg = JSON.parse(readFileSync("config/husky.json", "utf8")) as {
-      fusion: unknown;
-      transforms: { parent: string; child: string; translation: [number, number, number]; rpy: [number, number, number] }[];
-    };
-    runner = new FusionRunner(cfg.fusion);
-    const transforms = new TransformBuffer();
-    for (const t of cfg.transforms) {
-      transforms.setStaticTransform(t.parent, t.child, { translation: t.translation, rotation: quatFromRpy(...t.rpy) });
-    }
-    const rec = await openRecordingFile("samples/husky-2015.bag");
-    let base: TimeBase | undefined;
-    for await (const m of rec.messages({ topics: runner.topics })) {
-      if (base == undefined) {
-        base = TimeBase.forFirstSecNsec(m.receiveTime.sec, m.receiveTime.nsec);
-        runner.start({ timeBase: base, transforms });
-      }
-      runner.message({ input: m, arrival: base.fromSecNsec(m.receiveTime.sec, m.receiveTime.nsec) });
-    }
-    runner.finish();
-    await rec.close();
+    const cfg = JSON.parse(readFileSync("config/husky.json", "utf8")) as { fusion: unknown; transforms: PresetTransform[] };
+    runner = await replayRecording(new FusionRunner(cfg.fusion), "samples/husky-2015.bag", { transforms: staticTransforms(cfg.transforms) });
   });
 
   it("ends within 1.0 m of robot_localization's EKF reference (-40.0454, -76.9988)", () => {
