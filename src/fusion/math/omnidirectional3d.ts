@@ -2,6 +2,12 @@ import { wrapAngle } from "./angles";
 import { eulerRateMatrix, quaternionOfRpy, rotationMatrix, rpyOfQuaternion } from "./rotation3d";
 
 /**
+ * The Omnidirectional3D state's 15 components in order (orientation as roll, pitch, yaw), as
+ * fuse's parameters name them (process noise, ignition).
+ */
+export const OMNIDIRECTIONAL_STATE_COMPONENTS: readonly string[] = ["x", "y", "z", "roll", "pitch", "yaw", "vx", "vy", "vz", "vroll", "vpitch", "vyaw", "ax", "ay", "az"];
+
+/**
  * fuse_models' Omnidirectional3D prediction (robot_localization's 3D model): the state is
  * position (world), orientation, body-frame linear velocity, body-frame angular velocity (roll,
  * pitch, yaw rates about the body axes) and body-frame linear acceleration; over dt

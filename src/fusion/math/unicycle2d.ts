@@ -6,6 +6,9 @@ import { wrapAngle } from "./angles";
  */
 export const UNICYCLE_STATE_SIZE = 8;
 
+/** The Unicycle2D state's components in order, as fuse's parameters name them (process noise, ignition). */
+export const UNICYCLE_STATE_COMPONENTS: readonly string[] = ["x", "y", "yaw", "vx", "vy", "vyaw", "ax", "ay"];
+
 /**
  * Predicts a Unicycle2D state `dt` seconds ahead with fuse's model (reference/fuse.md §6.3, the
  * robot_localization style that rotates by the *initial* yaw):

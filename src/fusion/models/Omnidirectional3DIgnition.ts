@@ -16,6 +16,7 @@ import {
 } from "../core";
 import { IgnitionSensorModel, type PosePrior } from "./IgnitionSensorModel";
 import { validateMeasurement, type PoseMeasurement } from "./common/measurement";
+import { OMNIDIRECTIONAL_STATE_COMPONENTS } from "../math/omnidirectional3d";
 import { quaternionOfRpy } from "../math/rotation3d";
 import type { SensorDescriptor } from "../registry/PluginDescriptor";
 import { ignitionParameters, type IgnitionOptions } from "./common/sensorFamilies";
@@ -94,6 +95,6 @@ export const OMNIDIRECTIONAL_3D_IGNITION: SensorDescriptor = {
   help: "prior on the 15-dimensional 3D state at start-up and on each set_pose message",
   messageTypes: ["geometry_msgs/PoseWithCovarianceStamped"],
   defaultTopic: "set_pose",
-  parameters: ignitionParameters(["x", "y", "z", "roll", "pitch", "yaw", "vx", "vy", "vz", "vroll", "vpitch", "vyaw", "ax", "ay", "az"]),
+  parameters: ignitionParameters(OMNIDIRECTIONAL_STATE_COMPONENTS),
   create: (p) => new Omnidirectional3DIgnition(p),
 };

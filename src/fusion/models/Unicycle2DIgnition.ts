@@ -16,6 +16,7 @@ import {
 import { IgnitionSensorModel, type PosePrior } from "./IgnitionSensorModel";
 import { validateMeasurement, type PoseMeasurement } from "./common/measurement";
 import { fuseCoreYaw } from "./common/quaternion";
+import { UNICYCLE_STATE_COMPONENTS } from "../math/unicycle2d";
 import type { SensorDescriptor } from "../registry/PluginDescriptor";
 import { ignitionParameters, type IgnitionOptions } from "./common/sensorFamilies";
 
@@ -82,6 +83,6 @@ export const UNICYCLE_2D_IGNITION: SensorDescriptor = {
   help: "prior on the unicycle state at start-up and on each set_pose message",
   messageTypes: ["geometry_msgs/PoseWithCovarianceStamped"],
   defaultTopic: "set_pose",
-  parameters: ignitionParameters(["x", "y", "yaw", "vx", "vy", "vyaw", "ax", "ay"]),
+  parameters: ignitionParameters(UNICYCLE_STATE_COMPONENTS),
   create: (p) => new Unicycle2DIgnition(p),
 };

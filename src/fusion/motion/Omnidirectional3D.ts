@@ -10,9 +10,9 @@ import {
   whiten,
   type Matrix,
 } from "../core";
-import { predictOmnidirectional3D } from "../math/omnidirectional3d";
+import { OMNIDIRECTIONAL_STATE_COMPONENTS, predictOmnidirectional3D } from "../math/omnidirectional3d";
 import type { MotionModelDescriptor } from "../registry/PluginDescriptor";
-import { DEVICE } from "../registry/commonParameters";
+import { processNoiseDiagonal, STATE_CHAIN } from "../registry/commonParameters";
 
 /** Options of the Omnidirectional3D motion model (fuse_models::Omnidirectional3D parameters). */
 export interface Omnidirectional3DOptions extends StateChainOptions {
@@ -45,7 +45,7 @@ function omnidirectionalLayout(linearNormMin: number, angularNormMin: number): S
     valueNames: ["position", "position", "position", "orientation", "orientation", "orientation", "orientation",
       "linear velocity", "linear velocity", "linear velocity", "angular velocity", "angular velocity", "angular velocity",
       "linear acceleration", "linear acceleration", "linear acceleration"],
-    noiseNames: ["x", "y", "z", "roll", "pitch", "yaw", "vx", "vy", "vz", "vroll", "vpitch", "vyaw", "ax", "ay", "az"],
+    noiseNames: OMNIDIRECTIONAL_STATE_COMPONENTS,
     initialState: [0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
     predict: predictOmnidirectional3D,
     scaleNoise: (state, q) => {
@@ -97,18 +97,11 @@ export const OMNIDIRECTIONAL_3D: MotionModelDescriptor = {
   type: "fuse_models::Omnidirectional3D",
   help: "3D constant-velocity, constant-acceleration motion model (15-dimensional state)",
   parameters: [
-    {
-      name: "processNoiseDiagonal",
-      type: { kind: "vector", length: 15, min: 0 },
-      required: true,
-      help: "process-noise variances per second (x, y, z, roll, pitch, yaw, vx, vy, vz, vroll, vpitch, vyaw, ax, ay, az)",
-    },
+    processNoiseDiagonal(OMNIDIRECTIONAL_STATE_COMPONENTS),
     { name: "scaleProcessNoise", type: { kind: "bool" }, default: false, help: "scale the pose noise by the squared velocity norms" },
     { name: "velocityLinearNormMin", type: { kind: "number", min: 0, exclusiveMin: true }, default: 1e-3, unit: "m/s", help: "lower bound of the linear velocity norm" },
     { name: "velocityAngularNormMin", type: { kind: "number", min: 0, exclusiveMin: true }, default: 1e-3, unit: "rad/s", help: "lower bound of the angular velocity norm" },
-    { name: "bufferLength", type: { kind: "duration" }, default: 3_000_000_000, unit: "ns", help: "state history kept (0 = unlimited)" },
-    { name: "disableChecks", type: { kind: "bool" }, default: false, help: "skip the state and covariance validation" },
-    ...DEVICE,
+    ...STATE_CHAIN,
   ],
   create: (p) => new Omnidirectional3D(p as unknown as Omnidirectional3DOptions),
 };

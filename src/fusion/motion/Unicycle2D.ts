@@ -7,9 +7,9 @@ import {
   VELOCITY_ANGULAR_2D,
   VELOCITY_LINEAR_2D,
 } from "../core";
-import { predictUnicycle2D } from "../math/unicycle2d";
+import { predictUnicycle2D, UNICYCLE_STATE_COMPONENTS } from "../math/unicycle2d";
 import type { MotionModelDescriptor } from "../registry/PluginDescriptor";
-import { DEVICE } from "../registry/commonParameters";
+import { processNoiseDiagonal, STATE_CHAIN } from "../registry/commonParameters";
 
 /** Options of the Unicycle2D motion model (fuse_models::Unicycle2D parameters, §3.8). */
 export interface Unicycle2DOptions extends StateChainOptions {
@@ -35,7 +35,7 @@ function unicycleLayout(velocityNormMin: number): StateLayout {
     offsets: [0, 2, 3, 5, 6],
     sizes: [2, 1, 2, 1, 2],
     valueNames: ["pose", "pose", "pose", "linear velocity", "linear velocity", "yaw velocity", "linear acceleration", "linear acceleration"],
-    noiseNames: ["x", "y", "yaw", "vx", "vy", "vyaw", "ax", "ay"],
+    noiseNames: UNICYCLE_STATE_COMPONENTS,
     initialState: new Array<number>(8).fill(0),
     predict: predictUnicycle2D,
     scaleNoise: (state, q) => {
@@ -75,17 +75,10 @@ export const UNICYCLE_2D: MotionModelDescriptor = {
   type: "fuse_models::Unicycle2D",
   help: "planar constant-velocity, constant-acceleration motion model (8-dimensional state)",
   parameters: [
-    {
-      name: "processNoiseDiagonal",
-      type: { kind: "vector", length: 8, min: 0 },
-      required: true,
-      help: "process-noise variances per second (x, y, yaw, vx, vy, vyaw, ax, ay)",
-    },
+    processNoiseDiagonal(UNICYCLE_STATE_COMPONENTS),
     { name: "scaleProcessNoise", type: { kind: "bool" }, default: false, help: "scale the pose noise by the squared velocity norm" },
     { name: "velocityNormMin", type: { kind: "number", min: 0, exclusiveMin: true }, default: 1e-3, help: "lower bound of that velocity norm" },
-    { name: "bufferLength", type: { kind: "duration" }, default: 3_000_000_000, unit: "ns", help: "state history kept (0 = unlimited)" },
-    { name: "disableChecks", type: { kind: "bool" }, default: false, help: "skip the state and covariance validation" },
-    ...DEVICE,
+    ...STATE_CHAIN,
   ],
   create: (p) => new Unicycle2D(p as unknown as Unicycle2DOptions),
 };

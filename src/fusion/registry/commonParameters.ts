@@ -51,3 +51,20 @@ export const DEVICE: readonly ParameterSpec[] = [
   { name: "deviceId", type: { kind: "uuid" }, help: "device UUID of the variables (default from deviceName, else NIL)" },
   { name: "deviceName", type: { kind: "string" }, help: "device name; device id = uuid5(NIL, name)" },
 ];
+
+/** A state-chain motion model's `processNoiseDiagonal`: one variance per second for each state component. */
+export function processNoiseDiagonal(components: readonly string[]): ParameterSpec {
+  return {
+    name: "processNoiseDiagonal",
+    type: { kind: "vector", length: components.length, min: 0 },
+    required: true,
+    help: `process-noise variances per second (${components.join(", ")})`,
+  };
+}
+
+/** The parameters every fuse_models state-chain motion model reads after its own. */
+export const STATE_CHAIN: readonly ParameterSpec[] = [
+  { name: "bufferLength", type: { kind: "duration" }, default: 3_000_000_000, unit: "ns", help: "state history kept (0 = unlimited)" },
+  { name: "disableChecks", type: { kind: "bool" }, default: false, help: "skip the state and covariance validation" },
+  ...DEVICE,
+];
