@@ -114,15 +114,15 @@ export class Transaction {
     return this;
   }
 
-  /** fuse's removeVariable (see class comment). Returns this. */
-  public removeVariable(uuid: string): this {
-    this.#variables.remove(uuid);
-    return this;
-  }
-
   /** fuse's addConstraint (see class comment). Returns this. */
   public addConstraint(constraint: Constraint, options?: MergeOptions): this {
     this.#constraints.add(constraint, options);
+    return this;
+  }
+
+  /** fuse's removeVariable (see class comment). Returns this. */
+  public removeVariable(uuid: string): this {
+    this.#variables.remove(uuid);
     return this;
   }
 

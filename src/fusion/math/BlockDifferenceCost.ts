@@ -32,6 +32,15 @@ export abstract class BlockDifferenceCost extends LinearErrorCost {
     residuals: Float64Array,
     jacobians: readonly (Float64Array | null)[] | null,
   ): boolean {
+    this.#computeError(parameters);
+    this.whiten(residuals);
+    if (jacobians) {
+      this.#writeJacobians(jacobians);
+    }
+    return true;
+  }
+
+  #computeError(parameters: readonly Float64Array[]): void {
     const signs = this.#signs;
     const m = this.#measured;
     const e = this.error;
@@ -43,14 +52,16 @@ export abstract class BlockDifferenceCost extends LinearErrorCost {
       }
       e[i] = sum - m[i]!;
     }
-    this.whiten(residuals);
+  }
+
+  #writeJacobians(jacobians: readonly (Float64Array | null)[]): void {
     const a = this.sqrtInformation;
-    for (let b = 0; b < signs.length; b++) {
-      const j = jacobians?.[b];
+    for (let b = 0; b < this.#signs.length; b++) {
+      const j = jacobians[b];
       if (!j) {
         continue;
       }
-      if (signs[b] === 1) {
+      if (this.#signs[b] === 1) {
         j.set(a);
       } else {
         for (let i = 0; i < a.length; i++) {
@@ -58,6 +69,5 @@ export abstract class BlockDifferenceCost extends LinearErrorCost {
         }
       }
     }
-    return true;
   }
 }
