@@ -58,8 +58,7 @@ export class Pose2D extends Fuse2DSensorModel<Pose2DOptions> {
           (o.independent ?? true) ? "independent" : "dependent",
           o.minimumPoseRelativeCovarianceDiagonal ?? [0, 0, 0],
           o.loss ?? null,
-          this.#pos,
-          this.#ori,
+          { positionIndices: this.#pos, orientationIndices: this.#ori },
           tx,
         );
       }

@@ -78,12 +78,11 @@ export class PosePath {
           env,
           previous,
           current,
-          tw,
           o.minimumPoseRelativeCovarianceDiagonal ?? [0, 0, 0],
           o.twistCovarianceOffsetDiagonal ?? [0, 0, 0],
+          tw,
           o.poseLoss ?? null,
-          pos,
-          ori,
+          target,
           tx,
         );
       }
@@ -95,8 +94,7 @@ export class PosePath {
         (o.independent ?? true) ? "independent" : "dependent",
         o.minimumPoseRelativeCovarianceDiagonal ?? [0, 0, 0],
         o.poseLoss ?? null,
-        pos,
-        ori,
+        target,
         tx,
       );
     }

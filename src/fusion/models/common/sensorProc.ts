@@ -54,6 +54,9 @@ export interface PoseTarget {
   readonly orientationIndices: readonly number[];
 }
 
+/** The selected position and orientation axes of a pose. */
+export type PoseAxes = Pick<PoseTarget, "positionIndices" | "orientationIndices">;
+
 /** What the processing helpers need from their sensor model. */
 export interface ProcEnv {
   readonly source: string;
@@ -245,21 +248,32 @@ export function processAbsolutePose(
   return true;
 }
 
+/**
+ * The relative pose constraint between two poses over the selected axes, from `measure`'s change
+ * δ and covariance (undefined: nothing, its problem already recorded); nothing when no axis is
+ * selected (`measure` is not called) or the selection fails validation (precision 1e-6).
+ */
 function relativeConstraint(
   env: ProcEnv,
   p1: PoseMeasurement,
   p2: PoseMeasurement,
-  delta: number[],
-  cov: Matrix,
-  positionIndices: readonly number[],
-  orientationIndices: readonly number[],
   loss: LossConfig | null,
-  precision: number,
+  selected: PoseAxes,
   tx: Transaction,
+  measure: () => { delta: number[]; cov: Matrix } | undefined,
 ): boolean {
+  const { positionIndices, orientationIndices } = selected;
+  if (positionIndices.length === 0 && orientationIndices.length === 0) {
+    return false;
+  }
+  const measured = measure();
+  if (measured == undefined) {
+    return false;
+  }
+  const { delta, cov } = measured;
   const indices = [...positionIndices, ...orientationIndices.map((i) => i + 2)];
   const [partialMean, partialCov] = select(delta, cov, indices);
-  if (!check(env, "relative pose", partialMean, partialCov, precision)) {
+  if (!check(env, "relative pose", partialMean, partialCov, 1e-6)) {
     return false;
   }
   const [pos1, ori1] = poseVariables(env, p1.stamp, p1.position[0], p1.position[1], fuseCoreYaw(p1.orientation));
@@ -304,44 +318,35 @@ export function processDifferentialPose(
   covarianceModel: "independent" | "dependent",
   minimumCovarianceDiagonal: readonly number[],
   loss: LossConfig | null,
-  positionIndices: readonly number[],
-  orientationIndices: readonly number[],
+  selected: PoseAxes,
   tx: Transaction,
 ): boolean {
-  if (positionIndices.length === 0 && orientationIndices.length === 0) {
-    return false;
-  }
-  const { delta, sy, cy, dx, dy } = relativeMean(pose1, pose2);
-  const c1 = sub3(pose1.covariance);
-  const c2 = sub3(pose2.covariance);
-  let cov: Matrix;
-  if (covarianceModel === "independent") {
-    const j1 = fromRows([
-      [-cy, sy, sy * dx + cy * dy],
-      [-sy, -cy, -cy * dx + sy * dy],
-      [0, 0, -1],
-    ]);
-    const j2 = fromRows([
+  return relativeConstraint(env, pose1, pose2, loss, selected, tx, () => {
+    const { delta, sy, cy, dx, dy } = relativeMean(pose1, pose2);
+    const c1 = sub3(pose1.covariance);
+    const c2 = sub3(pose2.covariance);
+    // R(−θ₁): J₂ of the independent model, M of the dependent one.
+    const rotation = fromRows([
       [cy, -sy, 0],
       [sy, cy, 0],
       [0, 0, 1],
     ]);
-    cov = linalg.add(linalg.sandwich(j1, c1), linalg.sandwich(j2, c2));
-  } else {
+    if (covarianceModel === "independent") {
+      const j1 = fromRows([
+        [-cy, sy, sy * dx + cy * dy],
+        [-sy, -cy, -cy * dx + sy * dy],
+        [0, 0, -1],
+      ]);
+      return { delta, cov: linalg.add(linalg.sandwich(j1, c1), linalg.sandwich(rotation, c2)) };
+    }
     const p = fromRows([
       [1, 0, sy * delta[0]! - cy * delta[1]!],
       [0, 1, cy * delta[0]! + sy * delta[1]!],
       [0, 0, 1],
     ]);
-    const m = fromRows([
-      [cy, -sy, 0],
-      [sy, cy, 0],
-      [0, 0, 1],
-    ]);
     const inner = linalg.add(c2, linalg.scale(linalg.sandwich(p, c1), -1));
-    cov = addDiagonal(linalg.sandwich(m, inner), minimumCovarianceDiagonal);
-  }
-  return relativeConstraint(env, pose1, pose2, delta, cov, positionIndices, orientationIndices, loss, 1e-6, tx);
+    return { delta, cov: addDiagonal(linalg.sandwich(rotation, inner), minimumCovarianceDiagonal) };
+  });
 }
 
 /**
@@ -352,29 +357,26 @@ export function processDifferentialPoseWithTwistCovariance(
   env: ProcEnv,
   pose1: PoseMeasurement,
   pose2: PoseMeasurement,
-  twist: VectorPairMeasurement,
   minimumCovarianceDiagonal: readonly number[],
   twistCovarianceOffsetDiagonal: readonly number[],
+  twist: VectorPairMeasurement,
   loss: LossConfig | null,
-  positionIndices: readonly number[],
-  orientationIndices: readonly number[],
+  selected: PoseAxes,
   tx: Transaction,
 ): boolean {
-  if (positionIndices.length === 0 && orientationIndices.length === 0) {
-    return false;
-  }
-  const { delta } = relativeMean(pose1, pose2);
-  const dt = (pose2.stamp - pose1.stamp) / 1e9;
-  if (dt < 1e-6) {
-    env.problem("relative pose", "non-finite-mean", `very small time difference ${dt} s between poses`);
-    return false;
-  }
-  const tw = sub3(twist.covariance);
-  for (let i = 0; i < 3; i++) {
-    tw.data[i * 3 + i] = tw.data[i * 3 + i]! - (twistCovarianceOffsetDiagonal[i] ?? 0);
-  }
-  const cov = addDiagonal(linalg.scale(tw, dt * dt), minimumCovarianceDiagonal);
-  return relativeConstraint(env, pose1, pose2, delta, cov, positionIndices, orientationIndices, loss, 1e-6, tx);
+  return relativeConstraint(env, pose1, pose2, loss, selected, tx, () => {
+    const { delta } = relativeMean(pose1, pose2);
+    const dt = (pose2.stamp - pose1.stamp) / 1e9;
+    if (dt < 1e-6) {
+      env.problem("relative pose", "non-finite-mean", `very small time difference ${dt} s between poses`);
+      return undefined;
+    }
+    const tw = sub3(twist.covariance);
+    for (let i = 0; i < 3; i++) {
+      tw.data[i * 3 + i] = tw.data[i * 3 + i]! - (twistCovarianceOffsetDiagonal[i] ?? 0);
+    }
+    return { delta, cov: addDiagonal(linalg.scale(tw, dt * dt), minimumCovarianceDiagonal) };
+  });
 }
 
 function addDiagonal(m: Matrix, diag: readonly number[]): Matrix {
