@@ -32,6 +32,7 @@ import { Imu2D, Odometry2D, Unicycle2DIgnition } from "../src/fusion/models";
 import { Unicycle2D } from "../src/fusion/motion";
 import { FixedLagSmoother, type Odometry2DEstimate } from "../src/fusion/optimizer";
 import { FusionRunner } from "../src/fusion/runner";
+import { readHeader } from "../src/messages";
 import { openRecordingFile } from "../src/recording/node";
 import { TimeBase, type Stamp } from "../src/time";
 
@@ -311,9 +312,11 @@ function smootherCase(data: Loaded): BenchmarkCase {
       for (const m of messages) {
         now = m.arrival;
         smoother.spinUntil(m.arrival);
+        // The header is read once per message and handed to the sensors, as the pipeline does.
+        const event = { topic: m.topic, message: m.message, receiveTime: m.arrival, header: readHeader(m.message, data.base) };
         for (const [, sensor] of sensors) {
           if (sensor.topics.includes(m.topic)) {
-            sensor.handleMessage({ topic: m.topic, message: m.message, receiveTime: m.arrival });
+            sensor.handleMessage(event);
           }
         }
       }

@@ -1,4 +1,4 @@
-import { nsecOf, type RosTime } from "../time";
+import { nsecOf, type RosTime, type Stamp, type TimeBase } from "../time";
 
 /**
  * Why a message cannot give a stamp: it has no header (no `header.stamp` and no Foxglove
@@ -66,4 +66,31 @@ export function childFrameIdOf(message: unknown): string | undefined {
   }
   const id = (message as { child_frame_id?: unknown }).child_frame_id;
   return typeof id === "string" ? id : undefined;
+}
+
+/** A message's own header as read once per message: its stamp (relative) and its frame. */
+export interface MessageHeader {
+  /** `header.stamp` (or a Foxglove `timestamp`) on the pipeline's time base. */
+  readonly stamp: Stamp;
+  /** `header.frame_id` (or a Foxglove `frame_id`); "" when there is none. */
+  readonly frameId: string;
+}
+
+/**
+ * The header of a message on `base`, or why it has none usable: `"no-header"`, or `"zero-stamp"`
+ * for a zero stamp and for a stamp outside the base's window (which cannot be on its clock).
+ * Never throws.
+ */
+export function readHeader(message: unknown, base: TimeBase): MessageHeader | StampProblem {
+  const t = readStamp(message);
+  if (typeof t === "string") {
+    return t;
+  }
+  let stamp: Stamp;
+  try {
+    stamp = base.fromSecNsec(t.sec, nsecOf(t));
+  } catch {
+    return "zero-stamp";
+  }
+  return { stamp, frameId: frameIdOf(message) ?? "" };
 }

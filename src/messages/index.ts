@@ -2,8 +2,10 @@ export {
   childFrameIdOf,
   frameIdOf,
   nsecOf,
+  readHeader,
   readStamp,
   stampOf,
+  type MessageHeader,
   type StampProblem,
 } from "./header";
 export {

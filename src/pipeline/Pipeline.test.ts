@@ -36,6 +36,28 @@ describe("Pipeline", () => {
     expect(p.timeBase).toBeUndefined();
   });
 
+  it("hands extensions each message's own header, whatever the input's stamp source", () => {
+    const p = new Pipeline(
+      parseConfig({ inputs: [{ topic: "/a", stamp: "receive" }, { topic: "/b" }], policy: APPROX }),
+    );
+    const seen: unknown[] = [];
+    p.use({ name: "probe", topics: ["/other"], message: (e) => seen.push([e.input.topic, e.header]) });
+    const h = (sec: number, nsec: number, frame: string): unknown => ({ header: { stamp: { sec, nsec }, frame_id: frame } });
+    p.push(msg("/b", h(1_700_000_000, 0, "b"), 1_700_000_000, 0));
+    // /a is synchronized by its receive time (2 s later); its header stamp is still the header's.
+    p.push(msg("/a", h(1_700_000_000, 5, "a"), 1_700_000_002, 0));
+    p.push(msg("/other", h(1_700_000_001, 0, "o"), 1_700_000_002, 0));
+    p.push(msg("/other", { data: 1 }, 1_700_000_003, 0));
+    p.push(msg("/b", h(0, 0, "b"), 1_700_000_004, 0));
+    expect(seen).toEqual([
+      ["/b", { stamp: 0, frameId: "b" }],
+      ["/a", { stamp: 5, frameId: "a" }],
+      ["/other", { stamp: 1_000_000_000, frameId: "o" }],
+      ["/other", "no-header"],
+      ["/b", "zero-stamp"],
+    ]);
+  });
+
   it("emits tuples, computes timespan and lag, and feeds extensions in order", () => {
     const p = new Pipeline(
       parseConfig({

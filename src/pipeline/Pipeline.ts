@@ -1,6 +1,6 @@
 import { TransformBuffer } from "../filters/tf";
 import { quatFromRpy } from "../geometry";
-import { nsecOf, readStamp, readTransforms } from "../messages";
+import { nsecOf, readHeader, readStamp, readTransforms, type MessageHeader, type StampProblem } from "../messages";
 import { DEFAULT_STAMP_SOURCE, stampReaderFor, stampSourceProblem, type StampReader } from "../messages/stampSources";
 import { TimeBase, type Stamp } from "../time";
 import { ConfigError } from "./ConfigError";
@@ -312,34 +312,35 @@ export class Pipeline<M extends PipelineInput = PipelineInput> {
     const isTfStatic = this.#tfStaticTopics.has(topic);
     let stamp: Stamp | undefined;
     let arrival: Stamp | undefined;
+    let header: MessageHeader | StampProblem | undefined;
 
     if (isTf || isTfStatic) {
       this.#addTf(input, isTfStatic ? "static" : "dynamic", index);
       arrival = this.#arrival(input);
     } else if (slots.length > 0) {
       const topicStats = this.#stats.topic(topic);
-      const header = input.decodeError == undefined ? this.#stampReaders.get(topic)!(input) : "undecodable";
-      const valid = typeof header === "string" ? undefined : this.#validStamp(topic, header.sec, nsecOf(header));
-      if (typeof header !== "string" && typeof valid === "string") {
+      const sourced = input.decodeError == undefined ? this.#stampReaders.get(topic)!(input) : "undecodable";
+      const valid = typeof sourced === "string" ? undefined : this.#validStamp(topic, sourced.sec, nsecOf(sourced));
+      if (typeof sourced !== "string" && typeof valid === "string") {
         arrival = this.#arrival(input);
         topicStats.addMessage(arrival ?? NaN);
         for (const slot of slots) {
           this.#emitDrop(input, slot, NaN, "invalid-stamp", valid, index);
         }
-      } else if (header === "undecodable") {
+      } else if (sourced === "undecodable") {
         arrival = this.#arrival(input);
         topicStats.addMessage(arrival ?? NaN);
         for (const slot of slots) {
           this.#emitDrop(input, slot, NaN, "undecodable", input.decodeError, index);
         }
-      } else if (typeof header === "string") {
-        if (!this.#timeBase && header === "no-header" && this.#policyAcceptsHeaderless()) {
+      } else if (typeof sourced === "string") {
+        if (!this.#timeBase && sourced === "no-header" && this.#policyAcceptsHeaderless()) {
           // A headerless message is matched by its arrival time, so it can start the time base.
           this.#ensureStarted(input.receiveTime.sec, input.receiveTime.nsec);
         }
         arrival = this.#arrival(input);
         topicStats.addMessage(arrival ?? NaN);
-        const acceptsHeaderless = header === "no-header" && this.#policyAcceptsHeaderless();
+        const acceptsHeaderless = sourced === "no-header" && this.#policyAcceptsHeaderless();
         if (acceptsHeaderless && arrival != undefined) {
           for (const slot of slots) {
             this.#feed(slot, NaN, arrival, index, input);
@@ -350,8 +351,8 @@ export class Pipeline<M extends PipelineInput = PipelineInput> {
               input,
               slot,
               NaN,
-              header,
-              header === "no-header"
+              sourced,
+              sourced === "no-header"
                 ? "the message has no header stamp"
                 : "the header stamp is 0 (unset)",
               index,
@@ -374,18 +375,15 @@ export class Pipeline<M extends PipelineInput = PipelineInput> {
       }
     } else {
       arrival = this.#arrival(input);
-      const header = readStamp(input.message);
-      if (typeof header !== "string" && this.#timeBase) {
-        try {
-          stamp = this.#timeBase.fromSecNsec(header.sec, nsecOf(header));
-        } catch {
-          stamp = undefined;
-        }
-      }
+      header = this.#timeBase ? readHeader(input.message, this.#timeBase) : undefined;
+      stamp = typeof header === "object" ? header.stamp : undefined;
     }
 
     if (this.#extensions.length > 0) {
-      const event: PipelineMessageEvent<M> = { input, index, slots, stamp, arrival };
+      if (header == undefined && this.#timeBase) {
+        header = readHeader(input.message, this.#timeBase);
+      }
+      const event: PipelineMessageEvent<M> = { input, index, slots, stamp, arrival, header };
       for (const ext of this.#extensions) {
         ext.message?.(event);
       }

@@ -1,4 +1,5 @@
 import type { TransformBuffer } from "../filters/tf";
+import type { MessageHeader, StampProblem } from "../messages";
 import type { Stamp, TimeBase } from "../time";
 import type { PipelineConfig } from "./config";
 import type { DropReason } from "../time/DropReason";
@@ -92,6 +93,11 @@ export interface PipelineMessageEvent<M extends PipelineInput = PipelineInput> {
   readonly stamp: Stamp | undefined;
   /** Relative receive time, or undefined before the time base is known. */
   readonly arrival: Stamp | undefined;
+  /**
+   * The message's own header (stamp and frame, whatever the input's stamp source), read once
+   * here for every extension, or why it has none usable; undefined before the time base is known.
+   */
+  readonly header: MessageHeader | StampProblem | undefined;
 }
 
 /** What an extension gets when the pipeline starts (at the first stamp). */

@@ -1,6 +1,7 @@
 import type { FusionContext } from "./FusionContext";
 import type { ReadonlyGraph } from "./Graph";
 import type { Transaction } from "./Transaction";
+import type { MessageHeader, StampProblem } from "../../messages";
 import type { Stamp } from "../../time";
 
 /** fuse's TransactionCallback: the sensor's "publish". */
@@ -13,6 +14,12 @@ export interface SensorMessage {
   readonly message: unknown;
   /** Receive (log) time as a relative stamp: the clock that throttling uses. */
   readonly receiveTime: Stamp;
+  /**
+   * The message's own header stamp and frame, read once by whoever delivers the message (the
+   * pipeline, for every message it feeds), or why it has none usable. Sensors use it instead of
+   * reading the header again.
+   */
+  readonly header: MessageHeader | StampProblem;
 }
 
 /**

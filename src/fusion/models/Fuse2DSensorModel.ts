@@ -2,7 +2,6 @@ import type { DropReason } from "../../time/DropReason";
 import { AsyncSensorModel, resolveDeviceId, Transaction, type SensorMessage } from "../core";
 import { Throttle } from "./common/Throttle";
 import type { MeasurementProblem } from "./common/measurement";
-import { readHeader } from "./common/rosMessages";
 import type { ProcEnv } from "./common/sensorProc";
 
 /** Parameters every fuse_models 2D sensor shares (reference/fuse.md §3 "Other common parameters"). */
@@ -73,7 +72,7 @@ export abstract class Fuse2DSensorModel<O extends CommonSensorOptions> extends A
       this.#drop(event, NaN, "throttled", `throttle period ${this.options.throttlePeriod ?? 0} ns`);
       return;
     }
-    const header = readHeader(event.message, this.context.timeBase);
+    const header = event.header;
     if (typeof header === "string") {
       this.#drop(event, NaN, header, "the message has no usable header stamp");
       return;

@@ -1,6 +1,6 @@
 import { AsyncSensorModel, Constraint, resolveDeviceId, Transaction, Variable, type Matrix, type SensorMessage } from "../core";
 import type { PoseMeasurement } from "./common/measurement";
-import { asObject, readHeader, readPoseWithCovariance } from "./common/rosMessages";
+import { asObject, readPoseWithCovariance } from "./common/rosMessages";
 import type { IgnitionOptions } from "./common/sensorFamilies";
 
 /** The pose part of an ignition prior: its values in the variables' layout, and their covariance. */
@@ -51,7 +51,7 @@ export abstract class IgnitionSensorModel extends AsyncSensorModel {
   }
 
   protected override onMessage(event: SensorMessage): void {
-    const header = readHeader(event.message, this.context.timeBase);
+    const header = event.header;
     if (typeof header === "string") {
       this.context.drop({ sensor: this.name, topic: event.topic, stamp: NaN, reason: header, detail: "set_pose has no stamp" });
       return;

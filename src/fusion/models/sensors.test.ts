@@ -14,6 +14,7 @@ import { Imu2D } from "./Imu2D";
 import { Odometry2D } from "./Odometry2D";
 import { Unicycle2DIgnition } from "./Unicycle2DIgnition";
 import { quatFromRpy, quatMultiply } from "./common/quaternion";
+import { sensorMessage } from "../testing/sensorMessage";
 
 const base = new TimeBase(0);
 
@@ -54,12 +55,12 @@ describe("Odometry2D (reference/fuse.md §3.1)", () => {
   it("sends nothing before start and after stop, counting the dropped transactions", () => {
     const s = new Odometry2D({ topic: "/odom", positionDimensions: ["x"] });
     const { txs } = harness(s);
-    s.handleMessage({ topic: "/odom", message: odom(1, 0, 0, 0, 0, 0), receiveTime: 1e9 });
+    s.handleMessage(sensorMessage("/odom", odom(1, 0, 0, 0, 0, 0), 1e9, base));
     expect(txs).toHaveLength(0);
     s.start();
-    s.handleMessage({ topic: "/odom", message: odom(1, 0, 0, 0, 0, 0), receiveTime: 1e9 });
+    s.handleMessage(sensorMessage("/odom", odom(1, 0, 0, 0, 0, 0), 1e9, base));
     s.stop();
-    s.handleMessage({ topic: "/odom", message: odom(2, 0, 0, 0, 0, 0), receiveTime: 2e9 });
+    s.handleMessage(sensorMessage("/odom", odom(2, 0, 0, 0, 0, 0), 2e9, base));
     expect(txs).toHaveLength(1);
   });
 
@@ -67,7 +68,7 @@ describe("Odometry2D (reference/fuse.md §3.1)", () => {
     const s = new Odometry2D({ topic: "/odom", positionDimensions: ["x"], orientationDimensions: ["yaw"] });
     const { txs } = harness(s);
     s.start();
-    s.handleMessage({ topic: "/odom", message: odom(3, 1.5, -2, 0.5, 0, 0), receiveTime: 3e9 });
+    s.handleMessage(sensorMessage("/odom", odom(3, 1.5, -2, 0.5, 0, 0), 3e9, base));
     const tx = txs[0]!;
     expect(tx.stamp).toBe(3e9);
     expect(tx.involvedStamps).toEqual([3e9]);
@@ -91,7 +92,7 @@ describe("Odometry2D (reference/fuse.md §3.1)", () => {
     const s = new Odometry2D({ topic: "/odom", linearVelocityDimensions: ["y", "x", "x"], angularVelocityDimensions: ["yaw"] });
     const { txs } = harness(s);
     s.start();
-    s.handleMessage({ topic: "/odom", message: odom(1, 0, 0, 0, 0.7, -0.2), receiveTime: 1e9 });
+    s.handleMessage(sensorMessage("/odom", odom(1, 0, 0, 0, 0.7, -0.2), 1e9, base));
     const [lin, ang] = txs[0]!.addedConstraints;
     expect(lin!.type).toBe("fuse_constraints::AbsoluteVelocityLinear2DStampedConstraint");
     expect(Array.from(lin!.mean)).toEqual([0.7, 0]);
@@ -113,8 +114,8 @@ describe("Odometry2D (reference/fuse.md §3.1)", () => {
     const { txs } = harness(s);
     s.start();
     const cov = cov6([0.1, 0.1, 1, 1, 1, 0.1]);
-    s.handleMessage({ topic: "/odom", message: odom(1, 1, 1, Math.PI / 2, 0, 0, cov), receiveTime: 1e9 });
-    s.handleMessage({ topic: "/odom", message: odom(2, 1, 3, Math.PI / 2 + 0.1, 0, 0, cov), receiveTime: 2e9 });
+    s.handleMessage(sensorMessage("/odom", odom(1, 1, 1, Math.PI / 2, 0, 0, cov), 1e9, base));
+    s.handleMessage(sensorMessage("/odom", odom(2, 1, 3, Math.PI / 2 + 0.1, 0, 0, cov), 2e9, base));
     expect(txs[0]!.empty()).toBe(true); // sent even though nothing was added
     const tx = txs[1]!;
     expect(tx.involvedStamps).toEqual([1e9, 2e9]);
@@ -141,7 +142,7 @@ describe("Odometry2D (reference/fuse.md §3.1)", () => {
       const s = new Odometry2D({ topic: "/odom", positionDimensions: ["x", "y"] });
       const { txs, drops } = harness(s);
       s.start();
-      s.handleMessage({ topic: "/odom", message: odom(1, 0, 0, 0, 0, 0, cov), receiveTime: 1e9 });
+      s.handleMessage(sensorMessage("/odom", odom(1, 0, 0, 0, 0, 0, cov), 1e9, base));
       expect(txs[0]!.addedConstraints).toHaveLength(0);
       expect(drops).toHaveLength(1);
       expect(drops[0]!.reason).toBe("invalid-covariance");
@@ -150,7 +151,7 @@ describe("Odometry2D (reference/fuse.md §3.1)", () => {
     const s = new Odometry2D({ topic: "/odom", positionDimensions: ["x"] });
     const { txs, drops } = harness(s);
     s.start();
-    s.handleMessage({ topic: "/odom", message: odom(1, NaN, 0, 0, 0, 0), receiveTime: 1e9 });
+    s.handleMessage(sensorMessage("/odom", odom(1, NaN, 0, 0, 0, 0), 1e9, base));
     expect(txs[0]!.addedConstraints).toHaveLength(0);
     expect(drops[0]!.detail).toContain("non-finite-mean");
   });
@@ -160,7 +161,7 @@ describe("Odometry2D (reference/fuse.md §3.1)", () => {
     const { txs, drops } = harness(s);
     s.start();
     for (const t of [1000, 1050, 1100, 1101, 1150, 1201, 1250]) {
-      s.handleMessage({ topic: "/odom", message: odom(1, 0, 0, 0, 0, 0), receiveTime: t });
+      s.handleMessage(sensorMessage("/odom", odom(1, 0, 0, 0, 0, 0), t, base));
     }
     // kept: 1000 (last=1000), 1101 (last=1100), 1201 (last=1200), 1250? 1250-1200=50 no.
     expect(txs).toHaveLength(3);
@@ -187,7 +188,7 @@ describe("Imu2D (reference/fuse.md §3.2) and the mounting convention", () => {
     const s = new Imu2D({ topic: "/imu", orientationDimensions: ["yaw"], angularVelocityDimensions: ["yaw"] });
     const { txs } = harness(s);
     s.start();
-    s.handleMessage({ topic: "/imu", message: imu(quatFromRpy(0, 0, 0.4)), receiveTime: 1e9 });
+    s.handleMessage(sensorMessage("/imu", imu(quatFromRpy(0, 0, 0.4)), 1e9, base));
     const tx = txs[0]!;
     expect(tx.addedVariables.map((v) => v.type.split("::")[1])).toEqual([
       "Position2DStamped",
@@ -210,7 +211,7 @@ describe("Imu2D (reference/fuse.md §3.2) and the mounting convention", () => {
       const s = new Imu2D({ topic: "/imu", orientationDimensions: ["yaw"], orientationTargetFrame: "base_link", orientationTransform: mode });
       const { txs } = harness(s, transforms);
       s.start();
-      s.handleMessage({ topic: "/imu", message: imu(qImu), receiveTime: 1e9 });
+      s.handleMessage(sensorMessage("/imu", imu(qImu), 1e9, base));
       return txs[0]!.addedConstraints[0]!.mean[2]!;
     };
     expect(yawWith("body")).toBeCloseTo(bodyYaw, 12);
@@ -224,11 +225,9 @@ describe("Imu2D (reference/fuse.md §3.2) and the mounting convention", () => {
     // Pitched 30°: gravity seen in the IMU frame is R⁻¹(0,0,g) = (−g·sin30°, 0, g·cos30°).
     const g = 9.80665;
     const pitch = Math.PI / 6;
-    s.handleMessage({
-      topic: "/imu",
-      message: imu(quatFromRpy(0, pitch, 0), 0.5 - g * Math.sin(pitch), 0.25, g * Math.cos(pitch)),
-      receiveTime: 1e9,
-    });
+    s.handleMessage(
+      sensorMessage("/imu", imu(quatFromRpy(0, pitch, 0), 0.5 - g * Math.sin(pitch), 0.25, g * Math.cos(pitch)), 1e9, base),
+    );
     const c = txs[0]!.addedConstraints[0]!;
     expect(c.type).toBe("fuse_constraints::AbsoluteAccelerationLinear2DStampedConstraint");
     expect(c.mean[0]).toBeCloseTo(0.5, 9);
@@ -239,7 +238,7 @@ describe("Imu2D (reference/fuse.md §3.2) and the mounting convention", () => {
     const s = new Imu2D({ topic: "/imu", angularVelocityDimensions: ["yaw"], twistTargetFrame: "base_link" });
     const { txs, drops } = harness(s, { lookup: () => undefined });
     s.start();
-    s.handleMessage({ topic: "/imu", message: imu([0, 0, 0, 1]), receiveTime: 1e9 });
+    s.handleMessage(sensorMessage("/imu", imu([0, 0, 0, 1]), 1e9, base));
     expect(txs[0]!.addedConstraints).toHaveLength(0);
     expect(drops[0]!.reason).toBe("transform-unavailable");
   });

@@ -6,6 +6,7 @@ import { TimeBase } from "../../time";
 import { StampedUuids, type FusionContext, type ReadonlyGraph } from "../core";
 import { Odometry2D } from "../models";
 import { Unicycle2D } from "../motion";
+import { sensorMessage } from "../testing/sensorMessage";
 
 const BASE_SEC = 1_432_235_497;
 
@@ -56,7 +57,7 @@ function run(options: FixedLagSmootherOptions): { estimates: Odometry2DEstimate[
       pose: { pose: { position: { x: 0, y: 0, z: 0 }, orientation: { x: 0, y: 0, z: 0, w: 1 } }, covariance: cov([1, 1, 1, 1, 1, 1]) },
       twist: { twist: { linear: { x: 1, y: 0, z: 0 }, angular: { x: 0, y: 0, z: 0.1 } }, covariance: cov([0.01, 0.01, 1, 1, 1, 0.01]) },
     };
-    sensor.handleMessage({ topic: "/odom", message, receiveTime: now });
+    sensor.handleMessage(sensorMessage("/odom", message, now, timeBase));
   }
   smoother.flush();
   return { estimates, live };

@@ -1,6 +1,6 @@
 import { ImuMountCheck } from "./ImuMountCheck";
 import { TransactionLog, type TransactionRecord } from "./TransactionLog";
-import { frameIdOf } from "../../messages";
+import { frameIdOf, readHeader, type MessageHeader, type StampProblem } from "../../messages";
 import type { Stamp, TimeBase } from "../../time";
 import { FusionConfigError, parseFusionConfig, type FusionConfig, type SensorConfig } from "../config";
 import {
@@ -48,6 +48,8 @@ export interface RunnerStartContext {
 export interface RunnerMessageEvent {
   readonly input: { readonly topic: string; readonly message: unknown; readonly schemaName?: string };
   readonly arrival: Stamp | undefined;
+  /** The message's header as the pipeline read it (read here when the event has none). */
+  readonly header?: MessageHeader | StampProblem;
 }
 
 /** Options of FusionRunner. */
@@ -287,10 +289,12 @@ export class FusionRunner {
     if (!this.#checkedTopics.has(topic)) {
       this.#checkMessageType(topic, event.input.schemaName);
     }
+    let header = event.header;
     for (const [name, sensor] of this.#sensors) {
       if (sensor.topics.includes(topic)) {
-        this.#mountCheck.sawFrame(name, frameIdOf(event.input.message));
-        sensor.handleMessage({ topic, message: event.input.message, receiveTime: arrival });
+        header ??= readHeader(event.input.message, this.#base);
+        this.#mountCheck.sawFrame(name, typeof header === "string" ? frameIdOf(event.input.message) : header.frameId);
+        sensor.handleMessage({ topic, message: event.input.message, receiveTime: arrival, header });
       }
     }
   }

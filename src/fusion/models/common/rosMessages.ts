@@ -1,6 +1,4 @@
 import type { PoseMeasurement, VectorPairMeasurement } from "./measurement";
-import { frameIdOf, readStamp, type StampProblem } from "../../../messages";
-import { nsecOf, type TimeBase } from "../../../time";
 
 type Obj = Record<string, unknown>;
 
@@ -28,24 +26,6 @@ function floats(v: unknown, n: number): ArrayLike<number> {
     return a;
   }
   return new Array<number>(n).fill(NaN);
-}
-
-/** Header stamp (relative) and frame of a ROS 1/2 message, or the drop reason. */
-export function readHeader(
-  message: unknown,
-  base: TimeBase,
-): { stamp: number; frameId: string } | StampProblem {
-  const t = readStamp(message);
-  if (typeof t === "string") {
-    return t;
-  }
-  let stamp: number;
-  try {
-    stamp = base.fromSecNsec(t.sec, nsecOf(t));
-  } catch {
-    return "zero-stamp";
-  }
-  return { stamp, frameId: frameIdOf(message) ?? "" };
 }
 
 /** geometry_msgs/PoseWithCovariance at `message[field]` with the given header. */
