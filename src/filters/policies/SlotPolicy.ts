@@ -20,6 +20,11 @@ export abstract class SlotPolicy<T, H extends PolicyHost<T> | undefined = Policy
   public readonly acceptsHeaderless: boolean;
   /** The host `bind` connected; `unbound` before the first `bind`. */
   protected host: H;
+  /**
+   * Whether the host reads `emit`'s `stamps` (its `readsStamps`, read once in `bind`): when false,
+   * a policy passes `NO_STAMPS` instead of building an array per set.
+   */
+  protected readsStamps = true;
 
   /** `headerless`: whether `add` takes messages without a header stamp ("accept") or not. */
   protected constructor(type: string, slots: number, headerless: "accept" | "refuse", unbound?: H) {
@@ -32,6 +37,7 @@ export abstract class SlotPolicy<T, H extends PolicyHost<T> | undefined = Policy
   /** Connects the policy to its host. */
   public bind(host: PolicyHost<T>): void {
     this.host = host as H;
+    this.readsStamps = host.readsStamps ?? true;
   }
 
   /** See {@link CombinerPolicy.add}. */
@@ -40,6 +46,19 @@ export abstract class SlotPolicy<T, H extends PolicyHost<T> | undefined = Policy
   /** See {@link CombinerPolicy.reset}. */
   // eslint-disable-next-line @foxglove/no-boolean-parameters -- the CombinerPolicy contract
   public abstract reset(reportDrops?: boolean): void;
+
+  /**
+   * `hostFor`, and for a message without a header stamp (NaN) its `no-header` drop ("<type> needs
+   * a header stamp"), returning undefined: the start of `add` in the policies that match by stamp.
+   */
+  protected hostForStamped(slot: number, stamp: Stamp, item: T): PolicyHost<T> | undefined {
+    const host = this.hostFor(slot);
+    if (stamp !== stamp) {
+      host.drop(slot, stamp, item, "no-header", `${this.type} needs a header stamp`);
+      return undefined;
+    }
+    return host;
+  }
 
   /** The bound host, for an `add` to `slot`; throws before `bind()` or for a slot that does not exist. */
   protected hostFor(slot: number): PolicyHost<T> {

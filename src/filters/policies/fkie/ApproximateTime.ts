@@ -1,6 +1,6 @@
 import type { Duration, Stamp } from "../../../time";
 import type { DropReason } from "../../DropReason";
-import { NO_STAMPS, type PolicyHost } from "../CombinerPolicy";
+import { NO_STAMPS } from "../CombinerPolicy";
 import { QueueAgePolicy } from "./QueueAgePolicy";
 import { SlotRing } from "./SlotRing";
 import { checkDuration, checkSlotIndex, rejectInput } from "./checks";
@@ -82,7 +82,6 @@ const INITIAL_CAPACITY = 16;
  * ```
  */
 export class ApproximateTime<T> extends QueueAgePolicy<T> {
-  #readsStamps = true;
   #maxTimespan: Duration | null;
   readonly #zero: Stamp;
   readonly #ros1: boolean;
@@ -145,11 +144,6 @@ export class ApproximateTime<T> extends QueueAgePolicy<T> {
     return this;
   }
 
-  /** Connects the policy to its host (emit/drop receiver). */
-  public override bind(host: PolicyHost<T>): void {
-    super.bind(host);
-    this.#readsStamps = host.readsStamps ?? true;
-  }
 
   /** Adds one message (reference §2.1 add): expiry, order check, insert, prune, matching loop. */
   public override add(slot: number, stamp: Stamp, item: T, _arrival?: Stamp): void {
@@ -323,7 +317,7 @@ export class ApproximateTime<T> extends QueueAgePolicy<T> {
     // followed by stores (which turns the stamps' backing store into doubles a second time).
     let items: T[];
     let stamps: Stamp[] = NO_STAMPS;
-    const readsStamps = this.#readsStamps;
+    const readsStamps = this.readsStamps;
     if (slots === 2) {
       const [a, b] = rings as [SlotRing<T>, SlotRing<T>];
       if (readsStamps) {

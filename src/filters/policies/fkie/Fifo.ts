@@ -34,7 +34,6 @@ export class Fifo<T> extends SlotPolicy<T, PolicyHost<T>> {
   readonly #items: (T | undefined)[][];
   readonly #stamps: Stamp[][];
   readonly #front: number[];
-  #readsStamps = true;
 
   /**
    * @param slots number of inputs (a positive integer)
@@ -54,11 +53,6 @@ export class Fifo<T> extends SlotPolicy<T, PolicyHost<T>> {
     return this.#maxQueueSize;
   }
 
-  /** Connects the policy to its host (emit/drop receiver). */
-  public override bind(host: PolicyHost<T>): void {
-    super.bind(host);
-    this.#readsStamps = host.readsStamps ?? true;
-  }
 
   /** Adds one message (reference §2.3); `stamp` is carried to the output only. */
   public override add(slot: number, stamp: Stamp, item: T, _arrival?: Stamp): void {
@@ -83,7 +77,7 @@ export class Fifo<T> extends SlotPolicy<T, PolicyHost<T>> {
         }
       }
       const items = new Array<T>(this.slots);
-      const stamps = this.#readsStamps ? new Array<Stamp>(this.slots) : NO_STAMPS;
+      const stamps = this.readsStamps ? new Array<Stamp>(this.slots) : NO_STAMPS;
       for (let i = 0; i < this.slots; i++) {
         const f = this.#front[i]!;
         if (stamps !== NO_STAMPS) {

@@ -33,9 +33,8 @@ export class ExactTime<T> extends SlotPolicy<T> {
   }
 
   public override add(slot: number, stamp: Stamp, item: T, _arrival: Stamp): void {
-    const host = this.hostFor(slot);
-    if (stamp !== stamp) {
-      host.drop(slot, stamp, item, "no-header", "python/exact-time needs a header stamp");
+    const host = this.hostForStamped(slot, stamp, item);
+    if (host == undefined) {
       return;
     }
     this.#dicts.store(host, slot, stamp, stamp, item);

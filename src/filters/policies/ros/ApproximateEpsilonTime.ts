@@ -27,7 +27,6 @@ export class ApproximateEpsilonTime<T> extends SlotPolicy<T> {
   readonly #items: T[][];
   readonly #heads: Int32Array;
   #numNonEmpty = 0;
-  #readsStamps = true;
 
   public constructor(slots: number, options: RosApproximateEpsilonTimeOptions) {
     if (!Number.isInteger(slots) || slots < 2) {
@@ -51,16 +50,10 @@ export class ApproximateEpsilonTime<T> extends SlotPolicy<T> {
     this.#heads = new Int32Array(slots);
   }
 
-  /** Connects the policy to its host (emit/drop receiver). */
-  public override bind(host: PolicyHost<T>): void {
-    super.bind(host);
-    this.#readsStamps = host.readsStamps ?? true;
-  }
 
   public override add(slot: number, stamp: Stamp, item: T, _arrival: Stamp): void {
-    const host = this.hostFor(slot);
-    if (stamp !== stamp) {
-      host.drop(slot, stamp, item, "no-header", "ros/approximate-epsilon-time needs a header stamp");
+    const host = this.hostForStamped(slot, stamp, item);
+    if (host == undefined) {
       return;
     }
     if (this.#size(slot) === 0) {
@@ -122,7 +115,7 @@ export class ApproximateEpsilonTime<T> extends SlotPolicy<T> {
       }
       if (all) {
         const items = new Array<T>(N);
-        const stamps = this.#readsStamps ? new Array<number>(N) : NO_STAMPS;
+        const stamps = this.readsStamps ? new Array<number>(N) : NO_STAMPS;
         for (let i = 0; i < N; i++) {
           const h = this.#heads[i]!;
           items[i] = this.#items[i]![h]!;

@@ -61,7 +61,6 @@ const INITIAL_CAPACITY = 16;
  * ```
  */
 export class ApproximateTime<T> extends SlotPolicy<T> {
-  #readsStamps = true;
   readonly #queueSize: number;
   #factor: number; // 1 + age penalty; Math.trunc(d * factor) is time/scaleDuration inlined
   #maxInterval: number;
@@ -165,15 +164,10 @@ export class ApproximateTime<T> extends SlotPolicy<T> {
     return this;
   }
 
-  public override bind(host: PolicyHost<T>): void {
-    super.bind(host);
-    this.#readsStamps = host.readsStamps ?? true;
-  }
 
   public override add(slot: number, stamp: Stamp, item: T, _arrival: Stamp): void {
-    const host = this.hostFor(slot);
-    if (stamp !== stamp) {
-      host.drop(slot, stamp, item, "no-header", "ros/approximate-time needs a header stamp");
+    const host = this.hostForStamped(slot, stamp, item);
+    if (host == undefined) {
       return;
     }
     if (this.#len[slot] === this.#cap) {
@@ -455,7 +449,7 @@ export class ApproximateTime<T> extends SlotPolicy<T> {
     const N = this.slots;
     const cap = this.#cap;
     const items = newItemArray<T>(N);
-    const readsStamps = this.#readsStamps;
+    const readsStamps = this.readsStamps;
     const stamps = readsStamps ? newStampArray(N) : NO_STAMPS;
     let nonEmpty = 0;
     for (let i = 0; i < N; i++) {

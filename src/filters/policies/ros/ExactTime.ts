@@ -63,7 +63,6 @@ export class ExactTime<T> extends SlotPolicy<T> {
   #onPartialDrop: ((tuple: PartialTuple<T>) => void) | undefined;
   /** Stored tuples, sorted by stamp ascending (found by binary search: at most queueSize + 1). */
   readonly #tuples = new StampSortedList<Entry<T>>();
-  #readsStamps = true;
   #spare: (Entry<T> | undefined)[] | undefined = [];
   /** Erased tuples whose arrays nobody else holds, ready for reuse. */
   readonly #pool: Entry<T>[] = [];
@@ -86,17 +85,11 @@ export class ExactTime<T> extends SlotPolicy<T> {
     return this;
   }
 
-  /** Connects the policy to its host (emit/drop receiver). */
-  public override bind(host: PolicyHost<T>): void {
-    super.bind(host);
-    this.#readsStamps = host.readsStamps ?? true;
-  }
 
   /** Adds one message (reference §2.2 add): store by stamp, emit when complete, purge, report. */
   public override add(slot: number, stamp: Stamp, item: T, _arrival: Stamp): void {
-    const host = this.hostFor(slot);
-    if (stamp !== stamp) {
-      host.drop(slot, stamp, item, "no-header", "ros/exact-time needs a header stamp");
+    const host = this.hostForStamped(slot, stamp, item);
+    if (host == undefined) {
       return;
     }
     const tuples = this.#tuples;
@@ -191,7 +184,7 @@ export class ExactTime<T> extends SlotPolicy<T> {
   }
 
   #stampsOf(stamp: Stamp): Stamp[] {
-    return this.#readsStamps ? new Array<Stamp>(this.slots).fill(stamp) : NO_STAMPS;
+    return this.readsStamps ? new Array<Stamp>(this.slots).fill(stamp) : NO_STAMPS;
   }
 
   #reportTuple(host: PolicyHost<T>, entry: Entry<T>, reason: DropReason): void {

@@ -1,5 +1,5 @@
 import type { Stamp } from "../../../time";
-import { NO_STAMPS, type PolicyHost } from "../CombinerPolicy";
+import { NO_STAMPS } from "../CombinerPolicy";
 import { SlotPolicy } from "../SlotPolicy";
 
 /** Rate-estimator settings of {@link LatestTime} (ROS `RateConfig`). */
@@ -110,7 +110,6 @@ export class LatestTime<T> extends SlotPolicy<T> {
   /** Quirk mode: in first-arrival order. Fixed mode: by slot (sparse until each slot arrives). */
   #rates: (Rate | undefined)[] = [];
   readonly #order: Int32Array;
-  #readsStamps = true;
 
   public constructor(slots: number, options: RosLatestTimeOptions = {}) {
     if (!Number.isInteger(slots) || slots < 2) {
@@ -134,11 +133,6 @@ export class LatestTime<T> extends SlotPolicy<T> {
     this.#order = new Int32Array(slots);
   }
 
-  /** Connects the policy to its host (emit/drop receiver). */
-  public override bind(host: PolicyHost<T>): void {
-    super.bind(host);
-    this.#readsStamps = host.readsStamps ?? true;
-  }
 
   public override add(slot: number, stamp: Stamp, item: T, arrival: Stamp): void {
     const host = this.hostFor(slot);
@@ -169,7 +163,7 @@ export class LatestTime<T> extends SlotPolicy<T> {
         emitted[i] = 1; // a loop: for a few slots, cheaper than the fill builtin
       }
       // slice, not Array.from: the iterator protocol costs more than the copy itself.
-      host.emit(this.#items.slice() as T[], this.#readsStamps ? this.#stampArray() : NO_STAMPS);
+      host.emit(this.#items.slice() as T[], this.readsStamps ? this.#stampArray() : NO_STAMPS);
     }
   }
 
