@@ -1,35 +1,23 @@
-import { McapIndexedReader, McapRecordBuilder, McapStreamReader, type McapTypes } from "@mcap/core";
+import { McapIndexedReader, type McapTypes } from "@mcap/core";
 
 import type { ByteSource } from "./ByteSource";
 import { mergeChunks, ScanMerge } from "./ChunkMerge";
 import { DamageLog } from "./DamageLog";
 import { RecordingError, errorText, reasonOf } from "./RecordingError";
 import { toMcapHandlers, type Decompressors } from "./decompress";
+import { OP_CHUNK, RECORD_PREFIX, timeOf, type McapMessage, type RecordContents } from "./mcapChunk";
+import { KnownChannels, readMessageIndexes, readRecords } from "./mcapRecords";
 import { reportProgress, toRecordedMessage, unindexedInfo, type ChannelEntry } from "./recordedMessage";
-import type {
-  ReadOptions,
-  RecordTime,
-  RecordedMessage,
-  Recording,
-  RecordingChannel,
-  RecordingInfo,
-} from "./types";
+import type { ReadOptions, RecordedMessage, Recording, RecordingChannel, RecordingInfo } from "./types";
 
 /** Bytes examined at a time when looking for the next record after damage. */
 const RESYNC_BLOCK = 1 << 20;
 const NS = 1_000_000_000n;
-/** Opcode, then a little-endian uint64 length. */
-const RECORD_PREFIX = 9;
 /** MCAP opcodes (the specification's numbers). */
 const OP_HEADER = 0x01;
 const OP_FOOTER = 0x02;
 const OP_SCHEMA = 0x03;
-const OP_CHUNK = 0x06;
 const OP_DATA_END = 0x0f;
-
-function timeOf(ns: bigint): RecordTime {
-  return { sec: Number(ns / NS), nsec: Number(ns % NS) };
-}
 
 function channelOf(channel: McapTypes.Channel, schema: McapTypes.Schema | undefined): RecordingChannel {
   return {
@@ -58,74 +46,25 @@ function profileOf(profile: string, channels: Iterable<RecordingChannel>): "ros1
 }
 
 /**
- * The schemas and channels known so far, and their records as bytes: a chunk read on its own is
- * parsed after them, because a chunk's messages may use channels whose records are in another
- * chunk (writers record each channel once).
+ * Adds the schemas and channels of `contents` to `known`, in record order; each new channel gets
+ * an entry when `wanted` accepts it.
  */
-class KnownChannels {
-  readonly schemas = new Map<number, McapTypes.Schema>();
-  readonly channels = new Map<number, McapTypes.Channel>();
-  #prefix: Uint8Array | undefined;
-
-  public addSchema(schema: McapTypes.Schema): void {
-    if (!this.schemas.has(schema.id)) {
-      this.schemas.set(schema.id, schema);
-      this.#prefix = undefined;
-    }
-  }
-
-  public addChannel(channel: McapTypes.Channel): void {
-    if (!this.channels.has(channel.id)) {
-      this.channels.set(channel.id, channel);
-      this.#prefix = undefined;
-    }
-  }
-
-  public get prefix(): Uint8Array {
-    if (!this.#prefix) {
-      const builder = new McapRecordBuilder();
-      for (const s of this.schemas.values()) {
-        builder.writeSchema(s);
+function learn(
+  known: KnownChannels,
+  contents: RecordContents,
+  entries: Map<number, ChannelEntry>,
+  wanted: (channel: McapTypes.Channel) => boolean,
+): void {
+  for (const r of contents.definitions) {
+    if (r.type === "Schema") {
+      known.addSchema(r);
+    } else if (!known.channels.has(r.id)) {
+      known.addChannel(r);
+      if (wanted(r)) {
+        entries.set(r.id, { channel: channelOf(r, known.schemas.get(r.schemaId)) });
       }
-      for (const c of this.channels.values()) {
-        builder.writeChannel(c);
-      }
-      this.#prefix = builder.buffer.slice();
     }
-    return this.#prefix;
   }
-}
-
-/**
- * Parses the complete top-level record(s) in `bytes` (a chunk yields the records it holds),
- * leaving out records of unknown opcodes. Throws when they are corrupt (CRC, decompression, size
- * limit, opcode 0) or cut off.
- */
-function parseRecords(known: KnownChannels, bytes: Uint8Array, handlers: McapTypes.DecompressHandlers): McapTypes.TypedMcapRecord[] {
-  const stream = new McapStreamReader({ noMagicPrefix: true, validateCrcs: true, decompressHandlers: handlers });
-  stream.append(known.prefix);
-  stream.append(bytes);
-  const out: McapTypes.TypedMcapRecord[] = [];
-  for (let r = stream.nextRecord(); r; r = stream.nextRecord()) {
-    if (r.type !== "Unknown") {
-      out.push(r);
-    } else if (r.opcode === 0) {
-      // Opcode 0 is no record: zeros (a zero-filled region, or a bomb of them, nine bytes per
-      // "record", which would otherwise be kept by the million).
-      throw new Error("it holds a record with opcode 0x00, which is not a record (zero bytes where records should be)");
-    }
-    // Records of other unknown opcodes (custom or newer records) are skipped, not kept.
-  }
-  if (stream.bytesRemaining() > 0) {
-    throw new Error(`the record is cut off (${stream.bytesRemaining()} bytes do not form a complete record)`);
-  }
-  return out;
-}
-
-/** A message of a chunk, with its receive time for the merge. */
-interface TimedMessage {
-  readonly time: RecordTime;
-  readonly message: McapTypes.Message;
 }
 
 /**
@@ -196,6 +135,7 @@ export class McapRecording implements Recording {
   async *#indexed(reader: McapIndexedReader, options: ReadOptions): AsyncIterableIterator<RecordedMessage> {
     const decode = options.decode === false ? "raw" : "decode";
     const topics = options.topics ? new Set(options.topics) : undefined;
+    const wanted = (channel: McapTypes.Channel): boolean => !topics || topics.has(channel.topic);
     const known = new KnownChannels();
     for (const s of reader.schemasById.values()) {
       known.addSchema(s);
@@ -213,27 +153,14 @@ export class McapRecording implements Recording {
     const total = this.#source.size;
     const damage = new DamageLog(options.onDamage);
     let bytesRead = 0;
-    const load = async (chunk: (typeof chunks)[number]): Promise<TimedMessage[]> => {
+    const load = async (chunk: (typeof chunks)[number]): Promise<McapMessage[]> => {
       const { index, offset } = chunk;
-      const out: TimedMessage[] = [];
+      let out: McapMessage[] = [];
       try {
-        const bytes = await this.#source.read(offset, Number(index.chunkLength));
-        for (const r of parseRecords(known, bytes, this.#handlers)) {
-          if (r.type === "Message") {
-            if (entries.has(r.channelId)) {
-              out.push({ time: timeOf(r.logTime), message: r });
-            }
-          } else if (r.type === "Channel" && !known.channels.has(r.id)) {
-            known.addChannel(r);
-            if (!topics || topics.has(r.topic)) {
-              entries.set(r.id, { channel: channelOf(r, known.schemas.get(r.schemaId)) });
-            }
-          } else if (r.type === "Schema") {
-            known.addSchema(r);
-          }
-        }
+        const contents = readRecords(known, await this.#source.read(offset, Number(index.chunkLength)), this.#handlers, wanted);
+        learn(known, contents, entries, wanted);
+        out = contents.messages;
       } catch (err) {
-        out.length = 0;
         damage.add(offset, `the chunk is unreadable: ${reasonOf(err)}`, await this.#lostIn(index, entries));
       }
       bytesRead = Math.max(bytesRead, offset + Number(index.chunkLength) + Number(index.messageIndexLength));
@@ -241,7 +168,7 @@ export class McapRecording implements Recording {
       return out;
     };
     for await (const { item, chunk } of mergeChunks(chunks, load)) {
-      yield toMessage(item.message, entries.get(item.message.channelId)!, decode, chunk.offset);
+      yield toMessage(item, entries.get(item.channelId)!, decode, chunk.offset);
     }
     reportProgress(options, total, total);
     damage.finish();
@@ -257,9 +184,9 @@ export class McapRecording implements Recording {
       }
       const start = offsets.reduce((a, b) => (a < b ? a : b));
       const bytes = await this.#source.read(Number(start), Number(index.messageIndexLength));
-      for (const r of parseRecords(new KnownChannels(), bytes, this.#handlers)) {
-        const topic = r.type === "MessageIndex" ? entries.get(r.channelId)?.channel.topic : undefined;
-        if (r.type === "MessageIndex" && topic != undefined) {
+      for (const r of readMessageIndexes(bytes, this.#handlers)) {
+        const topic = entries.get(r.channelId)?.channel.topic;
+        if (topic != undefined) {
           lost.set(topic, (lost.get(topic) ?? 0) + r.records.length);
         }
       }
@@ -273,11 +200,12 @@ export class McapRecording implements Recording {
     const source = this.#source;
     const total = source.size;
     const topics = options.topics ? new Set(options.topics) : undefined;
+    const wanted = (channel: McapTypes.Channel): boolean => !topics || topics.has(channel.topic);
     const decode = options.decode === false ? "raw" : "decode";
     const known = new KnownChannels();
     const entries = new Map<number, ChannelEntry>();
     const damage = new DamageLog(options.onDamage);
-    const merge = new ScanMerge<TimedMessage>();
+    const merge = new ScanMerge<McapMessage>();
     let pos = 8;
     while (pos < total) {
       const length = await recordLength(source, pos);
@@ -305,9 +233,9 @@ export class McapRecording implements Recording {
         }
         break;
       }
-      let records: McapTypes.TypedMcapRecord[];
+      let contents: RecordContents;
       try {
-        records = parseRecords(known, await source.read(pos, length), this.#handlers);
+        contents = readRecords(known, await source.read(pos, length), this.#handlers, wanted);
       } catch (err) {
         const resume = await this.#findNextRecord(known, pos + 1);
         const reason = `the ${op === OP_CHUNK ? "chunk" : "record"} here is unreadable: ${reasonOf(err)}`;
@@ -318,30 +246,16 @@ export class McapRecording implements Recording {
         pos = resume;
         continue;
       }
-      const messages: TimedMessage[] = [];
-      for (const r of records) {
-        if (r.type === "Schema") {
-          known.addSchema(r);
-        } else if (r.type === "Channel") {
-          if (!known.channels.has(r.id)) {
-            known.addChannel(r);
-            entries.set(r.id, { channel: channelOf(r, known.schemas.get(r.schemaId)) });
-          }
-        } else if (r.type === "Message") {
-          const entry = entries.get(r.channelId);
-          if (entry && (!topics || topics.has(entry.channel.topic))) {
-            messages.push({ time: timeOf(r.logTime), message: r });
-          }
-        }
-      }
+      learn(known, contents, entries, wanted);
+      const messages = contents.messages;
       for (const { item, offset } of merge.add(messages, pos)) {
-        yield toMessage(item.message, entries.get(item.message.channelId)!, decode, offset);
+        yield toMessage(item, entries.get(item.channelId)!, decode, offset);
       }
       pos += length;
       reportProgress(options, pos, total);
     }
     for (const { item, offset } of merge.finish()) {
-      yield toMessage(item.message, entries.get(item.message.channelId)!, decode, offset);
+      yield toMessage(item, entries.get(item.channelId)!, decode, offset);
     }
     damage.finish();
   }
@@ -370,7 +284,7 @@ export class McapRecording implements Recording {
           return pos;
         }
         try {
-          parseRecords(known, await source.read(pos, length), this.#handlers);
+          readRecords(known, await source.read(pos, length), this.#handlers, () => false);
           return pos;
         } catch {
           // not a record start
@@ -399,12 +313,12 @@ async function recordLength(source: ByteSource, pos: number): Promise<number | u
   const length = RECORD_PREFIX + Number(new DataView(head.buffer, head.byteOffset, RECORD_PREFIX).getBigUint64(1, true));
   return Number.isSafeInteger(length) && pos + length <= source.size ? length : undefined;
 }
-function toMessage(m: McapTypes.Message, entry: ChannelEntry, decode: "raw" | "decode", offset: number): RecordedMessage {
-  return toRecordedMessage(entry, m.data, timeOf(m.logTime), decode, offset, m, describeMessage, timeOf(m.publishTime));
+function toMessage(m: McapMessage, entry: ChannelEntry, decode: "raw" | "decode", offset: number): RecordedMessage {
+  return toRecordedMessage(entry, m.data, m.time, decode, offset, m, describeMessage, m.publishTime);
 }
 
-function describeMessage(m: McapTypes.Message): string {
-  return `(log time ${m.logTime})`;
+function describeMessage(m: McapMessage): string {
+  return `(log time ${BigInt(m.time.sec) * NS + BigInt(m.time.nsec)})`;
 }
 
 function indexedInfo(reader: McapIndexedReader, size: number): RecordingInfo {

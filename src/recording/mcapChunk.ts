@@ -1,0 +1,219 @@
+import { McapStreamReader, type McapTypes } from "@mcap/core";
+
+import { crc32 } from "./crc32";
+import type { RecordTime } from "./types";
+
+/** Opcode, then a little-endian uint64 length. */
+export const RECORD_PREFIX = 9;
+/** MCAP opcodes (the specification's numbers). */
+export const OP_CHUNK = 0x06;
+const OP_SCHEMA = 0x03;
+const OP_CHANNEL = 0x04;
+const OP_MESSAGE = 0x05;
+/** The opcodes of the specification; above them are custom or newer records, which are skipped. */
+const LAST_KNOWN_OPCODE = 0x0f;
+/** Channel id (uint16), sequence (uint32), log time and publish time (uint64) before a message's data. */
+const MESSAGE_FIELDS = 22;
+/** Start and end time, uncompressed size (uint64), uncompressed CRC (uint32) before the compression name. */
+const CHUNK_FIELDS = 28;
+/** The name @mcap/core gives each record that a chunk may not hold, by opcode. */
+const RECORD_NAMES = [
+  "",
+  "Header",
+  "Footer",
+  "Schema",
+  "Channel",
+  "Message",
+  "Chunk",
+  "MessageIndex",
+  "ChunkIndex",
+  "Attachment",
+  "AttachmentIndex",
+  "Statistics",
+  "Metadata",
+  "MetadataIndex",
+  "SummaryOffset",
+  "DataEnd",
+];
+const NS = 1_000_000_000n;
+/**
+ * Why records holding opcode 0 are refused: it is no record but zeros (a zero-filled region, or a
+ * bomb of them, nine bytes per "record", which would otherwise be kept by the million).
+ */
+export const OPCODE_ZERO = "it holds a record with opcode 0x00, which is not a record (zero bytes where records should be)";
+const textDecoder = new TextDecoder();
+
+/** A log or publish time (uint64 nanoseconds) as seconds and nanoseconds. */
+export function timeOf(ns: bigint): RecordTime {
+  return { sec: Number(ns / NS), nsec: Number(ns % NS) };
+}
+
+/** A message a read wants, with its own copy of its bytes (it keeps no chunk alive). */
+export interface McapMessage {
+  readonly channelId: number;
+  /** Log time: the receive time. */
+  readonly time: RecordTime;
+  readonly publishTime: RecordTime;
+  readonly data: Uint8Array;
+}
+
+/** The channels a chunk's messages may use, and which of them a read wants. */
+export interface ChannelLookup {
+  /** Every channel known before the records (from the summary or earlier records). */
+  readonly channels: ReadonlyMap<number, McapTypes.Channel>;
+  /** Whether the read wants the messages of `channel`. */
+  wants(channel: McapTypes.Channel): boolean;
+}
+
+/** A schema or channel record, as @mcap/core types it. */
+export type DefinitionRecord = McapTypes.TypedMcapRecords["Schema"] | McapTypes.TypedMcapRecords["Channel"];
+
+/**
+ * What some records hold for a read: the wanted messages in file order, and the schemas and
+ * channels in record order (the caller adds them to what it knows; nothing is added on failure).
+ */
+export interface RecordContents {
+  readonly messages: McapMessage[];
+  readonly definitions: DefinitionRecord[];
+}
+
+/** Whether `bytes` is exactly one record and that record is a chunk. */
+export function isWholeChunkRecord(bytes: Uint8Array): boolean {
+  if (bytes.byteLength < RECORD_PREFIX || bytes[0] !== OP_CHUNK) {
+    return false;
+  }
+  const length = new DataView(bytes.buffer, bytes.byteOffset, RECORD_PREFIX).getBigUint64(1, true);
+  return length === BigInt(bytes.byteLength - RECORD_PREFIX);
+}
+
+/**
+ * Reads one whole chunk record (`bytes`, prefix included; see `isWholeChunkRecord`): decompresses
+ * its records, checks the CRC of what it declares one, and walks the records, parsing only the
+ * schemas, the channels and the messages `lookup` wants: other messages are neither copied nor
+ * parsed beyond their channel id. The compressed bytes are read in place (never copied). Throws,
+ * with @mcap/core's reasons, when the chunk is corrupt: a bad header, unknown compression, a
+ * decompression failure, a CRC mismatch, a record a chunk may not hold (or opcode 0), a message
+ * on a channel without a channel record, a channel record that differs from an earlier one of
+ * its id, a message too short for its fields, or records that do not fill the chunk exactly.
+ */
+export function readChunkRecord(bytes: Uint8Array, lookup: ChannelLookup, handlers: McapTypes.DecompressHandlers): RecordContents {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const start = RECORD_PREFIX;
+  const uncompressedSize = view.getBigUint64(start + 16, true);
+  const uncompressedCrc = view.getUint32(start + 24, true);
+  const nameLength = view.getUint32(start + CHUNK_FIELDS, true);
+  let at = start + CHUNK_FIELDS + 4;
+  if (nameLength > bytes.byteLength - at) {
+    throw new Error(`String length ${nameLength} exceeds bounds of buffer`);
+  }
+  const compression = textDecoder.decode(bytes.subarray(at, at + nameLength));
+  at += nameLength;
+  const recordsLength = Number(view.getBigUint64(at, true));
+  at += 8;
+  if (recordsLength > bytes.byteLength - at) {
+    throw new Error("Chunk records length exceeds remaining record size");
+  }
+  let records = bytes.subarray(at, at + recordsLength);
+  if (compression !== "" && records.byteLength > 0) {
+    const decompress = handlers[compression];
+    if (!decompress) {
+      throw new Error(`Unsupported compression ${compression} [no header]`);
+    }
+    records = decompress(records, uncompressedSize);
+  }
+  if (uncompressedCrc !== 0) {
+    const actual = crc32(records);
+    if (actual !== uncompressedCrc) {
+      throw new Error(`Incorrect chunk CRC ${actual} (expected ${uncompressedCrc}) [no header]`);
+    }
+  }
+  return walkRecords(records, lookup);
+}
+
+function walkRecords(records: Uint8Array, lookup: ChannelLookup): RecordContents {
+  const view = new DataView(records.buffer, records.byteOffset, records.byteLength);
+  const messages: McapMessage[] = [];
+  const definitions: DefinitionRecord[] = [];
+  // Channel records met in this chunk, and per channel id whether the read wants it.
+  const local = new Map<number, McapTypes.Channel>();
+  const wanted = new Map<number, boolean>();
+  const end = records.byteLength;
+  let pos = 0;
+  while (end - pos >= RECORD_PREFIX) {
+    const op = records[pos]!;
+    const declared = view.getBigUint64(pos + 1, true);
+    if (declared > BigInt(Number.MAX_SAFE_INTEGER)) {
+      throw new Error(`Record content length ${declared} is too large`);
+    }
+    const length = Number(declared);
+    const body = pos + RECORD_PREFIX;
+    if (end - body < length) {
+      break;
+    }
+    if (op === OP_MESSAGE) {
+      const channelId = view.getUint16(body, true);
+      let wants = wanted.get(channelId);
+      if (wants == undefined) {
+        const channel = local.get(channelId) ?? lookup.channels.get(channelId);
+        if (!channel) {
+          throw new Error(`Encountered message on channel ${channelId} without prior channel record`);
+        }
+        wants = lookup.wants(channel);
+        wanted.set(channelId, wants);
+      }
+      if (wants) {
+        if (length < MESSAGE_FIELDS) {
+          throw new Error(`a message record of ${length} bytes is shorter than its ${MESSAGE_FIELDS} bytes of fields`);
+        }
+        messages.push({
+          channelId,
+          time: timeOf(view.getBigUint64(body + 6, true)),
+          publishTime: timeOf(view.getBigUint64(body + 14, true)),
+          data: records.slice(body + MESSAGE_FIELDS, body + length),
+        });
+      }
+    } else if (op === OP_SCHEMA || op === OP_CHANNEL) {
+      const record = parseDefinition(records.subarray(pos, body + length));
+      if (record.type === "Channel") {
+        const earlier = local.get(record.id) ?? lookup.channels.get(record.id);
+        if (earlier && !sameChannel(earlier, record)) {
+          throw new Error(`Channel record for id ${record.id} (topic: ${record.topic}) differs from previous channel record of the same id.`);
+        }
+        local.set(record.id, record);
+      }
+      definitions.push(record);
+    } else if (op === 0) {
+      throw new Error(OPCODE_ZERO);
+    } else if (op <= LAST_KNOWN_OPCODE) {
+      throw new Error(`${RECORD_NAMES[op]!} record not allowed inside a chunk [no header]`);
+    }
+    pos = body + length;
+  }
+  if (pos !== end) {
+    throw new Error(`${end - pos} bytes remaining in chunk [no header]`);
+  }
+  return { messages, definitions };
+}
+
+/** One Schema or Channel record (`bytes`, prefix included), parsed by @mcap/core. */
+function parseDefinition(bytes: Uint8Array): DefinitionRecord {
+  const stream = new McapStreamReader({ noMagicPrefix: true });
+  stream.append(bytes);
+  const record = stream.nextRecord();
+  if (record?.type !== "Schema" && record?.type !== "Channel") {
+    throw new Error(`a ${bytes[0] === OP_SCHEMA ? "schema" : "channel"} record does not parse`);
+  }
+  return record;
+}
+
+function sameChannel(a: McapTypes.Channel, b: McapTypes.Channel): boolean {
+  if (a.messageEncoding !== b.messageEncoding || a.schemaId !== b.schemaId || a.topic !== b.topic || a.metadata.size !== b.metadata.size) {
+    return false;
+  }
+  for (const [key, value] of a.metadata) {
+    if (b.metadata.get(key) !== value) {
+      return false;
+    }
+  }
+  return true;
+}
