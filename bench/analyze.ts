@@ -18,7 +18,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 import type { Benchmark, BenchmarkCase, RunResult } from "./Benchmark";
-import { Fnv64 } from "./Fnv64";
+import { CountedPipeline } from "./countedPipeline";
 import { medianOf, nowNs } from "./harness";
 import { REPO_ROOT } from "./repoRoot";
 import { parseConfigText, Pipeline, type PipelineConfig } from "../src/pipeline";
@@ -78,21 +78,14 @@ async function bare({ bytes, config }: Inputs): Promise<Pass> {
 /** Runs the whole pipeline (no fusion) over the recording; hashes the tuples' absolute stamps. */
 async function analyze({ bytes, config }: Inputs): Promise<AnalyzePass> {
   const recording = await openRecording(new ArrayByteSource(bytes));
-  const pipeline = new Pipeline(config);
-  const hash = new Fnv64();
-  let tuples = 0;
-  let drops = 0;
-  pipeline.onTuple((t) => {
-    tuples++;
+  const counted = new CountedPipeline(config, (hash, t, pipeline) => {
     const base = pipeline.timeBase!;
     for (const s of t.stamps) {
       const { sec, nsec } = base.toSecNsec(s);
       hash.fold(sec).fold(nsec);
     }
   });
-  pipeline.onDrop(() => {
-    drops++;
-  });
+  const { pipeline } = counted;
   let messages = 0;
   const t0 = nowNs();
   for await (const m of recording.messages({ topics: pipeline.topics })) {
@@ -100,7 +93,7 @@ async function analyze({ bytes, config }: Inputs): Promise<AnalyzePass> {
     messages++;
   }
   pipeline.finish();
-  return { ns: nowNs() - t0, messages, tuples, drops, hash: hash.hex() };
+  return { ns: nowNs() - t0, messages, tuples: counted.tuples, drops: counted.drops, hash: counted.hash.hex() };
 }
 
 /**

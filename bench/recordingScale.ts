@@ -20,10 +20,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 import type { Benchmark, BenchmarkCase, RunResult } from "./Benchmark";
-import { Fnv64 } from "./Fnv64";
+import { CountedPipeline } from "./countedPipeline";
 import { collectGarbage, cpuNowNs, heapUsedMB, nowNs } from "./harness";
 import { SYNTHETIC_CONFIG_TEXT, writeSyntheticRecording } from "./syntheticRecording";
-import { parseConfigText, Pipeline } from "../src/pipeline";
+import { parseConfigText } from "../src/pipeline";
 import { openRecording, type ByteSource } from "../src/recording";
 import { loadDecompressors, toMcapHandlers } from "../src/recording/decompress";
 import { FileByteSource } from "../src/recording/node";
@@ -107,17 +107,10 @@ async function analyzePass(path: string): Promise<AnalyzePass> {
     let pausedNs = 0;
     let pausedCpu = 0;
     const recording = await openRecording(source);
-    const pipeline = new Pipeline(config);
-    const hash = new Fnv64();
-    let tuples = 0;
-    let drops = 0;
-    pipeline.onTuple((t) => {
-      tuples++;
+    const counted = new CountedPipeline(config, (hash, t) => {
       hash.fold(t.stamps[0]!);
     });
-    pipeline.onDrop(() => {
-      drops++;
-    });
+    const { pipeline } = counted;
     let messages = 0;
     let heapAt10 = -1;
     const total = source.size;
@@ -148,9 +141,9 @@ async function analyzePass(path: string): Promise<AnalyzePass> {
       ns,
       cpuNs,
       messages,
-      tuples,
-      drops,
-      hash: hash.hex(),
+      tuples: counted.tuples,
+      drops: counted.drops,
+      hash: counted.hash.hex(),
       heapGrowthMB: Math.round(growth * 10) / 10,
     };
   } finally {
