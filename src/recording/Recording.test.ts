@@ -314,6 +314,27 @@ describe("MCAP", () => {
     expect(read.map(ns)).toEqual(messages.slice(0, expectedCount).map((m) => m.logTime));
   });
 
+  it("a chunk holding no wanted topic is not read: its damage concerns only a read that wants its topics", async () => {
+    // The first half of the file records only /a, the second only /b, so some chunks hold only /b.
+    const { channels, messages } = ros2Fixture(400);
+    const split = messages.map((m, i) => ({ ...m, channel: i < 200 ? 0 : 1 }));
+    const bytes = await writeMcap(channels, split, { compress: zstdCompress, chunkSize: 2048 });
+    const reader = await McapIndexedReader.Initialize({ readable: new TempBuffer(bytes) });
+    const idOfB = [...reader.channelsById.values()].find((c) => c.topic === "/b")!.id;
+    const onlyB = reader.chunkIndexes.filter((c) => [...c.messageIndexOffsets.keys()].every((id) => id === idOfB));
+    expect(onlyB.length).toBeGreaterThan(1);
+    const chunk = onlyB[1]!;
+    const bad = bytes.slice();
+    // Garbage in place of its compressed records: zstd cannot decompress them.
+    bad.fill(0xa5, Number(chunk.chunkStartOffset) + 60, Number(chunk.chunkStartOffset + chunk.chunkLength));
+    const forA = await drain(await mcapRecording(bad), ["/a"]);
+    expect(forA.error).toBeUndefined();
+    expect(forA.messages.map(ns)).toEqual(split.filter((m) => m.channel === 0).map((m) => m.logTime));
+    const forAll = await drain(await mcapRecording(bad));
+    expect(forAll.error).toBeInstanceOf(RecordingError);
+    expect((forAll.error as RecordingError).damages.map((d) => d.offset)).toEqual([Number(chunk.chunkStartOffset)]);
+  });
+
   it("a corrupted MCAP chunk is skipped: the error names its offset and what its message indexes held", async () => {
     const { channels, messages } = ros2Fixture(400);
     const bytes = await writeMcap(channels, messages, { compress: zstdCompress, chunkSize: 2048 });

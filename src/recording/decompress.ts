@@ -27,14 +27,27 @@ export interface OpenOptions {
 
 let loaded: Promise<Decompressors> | undefined;
 
+/** A buffer's bytes as a plain Uint8Array over the same memory (a Buffer's `slice` would not copy). */
+function plain(bytes: Uint8Array): Uint8Array {
+  return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
 async function loadUnbounded(): Promise<Decompressors> {
-  loaded ??= loadDecompressHandlers().then((handlers) => {
-    const out: Record<string, Decompressor> = {};
-    for (const [name, fn] of Object.entries(handlers)) {
-      out[name] = (data, size) => fn(data, BigInt(size));
-    }
-    return out;
-  });
+  loaded ??= Promise.all([loadDecompressHandlers(), import("@foxglove/wasm-lz4"), import("@foxglove/wasm-zstd")]).then(
+    ([handlers, lz4, zstd]) => {
+      const out: Record<string, Decompressor> = {};
+      for (const [name, fn] of Object.entries(handlers)) {
+        out[name] = (data, size) => fn(data, BigInt(size));
+      }
+      // @mcap/support's lz4 and zstd handlers (loaded above, so the modules are ready) copy the
+      // fresh buffer the library returns once more; a whole recording's chunks pass through here.
+      const decompressLz4 = lz4.default;
+      const decompressZstd = zstd.decompress;
+      out.lz4 = (data, size) => plain(decompressLz4(data, size));
+      out.zstd = (data, size) => plain(decompressZstd(data, size));
+      return out;
+    },
+  );
   return await loaded;
 }
 

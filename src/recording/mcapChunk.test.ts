@@ -1,0 +1,192 @@
+import { crc32 as portableCrc32 } from "@foxglove/crc";
+import zstd from "@foxglove/wasm-zstd";
+import { McapRecordBuilder, McapStreamReader, type McapTypes } from "@mcap/core";
+import { beforeAll, describe, expect, it } from "vitest";
+
+import { loadDecompressors, toMcapHandlers } from "./decompress";
+import { isWholeChunkRecord, OPCODE_ZERO, readChunkRecord, type ChannelLookup } from "./mcapChunk";
+
+// readChunkRecord reads chunks in place instead of through @mcap/core's stream reader; these
+// tests hold it to the stream reader: the same messages, and the same reason for each defect.
+
+const SCHEMA: McapTypes.Schema = { id: 1, name: "test/Value", encoding: "ros1msg", data: new TextEncoder().encode("float64 value") };
+const CHANNEL_A: McapTypes.Channel = { id: 1, schemaId: 1, topic: "/a", messageEncoding: "ros1", metadata: new Map() };
+const CHANNEL_B: McapTypes.Channel = { id: 2, schemaId: 1, topic: "/b", messageEncoding: "ros1", metadata: new Map([["k", "v"]]) };
+
+function message(channelId: number, i: number): McapTypes.Message {
+  const logTime = 1_700_000_000_000_000_000n + BigInt(i) * 12_345_678n;
+  return { channelId, sequence: i, logTime, publishTime: logTime + 7n, data: new Uint8Array([i, i + 1, i + 2, channelId]) };
+}
+
+/** Records written by @mcap/core. */
+function records(write: (b: McapRecordBuilder) => void): Uint8Array {
+  const builder = new McapRecordBuilder();
+  write(builder);
+  return builder.buffer.slice();
+}
+
+/** A chunk record of `inner` (CRC of `inner` unless given; compressed with zstd when asked). */
+function chunkOf(inner: Uint8Array, options: { compression?: string; crc?: number } = {}): Uint8Array {
+  const compression = options.compression ?? "";
+  const builder = new McapRecordBuilder();
+  builder.writeChunk({
+    messageStartTime: 0n,
+    messageEndTime: 0n,
+    uncompressedSize: BigInt(inner.byteLength),
+    uncompressedCrc: options.crc ?? portableCrc32(inner),
+    compression,
+    records: compression === "zstd" ? new Uint8Array(zstd.compress(inner, 3)) : inner,
+  });
+  return builder.buffer.slice();
+}
+
+/** What @mcap/core's stream reader gives for `chunk` after the records of `known`: its records, or its error. */
+function streamed(chunk: Uint8Array, known: readonly McapTypes.Channel[], handlers: McapTypes.DecompressHandlers): McapTypes.TypedMcapRecord[] | string {
+  const stream = new McapStreamReader({ noMagicPrefix: true, validateCrcs: true, decompressHandlers: handlers });
+  stream.append(
+    records((b) => {
+      for (const c of known) {
+        b.writeChannel(c);
+      }
+    }),
+  );
+  const out: McapTypes.TypedMcapRecord[] = [];
+  try {
+    stream.append(chunk);
+    for (let r = stream.nextRecord(); r; r = stream.nextRecord()) {
+      out.push(r);
+    }
+  } catch (err) {
+    return (err as Error).message;
+  }
+  return out.slice(known.length);
+}
+
+function lookupOf(known: readonly McapTypes.Channel[], topics: readonly string[]): ChannelLookup {
+  return { channels: new Map(known.map((c) => [c.id, c])), wants: (c) => topics.includes(c.topic) };
+}
+
+function thrown(f: () => unknown): string {
+  try {
+    f();
+  } catch (err) {
+    return (err as Error).message;
+  }
+  throw new Error("it did not throw");
+}
+
+describe("readChunkRecord", () => {
+  let handlers: McapTypes.DecompressHandlers;
+  beforeAll(async () => {
+    await zstd.isLoaded;
+    handlers = toMcapHandlers(await loadDecompressors());
+  });
+
+  for (const compression of ["", "zstd"]) {
+    it(`${compression || "uncompressed"}: the wanted messages as the stream reader parses them, definitions in record order`, () => {
+      const inner = records((b) => {
+        b.writeSchema(SCHEMA);
+        b.writeChannel(CHANNEL_B);
+        for (let i = 0; i < 20; i++) {
+          b.writeMessage(message(i % 3 === 0 ? CHANNEL_B.id : CHANNEL_A.id, i));
+        }
+      });
+      // A record of an opcode newer than the specification sits between the messages.
+      const custom = new Uint8Array([0x80, 3, 0, 0, 0, 0, 0, 0, 0, 9, 9, 9]);
+      const chunk = chunkOf(new Uint8Array([...inner, ...custom, ...records((b) => { b.writeMessage(message(CHANNEL_A.id, 99)); })]), { compression });
+      expect(isWholeChunkRecord(chunk)).toBe(true);
+      const byStream = streamed(chunk, [CHANNEL_A], handlers) as McapTypes.TypedMcapRecord[];
+      const read = readChunkRecord(chunk, lookupOf([CHANNEL_A], ["/a"]), handlers);
+      const expected = byStream.filter((r): r is McapTypes.TypedMcapRecords["Message"] => r.type === "Message" && r.channelId === CHANNEL_A.id);
+      expect(expected.length).toBe(14);
+      expect(read.messages.map((m) => m.channelId)).toEqual(expected.map((m) => m.channelId));
+      expect(read.messages.map((m) => BigInt(m.time.sec) * 1_000_000_000n + BigInt(m.time.nsec))).toEqual(expected.map((m) => m.logTime));
+      expect(read.messages.map((m) => BigInt(m.publishTime.sec) * 1_000_000_000n + BigInt(m.publishTime.nsec))).toEqual(expected.map((m) => m.publishTime));
+      expect(read.messages.map((m) => [...m.data])).toEqual(expected.map((m) => [...m.data]));
+      expect(read.definitions.map((d) => d.type)).toEqual(["Schema", "Channel"]);
+      expect(read.definitions[1]).toEqual(byStream.find((r) => r.type === "Channel"));
+      // Each message owns its bytes: changing the chunk afterwards changes none of them.
+      const before = read.messages.map((m) => [...m.data]);
+      chunk.fill(0);
+      expect(read.messages.map((m) => [...m.data])).toEqual(before);
+    });
+  }
+
+  it("a channel first recorded in the chunk is wanted or not by its topic", () => {
+    const chunk = chunkOf(
+      records((b) => {
+        b.writeChannel(CHANNEL_B);
+        for (const i of [1, 2, 3]) {
+          b.writeMessage(message(CHANNEL_B.id, i));
+        }
+      }),
+    );
+    expect(readChunkRecord(chunk, lookupOf([], ["/b"]), handlers).messages.map((m) => m.data[0])).toEqual([1, 2, 3]);
+    expect(readChunkRecord(chunk, lookupOf([], ["/a"]), handlers).messages).toEqual([]);
+  });
+
+  const defects: [string, () => Uint8Array, readonly McapTypes.Channel[]][] = [
+    [
+      "a CRC that does not match",
+      () => {
+        const inner = records((b) => { b.writeMessage(message(CHANNEL_A.id, 1)); });
+        const chunk = chunkOf(inner);
+        chunk[chunk.length - 1] = chunk[chunk.length - 1]! ^ 0xff;
+        return chunk;
+      },
+      [CHANNEL_A],
+    ],
+    ["a compression nobody decompresses", () => chunkOf(records((b) => { b.writeMessage(message(CHANNEL_A.id, 1)); }), { compression: "brotli" }), [CHANNEL_A]],
+    ["a Header record inside the chunk", () => chunkOf(records((b) => b.writeHeader({ profile: "", library: "x" }))), [CHANNEL_A]],
+    ["an Attachment index inside the chunk", () => chunkOf(records((b) => b.writeAttachmentIndex({ offset: 0n, length: 0n, logTime: 0n, createTime: 0n, dataSize: 0n, name: "a", mediaType: "b" }))), []],
+    [
+      "a record cut off at the end of the chunk",
+      () => chunkOf(records((b) => { b.writeMessage(message(CHANNEL_A.id, 1)); }).subarray(0, 30)),
+      [CHANNEL_A],
+    ],
+    ["a message on a channel without a channel record", () => chunkOf(records((b) => { b.writeMessage(message(9, 1)); })), [CHANNEL_A]],
+    [
+      "a channel record that differs from the known one of its id",
+      () => chunkOf(records((b) => b.writeChannel({ ...CHANNEL_A, topic: "/other" }))),
+      [CHANNEL_A],
+    ],
+    [
+      "records longer than the chunk record",
+      () => {
+        const chunk = chunkOf(records((b) => { b.writeMessage(message(CHANNEL_A.id, 1)); }));
+        const view = new DataView(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+        const at = 9 + 32; // after the fixed fields and the empty compression name
+        view.setBigUint64(at, view.getBigUint64(at, true) + 1n, true);
+        return chunk;
+      },
+      [CHANNEL_A],
+    ],
+  ];
+  for (const [what, make, known] of defects) {
+    it(`${what}: throws the stream reader's reason`, () => {
+      const chunk = make();
+      const reason = streamed(chunk, known, handlers);
+      expect(typeof reason).toBe("string");
+      expect(thrown(() => readChunkRecord(chunk, lookupOf(known, ["/a", "/b"]), handlers))).toBe(reason);
+    });
+  }
+
+  it("zero bytes where records should be are refused (the stream reader would keep them as records)", () => {
+    const chunk = chunkOf(new Uint8Array(9 * 1000));
+    expect(thrown(() => readChunkRecord(chunk, lookupOf([], ["/a"]), handlers))).toBe(OPCODE_ZERO);
+  });
+
+  it("a message record too short for its fields is refused when wanted", () => {
+    const short = new Uint8Array([0x05, 4, 0, 0, 0, 0, 0, 0, 0, CHANNEL_A.id, 0, 0, 0]);
+    expect(thrown(() => readChunkRecord(chunkOf(short), lookupOf([CHANNEL_A], ["/a"]), handlers))).toMatch(/shorter than its 22 bytes of fields/);
+  });
+
+  it("isWholeChunkRecord: only exactly one chunk record", () => {
+    const chunk = chunkOf(records((b) => { b.writeMessage(message(CHANNEL_A.id, 1)); }));
+    expect(isWholeChunkRecord(chunk)).toBe(true);
+    expect(isWholeChunkRecord(chunk.subarray(0, chunk.length - 1))).toBe(false);
+    expect(isWholeChunkRecord(new Uint8Array([...chunk, 0]))).toBe(false);
+    expect(isWholeChunkRecord(records((b) => b.writeChannel(CHANNEL_A)))).toBe(false);
+    expect(isWholeChunkRecord(chunk.subarray(0, 5))).toBe(false);
+  });
+});
