@@ -39,8 +39,8 @@ async function loadUnbounded(): Promise<Decompressors> {
       for (const [name, fn] of Object.entries(handlers)) {
         out[name] = (data, size) => fn(data, BigInt(size));
       }
-      // @mcap/support's lz4 and zstd handlers (loaded above, so the modules are ready) copy the
-      // fresh buffer the library returns once more; a whole recording's chunks pass through here.
+      // @mcap/support's lz4 and zstd handlers copy the fresh buffer the library returns once more
+      // (a whole recording's chunks pass through here); it has loaded the modules by now.
       const decompressLz4 = lz4.default;
       const decompressZstd = zstd.decompress;
       out.lz4 = (data, size) => plain(decompressLz4(data, size));
@@ -52,11 +52,12 @@ async function loadUnbounded(): Promise<Decompressors> {
 }
 
 /**
- * The WebAssembly decompressors (@foxglove/wasm-bz2, -lz4, -zstd through @mcap/support), loaded
- * once per realm, each bounded by `maxChunkBytes`: a declared size above the bound throws before
- * the decompressor allocates its output, and an output whose size differs from the declared one
- * throws (the WebAssembly decompressors write into a buffer of the declared size, so the actual
- * size can never exceed it). Works in Node and in a Web Worker.
+ * The WebAssembly decompressors (@foxglove/wasm-bz2, -lz4, -zstd, loaded through @mcap/support;
+ * lz4 and zstd called directly, without the handlers' extra copy), loaded once per realm, each
+ * bounded by `maxChunkBytes`: a declared size above the bound throws before the decompressor
+ * allocates its output, and an output whose size differs from the declared one throws (the
+ * WebAssembly decompressors write into a buffer of the declared size, so the actual size can
+ * never exceed it). Works in Node and in a Web Worker.
  */
 export async function loadDecompressors(options: OpenOptions = {}): Promise<Decompressors> {
   const limit = options.maxChunkBytes ?? DEFAULT_MAX_CHUNK_BYTES;
