@@ -1,4 +1,5 @@
 import type { CostFunction } from "./CostFunction";
+import { Whitener } from "./Whitener";
 import { wrapAngle } from "./angles";
 import { checkSqrtInformation } from "./checks";
 
@@ -16,6 +17,7 @@ export abstract class LinearErrorCost implements CostFunction {
   /** Scratch error vector (length n). */
   protected readonly error: Float64Array;
   readonly #angular: readonly boolean[];
+  readonly #whitener: Whitener;
 
   /**
    * @param n the variable size (every parameter block has this size).
@@ -32,7 +34,8 @@ export abstract class LinearErrorCost implements CostFunction {
   ) {
     this.numResiduals = checkSqrtInformation(sqrtInformation, n, what);
     this.parameterBlockSizes = Array.from({ length: blocks }, () => n);
-    this.sqrtInformation = Float64Array.from(sqrtInformation);
+    this.#whitener = new Whitener(sqrtInformation, n);
+    this.sqrtInformation = this.#whitener.a;
     this.#angular = Array.from({ length: n }, (_, i) => angular[i] === true);
     this.error = new Float64Array(n);
   }
@@ -52,14 +55,6 @@ export abstract class LinearErrorCost implements CostFunction {
         e[i] = wrapAngle(e[i]!);
       }
     }
-    const a = this.sqrtInformation;
-    const k = this.numResiduals;
-    for (let r = 0; r < k; r++) {
-      let s = 0;
-      for (let c = 0; c < n; c++) {
-        s += a[r * n + c]! * e[c]!;
-      }
-      residuals[r] = s;
-    }
+    this.#whitener.vector(e, residuals);
   }
 }

@@ -1,17 +1,20 @@
 import type { CostFunction } from "./CostFunction";
+import { Whitener } from "./Whitener";
 
 /**
  * Base of the 3D cost functions: a subclass computes the raw error `e` (length n) and, when asked,
  * its Jacobian with respect to each block's tangent coordinates (`n × local_b`, row-major); this
  * base whitens both with the constraint's `A` (`k × n`, scattered columns for a partial
- * measurement): `r = A·e`, `J_b = A·∂e/∂δ_b`. Buffers are allocated once per cost function.
+ * measurement): `r = A·e`, `J_b = A·∂e/∂δ_b` (see `Whitener`). Buffers are allocated once per cost
+ * function.
  */
 export abstract class WhitenedCost implements CostFunction {
   public readonly numResiduals: number;
   public readonly parameterBlockSizes: readonly number[];
-  readonly #a: Float64Array;
-  readonly #n: number;
+  readonly #whitener: Whitener;
   readonly #localSizes: readonly number[];
+  /** Which Jacobians the current evaluation wants (reused). */
+  readonly #wanted: boolean[];
   /** The raw error, length n. */
   protected readonly error: Float64Array;
   /** Raw Jacobians per block, n × local_b. */
@@ -31,11 +34,11 @@ export abstract class WhitenedCost implements CostFunction {
     if (sqrtInformation.length === 0 || sqrtInformation.length % n !== 0) {
       throw new RangeError(`${what}: sqrtInformation has ${sqrtInformation.length} entries, not k × ${n}`);
     }
-    this.#a = Float64Array.from(sqrtInformation);
-    this.#n = n;
-    this.numResiduals = sqrtInformation.length / n;
+    this.#whitener = new Whitener(sqrtInformation, n);
+    this.numResiduals = this.#whitener.rows;
     this.parameterBlockSizes = ambientSizes;
     this.#localSizes = localSizes;
+    this.#wanted = localSizes.map(() => false);
     this.error = new Float64Array(n);
     this.rawJacobians = localSizes.map((l) => new Float64Array(n * l));
   }
@@ -48,40 +51,23 @@ export abstract class WhitenedCost implements CostFunction {
     residuals: Float64Array,
     jacobians: readonly (Float64Array | null)[] | null,
   ): boolean {
-    const wanted = jacobians == null ? null : jacobians.map((j) => j != null);
+    let wanted: boolean[] | null = null;
+    if (jacobians != null) {
+      wanted = this.#wanted;
+      for (let b = 0; b < wanted.length; b++) {
+        wanted[b] = jacobians[b] != null;
+      }
+    }
     if (!this.computeError(parameters, wanted)) {
       return false;
     }
-    const a = this.#a;
-    const n = this.#n;
-    const k = this.numResiduals;
-    const e = this.error;
-    for (let r = 0; r < k; r++) {
-      let s = 0;
-      for (let c = 0; c < n; c++) {
-        s += a[r * n + c]! * e[c]!;
-      }
-      residuals[r] = s;
-    }
+    const whitener = this.#whitener;
+    whitener.vector(this.error, residuals);
     if (jacobians) {
       for (let b = 0; b < jacobians.length; b++) {
         const out = jacobians[b];
-        if (!out) {
-          continue;
-        }
-        const raw = this.rawJacobians[b]!;
-        const l = this.#localSizes[b]!;
-        for (let r = 0; r < k; r++) {
-          for (let c = 0; c < l; c++) {
-            let s = 0;
-            for (let q = 0; q < n; q++) {
-              const av = a[r * n + q]!;
-              if (av !== 0) {
-                s += av * raw[q * l + c]!;
-              }
-            }
-            out[r * l + c] = s;
-          }
+        if (out) {
+          whitener.jacobian(this.rawJacobians[b]!, this.#localSizes[b]!, out);
         }
       }
     }

@@ -5,15 +5,72 @@
  */
 
 /**
+ * Where the non-zeros of a symmetric n × n matrix's lower triangle lie: `first[i]` is the first
+ * column j ≤ i with a non-zero (i, j) (i itself when none), `last[j]` the last row i ≥ j whose
+ * envelope reaches column j (`first[i] ≤ j`). A Cholesky factor has no non-zero outside its
+ * matrix's envelope, so the routines below skip only terms that are exactly zero: their results
+ * are bit-for-bit those of the plain dense loops, at O(n·b²) instead of O(n³) for bandwidth b.
+ */
+export interface Envelope {
+  readonly first: Int32Array;
+  readonly last: Int32Array;
+}
+
+/** The envelope of the lower triangle of `a` (n × n), in `into` when it is large enough. */
+export function lowerEnvelope(a: Float64Array, n: number, into?: Envelope): Envelope {
+  const env = into != undefined && into.first.length >= n ? into : { first: new Int32Array(n), last: new Int32Array(n) };
+  const { first, last } = env;
+  for (let i = 0; i < n; i++) {
+    const ri = i * n;
+    let f = 0;
+    while (f < i && a[ri + f] === 0) {
+      f++;
+    }
+    first[i] = f;
+    last[i] = i;
+  }
+  // last[j] = max{i : first[i] ≤ j}: each row raises the entry at its first column, then a
+  // running maximum carries it to the later columns it also reaches.
+  for (let i = 0; i < n; i++) {
+    const f = first[i]!;
+    if (i > last[f]!) {
+      last[f] = i;
+    }
+  }
+  for (let j = 1; j < n; j++) {
+    if (last[j - 1]! > last[j]!) {
+      last[j] = last[j - 1]!;
+    }
+  }
+  return env;
+}
+
+/** Reused by the routines when the caller passes no envelope (callers are synchronous). */
+let scratch: Envelope = { first: new Int32Array(0), last: new Int32Array(0) };
+
+function envelopeOf(a: Float64Array, n: number, env: Envelope | undefined): Envelope {
+  if (env != undefined) {
+    return env;
+  }
+  if (scratch.first.length < n) {
+    scratch = { first: new Int32Array(n), last: new Int32Array(n) };
+  }
+  return lowerEnvelope(a, n, scratch);
+}
+
+/**
  * In-place lower Cholesky factorization of the symmetric n × n matrix `a` (reads the lower
  * triangle, writes L there; the strict upper triangle is left as is). Returns false, leaving `a`
- * partly overwritten, when a pivot is not > 0 (not numerically positive definite).
+ * partly overwritten, when a pivot is not > 0 (not numerically positive definite). `env` is the
+ * envelope of `a` (computed when omitted); it is also L's, for the solves.
  */
-export function choleskyInPlace(a: Float64Array, n: number): boolean {
+export function choleskyInPlace(a: Float64Array, n: number, env?: Envelope): boolean {
+  const { first, last } = envelopeOf(a, n, env);
   for (let j = 0; j < n; j++) {
     const rj = j * n;
+    const fj = first[j]!;
     let d = a[rj + j]!;
-    for (let k = 0; k < j; k++) {
+    for (let k = fj; k < j; k++) {
       const v = a[rj + k]!;
       d -= v * v;
     }
@@ -22,10 +79,14 @@ export function choleskyInPlace(a: Float64Array, n: number): boolean {
     }
     const ljj = Math.sqrt(d);
     a[rj + j] = ljj;
-    for (let i = j + 1; i < n; i++) {
+    for (let i = j + 1, end = last[j]!; i <= end; i++) {
+      const fi = first[i]!;
+      if (fi > j) {
+        continue;
+      }
       const ri = i * n;
       let s = a[ri + j]!;
-      for (let k = 0; k < j; k++) {
+      for (let k = fi > fj ? fi : fj; k < j; k++) {
         s -= a[ri + k]! * a[rj + k]!;
       }
       a[ri + j] = s / ljj;
@@ -34,35 +95,43 @@ export function choleskyInPlace(a: Float64Array, n: number): boolean {
   return true;
 }
 
-/** Solves `L·Lᵀ·x = b` in place in `b`, given the lower factor from `choleskyInPlace`. */
-export function choleskySolveInPlace(l: Float64Array, n: number, b: Float64Array): void {
-  for (let i = 0; i < n; i++) {
+/**
+ * Solves `L·y = b` in place (forward substitution) with the lower factor from `choleskyInPlace`.
+ * Entries of `b` before `from` must be zero (they stay zero).
+ */
+export function forwardSubstituteInPlace(l: Float64Array, n: number, b: Float64Array, env?: Envelope, from = 0): void {
+  const { first } = envelopeOf(l, n, env);
+  for (let i = from; i < n; i++) {
     let s = b[i]!;
     const ri = i * n;
-    for (let k = 0; k < i; k++) {
+    const fi = first[i]!;
+    for (let k = fi > from ? fi : from; k < i; k++) {
       s -= l[ri + k]! * b[k]!;
     }
     b[i] = s / l[ri + i]!;
   }
-  for (let i = n - 1; i >= 0; i--) {
+}
+
+/**
+ * Solves `Lᵀ·x = y` in place (back substitution), computing x[n − 1] down to x[downTo] only (the
+ * entries below `downTo` are left as they are; the others never depend on them).
+ */
+export function backSubstituteInPlace(l: Float64Array, n: number, b: Float64Array, env?: Envelope, downTo = 0): void {
+  const { last } = envelopeOf(l, n, env);
+  for (let i = n - 1; i >= downTo; i--) {
     let s = b[i]!;
-    for (let k = i + 1; k < n; k++) {
+    for (let k = i + 1, end = last[i]!; k <= end; k++) {
       s -= l[k * n + i]! * b[k]!;
     }
     b[i] = s / l[i * n + i]!;
   }
 }
 
-/** Solves `L·y = b` in place (forward substitution only). */
-export function forwardSubstituteInPlace(l: Float64Array, n: number, b: Float64Array): void {
-  for (let i = 0; i < n; i++) {
-    let s = b[i]!;
-    const ri = i * n;
-    for (let k = 0; k < i; k++) {
-      s -= l[ri + k]! * b[k]!;
-    }
-    b[i] = s / l[ri + i]!;
-  }
+/** Solves `L·Lᵀ·x = b` in place in `b`, given the lower factor from `choleskyInPlace`. */
+export function choleskySolveInPlace(l: Float64Array, n: number, b: Float64Array, env?: Envelope): void {
+  const e = envelopeOf(l, n, env);
+  forwardSubstituteInPlace(l, n, b, e);
+  backSubstituteInPlace(l, n, b, e);
 }
 
 /**

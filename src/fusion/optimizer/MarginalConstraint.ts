@@ -1,5 +1,5 @@
 import { Constraint, MARGINAL, zeros, type Matrix } from "../core";
-import { choleskyInPlace, choleskySolveInPlace } from "../math/dense";
+import { choleskyInPlace, choleskySolveInPlace, lowerEnvelope } from "../math/dense";
 import { quaternionLog } from "../math/manifold";
 
 /**
@@ -97,14 +97,15 @@ function informationInverse(a: Matrix): Matrix {
     }
   }
   const out = zeros(n, n);
-  if (!choleskyInPlace(h, n)) {
+  const env = lowerEnvelope(h, n);
+  if (!choleskyInPlace(h, n, env)) {
     return out;
   }
   const col = new Float64Array(n);
   for (let c = 0; c < n; c++) {
     col.fill(0);
     col[c] = 1;
-    choleskySolveInPlace(h, n, col);
+    choleskySolveInPlace(h, n, col, env);
     for (let r = 0; r < n; r++) {
       out.data[r * n + c] = col[r]!;
     }

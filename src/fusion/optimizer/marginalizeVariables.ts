@@ -3,10 +3,12 @@ import { costFunctionFor } from "./costFunctionFor";
 import { Transaction, VARIABLE_TYPES, type Constraint, type Matrix, type ReadonlyGraph } from "../core";
 import { Corrector } from "../math/Corrector";
 import {
+  backSubstituteInPlace,
   choleskyInPlace,
-  choleskySolveInPlace,
   forwardSubstituteInPlace,
+  lowerEnvelope,
   symmetricEigenInPlace,
+  type Envelope,
 } from "../math/dense";
 
 /** Relative eigenvalue below which a direction of a singular information matrix is dropped. */
@@ -90,14 +92,18 @@ export function marginalizeVariables(
   const g = scratch.zeroed("g", d);
   const rho = scratch.rho;
   const corrector = scratch.corrector;
+  const sizes: number[] = [];
+  const params: Float64Array[] = [];
+  const offs: number[] = [];
+  const jac: Float64Array[] = [];
   for (const c of constraints) {
     const { cost, loss } = costFunctionFor(c);
     const m = cost.numResiduals;
     const k = c.variables.length;
-    const sizes: number[] = new Array<number>(k);
-    const params: Float64Array[] = new Array<Float64Array>(k);
-    const offs: number[] = new Array<number>(k);
-    const jac: Float64Array[] = new Array<Float64Array>(k);
+    sizes.length = k;
+    params.length = k;
+    offs.length = k;
+    jac.length = k;
     for (let a = 0; a < k; a++) {
       const v = c.variables[a]!;
       const variable = graph.getVariable(v);
@@ -135,37 +141,11 @@ export function marginalizeVariables(
       }
       corrector.correctResiduals(r, m);
     }
-    for (let ia = 0; ia < k; ia++) {
-      const oa = offs[ia]!;
-      const ja = jac[ia]!;
-      const sa = sizes[ia]!;
-      for (let i = 0; i < sa; i++) {
-        let acc = 0;
-        for (let q = 0; q < m; q++) {
-          acc += ja[q * sa + i]! * r[q]!;
-        }
-        g[oa + i] = g[oa + i]! + acc;
-      }
-      for (let ib = 0; ib < k; ib++) {
-        const ob = offs[ib]!;
-        const jb = jac[ib]!;
-        const sb = sizes[ib]!;
-        for (let i = 0; i < sa; i++) {
-          const row = (oa + i) * d + ob;
-          for (let j = 0; j < sb; j++) {
-            let acc = 0;
-            for (let q = 0; q < m; q++) {
-              acc += ja[q * sa + i]! * jb[q * sb + j]!;
-            }
-            h[row + j] = h[row + j]! + acc;
-          }
-        }
-      }
-    }
+    accumulateNormalEquations(h, g, d, r, m, k, jac, sizes, offs, scratch);
   }
 
   // Schur complement onto the kept block.
-  const { hk, gk } = schurComplement(h, g, d, dm);
+  const { hk, gk } = schurComplement(h, g, d, dm, scratch);
   const factor = sqrtInformation(hk, gk, dk);
   if (factor == undefined) {
     return tx;
@@ -196,6 +176,103 @@ export function marginalizeVariables(
 }
 
 /**
+ * Adds one residual block's `Jᵀr` to g and `JᵀJ` to H (full, d × d). Each column of J only
+ * multiplies over its non-zero rows, and with distinct variables each symmetric pair of entries
+ * is computed once: every entry still receives the same single sum, term by term, as the plain
+ * loop over all rows and both triangles.
+ */
+function accumulateNormalEquations(
+  h: Float64Array,
+  g: Float64Array,
+  d: number,
+  r: Float64Array,
+  m: number,
+  k: number,
+  jac: readonly Float64Array[],
+  sizes: readonly number[],
+  offs: readonly number[],
+  scratch: Scratch,
+): void {
+  let distinct = true;
+  for (let a = 1; a < k; a++) {
+    for (let b = 0; b < a; b++) {
+      distinct &&= offs[b] !== offs[a];
+    }
+  }
+  let columns = 0;
+  for (let a = 0; a < k; a++) {
+    columns += sizes[a]!;
+  }
+  const lo = scratch.rows("lo", columns);
+  const hi = scratch.rows("hi", columns);
+  const start = scratch.rows("start", k);
+  let p = 0;
+  for (let a = 0; a < k; a++) {
+    const ja = jac[a]!;
+    const sa = sizes[a]!;
+    start[a] = p;
+    for (let i = 0; i < sa; i++, p++) {
+      let first = m;
+      let lastRow = -1;
+      for (let q = 0; q < m; q++) {
+        if (ja[q * sa + i] !== 0) {
+          if (first === m) {
+            first = q;
+          }
+          lastRow = q;
+        }
+      }
+      lo[p] = first;
+      hi[p] = lastRow;
+    }
+  }
+  for (let ia = 0; ia < k; ia++) {
+    const oa = offs[ia]!;
+    const ja = jac[ia]!;
+    const sa = sizes[ia]!;
+    const pa = start[ia]!;
+    for (let i = 0; i < sa; i++) {
+      let acc = 0;
+      for (let q = lo[pa + i]!, end = hi[pa + i]!; q <= end; q++) {
+        acc += ja[q * sa + i]! * r[q]!;
+      }
+      g[oa + i] = g[oa + i]! + acc;
+    }
+    for (let ib = distinct ? ia : 0; ib < k; ib++) {
+      const ob = offs[ib]!;
+      const jb = jac[ib]!;
+      const sb = sizes[ib]!;
+      const pb = start[ib]!;
+      const mirror = distinct && ib !== ia;
+      for (let i = 0; i < sa; i++) {
+        const loI = lo[pa + i]!;
+        const hiI = hi[pa + i]!;
+        if (hiI < loI) {
+          continue;
+        }
+        const row = (oa + i) * d + ob;
+        for (let j = 0; j < sb; j++) {
+          const qLo = loI > lo[pb + j]! ? loI : lo[pb + j]!;
+          const qHi = hiI < hi[pb + j]! ? hiI : hi[pb + j]!;
+          if (qHi < qLo) {
+            continue;
+          }
+          let acc = 0;
+          for (let q = qLo; q <= qHi; q++) {
+            acc += ja[q * sa + i]! * jb[q * sb + j]!;
+          }
+          h[row + j] = h[row + j]! + acc;
+          if (mirror) {
+            const at = (ob + j) * d + oa + i;
+            h[at] = h[at]! + acc;
+          }
+        }
+      }
+    }
+  }
+}
+
+/**
  * Buffers reused across calls (module-private; marginalization is synchronous, so calls never
  * overlap). Only the first `size` entries of a buffer are meaningful.
  */
@@ -204,6 +281,8 @@ class Scratch {
   readonly corrector = new Corrector();
   readonly #named = new Map<string, Float64Array>();
   readonly #jacobians: Float64Array[] = [];
+  readonly #ints = new Map<string, Int32Array>();
+  #envelope: Envelope | undefined;
 
   /** A buffer of at least `size` entries whose first `size` are zero. */
   public zeroed(name: string, size: number): Float64Array {
@@ -215,6 +294,22 @@ class Scratch {
       b.fill(0, 0, size);
     }
     return b;
+  }
+
+  /** An integer buffer of at least `size` entries (contents undefined). */
+  public rows(name: string, size: number): Int32Array {
+    let b = this.#ints.get(name);
+    if (b == undefined || b.length < size) {
+      b = new Int32Array(Math.max(size, 2 * (b?.length ?? 0)));
+      this.#ints.set(name, b);
+    }
+    return b;
+  }
+
+  /** The envelope of the n × n matrix `a`, in a reused buffer. */
+  public envelope(a: Float64Array, n: number): Envelope {
+    this.#envelope = lowerEnvelope(a, n, this.#envelope);
+    return this.#envelope;
   }
 
   /** The `index`-th Jacobian buffer, at least `size` entries (contents undefined). */
@@ -230,12 +325,20 @@ class Scratch {
 
 const SCRATCH = new Scratch();
 
-/** Returns H_kk − H_km·H_mm⁻¹·H_mk and g_k − H_km·H_mm⁻¹·g_m (H full symmetric d × d). */
+/**
+ * Returns H_kk − H_km·H_mm⁻¹·H_mk and g_k − H_km·H_mm⁻¹·g_m (H full symmetric d × d).
+ *
+ * H_mm (a chain of states) is factored on its envelope, each right-hand side is forward-
+ * substituted from its first non-zero, and back substitution stops at the first marginalized
+ * column H_km touches: the other entries of H_mm⁻¹·[H_mk | g_m] are only ever multiplied by the
+ * zeros of H_km.
+ */
 function schurComplement(
   h: Float64Array,
   g: Float64Array,
   d: number,
   dm: number,
+  scratch: Scratch,
 ): { hk: Float64Array; gk: Float64Array } {
   const dk = d - dm;
   const hk = new Float64Array(dk * dk);
@@ -249,31 +352,39 @@ function schurComplement(
   if (dm === 0) {
     return { hk, gk };
   }
-  // X = H_mm⁻¹·[H_mk | g_m], by Cholesky or, when H_mm is singular, its pseudo-inverse.
-  const hmm = new Float64Array(dm * dm);
-  for (let i = 0; i < dm; i++) {
-    for (let j = 0; j < dm; j++) {
-      hmm[i * dm + j] = h[i * d + j]!;
+  let needed = dm;
+  for (let i = 0; i < dk && needed > 0; i++) {
+    const row = (dm + i) * d;
+    for (let q = 0; q < needed; q++) {
+      if (h[row + q] !== 0) {
+        needed = q;
+        break;
+      }
     }
   }
-  const cols = dk + 1;
-  const x = new Float64Array(dm * cols);
-  const rhs = new Float64Array(dm);
-  const solve = makeSpdSolver(hmm, dm);
-  for (let c = 0; c < cols; c++) {
-    for (let i = 0; i < dm; i++) {
-      rhs[i] = c < dk ? h[i * d + dm + c]! : g[i]!;
-    }
-    solve(rhs);
-    for (let i = 0; i < dm; i++) {
-      x[i * cols + c] = rhs[i]!;
-    }
+  const rhs = scratch.zeroed("rhs", dm);
+  const solve = spdSolver(h, d, dm, scratch);
+  if (solve.pseudoInverse) {
+    needed = 0;
   }
-  for (let i = 0; i < dk; i++) {
-    for (let c = 0; c < cols; c++) {
+  for (let c = 0; c <= dk; c++) {
+    let from = dm;
+    for (let i = 0; i < dm; i++) {
+      const v = c < dk ? h[i * d + dm + c]! : g[i]!;
+      rhs[i] = v;
+      if (v !== 0 && from === dm) {
+        from = i;
+      }
+    }
+    if (from === dm) {
+      continue; // H_mm⁻¹·0 = 0: nothing to subtract
+    }
+    solve.solve(rhs, from, needed);
+    for (let i = 0; i < dk; i++) {
+      const row = (dm + i) * d;
       let acc = 0;
-      for (let q = 0; q < dm; q++) {
-        acc += h[(dm + i) * d + q]! * x[q * cols + c]!;
+      for (let q = needed; q < dm; q++) {
+        acc += h[row + q]! * rhs[q]!;
       }
       if (c < dk) {
         hk[i * dk + c] = hk[i * dk + c]! - acc;
@@ -293,34 +404,63 @@ function schurComplement(
   return { hk, gk };
 }
 
-/** A solver for M·x = b (in place) for symmetric PSD M: Cholesky, else the pseudo-inverse. */
-function makeSpdSolver(m: Float64Array, n: number): (b: Float64Array) => void {
-  const l = Float64Array.from(m);
-  if (choleskyInPlace(l, n)) {
-    return (b) => { choleskySolveInPlace(l, n, b); };
+/** Solves M·x = b in place for the symmetric PSD leading block M (n × n) of H (stride d). */
+interface SpdSolver {
+  /** True when M is singular and its pseudo-inverse is used (then every entry of x is computed). */
+  readonly pseudoInverse: boolean;
+  /** b ← M⁻¹·b, where b is zero before `from`; entries below `downTo` may be left unsolved. */
+  solve(b: Float64Array, from: number, downTo: number): void;
+}
+
+/** Cholesky on M's envelope, else (M singular) the pseudo-inverse from an eigen-decomposition. */
+function spdSolver(h: Float64Array, d: number, n: number, scratch: Scratch): SpdSolver {
+  const l = scratch.zeroed("l", n * n);
+  for (let i = 0; i < n; i++) {
+    for (let j = 0; j < n; j++) {
+      l[i * n + j] = h[i * d + j]!;
+    }
+  }
+  const env = scratch.envelope(l, n);
+  if (choleskyInPlace(l, n, env)) {
+    return {
+      pseudoInverse: false,
+      solve: (b, from, downTo) => {
+        forwardSubstituteInPlace(l, n, b, env, from);
+        backSubstituteInPlace(l, n, b, env, downTo);
+      },
+    };
+  }
+  const m = new Float64Array(n * n);
+  for (let i = 0; i < n; i++) {
+    for (let j = 0; j < n; j++) {
+      m[i * n + j] = h[i * d + j]!;
+    }
   }
   const values = new Float64Array(n);
   const vectors = new Float64Array(n * n);
-  symmetricEigenInPlace(Float64Array.from(m), n, values, vectors);
+  symmetricEigenInPlace(m, n, values, vectors);
   const max = values.reduce((acc, v) => Math.max(acc, v), 0);
   const tmp = new Float64Array(n);
-  return (b) => {
-    tmp.fill(0);
-    for (let k = 0; k < n; k++) {
-      const lambda = values[k]!;
-      if (!(lambda > RANK_TOLERANCE * max)) {
-        continue;
+  return {
+    pseudoInverse: true,
+    solve: (b) => {
+      tmp.fill(0);
+      for (let k = 0; k < n; k++) {
+        const lambda = values[k]!;
+        if (!(lambda > RANK_TOLERANCE * max)) {
+          continue;
+        }
+        let proj = 0;
+        for (let i = 0; i < n; i++) {
+          proj += vectors[i * n + k]! * b[i]!;
+        }
+        proj /= lambda;
+        for (let i = 0; i < n; i++) {
+          tmp[i] = tmp[i]! + vectors[i * n + k]! * proj;
+        }
       }
-      let proj = 0;
-      for (let i = 0; i < n; i++) {
-        proj += vectors[i * n + k]! * b[i]!;
-      }
-      proj /= lambda;
-      for (let i = 0; i < n; i++) {
-        tmp[i] = tmp[i]! + vectors[i * n + k]! * proj;
-      }
-    }
-    b.set(tmp);
+      b.set(tmp);
+    },
   };
 }
 
