@@ -110,8 +110,9 @@ export class LevenbergMarquardt {
   /** First and last non-zero row of each gathered column. */
   #lo = new Int32Array(0);
   #hi = new Int32Array(0);
-  /** The problem whose JᵀJ in #h is current (set by solve, cleared by #prepare). */
+  /** The problem (and its revision) whose JᵀJ in #h is current (set by solve, cleared by #prepare). */
   #hValidFor: Problem | undefined;
+  #hValidRevision = -1;
   readonly #rho = new Float64Array(3);
   readonly #corrector = new Corrector();
 
@@ -140,6 +141,7 @@ export class LevenbergMarquardt {
       // Every exit leaves the values where #h was last assembled (rejected and tolerance-stopped
       // steps are undone), so covariance() can reuse it.
       this.#hValidFor = Number.isFinite(cost) ? problem : undefined;
+      this.#hValidRevision = problem.revision;
       return {
       termination,
       message,
@@ -221,10 +223,11 @@ export class LevenbergMarquardt {
    */
   public covariance(problem: Problem, blockIndices: readonly number[]): Float64Array | undefined {
     let cost = 0;
-    if (this.#hValidFor !== problem) {
+    if (this.#hValidFor !== problem || this.#hValidRevision !== problem.revision) {
       this.#prepare(problem);
       cost = this.#linearize(problem);
       this.#hValidFor = Number.isFinite(cost) ? problem : undefined;
+      this.#hValidRevision = problem.revision;
     }
     const n = this.#n;
     let total = 0;

@@ -86,6 +86,8 @@ export abstract class Optimizer {
   readonly #estimateListeners: ((estimate: Odometry2DEstimate) => void)[] = [];
   readonly #dropListeners: ((drop: TransactionDrop) => void)[] = [];
   readonly #processedListeners: ((sensor: string, tx: Transaction) => void)[] = [];
+  /** The solver's problem, rebuilt from the graph every cycle. */
+  readonly #built = new GraphProblem();
   #lastSummary: SolverSummary | undefined;
   #cycles = 0;
 
@@ -226,15 +228,14 @@ export abstract class Optimizer {
         }`,
       );
     }
-    let built = new GraphProblem(this.graph);
+    const built = this.#built.rebuild(this.graph);
     let summary = this.solver.solve(built.problem);
     let announced = accepted;
     if (!summary.usable) {
       const dropped = this.#dropNonFinite(accepted, summary.message);
       if (dropped.size > 0) {
         announced = accepted.filter((a) => !dropped.has(a));
-        built = new GraphProblem(this.graph);
-        summary = this.solver.solve(built.problem);
+        summary = this.solver.solve(built.rebuild(this.graph).problem);
       }
     }
     for (const a of announced) {

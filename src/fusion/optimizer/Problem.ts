@@ -41,21 +41,44 @@ export class Problem {
   public readonly blocks: ParameterBlock[] = [];
   /** Residual blocks in insertion order. */
   public readonly residualBlocks: ResidualBlock[] = [];
+  #revision = 0;
 
   /**
-   * Adds a parameter block over `data` and returns its index: on `manifold` when given, else a
-   * vector whose `angular` components wrap to [-π, π). Throws RangeError when the manifold's
-   * ambient size is not the data's length.
+   * Counts the changes to the problem's structure (`clear` and every block added), so that a
+   * solver can tell whether what it derived from the problem is still current.
    */
-  public addParameterBlock(
+  public get revision(): number {
+    return this.#revision;
+  }
+
+  /**
+   * A parameter block over `data`, not yet in any problem (see `adoptParameterBlock`): on
+   * `manifold` when given, else a vector whose `angular` components wrap to [-π, π). Throws
+   * RangeError when the manifold's ambient size is not the data's length.
+   */
+  public static parameterBlock(
     data: Float64Array,
     options?: { readonly angular?: readonly boolean[]; readonly manifold?: Manifold; readonly constant?: boolean },
-  ): number {
+  ): ParameterBlock {
     const manifold = options?.manifold ?? vectorManifold(data.length, options?.angular);
     if (manifold.ambientSize !== data.length) {
       throw new RangeError(`parameter block has ${data.length} values, its manifold ${manifold.ambientSize}`);
     }
-    this.blocks.push({ data, manifold, localSize: manifold.tangentSize, constant: options?.constant ?? false });
+    return { data, manifold, localSize: manifold.tangentSize, constant: options?.constant ?? false };
+  }
+
+  /** Adds a parameter block over `data` (see `Problem.parameterBlock`) and returns its index. */
+  public addParameterBlock(
+    data: Float64Array,
+    options?: { readonly angular?: readonly boolean[]; readonly manifold?: Manifold; readonly constant?: boolean },
+  ): number {
+    return this.adoptParameterBlock(Problem.parameterBlock(data, options));
+  }
+
+  /** Appends an existing parameter block (one block may serve successive problems); returns its index. */
+  public adoptParameterBlock(block: ParameterBlock): number {
+    this.#revision++;
+    this.blocks.push(block);
     return this.blocks.length - 1;
   }
 
@@ -91,9 +114,48 @@ export class Problem {
       parameters[i] = block.data;
       indices[i] = b;
     }
-    this.residualBlocks.push({ cost, loss, blockIndices: indices, parameters });
+    this.#revision++;
+    this.residualBlocks.push(new StoredResidualBlock(cost, loss, indices, parameters));
     return this.residualBlocks.length - 1;
   }
+
+  /**
+   * Adds again a residual block of this problem from before `clear`, over the same parameter
+   * data, now at `blockIndices` (which must hold those data arrays). Returns its index. Throws
+   * RangeError for a block this problem did not create or indices over other data.
+   */
+  public readdResidualBlock(block: ResidualBlock, blockIndices: readonly number[]): number {
+    if (!(block instanceof StoredResidualBlock) || blockIndices.length !== block.parameters.length) {
+      throw new RangeError("readdResidualBlock takes a residual block built by addResidualBlock");
+    }
+    for (let i = 0; i < blockIndices.length; i++) {
+      if (this.blocks[blockIndices[i]!]?.data !== block.parameters[i]) {
+        throw new RangeError(`parameter ${i} of the re-added residual block is not over the same data`);
+      }
+      block.blockIndices[i] = blockIndices[i]!;
+    }
+    this.#revision++;
+    this.residualBlocks.push(block);
+    return this.residualBlocks.length - 1;
+  }
+
+  /** Removes every block (to build the next problem over the same objects). Returns this. */
+  public clear(): this {
+    this.#revision++;
+    this.blocks.length = 0;
+    this.residualBlocks.length = 0;
+    return this;
+  }
+}
+
+/** The residual blocks a Problem creates: their indices move when the problem is rebuilt. */
+class StoredResidualBlock implements ResidualBlock {
+  public constructor(
+    public readonly cost: CostFunction,
+    public readonly loss: LossFunction | undefined,
+    public readonly blockIndices: number[],
+    public readonly parameters: readonly Float64Array[],
+  ) {}
 }
 
 /** Plain (non-wrapping) and single-angle vector manifolds are shared: one per size. */
