@@ -192,25 +192,8 @@ function result(
   };
 }
 
-function presetCase(data: Loaded): BenchmarkCase {
-  const p = preset();
-  const topics = new Set(new FusionRunner(p.fusion).topics);
-  const messages = data.messages.filter((m) => topics.has(m.topic));
-  return {
-    n: messages.length,
-    warmups: 1,
-    runs: 3,
-    run(): RunResult {
-      const runner = new FusionRunner(p.fusion);
-      runner.start({ timeBase: data.base, transforms: presetTransforms(p) });
-      return timeRunner(runner, messages, data);
-    },
-  };
-}
-
-/** config/jackal-3d.json (Omnidirectional3D + Odometry3D + Imu3D) over jackal-sim-2014.bag. */
-function jackalCase(data: Loaded): BenchmarkCase {
-  const fusion = (JSON.parse(readFileSync(JACKAL_PRESET, "utf8")) as { fusion: unknown }).fusion;
+/** The runner over `fusion` (with the preset's static transforms when given), fed its topics. */
+function runnerCase(data: Loaded, fusion: unknown, withTransforms?: Preset): BenchmarkCase {
   const topics = new Set(new FusionRunner(fusion).topics);
   const messages = data.messages.filter((m) => topics.has(m.topic));
   return {
@@ -219,10 +202,24 @@ function jackalCase(data: Loaded): BenchmarkCase {
     runs: 3,
     run(): RunResult {
       const runner = new FusionRunner(fusion);
-      runner.start({ timeBase: data.base });
+      runner.start({ timeBase: data.base, transforms: withTransforms ? presetTransforms(withTransforms) : undefined });
       return timeRunner(runner, messages, data);
     },
   };
+}
+
+function presetCase(data: Loaded): BenchmarkCase {
+  const p = preset();
+  return runnerCase(data, p.fusion, p);
+}
+
+/** config/jackal-3d.json (Omnidirectional3D + Odometry3D + Imu3D) over jackal-sim-2014.bag. */
+function jackalCase(data: Loaded): BenchmarkCase {
+  return runnerCase(data, jackalFusion());
+}
+
+function jackalFusion(): unknown {
+  return (JSON.parse(readFileSync(JACKAL_PRESET, "utf8")) as { fusion: unknown }).fusion;
 }
 
 let jackalLoaded: Promise<Loaded> | undefined;
@@ -352,7 +349,7 @@ export const fixedLagBenchmarks: readonly Benchmark[] = Object.freeze([
     standard: false,
     defaultN: 0,
     prepare: (async (_n: number): Promise<BenchmarkCase> => {
-      jackalLoaded ??= load(JACKAL_BAG, (JSON.parse(readFileSync(JACKAL_PRESET, "utf8")) as { fusion: unknown }).fusion);
+      jackalLoaded ??= load(JACKAL_BAG, jackalFusion());
       return jackalCase(await jackalLoaded);
     }) as unknown as (n: number) => BenchmarkCase,
   },

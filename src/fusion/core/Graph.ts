@@ -61,11 +61,7 @@ export class Graph implements ReadonlyGraph {
 
   /** The stored (mutable) variable; optimizers write `data` in place. Throws when absent. */
   public getVariable(uuid: string): Variable {
-    const v = this.#variables.get(uuid);
-    if (v == undefined) {
-      throw new GraphError(`The variable UUID ${uuid} does not exist.`);
-    }
-    return v;
+    return present(this.#variables.get(uuid), "variable", uuid);
   }
 
   public findVariable(uuid: string): Variable | undefined {
@@ -81,11 +77,7 @@ export class Graph implements ReadonlyGraph {
   }
 
   public getConstraint(uuid: string): Constraint {
-    const c = this.#constraints.get(uuid);
-    if (c == undefined) {
-      throw new GraphError(`The constraint UUID ${uuid} does not exist.`);
-    }
-    return c;
+    return present(this.#constraints.get(uuid), "constraint", uuid);
   }
 
   public getConstraints(): IterableIterator<Constraint> {
@@ -239,4 +231,12 @@ export class Graph implements ReadonlyGraph {
     this.#held.clear();
     return this;
   }
+}
+
+/** `value`, or a GraphError saying that the variable or constraint `uuid` does not exist. */
+function present<T>(value: T | undefined, kind: "variable" | "constraint", uuid: string): T {
+  if (value == undefined) {
+    throw new GraphError(`The ${kind} UUID ${uuid} does not exist.`);
+  }
+  return value;
 }

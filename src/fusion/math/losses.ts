@@ -19,71 +19,77 @@ const MIN_RHO1 = 2.2250738585072014e-308; // std::numeric_limits<double>::min()
 export class TrivialLoss implements LossFunction {
   public readonly type = "fuse_loss::TrivialLoss";
   public evaluate(s: number, rho: Float64Array): void {
-    rho[0] = s;
-    rho[1] = 1;
-    rho[2] = 0;
+    trivial(s, rho);
   }
 }
 
+/**
+ * The losses with one scale parameter `a` (> 0, finite; default 1), with `a²` and `1/a²` at hand.
+ * Throws RangeError naming the loss when `a` is invalid.
+ */
+abstract class ScaledLoss implements LossFunction {
+  public abstract readonly type: string;
+  protected readonly a: number;
+  protected readonly a2: number;
+  protected readonly inverseA2: number;
+
+  protected constructor(a: number, what: string) {
+    this.a = positive(a, `${what} a`);
+    this.a2 = a * a;
+    this.inverseA2 = 1 / this.a2;
+  }
+
+  public abstract evaluate(s: number, rho: Float64Array): void;
+}
+
 /** Huber: ρ = s for s ≤ a², else 2a√s − a². Default a = 1 (fuse_loss). */
-export class HuberLoss implements LossFunction {
+export class HuberLoss extends ScaledLoss {
   public readonly type = "fuse_loss::HuberLoss";
-  readonly #a: number;
-  readonly #b: number;
   public constructor(a = 1) {
-    this.#a = positive(a, "HuberLoss a");
-    this.#b = a * a;
+    super(a, "HuberLoss");
   }
   public evaluate(s: number, rho: Float64Array): void {
-    if (s > this.#b) {
+    if (s > this.a2) {
       const r = Math.sqrt(s);
-      rho[0] = 2 * this.#a * r - this.#b;
-      rho[1] = Math.max(MIN_RHO1, this.#a / r);
+      rho[0] = 2 * this.a * r - this.a2;
+      rho[1] = floorRho1(this.a / r);
       rho[2] = -rho[1] / (2 * s);
     } else {
-      rho[0] = s;
-      rho[1] = 1;
-      rho[2] = 0;
+      trivial(s, rho);
     }
   }
 }
 
 /** Cauchy: ρ = a²·log(1 + s/a²). Default a = 1. */
-export class CauchyLoss implements LossFunction {
+export class CauchyLoss extends ScaledLoss {
   public readonly type = "fuse_loss::CauchyLoss";
-  readonly #b: number;
-  readonly #c: number;
   public constructor(a = 1) {
-    positive(a, "CauchyLoss a");
-    this.#b = a * a;
-    this.#c = 1 / this.#b;
+    super(a, "CauchyLoss");
   }
   public evaluate(s: number, rho: Float64Array): void {
-    const sum = 1 + s * this.#c;
+    const sum = 1 + s * this.inverseA2;
     const inv = 1 / sum;
-    rho[0] = this.#b * Math.log(sum);
-    rho[1] = Math.max(MIN_RHO1, inv);
-    rho[2] = -this.#c * inv * inv;
+    rho[0] = this.a2 * Math.log(sum);
+    rho[1] = floorRho1(inv);
+    rho[2] = -this.inverseA2 * inv * inv;
   }
 }
 
 /** Tukey biweight: ρ = a²/3·(1 − (1 − s/a²)³) for s ≤ a², else a²/3. Default a = 1. */
-export class TukeyLoss implements LossFunction {
+export class TukeyLoss extends ScaledLoss {
   public readonly type = "fuse_loss::TukeyLoss";
-  readonly #a2: number;
   public constructor(a = 1) {
-    positive(a, "TukeyLoss a");
-    this.#a2 = a * a;
+    super(a, "TukeyLoss");
   }
   public evaluate(s: number, rho: Float64Array): void {
-    if (s <= this.#a2) {
-      const v = 1 - s / this.#a2;
+    if (s <= this.a2) {
+      const v = 1 - s / this.a2;
       const v2 = v * v;
-      rho[0] = (this.#a2 / 3) * (1 - v2 * v);
+      rho[0] = (this.a2 / 3) * (1 - v2 * v);
       rho[1] = v2;
-      rho[2] = (-2 / this.#a2) * v;
+      rho[2] = (-2 / this.a2) * v;
     } else {
-      rho[0] = this.#a2 / 3;
+      rho[0] = this.a2 / 3;
       rho[1] = 0;
       rho[2] = 0;
     }
@@ -91,55 +97,46 @@ export class TukeyLoss implements LossFunction {
 }
 
 /** Soft L1: ρ = 2a²·(√(1 + s/a²) − 1). Default a = 1. */
-export class SoftLOneLoss implements LossFunction {
+export class SoftLOneLoss extends ScaledLoss {
   public readonly type = "fuse_loss::SoftLOneLoss";
-  readonly #b: number;
-  readonly #c: number;
   public constructor(a = 1) {
-    positive(a, "SoftLOneLoss a");
-    this.#b = a * a;
-    this.#c = 1 / this.#b;
+    super(a, "SoftLOneLoss");
   }
   public evaluate(s: number, rho: Float64Array): void {
-    const sum = 1 + s * this.#c;
+    const sum = 1 + s * this.inverseA2;
     const tmp = Math.sqrt(sum);
-    rho[0] = 2 * this.#b * (tmp - 1);
-    rho[1] = Math.max(MIN_RHO1, 1 / tmp);
-    rho[2] = (-this.#c * rho[1]) / (2 * sum);
+    rho[0] = 2 * this.a2 * (tmp - 1);
+    rho[1] = floorRho1(1 / tmp);
+    rho[2] = (-this.inverseA2 * rho[1]) / (2 * sum);
   }
 }
 
 /** Arctan: ρ = a·atan2(s, a) (saturates at aπ/2). Default a = 1. */
-export class ArctanLoss implements LossFunction {
+export class ArctanLoss extends ScaledLoss {
   public readonly type = "fuse_loss::ArctanLoss";
-  readonly #a: number;
-  readonly #b: number;
   public constructor(a = 1) {
-    this.#a = positive(a, "ArctanLoss a");
-    this.#b = 1 / (a * a);
+    super(a, "ArctanLoss");
   }
   public evaluate(s: number, rho: Float64Array): void {
-    const sum = 1 + s * s * this.#b;
+    const sum = 1 + s * s * this.inverseA2;
     const inv = 1 / sum;
-    rho[0] = this.#a * Math.atan2(s, this.#a);
-    rho[1] = Math.max(MIN_RHO1, inv);
-    rho[2] = -2 * s * this.#b * inv * inv;
+    rho[0] = this.a * Math.atan2(s, this.a);
+    rho[1] = floorRho1(inv);
+    rho[2] = -2 * s * this.inverseA2 * inv * inv;
   }
 }
 
 /** Welsch: ρ = a²·(1 − exp(−s/a²)). Default a = 1. */
-export class WelschLoss implements LossFunction {
+export class WelschLoss extends ScaledLoss {
   public readonly type = "fuse_loss::WelschLoss";
-  readonly #b: number;
   public constructor(a = 1) {
-    positive(a, "WelschLoss a");
-    this.#b = a * a;
+    super(a, "WelschLoss");
   }
   public evaluate(s: number, rho: Float64Array): void {
-    const e = Math.exp(-s / this.#b);
-    rho[0] = this.#b * (1 - e);
-    rho[1] = Math.max(MIN_RHO1, e);
-    rho[2] = -rho[1] / this.#b;
+    const e = Math.exp(-s / this.a2);
+    rho[0] = this.a2 * (1 - e);
+    rho[1] = floorRho1(e);
+    rho[2] = -rho[1] / this.a2;
   }
 }
 
@@ -163,13 +160,11 @@ export class TolerantLoss implements LossFunction {
   public evaluate(s: number, rho: Float64Array): void {
     const x = (s - this.#a) / this.#b;
     if (x > 36.7) {
-      rho[0] = s - this.#a - this.#c;
-      rho[1] = 1;
-      rho[2] = 0;
+      trivial(s - this.#a - this.#c, rho);
     } else {
       const ex = Math.exp(x);
       rho[0] = this.#b * Math.log(1 + ex) - this.#c;
-      rho[1] = Math.max(MIN_RHO1, ex / (1 + ex));
+      rho[1] = floorRho1(ex / (1 + ex));
       rho[2] = 0.5 / (this.#b * (1 + Math.cosh(x)));
     }
   }
@@ -229,6 +224,18 @@ export function createLoss(spec: LossSpec | null | undefined): LossFunction | un
           `SoftLOne,Arctan,Welsch,Tolerant}Loss`,
       );
   }
+}
+
+/** [ρ, ρ′, ρ″] = [value, 1, 0]: the quadratic region (ρ′ = 1 exactly). */
+function trivial(value: number, rho: Float64Array): void {
+  rho[0] = value;
+  rho[1] = 1;
+  rho[2] = 0;
+}
+
+/** ρ′ floored at the smallest positive normal double (see the module comment). */
+function floorRho1(rho1: number): number {
+  return Math.max(MIN_RHO1, rho1);
 }
 
 function positive(value: number, what: string): number {

@@ -43,6 +43,20 @@ export class VectorManifold implements Manifold {
   }
 }
 
+const PRODUCT = new Float64Array(4);
+
+/** The Hamilton product a ⊗ b of (w, x, y, z) quaternions, in a shared buffer read at once. */
+function hamilton(
+  aw: number, ax: number, ay: number, az: number,
+  bw: number, bx: number, by: number, bz: number,
+): Float64Array {
+  PRODUCT[0] = aw * bw - ax * bx - ay * by - az * bz;
+  PRODUCT[1] = aw * bx + ax * bw + ay * bz - az * by;
+  PRODUCT[2] = aw * by - ax * bz + ay * bw + az * bx;
+  PRODUCT[3] = aw * bz + ax * by - ay * bx + az * bw;
+  return PRODUCT;
+}
+
 /**
  * Unit quaternions stored (w, x, y, z), as fuse's Orientation3DStamped: q ⊞ δ = q ⊗ exp(δ) (δ a
  * rotation vector in the body frame), y ⊟ x = log(x⁻¹ ⊗ y) on the shorter arc. `plus` keeps the
@@ -66,40 +80,17 @@ export class QuaternionManifold implements Manifold {
     const ex = dx * s;
     const ey = dy * s;
     const ez = dz * s;
-    const w = x[0]!;
-    const qx = x[1]!;
-    const qy = x[2]!;
-    const qz = x[3]!;
-    let rw = w * ew - qx * ex - qy * ey - qz * ez;
-    let rx = w * ex + qx * ew + qy * ez - qz * ey;
-    let ry = w * ey - qx * ez + qy * ew + qz * ex;
-    let rz = w * ez + qx * ey - qy * ex + qz * ew;
-    const n = Math.sqrt(rw * rw + rx * rx + ry * ry + rz * rz);
-    rw /= n;
-    rx /= n;
-    ry /= n;
-    rz /= n;
-    out[0] = rw;
-    out[1] = rx;
-    out[2] = ry;
-    out[3] = rz;
+    const r = hamilton(x[0]!, x[1]!, x[2]!, x[3]!, ew, ex, ey, ez);
+    const n = Math.sqrt(r[0]! * r[0]! + r[1]! * r[1]! + r[2]! * r[2]! + r[3]! * r[3]!);
+    for (let i = 0; i < 4; i++) {
+      out[i] = r[i]! / n;
+    }
   }
 
   public minus(y: ArrayLike<number>, x: ArrayLike<number>, out: Float64Array, at: number): void {
     // r = x⁻¹ ⊗ y (x unit: inverse = conjugate)
-    const xw = x[0]!;
-    const xx = -x[1]!;
-    const xy = -x[2]!;
-    const xz = -x[3]!;
-    const yw = y[0]!;
-    const yx = y[1]!;
-    const yy = y[2]!;
-    const yz = y[3]!;
-    const rw = xw * yw - xx * yx - xy * yy - xz * yz;
-    const rx = xw * yx + xx * yw + xy * yz - xz * yy;
-    const ry = xw * yy - xx * yz + xy * yw + xz * yx;
-    const rz = xw * yz + xx * yy - xy * yx + xz * yw;
-    quaternionLog(rw, rx, ry, rz, out, at);
+    const r = hamilton(x[0]!, -x[1]!, -x[2]!, -x[3]!, y[0]!, y[1]!, y[2]!, y[3]!);
+    quaternionLog(r[0]!, r[1]!, r[2]!, r[3]!, out, at);
   }
 }
 

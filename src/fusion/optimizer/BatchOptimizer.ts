@@ -1,21 +1,12 @@
-import { Optimizer, type AcceptedTransaction, type OptimizerOptions } from "./Optimizer";
-import type { Duration, Stamp } from "../../time";
+import { clockSettings, Optimizer, type AcceptedTransaction, type ClockedOptimizerOptions } from "./Optimizer";
+import type { Stamp } from "../../time";
 import { Transaction } from "../core";
 
 /** BatchOptimizer parameters (fuse_optimizers batch_optimizer params, reference/fuse.md §1.6). */
-export interface BatchOptimizerOptions extends OptimizerOptions {
-  /** `optimization_period` in ns. Default 0.1 s. */
-  readonly optimizationPeriod?: Duration;
-  /** `transaction_timeout` in ns. Default 0.1 s. */
-  readonly transactionTimeout?: Duration;
-}
+export type BatchOptimizerOptions = ClockedOptimizerOptions;
 
-interface Pending {
-  readonly sensor: string;
-  readonly tx: Transaction;
-}
-
-const NS_PER_SEC = 1e9;
+/** A queued sensor transaction. */
+type Pending = AcceptedTransaction;
 
 /**
  * fuse_optimizers::BatchOptimizer (reference/fuse.md §1.6), clock-driven like FixedLagSmoother:
@@ -49,14 +40,7 @@ export class BatchOptimizer extends Optimizer {
   /** Throws RangeError when the period is not > 0 or the timeout is negative. */
   public constructor(options?: BatchOptimizerOptions) {
     super(options, "batch_optimizer");
-    this.#period = options?.optimizationPeriod ?? 0.1 * NS_PER_SEC;
-    this.#timeout = options?.transactionTimeout ?? 0.1 * NS_PER_SEC;
-    if (!(this.#period > 0) || !Number.isFinite(this.#period)) {
-      throw new RangeError(`BatchOptimizer optimizationPeriod must be > 0 ns, got ${this.#period}`);
-    }
-    if (!(this.#timeout >= 0)) {
-      throw new RangeError(`BatchOptimizer transactionTimeout must be ≥ 0 ns, got ${this.#timeout}`);
-    }
+    ({ period: this.#period, timeout: this.#timeout } = clockSettings(options, "BatchOptimizer"));
   }
 
   /** True once an ignition transaction arrived. */

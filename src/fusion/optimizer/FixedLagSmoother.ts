@@ -1,22 +1,16 @@
-import { Optimizer, type AcceptedTransaction, type OptimizerOptions } from "./Optimizer";
+import { clockSettings, Optimizer, type AcceptedTransaction, type ClockedOptimizerOptions } from "./Optimizer";
 import { marginalizeVariables } from "./marginalizeVariables";
 import type { Duration, Stamp } from "../../time";
 import { Transaction, type ReadonlyGraph } from "../core";
 
 /** FixedLagSmoother parameters (fuse_optimizers fixed_lag_smoother params, reference/fuse.md §1.6). */
-export interface FixedLagSmootherOptions extends OptimizerOptions {
+export interface FixedLagSmootherOptions extends ClockedOptimizerOptions {
   /** `lag_duration` in ns: variables older than newest − lag are marginalized. Default 5 s. */
   readonly lagDuration?: Duration;
-  /** `optimization_period` in ns (1 / `optimization_frequency`). Default 0.1 s (10 Hz). */
-  readonly optimizationPeriod?: Duration;
-  /** `transaction_timeout` in ns. Default 0.1 s. */
-  readonly transactionTimeout?: Duration;
 }
 
-interface Pending {
-  readonly sensor: string;
-  readonly tx: Transaction;
-}
+/** A queued sensor transaction. */
+type Pending = AcceptedTransaction;
 
 const NS_PER_SEC = 1e9;
 
@@ -77,17 +71,10 @@ export class FixedLagSmoother extends Optimizer {
   public constructor(options?: FixedLagSmootherOptions) {
     super(options, "fixed_lag_smoother");
     this.#lag = options?.lagDuration ?? 5 * NS_PER_SEC;
-    this.#period = options?.optimizationPeriod ?? 0.1 * NS_PER_SEC;
-    this.#timeout = options?.transactionTimeout ?? 0.1 * NS_PER_SEC;
     if (!(this.#lag >= 0) || !Number.isFinite(this.#lag)) {
       throw new RangeError(`FixedLagSmoother lagDuration must be ≥ 0 ns, got ${this.#lag}`);
     }
-    if (!(this.#period > 0) || !Number.isFinite(this.#period)) {
-      throw new RangeError(`FixedLagSmoother optimizationPeriod must be > 0 ns, got ${this.#period}`);
-    }
-    if (!(this.#timeout >= 0)) {
-      throw new RangeError(`FixedLagSmoother transactionTimeout must be ≥ 0 ns, got ${this.#timeout}`);
-    }
+    ({ period: this.#period, timeout: this.#timeout } = clockSettings(options, "FixedLagSmoother"));
     this.#autostart();
   }
 

@@ -2,7 +2,7 @@ import { GraphProblem } from "./GraphProblem";
 import { LevenbergMarquardt, type SolverOptions, type SolverSummary } from "./LevenbergMarquardt";
 import { costFunctionFor } from "./costFunctionFor";
 import { odometry2DEstimate, type Odometry2DEstimate } from "./odometry2DEstimate";
-import type { Stamp } from "../../time";
+import type { Duration, Stamp } from "../../time";
 import type { DropReason } from "../../time/DropReason";
 import { Graph, type Constraint, type MotionModel, type ReadonlyGraph, type Transaction } from "../core";
 
@@ -57,6 +57,32 @@ export interface OptimizerOptions {
    */
   readonly snapshotGraph?: boolean;
 }
+
+/** Options of the clock-driven optimizers (fuse's optimizer timer and transaction queue). */
+export interface ClockedOptimizerOptions extends OptimizerOptions {
+  /** `optimization_period` in ns (1 / `optimization_frequency`). Default 0.1 s (10 Hz). */
+  readonly optimizationPeriod?: Duration;
+  /** `transaction_timeout` in ns. Default 0.1 s. */
+  readonly transactionTimeout?: Duration;
+}
+
+/**
+ * The optimization period and transaction timeout in ns, defaults filled in. Throws RangeError
+ * naming `label` when the period is not a finite number > 0 or the timeout is not ≥ 0.
+ */
+export function clockSettings(options: ClockedOptimizerOptions | undefined, label: string): { period: number; timeout: number } {
+  const period = options?.optimizationPeriod ?? 0.1 * NS_PER_SEC;
+  const timeout = options?.transactionTimeout ?? 0.1 * NS_PER_SEC;
+  if (!(period > 0) || !Number.isFinite(period)) {
+    throw new RangeError(`${label} optimizationPeriod must be > 0 ns, got ${period}`);
+  }
+  if (!(timeout >= 0)) {
+    throw new RangeError(`${label} transactionTimeout must be ≥ 0 ns, got ${timeout}`);
+  }
+  return { period, timeout };
+}
+
+const NS_PER_SEC = 1e9;
 
 /** Thrown when the graph cannot be updated or the solution is unusable (fuse shuts down there). */
 export class OptimizerError extends Error {

@@ -17,6 +17,19 @@ const abs = (type: string, mean: number[], variance: number[]): Constraint =>
     partialCovariance: diagonal(variance),
   });
 
+/** A plain kinematic constraint over ten placeholder variables with unit information. */
+function unitKinematic(source: string, extra: Readonly<Record<string, unknown>> | undefined): Constraint {
+  return new Constraint({
+    type: UNICYCLE_2D_KINEMATIC,
+    source,
+    variables: "abcdefghij".split(""),
+    mean: new Float64Array(8),
+    sqrtInformation: diagonal(new Array(8).fill(1)),
+    covariance: diagonal(new Array(8).fill(1)),
+    extra,
+  });
+}
+
 describe("costFunctionFor", () => {
   it("dispatches absolute constraints by fuse type name, wrapping only Orientation2D", () => {
     const orientation = costFunctionFor(
@@ -38,15 +51,7 @@ describe("costFunctionFor", () => {
   it("builds the kinematic cost from the constraint's dt and the robust loss from its config", () => {
     const c = new Unicycle2DStateKinematicConstraint("m", "abcdefghij".split(""), 0.5, diagonal(new Array(8).fill(0.1)));
     expect(costFunctionFor(c).cost.numResiduals).toBe(8);
-    const plain = new Constraint({
-      type: UNICYCLE_2D_KINEMATIC,
-      source: "m",
-      variables: "abcdefghij".split(""),
-      mean: new Float64Array(8),
-      sqrtInformation: diagonal(new Array(8).fill(1)),
-      covariance: diagonal(new Array(8).fill(1)),
-      extra: { dt: 0.1 },
-    });
+    const plain = unitKinematic("m", { dt: 0.1 });
     expect(costFunctionFor(plain).cost.parameterBlockSizes).toEqual([2, 1, 2, 1, 2, 2, 1, 2, 1, 2]);
     const robust = Constraint.fromCovariance({
       type: "fuse_constraints::AbsolutePosition2DStampedConstraint",
@@ -93,14 +98,7 @@ describe("costFunctionFor", () => {
       covariance: zeros(1, 1),
     });
     expect(() => costFunctionFor(marginalShaped)).toThrow(/MarginalConstraint class/);
-    const noDt = new Constraint({
-      type: UNICYCLE_2D_KINEMATIC,
-      source: "s",
-      variables: "abcdefghij".split(""),
-      mean: new Float64Array(8),
-      sqrtInformation: diagonal(new Array(8).fill(1)),
-      covariance: diagonal(new Array(8).fill(1)),
-    });
+    const noDt = unitKinematic("s", undefined);
     expect(() => costFunctionFor(noDt)).toThrow(/no numeric dt/);
   });
 });

@@ -11,6 +11,7 @@ export { MarginalConstraint } from "./MarginalConstraint";
 export {
   Optimizer,
   OptimizerError,
+  type ClockedOptimizerOptions,
   type OptimizerOptions,
   type SensorRegistration,
   type TransactionDrop,
