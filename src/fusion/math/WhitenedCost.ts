@@ -64,7 +64,7 @@ export abstract class WhitenedCost implements CostFunction {
     const whitener = this.#whitener;
     whitener.vector(this.error, residuals);
     if (jacobians) {
-      for (let b = 0; b < jacobians.length; b++) {
+      for (let b = 0; b < this.#localSizes.length; b++) {
         const out = jacobians[b];
         if (out) {
           whitener.jacobian(this.rawJacobians[b]!, this.#localSizes[b]!, out);

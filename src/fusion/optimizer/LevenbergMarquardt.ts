@@ -1,3 +1,4 @@
+import { JacobianColumns } from "./JacobianColumns";
 import type { Problem } from "./Problem";
 import { Corrector } from "../math/Corrector";
 
@@ -105,11 +106,9 @@ export class LevenbergMarquardt {
   #cols = new Int32Array(0);
   /** Where gathered column p of a block goes so that its local columns ascend globally. */
   #slot = new Int32Array(0);
-  /** The block's Jacobian gathered column-major (column p at p·m), for the JᵀJ update. */
-  #local = new Float64Array(0);
-  /** First and last non-zero row of each gathered column. */
-  #lo = new Int32Array(0);
-  #hi = new Int32Array(0);
+  /** The residual block being linearized: its Jacobian by columns, its blocks' tangent sizes. */
+  readonly #columns = new JacobianColumns();
+  readonly #blockSizes: number[] = [];
   /** The problem (and its revision) whose JᵀJ in #h is current (set by solve, cleared by #prepare). */
   #hValidFor: Problem | undefined;
   #hValidRevision = -1;
@@ -238,16 +237,8 @@ export class LevenbergMarquardt {
     if (!Number.isFinite(cost)) {
       return undefined;
     }
-    if (n > 0) {
-      const h = this.#h;
-      const l = this.#l;
-      const size = this.#envelope;
-      for (let e = 0; e < size; e++) {
-        l[e] = h[e]!;
-      }
-      if (!this.#factor()) {
-        return undefined;
-      }
+    if (n > 0 && !this.#factor(Infinity)) {
+      return undefined;
     }
     // When every requested column lies in the last T columns (the newest state, with blocks in
     // stamp order), the trailing block of H⁻¹ is (L_tt·L_ttᵀ)⁻¹ = L_tt⁻ᵀ·L_tt⁻¹: O(T³), no solves.
@@ -378,8 +369,6 @@ export class LevenbergMarquardt {
       this.#colStart = new Int32Array(Math.max(residualBlocks.length + 1, 2 * this.#colStart.length));
     }
     let totalCols = 0;
-    let maxLocal = 0;
-    let maxCols = 0;
     for (let k = 0; k < residualBlocks.length; k++) {
       const rb = residualBlocks[k]!;
       this.#colStart[k] = totalCols;
@@ -390,20 +379,11 @@ export class LevenbergMarquardt {
         }
       }
       totalCols += c;
-      maxCols = Math.max(maxCols, c);
-      maxLocal = Math.max(maxLocal, c * rb.cost.numResiduals);
     }
     this.#colStart[residualBlocks.length] = totalCols;
     if (this.#cols.length < totalCols) {
       this.#cols = new Int32Array(Math.max(totalCols, 2 * this.#cols.length));
       this.#slot = new Int32Array(this.#cols.length);
-    }
-    if (this.#local.length < maxLocal) {
-      this.#local = new Float64Array(maxLocal);
-    }
-    if (this.#lo.length < maxCols) {
-      this.#lo = new Int32Array(maxCols);
-      this.#hi = new Int32Array(maxCols);
     }
     const cols = this.#cols;
     const slot = this.#slot;
@@ -512,6 +492,8 @@ export class LevenbergMarquardt {
     const r = this.#residuals;
     const jacs = this.#jacobians;
     const ptrs = this.#jacPointers;
+    const sizes = this.#blockSizes;
+    const columns = this.#columns;
     const blocks = problem.blocks;
     const colStart = this.#colStart;
     const cols = this.#cols;
@@ -525,6 +507,7 @@ export class LevenbergMarquardt {
       const k = idx.length;
       for (let a = 0; a < k; a++) {
         ptrs[a] = offsets[idx[a]!]! >= 0 ? jacs[a]! : null;
+        sizes[a] = blocks[idx[a]!]!.localSize;
       }
       if (!rb.cost.evaluate(rb.parameters, r, ptrs)) {
         return NaN;
@@ -547,67 +530,20 @@ export class LevenbergMarquardt {
       } else {
         cost += 0.5 * s;
       }
-      // Gather the free blocks' Jacobians column-major, then JᵀJ and Jᵀr over local columns.
-      const local = this.#local;
+      // Gather the free blocks' Jacobians column-major (ascending global columns), then JᵀJ
+      // and Jᵀr over the local columns.
       const c0 = colStart[rbIndex]!;
-      const c = colStart[rbIndex + 1]! - c0;
-      // Each column also records its first and last non-zero row, so that the sparse Jacobians
-      // of the kinematic constraint (diagonal A, mostly-identity F) cost a fraction of m per dot.
-      const lo = this.#lo;
-      const hi = this.#hi;
-      let p = c0;
-      for (let a = 0; a < k; a++) {
-        const ja = ptrs[a];
-        if (!ja) {
-          continue;
-        }
-        const sa = blocks[idx[a]!]!.localSize;
-        for (let i = 0; i < sa; i++, p++) {
-          const sl = slot[p]!;
-          const base = sl * m;
-          let first = m;
-          let last = -1;
-          for (let q = 0; q < m; q++) {
-            const v = ja[q * sa + i]!;
-            local[base + q] = v;
-            if (v !== 0) {
-              if (first === m) {
-                first = q;
-              }
-              last = q;
-            }
-          }
-          lo[sl] = first;
-          hi[sl] = last;
-        }
-      }
+      const c = columns.gather(ptrs, k, sizes, m, slot, c0);
       for (let pi = 0; pi < c; pi++) {
-        const loI = lo[pi]!;
-        const hiI = hi[pi]!;
-        if (hiI < loI) {
+        if (columns.isZero(pi)) {
           continue;
         }
         const gi = cols[c0 + pi]!;
-        const bi = pi * m;
-        let acc = 0;
-        for (let q = loI; q <= hiI; q++) {
-          acc += local[bi + q]! * r[q]!;
-        }
-        g[gi] = g[gi]! + acc;
+        g[gi] = g[gi]! + columns.dotResidual(pi, r);
         const row = rowBase[gi]!;
         for (let pj = 0; pj <= pi; pj++) {
-          const qLo = loI > lo[pj]! ? loI : lo[pj]!;
-          const qHi = hiI < hi[pj]! ? hiI : hi[pj]!;
-          if (qHi < qLo) {
-            continue;
-          }
-          const bj = pj * m;
-          let h2 = 0;
-          for (let q = qLo; q <= qHi; q++) {
-            h2 += local[bi + q]! * local[bj + q]!;
-          }
           const gj = cols[c0 + pj]!;
-          h[row + gj] = h[row + gj]! + h2;
+          h[row + gj] = h[row + gj]! + columns.dot(pi, pj);
         }
       }
     }
@@ -650,20 +586,7 @@ export class LevenbergMarquardt {
   /** Solves (H + diag(clamp(diag H))/radius)·δ = −g into #delta; false when not PD. */
   #computeStep(radius: number): boolean {
     const n = this.#n;
-    const h = this.#h;
-    const l = this.#l;
-    const o = this.#o;
-    const size = this.#envelope;
-    for (let e = 0; e < size; e++) {
-      l[e] = h[e]!;
-    }
-    const rowBase = this.#rowBase;
-    for (let i = 0; i < n; i++) {
-      const at = rowBase[i]! + i;
-      const d = Math.min(o.maxLmDiagonal, Math.max(o.minLmDiagonal, h[at]!));
-      l[at] = h[at]! + d / radius;
-    }
-    if (!this.#factor()) {
+    if (!this.#factor(radius)) {
       return false;
     }
     const delta = this.#delta;
@@ -679,27 +602,47 @@ export class LevenbergMarquardt {
     return true;
   }
 
-  /** Envelope Cholesky of #l in place (lower); #invDiag gets 1/L_ii. */
-  #factor(): boolean {
+  /**
+   * Envelope Cholesky of H + diag(clamp(diag H))/radius into #l (radius Infinity: of H itself,
+   * the damping term being exactly 0); #invDiag gets 1/L_ii.
+   */
+  #factor(radius: number): boolean {
     const n = this.#n;
+    const h = this.#h;
     const l = this.#l;
+    const o = this.#o;
     const first = this.#first;
+    const rowBase = this.#rowBase;
+    l.set(h.subarray(0, this.#envelope));
+    for (let i = 0; i < n; i++) {
+      const at = rowBase[i]! + i;
+      const d = Math.min(o.maxLmDiagonal, Math.max(o.minLmDiagonal, h[at]!));
+      l[at] = h[at]! + d / radius;
+    }
     if (this.#invDiag.length < n) {
       this.#invDiag = new Float64Array(this.#first.length);
     }
     const inv = this.#invDiag;
-    const rowBase = this.#rowBase;
     for (let i = 0; i < n; i++) {
       const ri = rowBase[i]!;
       const fi = first[i]!;
       for (let j = fi; j < i; j++) {
-        const rj = rowBase[j]!;
-        let s = l[ri + j]!;
         const start = fi > first[j]! ? fi : first[j]!;
-        for (let k = start; k < j; k++) {
-          s -= l[ri + k]! * l[rj + k]!;
+        // Row i and row j from column `start`, four terms per step (still one after another).
+        let p = ri + start;
+        let q = rowBase[j]! + start;
+        const end = ri + j;
+        let s = l[end]!;
+        for (; p + 3 < end; p += 4, q += 4) {
+          s -= l[p]! * l[q]!;
+          s -= l[p + 1]! * l[q + 1]!;
+          s -= l[p + 2]! * l[q + 2]!;
+          s -= l[p + 3]! * l[q + 3]!;
         }
-        l[ri + j] = s * inv[j]!;
+        for (; p < end; p++, q++) {
+          s -= l[p]! * l[q]!;
+        }
+        l[end] = s * inv[j]!;
       }
       let d = l[ri + i]!;
       for (let k = fi; k < i; k++) {

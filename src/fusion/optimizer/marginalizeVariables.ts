@@ -1,3 +1,4 @@
+import { JacobianColumns } from "./JacobianColumns";
 import { MarginalConstraint } from "./MarginalConstraint";
 import { costFunctionFor } from "./costFunctionFor";
 import { Transaction, VARIABLE_TYPES, type Constraint, type Matrix, type ReadonlyGraph } from "../core";
@@ -141,7 +142,7 @@ export function marginalizeVariables(
       }
       corrector.correctResiduals(r, m);
     }
-    accumulateNormalEquations(h, g, d, r, m, k, jac, sizes, offs, scratch);
+    accumulateNormalEquations(h, g, d, r, m, jac, sizes, offs, scratch);
   }
 
   // Schur complement onto the kept block.
@@ -176,10 +177,9 @@ export function marginalizeVariables(
 }
 
 /**
- * Adds one residual block's `Jᵀr` to g and `JᵀJ` to H (full, d × d). Each column of J only
- * multiplies over its non-zero rows, and with distinct variables each symmetric pair of entries
- * is computed once: every entry still receives the same single sum, term by term, as the plain
- * loop over all rows and both triangles.
+ * Adds one residual block's `Jᵀr` to g and `JᵀJ` to H (full, d × d). With distinct variables each
+ * symmetric pair of entries is computed once: every entry still receives the same single sum,
+ * term by term, as the plain loop over all rows and both triangles.
  */
 function accumulateNormalEquations(
   h: Float64Array,
@@ -187,86 +187,38 @@ function accumulateNormalEquations(
   d: number,
   r: Float64Array,
   m: number,
-  k: number,
   jac: readonly Float64Array[],
   sizes: readonly number[],
   offs: readonly number[],
   scratch: Scratch,
 ): void {
+  const k = jac.length;
   let distinct = true;
   for (let a = 1; a < k; a++) {
     for (let b = 0; b < a; b++) {
       distinct &&= offs[b] !== offs[a];
     }
   }
-  let columns = 0;
-  for (let a = 0; a < k; a++) {
-    columns += sizes[a]!;
-  }
-  const lo = scratch.rows("lo", columns);
-  const hi = scratch.rows("hi", columns);
-  const start = scratch.rows("start", k);
-  let p = 0;
-  for (let a = 0; a < k; a++) {
-    const ja = jac[a]!;
-    const sa = sizes[a]!;
-    start[a] = p;
-    for (let i = 0; i < sa; i++, p++) {
-      let first = m;
-      let lastRow = -1;
-      for (let q = 0; q < m; q++) {
-        if (ja[q * sa + i] !== 0) {
-          if (first === m) {
-            first = q;
-          }
-          lastRow = q;
-        }
-      }
-      lo[p] = first;
-      hi[p] = lastRow;
+  const columns = scratch.columns;
+  const c = columns.gather(jac, k, sizes, m);
+  const at = scratch.rows("at", c);
+  for (let a = 0, p = 0; a < k; a++) {
+    for (let i = 0; i < sizes[a]!; i++, p++) {
+      at[p] = offs[a]! + i;
     }
   }
-  for (let ia = 0; ia < k; ia++) {
-    const oa = offs[ia]!;
-    const ja = jac[ia]!;
-    const sa = sizes[ia]!;
-    const pa = start[ia]!;
-    for (let i = 0; i < sa; i++) {
-      let acc = 0;
-      for (let q = lo[pa + i]!, end = hi[pa + i]!; q <= end; q++) {
-        acc += ja[q * sa + i]! * r[q]!;
-      }
-      g[oa + i] = g[oa + i]! + acc;
+  for (let p = 0; p < c; p++) {
+    if (columns.isZero(p)) {
+      continue;
     }
-    for (let ib = distinct ? ia : 0; ib < k; ib++) {
-      const ob = offs[ib]!;
-      const jb = jac[ib]!;
-      const sb = sizes[ib]!;
-      const pb = start[ib]!;
-      const mirror = distinct && ib !== ia;
-      for (let i = 0; i < sa; i++) {
-        const loI = lo[pa + i]!;
-        const hiI = hi[pa + i]!;
-        if (hiI < loI) {
-          continue;
-        }
-        const row = (oa + i) * d + ob;
-        for (let j = 0; j < sb; j++) {
-          const qLo = loI > lo[pb + j]! ? loI : lo[pb + j]!;
-          const qHi = hiI < hi[pb + j]! ? hiI : hi[pb + j]!;
-          if (qHi < qLo) {
-            continue;
-          }
-          let acc = 0;
-          for (let q = qLo; q <= qHi; q++) {
-            acc += ja[q * sa + i]! * jb[q * sb + j]!;
-          }
-          h[row + j] = h[row + j]! + acc;
-          if (mirror) {
-            const at = (ob + j) * d + oa + i;
-            h[at] = h[at]! + acc;
-          }
-        }
+    const xp = at[p]!;
+    g[xp] = g[xp]! + columns.dotResidual(p, r);
+    for (let t = 0; t < (distinct ? p + 1 : c); t++) {
+      const xt = at[t]!;
+      const v = columns.dot(p, t);
+      h[xp * d + xt] = h[xp * d + xt]! + v;
+      if (distinct && t !== p) {
+        h[xt * d + xp] = h[xt * d + xp]! + v;
       }
     }
   }
@@ -279,6 +231,7 @@ function accumulateNormalEquations(
 class Scratch {
   readonly rho = new Float64Array(3);
   readonly corrector = new Corrector();
+  readonly columns = new JacobianColumns();
   readonly #named = new Map<string, Float64Array>();
   readonly #jacobians: Float64Array[] = [];
   readonly #ints = new Map<string, Int32Array>();

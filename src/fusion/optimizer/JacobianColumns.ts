@@ -1,0 +1,106 @@
+/**
+ * One residual block's Jacobian (its parameter blocks' row-major `m × size` pieces) gathered
+ * column-major, each column with its first and last non-zero row, for the normal equations `JᵀJ`
+ * and `Jᵀr`: a dot product only runs over the rows where both columns can be non-zero (the
+ * kinematic constraints' Jacobians are mostly zero), adding the same terms in the same order as
+ * the full sum. Buffers grow as needed and are reused, so gathering allocates nothing.
+ */
+export class JacobianColumns {
+  /** Rows per column (the residual count m). */
+  #m = 0;
+  /** Column p at [p·m, (p + 1)·m). */
+  #local = new Float64Array(0);
+  #lo = new Int32Array(0);
+  #hi = new Int32Array(0);
+
+  /**
+   * Gathers the non-null `jacobians[a]` (`m × sizes[a]`, row-major) of the first `blocks` blocks
+   * column by column. The n-th gathered column goes to position `order[at + n]` (n itself when
+   * `order` is omitted). Returns the number of columns.
+   */
+  public gather(
+    jacobians: readonly (Float64Array | null)[],
+    blocks: number,
+    sizes: readonly number[],
+    m: number,
+    order?: Int32Array,
+    at = 0,
+  ): number {
+    let count = 0;
+    for (let a = 0; a < blocks; a++) {
+      if (jacobians[a]) {
+        count += sizes[a]!;
+      }
+    }
+    this.#m = m;
+    if (this.#local.length < count * m) {
+      this.#local = new Float64Array(Math.max(count * m, 2 * this.#local.length));
+    }
+    if (this.#lo.length < count) {
+      this.#lo = new Int32Array(Math.max(count, 2 * this.#lo.length));
+      this.#hi = new Int32Array(this.#lo.length);
+    }
+    const local = this.#local;
+    const lo = this.#lo;
+    const hi = this.#hi;
+    let p = 0;
+    for (let a = 0; a < blocks; a++) {
+      const ja = jacobians[a];
+      if (!ja) {
+        continue;
+      }
+      const sa = sizes[a]!;
+      for (let i = 0; i < sa; i++, p++) {
+        const sl = order ? order[at + p]! : p;
+        const base = sl * m;
+        let first = m;
+        let last = -1;
+        for (let q = 0; q < m; q++) {
+          const v = ja[q * sa + i]!;
+          local[base + q] = v;
+          if (v !== 0) {
+            if (first === m) {
+              first = q;
+            }
+            last = q;
+          }
+        }
+        lo[sl] = first;
+        hi[sl] = last;
+      }
+    }
+    return count;
+  }
+
+  /** Whether column p is all zero. */
+  public isZero(p: number): boolean {
+    return this.#hi[p]! < this.#lo[p]!;
+  }
+
+  /** Σ_q J[q, p]·r[q] over column p's non-zero rows. */
+  public dotResidual(p: number, r: Float64Array): number {
+    const local = this.#local;
+    const base = p * this.#m;
+    let acc = 0;
+    for (let q = this.#lo[p]!, end = this.#hi[p]!; q <= end; q++) {
+      acc += local[base + q]! * r[q]!;
+    }
+    return acc;
+  }
+
+  /** Σ_q J[q, p]·J[q, t] over the rows where both columns can be non-zero (+0 when none). */
+  public dot(p: number, t: number): number {
+    const lo = this.#lo;
+    const hi = this.#hi;
+    const qLo = lo[p]! > lo[t]! ? lo[p]! : lo[t]!;
+    const qHi = hi[p]! < hi[t]! ? hi[p]! : hi[t]!;
+    const local = this.#local;
+    const bp = p * this.#m;
+    const bt = t * this.#m;
+    let acc = 0;
+    for (let q = qLo; q <= qHi; q++) {
+      acc += local[bp + q]! * local[bt + q]!;
+    }
+    return acc;
+  }
+}
