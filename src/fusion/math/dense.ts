@@ -5,6 +5,28 @@
  */
 
 /**
+ * `s − Σ_t a[pa + t]·b[pb + t]` for t = 0 … count − 1, subtracting the terms one after another in
+ * that order (four per loop step): the inner product of every factorization and substitution
+ * here and in the solver, so they all round alike.
+ */
+export function subtractDot(s: number, a: Float64Array, pa: number, b: Float64Array, pb: number, count: number): number {
+  let r = s;
+  let i = pa;
+  let j = pb;
+  const end = pa + count;
+  for (; i + 3 < end; i += 4, j += 4) {
+    r -= a[i]! * b[j]!;
+    r -= a[i + 1]! * b[j + 1]!;
+    r -= a[i + 2]! * b[j + 2]!;
+    r -= a[i + 3]! * b[j + 3]!;
+  }
+  for (; i < end; i++, j++) {
+    r -= a[i]! * b[j]!;
+  }
+  return r;
+}
+
+/**
  * Where the non-zeros of a symmetric n × n matrix's lower triangle lie: `first[i]` is the first
  * column j ≤ i with a non-zero (i, j) (i itself when none), `last[j]` the last row i ≥ j whose
  * envelope reaches column j (`first[i] ≤ j`). A Cholesky factor has no non-zero outside its
@@ -69,11 +91,7 @@ export function choleskyInPlace(a: Float64Array, n: number, env?: Envelope): boo
   for (let j = 0; j < n; j++) {
     const rj = j * n;
     const fj = first[j]!;
-    let d = a[rj + j]!;
-    for (let k = fj; k < j; k++) {
-      const v = a[rj + k]!;
-      d -= v * v;
-    }
+    const d = subtractDot(a[rj + j]!, a, rj + fj, a, rj + fj, j - fj);
     if (!(d > 0)) {
       return false;
     }
@@ -85,11 +103,8 @@ export function choleskyInPlace(a: Float64Array, n: number, env?: Envelope): boo
         continue;
       }
       const ri = i * n;
-      let s = a[ri + j]!;
-      for (let k = fi > fj ? fi : fj; k < j; k++) {
-        s -= a[ri + k]! * a[rj + k]!;
-      }
-      a[ri + j] = s / ljj;
+      const k = fi > fj ? fi : fj;
+      a[ri + j] = subtractDot(a[ri + j]!, a, ri + k, a, rj + k, j - k) / ljj;
     }
   }
   return true;
@@ -102,13 +117,9 @@ export function choleskyInPlace(a: Float64Array, n: number, env?: Envelope): boo
 export function forwardSubstituteInPlace(l: Float64Array, n: number, b: Float64Array, env?: Envelope, from = 0): void {
   const { first } = envelopeOf(l, n, env);
   for (let i = from; i < n; i++) {
-    let s = b[i]!;
     const ri = i * n;
-    const fi = first[i]!;
-    for (let k = fi > from ? fi : from; k < i; k++) {
-      s -= l[ri + k]! * b[k]!;
-    }
-    b[i] = s / l[ri + i]!;
+    const k = first[i]! > from ? first[i]! : from;
+    b[i] = subtractDot(b[i]!, l, ri + k, b, k, i - k) / l[ri + i]!;
   }
 }
 

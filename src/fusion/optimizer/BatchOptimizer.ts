@@ -115,21 +115,13 @@ export class BatchOptimizer extends Optimizer {
 
   /** Clears queue, graph and start (queued transactions reported as "reset"); restarts the motion models. */
   public reset(): void {
-    for (const m of this.motionModels.values()) {
-      m.stop();
-    }
-    for (const p of this.#pending) {
-      this.reportDrop({ sensor: p.sensor, stamp: p.tx.stamp, reason: "reset", detail: "optimizer reset" });
-    }
-    this.#pending = [];
-    this.#combined = new Transaction(-Infinity);
-    this.#accepted = [];
-    this.#started = false;
-    this.#startTime = Infinity;
-    this.graph.clear();
-    for (const m of this.motionModels.values()) {
-      m.start();
-    }
+    this.restart(this.#pending, () => {
+      this.#pending = [];
+      this.#combined = new Transaction(-Infinity);
+      this.#accepted = [];
+      this.#started = false;
+      this.#startTime = Infinity;
+    });
   }
 
   #applyMotionModelsToQueue(): void {

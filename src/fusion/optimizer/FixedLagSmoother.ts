@@ -216,23 +216,15 @@ export class FixedLagSmoother extends Optimizer {
    * is an ignition sensor.
    */
   public reset(): void {
-    for (const m of this.motionModels.values()) {
-      m.stop();
-    }
-    for (const p of this.#pending) {
-      this.reportDrop({ sensor: p.sensor, stamp: p.tx.stamp, reason: "reset", detail: "optimizer reset" });
-    }
-    this.#pending = [];
-    this.#started = false;
-    this.#ignited = false;
-    this.#startTime = -Infinity;
-    this.graph.clear();
-    this.#marginal = new Transaction(-Infinity);
-    this.#lagExpiration = -Infinity;
-    this.#failed = undefined;
-    for (const m of this.motionModels.values()) {
-      m.start();
-    }
+    this.restart(this.#pending, () => {
+      this.#pending = [];
+      this.#started = false;
+      this.#ignited = false;
+      this.#startTime = -Infinity;
+      this.#marginal = new Transaction(-Infinity);
+      this.#lagExpiration = -Infinity;
+      this.#failed = undefined;
+    });
     this.#autostart();
   }
 

@@ -1,6 +1,7 @@
 import { JacobianColumns } from "./JacobianColumns";
 import type { Problem } from "./Problem";
 import { Corrector } from "../math/Corrector";
+import { subtractDot } from "../math/dense";
 
 /** Solver options, named after Ceres' `Solver::Options` (and with its defaults). */
 export interface SolverOptions {
@@ -628,27 +629,9 @@ export class LevenbergMarquardt {
       const fi = first[i]!;
       for (let j = fi; j < i; j++) {
         const start = fi > first[j]! ? fi : first[j]!;
-        // Row i and row j from column `start`, four terms per step (still one after another).
-        let p = ri + start;
-        let q = rowBase[j]! + start;
-        const end = ri + j;
-        let s = l[end]!;
-        for (; p + 3 < end; p += 4, q += 4) {
-          s -= l[p]! * l[q]!;
-          s -= l[p + 1]! * l[q + 1]!;
-          s -= l[p + 2]! * l[q + 2]!;
-          s -= l[p + 3]! * l[q + 3]!;
-        }
-        for (; p < end; p++, q++) {
-          s -= l[p]! * l[q]!;
-        }
-        l[end] = s * inv[j]!;
+        l[ri + j] = subtractDot(l[ri + j]!, l, ri + start, l, rowBase[j]! + start, j - start) * inv[j]!;
       }
-      let d = l[ri + i]!;
-      for (let k = fi; k < i; k++) {
-        const v = l[ri + k]!;
-        d -= v * v;
-      }
+      const d = subtractDot(l[ri + i]!, l, ri + fi, l, ri + fi, i - fi);
       if (!(d > 0) || !Number.isFinite(d)) {
         return false;
       }
@@ -667,12 +650,8 @@ export class LevenbergMarquardt {
     const first = this.#first;
     const rowBase = this.#rowBase;
     for (let i = 0; i < n; i++) {
-      const ri = rowBase[i]!;
-      let s = b[i]!;
-      for (let k = first[i]!; k < i; k++) {
-        s -= l[ri + k]! * b[k]!;
-      }
-      b[i] = s * inv[i]!;
+      const fi = first[i]!;
+      b[i] = subtractDot(b[i]!, l, rowBase[i]! + fi, b, fi, i - fi) * inv[i]!;
     }
     for (let i = n - 1; i >= 0; i--) {
       const ri = rowBase[i]!;

@@ -225,6 +225,25 @@ export abstract class Optimizer {
     }
   }
 
+  /**
+   * fuse's reset: stops the motion models, reports every queued transaction as a "reset" drop,
+   * lets the optimizer clear its own state (`clearState`), clears the graph and starts the motion
+   * models again.
+   */
+  protected restart(pending: readonly AcceptedTransaction[], clearState: () => void): void {
+    for (const m of this.motionModels.values()) {
+      m.stop();
+    }
+    for (const p of pending) {
+      this.reportDrop({ sensor: p.sensor, stamp: p.tx.stamp, reason: "reset", detail: "optimizer reset" });
+    }
+    clearState();
+    this.graph.clear();
+    for (const m of this.motionModels.values()) {
+      m.start();
+    }
+  }
+
   protected reportDrop(drop: TransactionDrop): void {
     for (const l of this.#dropListeners) {
       l(drop);
