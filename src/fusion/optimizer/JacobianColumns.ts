@@ -15,16 +15,16 @@ export class JacobianColumns {
 
   /**
    * Gathers the non-null `jacobians[a]` (`m × sizes[a]`, row-major) of the first `blocks` blocks
-   * column by column. The n-th gathered column goes to position `order[at + n]` (n itself when
-   * `order` is omitted). Returns the number of columns.
+   * column by column. The n-th gathered column goes to position `order[at + n]`. Returns the
+   * number of columns.
    */
   public gather(
     jacobians: readonly (Float64Array | null)[],
     blocks: number,
     sizes: readonly number[],
     m: number,
-    order?: Int32Array,
-    at = 0,
+    order: Int32Array,
+    at: number,
   ): number {
     let count = 0;
     for (let a = 0; a < blocks; a++) {
@@ -51,7 +51,7 @@ export class JacobianColumns {
       }
       const sa = sizes[a]!;
       for (let i = 0; i < sa; i++, p++) {
-        const sl = order ? order[at + p]! : p;
+        const sl = order[at + p]!;
         const base = sl * m;
         let first = m;
         let last = -1;
@@ -70,6 +70,21 @@ export class JacobianColumns {
       }
     }
     return count;
+  }
+
+  /** The gathered columns, column p at [p·m, (p + 1)·m) (valid until the next gather). */
+  public get values(): Float64Array {
+    return this.#local;
+  }
+
+  /** First non-zero row of each column (m when none). */
+  public get firstRows(): Int32Array {
+    return this.#lo;
+  }
+
+  /** Last non-zero row of each column (−1 when none). */
+  public get lastRows(): Int32Array {
+    return this.#hi;
   }
 
   /** Whether column p is all zero. */

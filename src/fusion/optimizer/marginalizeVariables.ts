@@ -200,13 +200,20 @@ function accumulateNormalEquations(
     }
   }
   const columns = scratch.columns;
-  const c = columns.gather(jac, k, sizes, m);
-  const at = scratch.rows("at", c);
+  let count = 0;
+  for (let a = 0; a < k; a++) {
+    count += sizes[a]!;
+  }
+  // Columns in gather order; `at` maps each to its row and column of H.
+  const order = scratch.rows("order", count);
+  const at = scratch.rows("at", count);
   for (let a = 0, p = 0; a < k; a++) {
     for (let i = 0; i < sizes[a]!; i++, p++) {
+      order[p] = p;
       at[p] = offs[a]! + i;
     }
   }
+  const c = columns.gather(jac, k, sizes, m, order, 0);
   for (let p = 0; p < c; p++) {
     if (columns.isZero(p)) {
       continue;
