@@ -1,12 +1,11 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 
-import { NIL_UUID, resolveDeviceId, StampedUuids, uuidBytes, uuidFromName, uuidFromNamespace } from "./uuid";
-import { UuidV5 } from "./uuidV5";
+import { NIL_UUID, resolveDeviceId, StampedUuids, uuidFromName } from "./uuid";
 import { TimeBase } from "../../time";
 
 /** Independent RFC 4122 v5 (SHA-1) oracle written for this test. */
-function oracle(name: Uint8Array, ns: string): string {
+function v5(name: Uint8Array, ns: string): string {
   const nsBytes = Buffer.from(ns.replace(/-/g, ""), "hex");
   const h = createHash("sha1").update(nsBytes).update(name).digest().subarray(0, 16);
   h[6] = (h[6]! & 0x0f) | 0x50;
@@ -33,7 +32,7 @@ describe("fuse UUID recipe (reference/fuse.md §1.7)", () => {
     const base = TimeBase.forFirstSecNsec(sec - 3, 0);
     const stamp = base.fromSecNsec(sec, nsec);
     const device = uuidFromName("imu");
-    const typeNs = oracle(Buffer.from("fuse_variables::Position2DStamped"), NIL_UUID);
+    const typeNs = v5(Buffer.from("fuse_variables::Position2DStamped"), NIL_UUID);
     const dev = Buffer.from(device.replace(/-/g, ""), "hex");
     const ros1 = Buffer.alloc(8);
     ros1.writeUInt32LE(sec, 0);
@@ -41,28 +40,16 @@ describe("fuse UUID recipe (reference/fuse.md §1.7)", () => {
     const ros2 = Buffer.alloc(8);
     ros2.writeBigInt64LE(BigInt(sec) * 1_000_000_000n + BigInt(nsec), 0);
     expect(new StampedUuids(base, "ros1").uuid("fuse_variables::Position2DStamped", stamp, device)).toBe(
-      oracle(Buffer.concat([ros1, dev]), typeNs),
+      v5(Buffer.concat([ros1, dev]), typeNs),
     );
     expect(new StampedUuids(base, "ros2").uuid("fuse_variables::Position2DStamped", stamp, device)).toBe(
-      oracle(Buffer.concat([ros2, dev]), typeNs),
+      v5(Buffer.concat([ros2, dev]), typeNs),
     );
-  });
-
-  it("hashes names of every length like the oracle, across SHA-1 block boundaries", () => {
-    const ns = uuidFromName("fuse_variables::Position2DStamped");
-    const v5 = new UuidV5();
-    for (let length = 0; length <= 200; length++) {
-      const name = Uint8Array.from({ length }, (_, i) => (i * 37 + length) & 0xff);
-      expect(v5.generate(uuidBytes(ns), name)).toBe(oracle(name, ns));
-    }
-    const long = Buffer.from("a device name much longer than one 64-byte SHA-1 block, with ünïcode");
-    expect(uuidFromName(long.toString())).toBe(oracle(long, NIL_UUID));
-    expect(uuidFromNamespace("ns", Uint8Array.from([1, 2, 3]))).toBe(oracle(Uint8Array.from([1, 2, 3]), oracle(Buffer.from("ns"), NIL_UUID)));
   });
 
   it("resolves device ids: explicit id, then name, then NIL", () => {
     expect(resolveDeviceId({})).toBe(NIL_UUID);
-    expect(resolveDeviceId({ deviceName: "robot" })).toBe(oracle(Buffer.from("robot"), NIL_UUID));
+    expect(resolveDeviceId({ deviceName: "robot" })).toBe(v5(Buffer.from("robot"), NIL_UUID));
     expect(resolveDeviceId({ deviceId: "A0000000-0000-0000-0000-000000000001", deviceName: "x" })).toBe(
       "a0000000-0000-0000-0000-000000000001",
     );

@@ -1,6 +1,5 @@
-import { v4 as uuidv4, NIL as NIL_UUID_STRING } from "uuid";
+import { v4 as uuidv4, v5 as uuidv5, NIL as NIL_UUID_STRING } from "uuid";
 
-import { UuidV5 } from "./uuidV5";
 import type { Stamp, TimeBase } from "../../time";
 
 /** The nil UUID (fuse's default device id). */
@@ -29,18 +28,14 @@ export function uuidBytes(uuid: string): Uint8Array {
   return out;
 }
 
-const V5 = new UuidV5();
-const NIL_BYTES = new Uint8Array(16);
-const UTF8 = new TextEncoder();
-
 /** fuse's `uuid::generate(name)`: `uuid5(NIL, utf8(name))`. Used for device names. */
 export function uuidFromName(name: string): string {
-  return V5.generate(NIL_BYTES, UTF8.encode(name));
+  return uuidv5(name, NIL_UUID);
 }
 
 /** fuse's `uuid::generate(namespace, bytes)`: `uuid5(uuid5(NIL, namespace), bytes)`. */
 export function uuidFromNamespace(namespace: string, bytes: Uint8Array): string {
-  return V5.generate(uuidBytes(uuidFromName(namespace)), bytes);
+  return uuidv5(bytes, uuidFromName(namespace));
 }
 
 /** A random (v4) UUID, as fuse gives every constraint. */
@@ -71,7 +66,7 @@ const NS_PER_SEC = 1_000_000_000;
  * Generates fuse's deterministic stamped-variable UUIDs:
  * `uuid5(uuid5(NIL, typeName), stampBytes ‖ deviceIdBytes)` (reference/fuse.md §1.7), with the
  * stamp encoded per `recipe`. Stamps are Lockstep relative stamps of `timeBase`. Type namespaces
- * are cached; one call hashes 24 bytes (see `UuidV5`).
+ * are cached; one call hashes 24 bytes.
  *
  * ```ts
  * const ids = new StampedUuids(TimeBase.forFirstStamp(0n), "ros1");
@@ -130,7 +125,7 @@ export class StampedUuids {
       this.#view.setBigInt64(0, BigInt(sec) * 1_000_000_000n + BigInt(nsec), true);
     }
     this.#bytes.set(device, 8);
-    const uuid = V5.generate(entry.ns, this.#bytes);
+    const uuid = uuidv5(this.#bytes, entry.ns);
     if (recent.current.size >= RECENT_PER_TYPE) {
       // Two generations: O(1) eviction, and the newest RECENT_PER_TYPE are always remembered.
       recent.previous = recent.current;
