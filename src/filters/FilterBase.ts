@@ -164,13 +164,21 @@ export abstract class FilterBase<In extends unknown[], Out extends unknown[], D>
     for (const handler of this.#dropHandlers) {
       handler(slot, stamp, reason, item, detail);
     }
-    const listeners = this.#dropListeners;
-    if (listeners.length === 0) {
-      return;
+    if (this.#dropListeners.length !== 0) {
+      this.#notifyDropListeners(slot, stamp, item, reason, detail);
     }
-    // One object shape for every event (detail may be undefined) keeps listeners monomorphic.
+  }
+
+  // The event-object path, out of reportDrop so that the handler path stays small enough to inline.
+  #notifyDropListeners(
+    slot: number,
+    stamp: Stamp,
+    item: D,
+    reason: DropReason,
+    detail: string | undefined,
+  ): void {
     const event: DropEvent = { slot, stamp, reason, item, detail };
-    for (const listener of listeners) {
+    for (const listener of this.#dropListeners) {
       listener(event);
     }
   }

@@ -101,7 +101,7 @@ export class TimeBase {
       nsec >>> 0 !== nsec ||
       nsec >= NS_PER_SEC
     ) {
-      throw this.#rangeError(`{sec: ${sec}, nsec: ${nsec}}`, rel);
+      this.#rejectSecNsec(sec, nsec, rel);
     }
     return rel;
   }
@@ -142,6 +142,11 @@ export class TimeBase {
   /** Absolute seconds as a float (for display and rates; not exact). */
   public toSeconds(stamp: Stamp): number {
     return this.baseSec + stamp / NS_PER_SEC;
+  }
+
+  // Out of the hot conversion, so that callers of fromSecNsec can inline it.
+  #rejectSecNsec(sec: number, nsec: number, rel: number): never {
+    throw this.#rangeError(`{sec: ${sec}, nsec: ${nsec}}`, rel);
   }
 
   #rangeError(what: string, rel: number): StampRangeError {
