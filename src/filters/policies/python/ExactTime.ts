@@ -1,4 +1,5 @@
 import type { Stamp } from "../../../time";
+import { NO_STAMPS } from "../CombinerPolicy";
 import { SlotPolicy } from "../SlotPolicy";
 import { SlotDicts, type Held } from "./SlotDicts";
 import { checkQueueSize, checkSlotCount } from "./checks";
@@ -38,35 +39,37 @@ export class ExactTime<T> extends SlotPolicy<T> {
       return;
     }
     this.#dicts.store(host, slot, stamp, stamp, item);
-    // The smallest stamp held by every slot.
-    let common = Infinity;
-    for (const t of this.#queues[0]!.keys()) {
-      if (t < common && this.#queues.every((q) => q.has(t))) {
-        common = t;
+    // rclpy searches slot 0's keys for the smallest stamp every slot holds. No stamp is held by
+    // every slot before this message (each add emits the one it completes, and eviction or a
+    // replaced message never completes one), so the only candidate is the stamp just stored.
+    const queues = this.#queues;
+    for (const q of queues) {
+      if (!q.has(stamp)) {
+        return;
       }
     }
-    if (common === Infinity) {
-      return;
-    }
-    const held = this.#queues.map((q) => q.get(common)!);
-    const older: [number, Held<T>][] = [];
-    this.#queues.forEach((q, s) => {
-      q.delete(common);
+    const items = new Array<T>(queues.length);
+    let olderSlots: number[] | undefined;
+    let older: Held<T>[] | undefined;
+    for (let s = 0; s < queues.length; s++) {
+      const q = queues[s]!;
+      items[s] = q.get(stamp)!.item;
+      q.delete(stamp);
       for (const [t, h] of q) {
-        if (t < common) {
+        if (t < stamp) {
           q.delete(t);
-          older.push([s, h]);
+          (olderSlots ??= []).push(s);
+          (older ??= []).push(h);
         }
       }
-    });
+    }
     try {
-      host.emit(
-        held.map((h) => h.item),
-        held.map(() => common),
-      );
+      host.emit(items, this.readsStamps ? new Array<Stamp>(queues.length).fill(stamp) : NO_STAMPS);
     } finally {
-      for (const [s, h] of older) {
-        host.drop(s, h.stamp, h.item, "not-selected");
+      if (older != undefined) {
+        for (let k = 0; k < older.length; k++) {
+          host.drop(olderSlots![k]!, older[k]!.stamp, older[k]!.item, "not-selected");
+        }
       }
     }
   }
