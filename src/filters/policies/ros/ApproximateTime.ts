@@ -1,6 +1,7 @@
 import type { Duration, Stamp } from "../../../time";
 import { NO_STAMPS, type PolicyHost } from "../CombinerPolicy";
 import { SlotPolicy } from "../SlotPolicy";
+import { newItemArray, newStampArray } from "./freshArrays";
 
 /** Options of {@link ApproximateTime} (config type `ros/approximate-time`). */
 export interface RosApproximateTimeOptions {
@@ -494,34 +495,6 @@ export class ApproximateTime<T> extends SlotPolicy<T> {
     this.#mask = cap - 1;
     this.#stamps = stamps;
     this.#items = items;
-  }
-}
-
-// `new Array(n)` with a variable n goes through the generic Array constructor; small literals are
-// allocated inline (and, for the stamps, stay packed doubles), which matters once per emitted set.
-function newItemArray<T>(n: number): T[] {
-  switch (n) {
-    case 2:
-      return [undefined, undefined] as T[];
-    case 3:
-      return [undefined, undefined, undefined] as T[];
-    case 4:
-      return [undefined, undefined, undefined, undefined] as T[];
-    default:
-      return new Array<T>(n);
-  }
-}
-
-function newStampArray(n: number): Stamp[] {
-  switch (n) {
-    case 2:
-      return [0.5, 0.5];
-    case 3:
-      return [0.5, 0.5, 0.5];
-    case 4:
-      return [0.5, 0.5, 0.5, 0.5];
-    default:
-      return new Array<Stamp>(n).fill(0.5);
   }
 }
 

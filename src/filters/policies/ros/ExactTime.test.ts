@@ -104,6 +104,47 @@ describe("ros/exact-time details", () => {
     expect(host.drops.every((d) => d.reason === "reset")).toBe(true);
   });
 
+  it("a throwing listener leaves the policy consistent: later tuples still match, nothing is reported twice", () => {
+    const policy = new ExactTime<string>(2, { queueSize: 2 });
+    const host = recordingHostOf(policy);
+    const drop = host.drop.bind(host);
+    let throwOn = "";
+    host.drop = (slot, stamp, item, reason) => {
+      drop(slot, stamp, item, reason);
+      if (item === throwOn) {
+        throw new Error("listener failed");
+      }
+    };
+    const emit = host.emit.bind(host);
+    host.emit = (items, stamps) => {
+      emit(items, stamps);
+      throw new Error("sink failed");
+    };
+    policy.add(0, 1, "a1", 1);
+    // t=1 completes: emitted, then the sink throws.
+    expect(() => { policy.add(1, 1, "b1", 1); }).toThrow("sink failed");
+    expect(host.items).toEqual([["a1", "b1"]]);
+    policy.add(0, 2, "a2", 2);
+    policy.add(0, 3, "a3", 3);
+    throwOn = "a2";
+    // t=4 overflows t=2, whose drop listener throws.
+    expect(() => { policy.add(0, 4, "a4", 4); }).toThrow("listener failed");
+    throwOn = "";
+    host.emit = emit;
+    policy.add(1, 3, "b3", 3);
+    policy.add(1, 4, "b4", 4);
+    expect(host.items).toEqual([["a1", "b1"], ["a3", "b3"], ["a4", "b4"]]);
+    // Many more tuples pass through the same rows: none of the failed reports resurfaces.
+    for (let t = 5; t < 100; t++) {
+      policy.add(0, t, `a${t}`, t);
+    }
+    policy.reset(true);
+    const reported = host.drops.map((d) => d.item);
+    expect(new Set(reported).size).toBe(reported.length);
+    expect(reported.slice(0, 1)).toEqual(["a2"]);
+    expect(reported.length).toBe(1 + 95);
+  });
+
   it("rejects a bad queue size", () => {
     expect(() => new ExactTime(2, { queueSize: -1 })).toThrow(/queueSize/);
   });

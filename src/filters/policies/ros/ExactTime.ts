@@ -1,7 +1,7 @@
 import type { Stamp } from "../../../time";
 import type { DropReason } from "../../DropReason";
 import { NO_STAMPS, type PolicyHost } from "../CombinerPolicy";
-import { StampSortedList } from "./StampSortedList";
+import { newItemArray } from "./freshArrays";
 import { SlotPolicy } from "../SlotPolicy";
 
 /** A partial tuple as ROS's ExactTime drop callback receives it. */
@@ -28,17 +28,14 @@ export interface RosExactTimeOptions<T = unknown> {
 /** Marks a slot of a stored tuple that no message has filled yet (T may itself be undefined). */
 const EMPTY: unique symbol = Symbol("empty slot");
 
-interface Entry<T> {
-  stamp: Stamp;
-  /** One per slot: the message, or EMPTY. */
-  items: (T | typeof EMPTY)[];
-  count: number;
-  /** Why the tuple was erased (set when it is). */
-  reason: DropReason;
-}
+// Why a stored tuple was erased, as `#erasedReason` keeps it: an index into REASONS.
+const NOT_SELECTED = 0;
+const QUEUE_OVERFLOW = 1;
+const RESET = 2;
+const REASONS: readonly DropReason[] = ["not-selected", "queue-overflow", "reset"];
 
-/** Most erased tuples kept for reuse (their arrays are allocated once, not per message). */
-const POOL_SIZE = 16;
+/** Rows allocated at first (more are added by doubling). */
+const INITIAL_ROWS = 16;
 
 /**
  * ROS 2 message_filters `sync_policies::ExactTime` (8.0.2; reference ros-message-filters.md
@@ -61,11 +58,30 @@ const POOL_SIZE = 16;
 export class ExactTime<T> extends SlotPolicy<T> {
   readonly #queueSize: number;
   #onPartialDrop: ((tuple: PartialTuple<T>) => void) | undefined;
-  /** Stored tuples, sorted by stamp ascending (found by binary search: at most queueSize + 1). */
-  readonly #tuples = new StampSortedList<Entry<T>>();
-  #spare: (Entry<T> | undefined)[] | undefined = [];
-  /** Erased tuples whose arrays nobody else holds, ready for reuse. */
-  readonly #pool: Entry<T>[] = [];
+
+  // Each stored tuple is a row: its stamp, how many slots hold a message, and the messages at
+  // `#rowItems[row * slots + slot]` (EMPTY where none). A row that holds no tuple is all EMPTY.
+  // Rows are erased without moving anything and reused without allocating.
+  #rows = INITIAL_ROWS;
+  #rowStamp = new Float64Array(INITIAL_ROWS);
+  #rowCount = new Int32Array(INITIAL_ROWS);
+  /** Grows in place (push), so a reference taken before a callback stays valid after it. */
+  readonly #rowItems: (T | typeof EMPTY)[] = [];
+  /** Rows that hold no tuple and are not waiting to be reported: `#free[0, #freeCount)`. */
+  #free = new Int32Array(INITIAL_ROWS);
+  #freeCount = INITIAL_ROWS;
+  /** The stored tuples' rows, sorted by stamp ascending: a ring, `#length` from `#head`. */
+  #order = new Int32Array(INITIAL_ROWS);
+  #head = 0;
+  #length = 0;
+  /**
+   * Rows erased by the adds in progress, with their reasons, waiting to be reported after the
+   * emission: a stack, because an add made from a callback pushes its own above the caller's and
+   * reports and pops them before it returns.
+   */
+  #erased = new Int32Array(INITIAL_ROWS);
+  #erasedReason = new Uint8Array(INITIAL_ROWS);
+  #erasedCount = 0;
 
   public constructor(slots: number, options: RosExactTimeOptions<T>) {
     if (!Number.isInteger(slots) || slots < 2) {
@@ -77,6 +93,12 @@ export class ExactTime<T> extends SlotPolicy<T> {
     super("ros/exact-time", slots, "refuse");
     this.#queueSize = options.queueSize;
     this.#onPartialDrop = options.onPartialDrop;
+    for (let i = 0; i < INITIAL_ROWS * slots; i++) {
+      this.#rowItems.push(EMPTY);
+    }
+    for (let r = 0; r < INITIAL_ROWS; r++) {
+      this.#free[r] = INITIAL_ROWS - 1 - r;
+    }
   }
 
   /** Sets (or clears) the partial-tuple drop callback (ROS `registerDropCallback`). */
@@ -85,118 +107,268 @@ export class ExactTime<T> extends SlotPolicy<T> {
     return this;
   }
 
-
-  /** Adds one message (reference §2.2 add): store by stamp, emit when complete, purge, report. */
+  /**
+   * Adds one message (reference §2.2 add): store by stamp, emit when complete, purge, report.
+   *
+   * One add does at most one of three things besides storing: replace a message (its tuple
+   * exists), complete a tuple (likewise), or open a tuple, which can overflow the queue by one
+   * (the queue holds at most `queueSize` tuples between adds, and only a new tuple adds one).
+   */
   public override add(slot: number, stamp: Stamp, item: T, _arrival: Stamp): void {
     const host = this.hostForStamped(slot, stamp, item);
     if (host == undefined) {
       return;
     }
-    const tuples = this.#tuples;
-    const at = tuples.lowerBound(stamp);
-    let entry = at < tuples.length ? tuples.at(at) : undefined;
-    if (entry?.stamp !== stamp) {
-      entry = this.#newEntry(stamp);
-      tuples.insert(at, entry);
-    }
-    const replaced = entry.items[slot]!;
-    if (replaced === EMPTY) {
-      entry.count++;
-    }
-    entry.items[slot] = item;
-
-    // Tuples erased by this add, reported after the emission (ROS calls its drop signal last).
-    // The list is reused from add to add; an add re-entered from a listener takes a fresh one.
-    const erased = this.#spare ?? [];
-    this.#spare = undefined;
-    let erasedCount = 0;
-    let emitted: Entry<T> | undefined;
-    if (entry.count === this.slots) {
-      emitted = entry;
-      // Erase the tuple and every older one (stamp <= emitted, all before it in the sorted list).
-      for (let k = 0; k < at; k++) {
-        const old = tuples.at(k);
-        old.reason = "not-selected";
-        erased[erasedCount++] = old;
+    const S = this.slots;
+    const items = this.#rowItems;
+    const at = this.#lowerBound(stamp);
+    if (at < this.#length) {
+      const row = this.#order[(this.#head + at) & (this.#rows - 1)]!;
+      if (this.#rowStamp[row] === stamp) {
+        const k = row * S + slot;
+        const replaced = items[k]!;
+        items[k] = item;
+        if (replaced !== EMPTY) {
+          host.drop(slot, stamp, replaced, "duplicate-stamp");
+        } else if ((++this.#rowCount[row]!) === S) {
+          this.#emit(host, row, at, stamp);
+        }
+        return;
       }
-      tuples.removeFront(at + 1);
     }
+    const row = this.#insertRow(at, stamp);
+    items[row * S + slot] = item;
     const q = this.#queueSize;
-    if (q > 0 && tuples.length > q) {
-      const n = tuples.length - q;
-      for (let k = 0; k < n; k++) {
-        const old = tuples.at(k);
-        old.reason = "queue-overflow";
-        erased[erasedCount++] = old;
-      }
-      tuples.removeFront(n);
-    }
-    if (replaced !== EMPTY) {
-      host.drop(slot, stamp, replaced, "duplicate-stamp");
-    }
-    try {
-      if (emitted != undefined) {
-        host.emit(emitted.items as T[], this.#stampsOf(stamp));
-      }
-    } finally {
-      // Cleared by index, not by `length = 0` (which would free the backing store every time).
-      for (let k = 0; k < erasedCount; k++) {
-        const old = erased[k]!;
-        erased[k] = undefined;
-        this.#reportTuple(host, old, old.reason);
-        this.#recycle(old);
-      }
-      this.#spare = erased;
+    if (q > 0 && this.#length > q) {
+      // The oldest tuple by stamp (possibly the one just opened) goes.
+      const oldest = this.#order[this.#head]!;
+      this.#head = (this.#head + 1) & (this.#rows - 1);
+      this.#length--;
+      this.#reportAndFree(host, oldest, QUEUE_OVERFLOW);
     }
   }
 
   // eslint-disable-next-line @foxglove/no-boolean-parameters -- signature fixed by CombinerPolicy
   public override reset(reportDrops = false): void {
-    const tuples = this.#tuples.drain();
-        const host = this.host;
+    const base = this.#erasedCount;
+    this.#eraseFront(this.#length, RESET);
+    const host = this.host;
     if (reportDrops && host != undefined) {
-      for (const old of tuples) {
-        this.#reportTuple(host, old, "reset");
+      this.#reportErased(host, base);
+    } else {
+      for (let k = base; k < this.#erasedCount; k++) {
+        this.#clearRow(this.#erased[k]!);
+        this.#free[this.#freeCount++] = this.#erased[k]!;
+      }
+      this.#erasedCount = base;
+    }
+  }
+
+  /** Index in the order of the first tuple whose stamp is >= `stamp` (`#length` when none). */
+  #lowerBound(stamp: Stamp): number {
+    const order = this.#order;
+    const rowStamp = this.#rowStamp;
+    const head = this.#head;
+    const mask = this.#rows - 1;
+    let hi = this.#length;
+    // In-order arrival, the common case, lands after the newest tuple: one comparison.
+    if (hi === 0 || rowStamp[order[(head + hi - 1) & mask]!]! < stamp) {
+      return hi;
+    }
+    let lo = 0;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (rowStamp[order[(head + mid) & mask]!]! < stamp) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
       }
     }
+    return lo;
   }
 
-  #newEntry(stamp: Stamp): Entry<T> {
-    const entry = this.#pool.pop();
-    if (entry == undefined) {
-      return { stamp, items: new Array<T | typeof EMPTY>(this.slots).fill(EMPTY), count: 0, reason: "not-selected" };
+  /** Takes a free row for a new tuple of `stamp` (one slot filled) and puts it at index `at` of the order. */
+  #insertRow(at: number, stamp: Stamp): number {
+    if (this.#freeCount === 0) {
+      this.#grow();
     }
-    entry.stamp = stamp;
-    entry.count = 0;
-    return entry;
-  }
-
-  /** Keeps an erased tuple for reuse; its items array was handed to no one (see #reportTuple). */
-  #recycle(entry: Entry<T>): void {
-    if (this.#pool.length < POOL_SIZE) {
-      const items = entry.items;
-      // A loop, not Array.prototype.fill: for a handful of slots the builtin call costs more.
-      for (let i = 0; i < items.length; i++) {
-        items[i] = EMPTY;
+    const row = this.#free[--this.#freeCount]!;
+    this.#rowStamp[row] = stamp;
+    this.#rowCount[row] = 1;
+    const order = this.#order;
+    const mask = this.#rows - 1;
+    const len = this.#length;
+    let head = this.#head;
+    // Shift the shorter side (in-order arrival shifts nothing).
+    if (at < len - at) {
+      head = (head - 1) & mask;
+      for (let k = 0; k < at; k++) {
+        order[(head + k) & mask] = order[(head + k + 1) & mask]!;
       }
-      this.#pool.push(entry);
+      this.#head = head;
+    } else {
+      for (let k = len; k > at; k--) {
+        order[(head + k) & mask] = order[(head + k - 1) & mask]!;
+      }
+    }
+    order[(head + at) & mask] = row;
+    this.#length = len + 1;
+    return row;
+  }
+
+  /** Takes the `n` oldest tuples off the order; they wait on `#erased` to be reported. */
+  #eraseFront(n: number, reason: number): void {
+    const order = this.#order;
+    const mask = this.#rows - 1;
+    const erased = this.#erased;
+    const reasons = this.#erasedReason;
+    let head = this.#head;
+    let top = this.#erasedCount;
+    for (let k = 0; k < n; k++) {
+      erased[top] = order[head]!;
+      reasons[top] = reason;
+      top++;
+      head = (head + 1) & mask;
+    }
+    this.#erasedCount = top;
+    this.#head = head;
+    this.#length -= n;
+  }
+
+  /**
+   * Emits the complete tuple at index `at` of the order (its row is `row`), after erasing it and
+   * every older tuple; the older ones are reported after the emission, as ROS calls its drop
+   * signal after the output signal.
+   */
+  #emit(host: PolicyHost<T>, row: number, at: number, stamp: Stamp): void {
+    const S = this.slots;
+    const items = this.#rowItems;
+    const set = newItemArray<T>(S);
+    for (let i = 0; i < S; i++) {
+      set[i] = items[row * S + i] as T;
+      items[row * S + i] = EMPTY;
+    }
+    const base = this.#erasedCount;
+    this.#eraseFront(at, NOT_SELECTED);
+    this.#head = (this.#head + 1) & (this.#rows - 1);
+    this.#length--;
+    this.#free[this.#freeCount++] = row;
+    try {
+      host.emit(set, this.readsStamps ? new Array<Stamp>(S).fill(stamp) : NO_STAMPS);
+    } finally {
+      this.#reportErased(host, base);
     }
   }
 
-  #stampsOf(stamp: Stamp): Stamp[] {
-    return this.readsStamps ? new Array<Stamp>(this.slots).fill(stamp) : NO_STAMPS;
+  /**
+   * Reports the erased rows above `base`, oldest first, and frees them. Should a listener throw,
+   * the rows not yet reported are freed unreported.
+   */
+  #reportErased(host: PolicyHost<T>, base: number): void {
+    const top = this.#erasedCount;
+    let k = base;
+    try {
+      for (; k < top; k++) {
+        // Read afresh: an add made from a callback may have grown the arrays.
+        this.#reportAndFree(host, this.#erased[k]!, this.#erasedReason[k]!);
+      }
+    } finally {
+      // Row k, if its report threw, was freed by #reportAndFree; the ones after it were not reported.
+      for (k++; k < top; k++) {
+        this.#clearRow(this.#erased[k]!);
+        this.#free[this.#freeCount++] = this.#erased[k]!;
+      }
+      this.#erasedCount = base;
+    }
   }
 
-  #reportTuple(host: PolicyHost<T>, entry: Entry<T>, reason: DropReason): void {
-    const items = entry.items;
-    for (let i = 0; i < this.slots; i++) {
-      const it = items[i]!;
+  /**
+   * Reports one erased tuple (each message, then the partial tuple) and frees its row, also when
+   * a listener throws. The row is off the order and not free while it is reported, so adds made
+   * from the listeners cannot reuse it.
+   */
+  #reportAndFree(host: PolicyHost<T>, row: number, reasonCode: number): void {
+    let reported = false;
+    try {
+      this.#reportRow(host, row, reasonCode);
+      reported = true;
+    } finally {
+      if (!reported) {
+        this.#clearRow(row);
+      }
+      this.#free[this.#freeCount++] = row;
+    }
+  }
+
+  /** Reports one erased tuple, clearing its row as it goes: each message, then the partial tuple. */
+  #reportRow(host: PolicyHost<T>, row: number, reasonCode: number): void {
+    const S = this.slots;
+    const items = this.#rowItems;
+    const stamp = this.#rowStamp[row]!;
+    const reason = REASONS[reasonCode]!;
+    const base = row * S;
+    const onPartialDrop = reasonCode === RESET ? undefined : this.#onPartialDrop;
+    let partial: (T | undefined)[] | undefined;
+    if (onPartialDrop != undefined) {
+      partial = new Array<T | undefined>(S);
+      for (let i = 0; i < S; i++) {
+        const it = items[base + i]!;
+        partial[i] = it === EMPTY ? undefined : it;
+      }
+    }
+    for (let i = 0; i < S; i++) {
+      const it = items[base + i]!;
       if (it !== EMPTY) {
-        host.drop(i, entry.stamp, it, reason);
+        items[base + i] = EMPTY;
+        host.drop(i, stamp, it, reason);
       }
     }
-    if (reason !== "reset" && this.#onPartialDrop != undefined) {
-      this.#onPartialDrop({ stamp: entry.stamp, items: items.map((it) => (it === EMPTY ? undefined : it)), reason });
+    if (onPartialDrop != undefined) {
+      onPartialDrop({ stamp, items: partial!, reason });
     }
+  }
+
+  /** Empties every slot of a row. */
+  #clearRow(row: number): void {
+    const S = this.slots;
+    const items = this.#rowItems;
+    for (let i = row * S; i < row * S + S; i++) {
+      items[i] = EMPTY;
+    }
+  }
+
+  /** Doubles the rows (called when none is free: every row is stored or waiting to be reported). */
+  #grow(): void {
+    const old = this.#rows;
+    const rows = old * 2;
+    const S = this.slots;
+    const rowStamp = new Float64Array(rows);
+    rowStamp.set(this.#rowStamp);
+    this.#rowStamp = rowStamp;
+    const rowCount = new Int32Array(rows);
+    rowCount.set(this.#rowCount);
+    this.#rowCount = rowCount;
+    for (let i = old * S; i < rows * S; i++) {
+      this.#rowItems.push(EMPTY);
+    }
+    const order = new Int32Array(rows);
+    for (let k = 0; k < this.#length; k++) {
+      order[k] = this.#order[(this.#head + k) & (old - 1)]!;
+    }
+    this.#order = order;
+    this.#head = 0;
+    const erased = new Int32Array(rows);
+    erased.set(this.#erased);
+    this.#erased = erased;
+    const reasons = new Uint8Array(rows);
+    reasons.set(this.#erasedReason);
+    this.#erasedReason = reasons;
+    const free = new Int32Array(rows);
+    for (let r = 0; r < rows - old; r++) {
+      free[r] = rows - 1 - r;
+    }
+    this.#free = free;
+    this.#freeCount = rows - old;
+    this.#rows = rows;
   }
 }
