@@ -3,71 +3,7 @@ import { describe, expect, it } from "vitest";
 
 import { ExactTime, type PartialTuple } from "./ExactTime";
 import { RecordingHost } from "../testing/RecordingHost";
-
-interface Add {
-  readonly slot: number;
-  readonly stamp: number;
-}
-
-type Event =
-  | { kind: "emit"; stamps: number[]; items: string[] }
-  | { kind: "drop"; slot: number; stamp: number; item: string; reason: string }
-  | { kind: "partial"; stamp: number; items: (string | undefined)[]; reason: string };
-
-/**
- * ROS 2 ExactTime (reference ros-message-filters.md §2.2) as a plain model: tuples in a Map keyed
- * by stamp, sorted afresh whenever order matters. Per add: store (a replaced message is a
- * `duplicate-stamp` drop, reported first); a complete tuple is emitted and it and every older
- * tuple are erased; then the oldest tuples beyond `queueSize` are erased; erased tuples are
- * reported after the emission, oldest first, each message in slot order, then the partial tuple.
- */
-function oracle(slots: number, queueSize: number, adds: readonly Add[]): Event[] {
-  const tuples = new Map<number, (string | undefined)[]>();
-  const out: Event[] = [];
-  adds.forEach(({ slot, stamp }, k) => {
-    const item = `m${k}`;
-    let t = tuples.get(stamp);
-    if (t == undefined) {
-      t = new Array<string | undefined>(slots).fill(undefined);
-      tuples.set(stamp, t);
-    }
-    const replaced = t[slot];
-    t[slot] = item;
-    const erased: [number, (string | undefined)[], string][] = [];
-    let emit: Event | undefined;
-    if (t.every((x) => x != undefined)) {
-      emit = { kind: "emit", stamps: new Array<number>(slots).fill(stamp), items: [...t] as string[] };
-      for (const s of [...tuples.keys()].sort((a, b) => a - b)) {
-        if (s <= stamp) {
-          if (s !== stamp) {
-            erased.push([s, tuples.get(s)!, "not-selected"]);
-          }
-          tuples.delete(s);
-        }
-      }
-    }
-    while (queueSize > 0 && tuples.size > queueSize) {
-      const oldest = Math.min(...tuples.keys());
-      erased.push([oldest, tuples.get(oldest)!, "queue-overflow"]);
-      tuples.delete(oldest);
-    }
-    if (replaced != undefined) {
-      out.push({ kind: "drop", slot, stamp, item: replaced, reason: "duplicate-stamp" });
-    }
-    if (emit) {
-      out.push(emit);
-    }
-    for (const [s, items, reason] of erased) {
-      items.forEach((member, i) => {
-        if (member != undefined) {
-          out.push({ kind: "drop", slot: i, stamp: s, item: member, reason });
-        }
-      });
-      out.push({ kind: "partial", stamp: s, items: [...items], reason });
-    }
-  });
-  return out;
-}
+import { exactTimeModel as oracle, type ModelAdd as Add, type ModelEvent as Event } from "../testing/rosExactTimeModel";
 
 function run(slots: number, queueSize: number, adds: readonly Add[]): Event[] {
   const out: Event[] = [];

@@ -342,12 +342,8 @@ export class ExactTime<T> extends SlotPolicy<T> {
     const old = this.#rows;
     const rows = old * 2;
     const S = this.slots;
-    const rowStamp = new Float64Array(rows);
-    rowStamp.set(this.#rowStamp);
-    this.#rowStamp = rowStamp;
-    const rowCount = new Int32Array(rows);
-    rowCount.set(this.#rowCount);
-    this.#rowCount = rowCount;
+    this.#rowStamp = copyInto(new Float64Array(rows), this.#rowStamp);
+    this.#rowCount = copyInto(new Int32Array(rows), this.#rowCount);
     for (let i = old * S; i < rows * S; i++) {
       this.#rowItems.push(EMPTY);
     }
@@ -357,12 +353,8 @@ export class ExactTime<T> extends SlotPolicy<T> {
     }
     this.#order = order;
     this.#head = 0;
-    const erased = new Int32Array(rows);
-    erased.set(this.#erased);
-    this.#erased = erased;
-    const reasons = new Uint8Array(rows);
-    reasons.set(this.#erasedReason);
-    this.#erasedReason = reasons;
+    this.#erased = copyInto(new Int32Array(rows), this.#erased);
+    this.#erasedReason = copyInto(new Uint8Array(rows), this.#erasedReason);
     const free = new Int32Array(rows);
     for (let r = 0; r < rows - old; r++) {
       free[r] = rows - 1 - r;
@@ -371,4 +363,10 @@ export class ExactTime<T> extends SlotPolicy<T> {
     this.#freeCount = rows - old;
     this.#rows = rows;
   }
+}
+
+/** `to` with `from` copied to its start (`to` is at least as long). */
+function copyInto<A extends Float64Array | Int32Array | Uint8Array>(to: A, from: A): A {
+  to.set(from);
+  return to;
 }
