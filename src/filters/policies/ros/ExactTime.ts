@@ -61,7 +61,8 @@ export class ExactTime<T> extends SlotPolicy<T> {
 
   // Each stored tuple is a row: its stamp, how many slots hold a message, and the messages at
   // `#rowItems[row * slots + slot]` (EMPTY where none). A row that holds no tuple is all EMPTY.
-  // Rows are erased without moving anything and reused without allocating.
+  // Rows are erased without moving anything and reused without allocating. Their number only
+  // grows, to the most tuples held at once (about queueSize with a limit), and survives a reset.
   #rows = INITIAL_ROWS;
   #rowStamp = new Float64Array(INITIAL_ROWS);
   #rowCount = new Int32Array(INITIAL_ROWS);
