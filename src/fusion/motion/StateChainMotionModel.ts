@@ -60,6 +60,12 @@ export interface StateLayout {
 interface StateEntry {
   readonly state: Float64Array;
   uuids: readonly string[] | undefined;
+  /**
+   * The stamp of the history state this state was last predicted from in `graphCallback`
+   * (undefined when it was not predicted there): while that predecessor is unchanged, the
+   * prediction would give the same values again.
+   */
+  predictedFrom: Stamp | undefined;
 }
 
 const NS_PER_SEC = 1e9;
@@ -158,6 +164,10 @@ export abstract class StateChainMotionModel implements MotionModel {
    * Refreshes the state history from the optimized graph (fuse's updateStateHistoryEstimates):
    * drops entries older than the buffer (keeping one at or before its start), takes each state
    * whose variables are all in the graph, and re-predicts the others from their predecessor.
+   * A state predicted from the same predecessor in an earlier call, whose predecessor has not
+   * changed since, keeps its values: predicting again would give exactly those (the prediction is
+   * a function of the predecessor's state and the stamps only), so only the states after a change
+   * are predicted again.
    */
   public graphCallback(graph: ReadonlyGraph): void {
     const stamps = this.#stamps;
@@ -177,21 +187,38 @@ export abstract class StateChainMotionModel implements MotionModel {
     const { offsets, sizes } = this.#layout;
     let previous: StateEntry | undefined;
     let previousStamp = 0;
+    // Whether the previous entry's state differs from what it was at the end of the last call.
+    let previousChanged = false;
     for (const stamp of stamps) {
       const entry = this.#history.get(stamp)!;
       const uuids = entry.uuids;
+      let changed = false;
       if (uuids != undefined && allExist(graph, uuids)) {
+        const state = entry.state;
         for (let k = 0; k < uuids.length; k++) {
           const data = graph.getVariable(uuids[k]!).data;
+          const offset = offsets[k]!;
           for (let i = 0; i < sizes[k]!; i++) {
-            entry.state[offsets[k]! + i] = data[i]!;
+            const value = data[i]!;
+            if (!Object.is(state[offset + i], value)) {
+              state[offset + i] = value;
+              changed = true;
+            }
           }
         }
+        entry.predictedFrom = undefined;
       } else if (previous) {
-        this.#layout.predict(previous.state, (stamp - previousStamp) / NS_PER_SEC, entry.state);
+        if (previousChanged || entry.predictedFrom !== previousStamp) {
+          this.#layout.predict(previous.state, (stamp - previousStamp) / NS_PER_SEC, entry.state);
+          entry.predictedFrom = previousStamp;
+          changed = true;
+        }
+      } else {
+        entry.predictedFrom = undefined;
       }
       previous = entry;
       previousStamp = stamp;
+      previousChanged = changed;
     }
   }
 
@@ -295,7 +322,7 @@ export abstract class StateChainMotionModel implements MotionModel {
       existing.uuids ??= uuids;
       return;
     }
-    this.#history.set(stamp, { state: Float64Array.from(state), uuids });
+    this.#history.set(stamp, { state: Float64Array.from(state), uuids, predictedFrom: undefined });
     const i = upperBound(this.#stamps, stamp);
     this.#stamps.splice(i, 0, stamp);
   }
