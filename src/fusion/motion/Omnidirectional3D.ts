@@ -77,15 +77,23 @@ export class Omnidirectional3D extends StateChainMotionModel {
   }
 }
 
-/** The kinematic constraint between two states (10 UUIDs), covariance Q·dt, JSON with `dt`. */
-function kinematicConstraint(source: string, variables: readonly string[], dt: number, covariance: Matrix): Constraint {
-  const { sqrtInformation } = whiten(covariance, ALL_INDICES, 15, OMNIDIRECTIONAL_3D_KINEMATIC);
+/**
+ * The kinematic constraint between two states (10 UUIDs), covariance Q·dt (whitened here unless
+ * `sqrtInformation` is given), JSON with `dt`.
+ */
+function kinematicConstraint(
+  source: string,
+  variables: readonly string[],
+  dt: number,
+  covariance: Matrix,
+  sqrtInformation?: Matrix,
+): Constraint {
   return new Constraint({
     type: OMNIDIRECTIONAL_3D_KINEMATIC,
     source,
     variables,
     mean: new Float64Array(15),
-    sqrtInformation,
+    sqrtInformation: sqrtInformation ?? whiten(covariance, ALL_INDICES, 15, OMNIDIRECTIONAL_3D_KINEMATIC).sqrtInformation,
     covariance,
     extra: { dt },
   });

@@ -13,6 +13,7 @@ import {
   type Transaction,
 } from "../core";
 import { upperBound } from "../core/sortedSearch";
+import { diagonalSqrtInformation } from "./diagonalSqrtInformation";
 
 /** The options every fuse_models kinematic motion model has (fuse's parameter names in camelCase). */
 export interface StateChainOptions {
@@ -52,8 +53,11 @@ export interface StateLayout {
   predict(state: Float64Array, dt: number, out: Float64Array): void;
   /** Scales the per-second noise `q` in place for `scale_process_noise`, from the segment's first state. */
   scaleNoise(state: Float64Array, q: Float64Array): void;
-  /** The kinematic constraint between two states (the 2 × types UUIDs), covariance `covariance`. */
-  constraint(source: string, variables: readonly string[], dt: number, covariance: Matrix): Constraint;
+  /**
+   * The kinematic constraint between two states (the 2 × types UUIDs), covariance `covariance`;
+   * `sqrtInformation`, when given, is `chol_upper(covariance⁻¹)` already computed.
+   */
+  constraint(source: string, variables: readonly string[], dt: number, covariance: Matrix, sqrtInformation?: Matrix): Constraint;
 }
 
 /** One state of the history: the stored values and the variable UUIDs at that stamp. */
@@ -285,7 +289,7 @@ export abstract class StateChainMotionModel implements MotionModel {
         return none;
       }
     }
-    const constraint = layout.constraint(this.#name, [...uuids1, ...uuids2], dt, diagonal(q));
+    const constraint = layout.constraint(this.#name, [...uuids1, ...uuids2], dt, diagonal(q), diagonalSqrtInformation(q));
     const variables: Variable[] = [];
     for (const [stamp, state, uuids] of [
       [begin, state1, uuids1],

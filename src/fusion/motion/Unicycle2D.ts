@@ -44,7 +44,8 @@ function unicycleLayout(velocityNormMin: number): StateLayout {
       q[1] = q[1]! * f;
       q[2] = q[2]! * f;
     },
-    constraint: (source, variables, dt, covariance) => new Unicycle2DStateKinematicConstraint(source, variables, dt, covariance),
+    constraint: (source, variables, dt, covariance, sqrtInformation) =>
+      new Unicycle2DStateKinematicConstraint(source, variables, dt, covariance, sqrtInformation),
   };
 }
 

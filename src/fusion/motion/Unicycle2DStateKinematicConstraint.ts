@@ -20,10 +20,11 @@ export class Unicycle2DStateKinematicConstraint extends Constraint {
    * @param variables the 10 variable UUIDs in the order above.
    * @param dt seconds between the states (> 0).
    * @param covariance the 8 × 8 process-noise covariance `Q·dt` (positive definite).
+   * @param sqrtInformation `chol_upper(covariance⁻¹)` when the caller has it (then not computed).
    * @throws RangeError when there are not 10 variables, dt is not > 0, or the covariance is not
    * 8 × 8 positive definite.
    */
-  public constructor(source: string, variables: readonly string[], dt: number, covariance: Matrix) {
+  public constructor(source: string, variables: readonly string[], dt: number, covariance: Matrix, sqrtInformation?: Matrix) {
     if (variables.length !== 10) {
       throw new RangeError(
         `${UNICYCLE_2D_KINEMATIC} needs 10 variables (5 per state), got ${variables.length}`,
@@ -32,13 +33,12 @@ export class Unicycle2DStateKinematicConstraint extends Constraint {
     if (!(dt > 0) || !Number.isFinite(dt)) {
       throw new RangeError(`${UNICYCLE_2D_KINEMATIC}: dt must be > 0 s, got ${dt}`);
     }
-    const { sqrtInformation } = whiten(covariance, ALL_INDICES, 8, UNICYCLE_2D_KINEMATIC);
     super({
       type: UNICYCLE_2D_KINEMATIC,
       source,
       variables,
       mean: new Float64Array(8),
-      sqrtInformation,
+      sqrtInformation: sqrtInformation ?? whiten(covariance, ALL_INDICES, 8, UNICYCLE_2D_KINEMATIC).sqrtInformation,
       covariance,
       extra: { dt },
     });
