@@ -16,6 +16,7 @@ import {
   type FusionContext,
 } from "../core";
 import { wrapAngle } from "../math/angles";
+import { predictUnicycle2D } from "../math/unicycle2d";
 import { testContext } from "../optimizer/testing";
 
 const MS = 1_000_000;
@@ -160,6 +161,51 @@ describe("Unicycle2D", () => {
     const s = stateIn(step(model, 200 * MS), context, 200 * MS);
     expect(s[0]).toBeCloseTo(5.2, 12);
     expect(s[3]).toBe(2);
+  });
+
+  it("re-predicts the states outside the graph from their predecessor whenever it changes", () => {
+    const { model, context } = seeded([0, 0, 0, 1, 0, 0, 0, 0]);
+    for (const ms of [100, 200, 300]) {
+      step(model, ms * MS);
+    }
+    /** A graph holding the states at the given stamps (ms → state). */
+    const graphOf = (states: Record<number, number[]>): Graph => {
+      const graph = new Graph();
+      for (const [ms, state] of Object.entries(states)) {
+        const parts = [state.slice(0, 2), state.slice(2, 3), state.slice(3, 5), state.slice(5, 6), state.slice(6, 8)];
+        TYPES.forEach((t, k) => graph.addVariable(Variable.stamped(context.uuids, t, Number(ms) * MS, NIL_UUID, parts[k])));
+      }
+      return graph;
+    };
+    /** The history expected when the graph's newest state is `from` at `fromMs`: predicted on every 100 ms. */
+    const chainFrom = (from: number[], fromMs: number): Map<number, number[]> => {
+      const out = new Map<number, number[]>();
+      let state = Float64Array.from(from);
+      for (let ms = fromMs + 100; ms <= 300; ms += 100) {
+        const next = new Float64Array(8);
+        predictUnicycle2D(state, 0.1, next);
+        out.set(ms * MS, Array.from(next));
+        state = next;
+      }
+      return out;
+    };
+    const expectChain = (from: number[], fromMs: number): void => {
+      const history = model.stateHistory();
+      for (const [stamp, state] of chainFrom(from, fromMs)) {
+        expect(history.get(stamp)).toEqual(state);
+      }
+    };
+    const s0 = [0, 0, 0, 1, 0, 0, 0, 0];
+    model.graphCallback(graphOf({ 0: s0, 100: [5, 0, 0.2, 2, 0, 0.1, 0, 0] }));
+    expectChain([5, 0, 0.2, 2, 0, 0.1, 0, 0], 100);
+    model.graphCallback(graphOf({ 0: s0, 100: [5, 0, 0.2, 2, 0, 0.1, 0, 0] }));
+    expectChain([5, 0, 0.2, 2, 0, 0.1, 0, 0], 100);
+    // The optimizer moved the state at 100 ms: the states after it follow.
+    model.graphCallback(graphOf({ 0: s0, 100: [7, 1, -0.3, 3, 0, -0.2, 0.5, 0] }));
+    expectChain([7, 1, -0.3, 3, 0, -0.2, 0.5, 0], 100);
+    // The state at 100 ms left the graph (marginalized): it is predicted from the one at 0 ms.
+    model.graphCallback(graphOf({ 0: [1, 2, 0.4, 1, 0, 0.3, 0, 0] }));
+    expectChain([1, 2, 0.4, 1, 0, 0.3, 0, 0], 0);
   });
 
   it("fails (false, with a warning) for a stamp older than the history buffer", () => {
