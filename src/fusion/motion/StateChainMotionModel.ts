@@ -12,8 +12,8 @@ import {
   type ReadonlyGraph,
   type Transaction,
 } from "../core";
-import { upperBound } from "../core/sortedSearch";
 import { diagonalSqrtInformation } from "./diagonalSqrtInformation";
+import { upperBound } from "../core/sortedSearch";
 
 /** The options every fuse_models kinematic motion model has (fuse's parameter names in camelCase). */
 export interface StateChainOptions {
