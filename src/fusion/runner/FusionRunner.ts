@@ -124,6 +124,8 @@ export class FusionRunner {
   #recipe: UuidRecipe | undefined;
   #uuids: StampedUuids | undefined;
   readonly #mountCheck: ImuMountCheck;
+  /** Whether a cycle has added a Position3D variable (before that, no cycle has a 3D pose to read). */
+  #hasPosition3D = false;
   /** Topics whose message type has been checked against the sensors reading them. */
   readonly #checkedTopics = new Set<string>();
 
@@ -492,6 +494,12 @@ export class FusionRunner {
    * with Position3D and Orientation3D (device NIL) in the graph. Nothing for a 2D graph.
    */
   #read3DPose(tx: Transaction, graph: ReadonlyGraph): void {
+    // Every graph variable came with a cycle's transaction: until one brings a Position3D, the
+    // lookups below can only miss, and a 2D graph is spared hashing 3D UUIDs every cycle.
+    this.#hasPosition3D ||= tx.addedVariables.some((v) => v.type === POSITION_3D);
+    if (!this.#hasPosition3D) {
+      return;
+    }
     const ids = this.#uuids!;
     const stamps = tx.involvedStamps;
     for (let i = stamps.length - 1; i >= 0; i--) {
