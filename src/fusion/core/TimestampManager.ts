@@ -114,25 +114,9 @@ export class TimestampManager {
       );
     }
     const motion = new Transaction(transaction.stamp);
-    const augmented = new Transaction(0);
-    for (const s of stamps) {
-      augmented.addInvolvedStamp(s);
-    }
-    {
-      let begin = upperBound(keys, first);
-      if (begin > 0) {
-        begin--;
-      }
-      const end = upperBound(keys, last);
-      for (let i = begin; i < end; i++) {
-        augmented.addInvolvedStamp(keys[i]!);
-      }
-      if (end < keys.length) {
-        augmented.addInvolvedStamp(keys[end]!);
-      }
-    }
-    const all = augmented.involvedStamps;
-    const pairs: [Stamp, Stamp][] = [];
+    const all = this.#augmented(stamps);
+    // Pairs to generate, flat (begin, end, begin, end, …): generated after every removal.
+    const pairs: Stamp[] = [];
     for (let i = 1; i < all.length; i++) {
       const previous = all[i - 1]!;
       const current = all[i]!;
@@ -152,10 +136,10 @@ export class TimestampManager {
       if (seg && seg.beginningStamp < current && seg.endingStamp >= current) {
         this.#removeSegment(key!, seg, motion);
       }
-      pairs.push([previous, current]);
+      pairs.push(previous, current);
     }
-    for (const [b, e] of pairs) {
-      this.#addSegment(b, e, motion);
+    for (let i = 0; i < pairs.length; i += 2) {
+      this.#addSegment(pairs[i]!, pairs[i + 1]!, motion);
     }
     const n = this.#keys.length;
     if (n === 0 || this.#keys[n - 1]! < last) {
@@ -168,6 +152,36 @@ export class TimestampManager {
     }
     this.#purge();
     transaction.merge(motion, { overwrite: updateVariables });
+  }
+
+  /**
+   * The involved stamps (ascending, once each) with the history stamps from the entry at or
+   * before the first one through the entry just after the last one, ascending, once each.
+   */
+  #augmented(stamps: readonly Stamp[]): Stamp[] {
+    const keys = this.#keys;
+    let begin = upperBound(keys, stamps[0]!);
+    if (begin > 0) {
+      begin--;
+    }
+    let end = upperBound(keys, stamps[stamps.length - 1]!);
+    if (end < keys.length) {
+      end++;
+    }
+    const out: Stamp[] = [];
+    let i = 0;
+    let j = begin;
+    while (i < stamps.length || j < end) {
+      if (j >= end || (i < stamps.length && stamps[i]! < keys[j]!)) {
+        out.push(stamps[i++]!);
+      } else if (i >= stamps.length || keys[j]! < stamps[i]!) {
+        out.push(keys[j++]!);
+      } else {
+        out.push(stamps[i++]!);
+        j++;
+      }
+    }
+    return out;
   }
 
   #addSegment(begin: Stamp, end: Stamp, tx: Transaction): void {
