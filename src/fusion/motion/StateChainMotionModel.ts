@@ -74,6 +74,9 @@ interface StateEntry {
 
 const NS_PER_SEC = 1e9;
 
+/** The segment output that adds nothing (shared: outputs are never changed). */
+const NO_SEGMENT: MotionSegmentOutput = Object.freeze({ constraints: Object.freeze([]), variables: Object.freeze([]) });
+
 /**
  * The chain bookkeeping fuse_models' kinematic motion models share (Unicycle2D, Omnidirectional3D;
  * reference/fuse.md §3.8 and §6.3), with the model's specifics in a StateLayout.
@@ -101,8 +104,9 @@ export abstract class StateChainMotionModel implements MotionModel {
   readonly #disableChecks: boolean;
   readonly #deviceId: string;
   readonly #manager: TimestampManager;
-  /** History stamps, ascending, and their states. */
+  /** History stamps, ascending, their states in the same order, and the states by stamp. */
   #stamps: Stamp[] = [];
+  #entries: StateEntry[] = [];
   readonly #history = new Map<Stamp, StateEntry>();
   readonly #scratch: Float64Array;
 
@@ -142,6 +146,7 @@ export abstract class StateChainMotionModel implements MotionModel {
   public start(): void {
     this.#manager.clear();
     this.#stamps = [];
+    this.#entries = [];
     this.#history.clear();
   }
 
@@ -186,6 +191,7 @@ export abstract class StateChainMotionModel implements MotionModel {
           this.#history.delete(stamps[i]!);
         }
         stamps.splice(0, firstAfter - 1);
+        this.#entries.splice(0, firstAfter - 1);
       }
     }
     const { offsets, sizes } = this.#layout;
@@ -193,8 +199,10 @@ export abstract class StateChainMotionModel implements MotionModel {
     let previousStamp = 0;
     // Whether the previous entry's state differs from what it was at the end of the last call.
     let previousChanged = false;
-    for (const stamp of stamps) {
-      const entry = this.#history.get(stamp)!;
+    const entries = this.#entries;
+    for (let j = 0; j < stamps.length; j++) {
+      const stamp = stamps[j]!;
+      const entry = entries[j]!;
       const uuids = entry.uuids;
       let changed = false;
       if (uuids != undefined && allExist(graph, uuids)) {
@@ -240,7 +248,7 @@ export abstract class StateChainMotionModel implements MotionModel {
 
   /** fuse's generateMotionModel(beginning, ending). */
   #generate(begin: Stamp, end: Stamp): MotionSegmentOutput {
-    const none: MotionSegmentOutput = { constraints: [], variables: [] };
+    const none = NO_SEGMENT;
     const layout = this.#layout;
     const stamps = this.#stamps;
     const state1 = Float64Array.from(layout.initialState);
@@ -254,7 +262,7 @@ export abstract class StateChainMotionModel implements MotionModel {
       }
     } else {
       const baseStamp = stamps[baseIndex]!;
-      const base = this.#history.get(baseStamp)!;
+      const base = this.#entries[baseIndex]!;
       if (baseStamp === begin) {
         state1.set(base.state);
         uuids1 = base.uuids;
@@ -291,22 +299,25 @@ export abstract class StateChainMotionModel implements MotionModel {
     }
     const constraint = layout.constraint(this.#name, [...uuids1, ...uuids2], dt, diagonal(q), diagonalSqrtInformation(q));
     const variables: Variable[] = [];
-    for (const [stamp, state, uuids] of [
-      [begin, state1, uuids1],
-      [end, state2, uuids2],
-    ] as const) {
-      for (let k = 0; k < layout.types.length; k++) {
-        const v = new Variable({
+    this.#pushVariables(begin, state1, uuids1, variables);
+    this.#pushVariables(end, state2, uuids2, variables);
+    return { constraints: [constraint], variables };
+  }
+
+  /** Appends the state's variables at `stamp` (copies of its values) to `out`. */
+  #pushVariables(stamp: Stamp, state: Float64Array, uuids: readonly string[], out: Variable[]): void {
+    const { types, offsets, sizes } = this.#layout;
+    for (let k = 0; k < types.length; k++) {
+      out.push(
+        new Variable({
           uuid: uuids[k]!,
-          type: layout.types[k]!,
-          data: state.subarray(layout.offsets[k], layout.offsets[k]! + layout.sizes[k]!),
+          type: types[k]!,
+          data: state.subarray(offsets[k], offsets[k]! + sizes[k]!),
           stamp,
           deviceId: this.#deviceId,
-        });
-        variables.push(v);
-      }
+        }),
+      );
     }
-    return { constraints: [constraint], variables };
   }
 
   /** The variable UUIDs at a stamp (from the history when known, else computed). */
@@ -319,16 +330,21 @@ export abstract class StateChainMotionModel implements MotionModel {
     return this.#layout.types.map((t) => ids.uuid(t, stamp, this.#deviceId));
   }
 
-  /** std::map::emplace: inserts only when the stamp is not in the history yet. */
+  /**
+   * std::map::emplace: inserts only when the stamp is not in the history yet, keeping `state`
+   * itself (the caller hands over a state it does not change afterwards).
+   */
   #emplace(stamp: Stamp, state: Float64Array, uuids: readonly string[]): void {
     const existing = this.#history.get(stamp);
     if (existing != undefined) {
       existing.uuids ??= uuids;
       return;
     }
-    this.#history.set(stamp, { state: Float64Array.from(state), uuids, predictedFrom: undefined });
+    const entry: StateEntry = { state, uuids, predictedFrom: undefined };
+    this.#history.set(stamp, entry);
     const i = upperBound(this.#stamps, stamp);
     this.#stamps.splice(i, 0, stamp);
+    this.#entries.splice(i, 0, entry);
   }
 }
 
