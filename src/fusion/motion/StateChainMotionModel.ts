@@ -1,6 +1,5 @@
 import type { Duration, Stamp } from "../../time";
 import {
-  diagonal,
   resolveDeviceId,
   TimestampManager,
   Variable,
@@ -12,7 +11,7 @@ import {
   type ReadonlyGraph,
   type Transaction,
 } from "../core";
-import { diagonalSqrtInformation } from "./diagonalSqrtInformation";
+import { DiagonalNoiseCache } from "./DiagonalNoiseCache";
 import { upperBound } from "../core/sortedSearch";
 
 /** The options every fuse_models kinematic motion model has (fuse's parameter names in camelCase). */
@@ -109,6 +108,7 @@ export abstract class StateChainMotionModel implements MotionModel {
   #entries: StateEntry[] = [];
   readonly #history = new Map<Stamp, StateEntry>();
   readonly #scratch: Float64Array;
+  readonly #noise = new DiagonalNoiseCache();
 
   /** Throws RangeError naming the option when an option is invalid. */
   protected constructor(options: StateChainOptions, layout: StateLayout) {
@@ -297,7 +297,8 @@ export abstract class StateChainMotionModel implements MotionModel {
         return none;
       }
     }
-    const constraint = layout.constraint(this.#name, [...uuids1, ...uuids2], dt, diagonal(q), diagonalSqrtInformation(q));
+    const noise = this.#noise.get(q);
+    const constraint = layout.constraint(this.#name, [...uuids1, ...uuids2], dt, noise.covariance, noise.sqrtInformation);
     const variables: Variable[] = [];
     this.#pushVariables(begin, state1, uuids1, variables);
     this.#pushVariables(end, state2, uuids2, variables);
