@@ -1,5 +1,6 @@
 import type { DropReason } from "../../time/DropReason";
 import { AsyncSensorModel, resolveDeviceId, Transaction, type SensorMessage } from "../core";
+import { CovarianceCache } from "./common/CovarianceCache";
 import { Throttle } from "./common/Throttle";
 import type { MeasurementProblem } from "./common/measurement";
 import type { ProcEnv } from "./common/sensorProc";
@@ -33,6 +34,7 @@ export abstract class Fuse2DSensorModel<O extends CommonSensorOptions> extends A
   protected readonly options: O;
   protected readonly deviceId: string;
   readonly #throttle: Throttle;
+  readonly #covariances = new CovarianceCache();
   #problems: { part: string; problem: MeasurementProblem | "transform-unavailable"; detail: string }[] = [];
 
   public constructor(options: O) {
@@ -51,6 +53,7 @@ export abstract class Fuse2DSensorModel<O extends CommonSensorOptions> extends A
       ids: this.context.uuids,
       transforms: this.context.transforms,
       validate: !(this.options.disableChecks ?? false),
+      covariances: this.#covariances,
       problem: (part, problem, detail) => {
         this.#problems.push({ part, problem, detail });
       },

@@ -22,9 +22,19 @@ export function validateMeasurement(
   covariance: Matrix,
   precision = DEFAULT_SYMMETRY_PRECISION,
 ): MeasurementProblem | undefined {
-  if (!linalg.allFinite(mean)) {
-    return "non-finite-mean";
-  }
+  return validateMean(mean) ?? validateCovariance(covariance, precision);
+}
+
+/** The mean's part of `validateMeasurement`: "non-finite-mean" or undefined. */
+export function validateMean(mean: ArrayLike<number>): MeasurementProblem | undefined {
+  return linalg.allFinite(mean) ? undefined : "non-finite-mean";
+}
+
+/**
+ * The covariance's part of `validateMeasurement` (finite, symmetric within `precision`, positive
+ * definite): the first failed check or undefined. A function of the entries and `precision` only.
+ */
+export function validateCovariance(covariance: Matrix, precision = DEFAULT_SYMMETRY_PRECISION): MeasurementProblem | undefined {
   if (!linalg.allFinite(covariance.data)) {
     return "non-finite-covariance";
   }

@@ -1,5 +1,6 @@
+import type { CovarianceCache } from "./CovarianceCache";
 import {
-  validateMeasurement,
+  validateMean,
   type MeasurementProblem,
   type PoseMeasurement,
   type VectorPairMeasurement,
@@ -65,6 +66,8 @@ export interface ProcEnv {
   readonly transforms: TransformLookup | undefined;
   /** `!disable_checks`. */
   readonly validate: boolean;
+  /** The sensor's remembered covariance verdicts and whitenings. */
+  readonly covariances: CovarianceCache;
   /** Records one failed part of the message (the sensor reports the message once). */
   problem(part: string, problem: MeasurementProblem | "transform-unavailable", detail: string): void;
 }
@@ -167,12 +170,39 @@ export function rotateVectorPair(
   }));
 }
 
+/**
+ * `Constraint.fromCovariance` for a sensor's measurement (source: the sensor), whitened through the
+ * sensor's covariance cache (the same matrices, to the bit).
+ */
+export function measuredConstraint(
+  env: ProcEnv,
+  init: {
+    readonly type: string;
+    readonly variables: readonly string[];
+    readonly mean: ArrayLike<number>;
+    readonly partialCovariance: Matrix;
+    readonly indices: readonly number[];
+    readonly loss: LossConfig | null;
+  },
+): Constraint {
+  const { sqrtInformation, covariance } = env.covariances.whiten(init.partialCovariance, init.indices, init.mean.length, init.type);
+  return new Constraint({
+    type: init.type,
+    source: env.source,
+    variables: init.variables,
+    mean: init.mean,
+    sqrtInformation,
+    covariance,
+    loss: init.loss,
+  });
+}
+
 /** Validates a mean and covariance unless checks are off; records the problem and returns false when invalid. */
 export function check(env: ProcEnv, part: string, mean: ArrayLike<number>, cov: Matrix, precision?: number): boolean {
   if (!env.validate) {
     return true;
   }
-  const p = validateMeasurement(mean, cov, precision);
+  const p = validateMean(mean) ?? env.covariances.problem(cov, precision);
   if (p != undefined) {
     env.problem(part, p, `${part}: ${describe(p)}`);
     return false;
@@ -234,9 +264,8 @@ export function processAbsolutePose(
   indices.forEach((i) => (fullMean[i] = mean[i]!));
   tx.addVariable(position).addVariable(orientation);
   tx.addConstraint(
-    Constraint.fromCovariance({
+    measuredConstraint(env, {
       type: ABSOLUTE_POSE_2D,
-      source: env.source,
       variables: [position.uuid, orientation.uuid],
       mean: fullMean,
       partialCovariance: partialCov,
@@ -282,9 +311,8 @@ function relativeConstraint(
   indices.forEach((i) => (fullMean[i] = delta[i]!));
   tx.addVariable(pos1).addVariable(ori1).addVariable(pos2).addVariable(ori2);
   tx.addConstraint(
-    Constraint.fromCovariance({
+    measuredConstraint(env, {
       type: RELATIVE_POSE_2D,
-      source: env.source,
       variables: [pos1.uuid, ori1.uuid, pos2.uuid, ori2.uuid],
       mean: fullMean,
       partialCovariance: partialCov,
@@ -416,9 +444,8 @@ function absoluteVector(
   }
   tx.addVariable(v);
   tx.addConstraint(
-    Constraint.fromCovariance({
+    measuredConstraint(env, {
       type: part.constraintType,
-      source: env.source,
       variables: [v.uuid],
       mean,
       partialCovariance: partialCov,

@@ -1,5 +1,5 @@
 import type { PoseMeasurement } from "./measurement";
-import { check, transformPose, type PoseTarget, type ProcEnv } from "./sensorProc";
+import { check, measuredConstraint, transformPose, type PoseTarget, type ProcEnv } from "./sensorProc";
 import {
   ABSOLUTE_ORIENTATION_3D_EULER,
   ABSOLUTE_POSE_3D,
@@ -63,7 +63,7 @@ export function processAbsolutePose3D(
     }
     tx.addVariable(ori);
     tx.addConstraint(
-      Constraint.fromCovariance({ type: ABSOLUTE_ORIENTATION_3D_EULER, source: env.source, variables: [ori.uuid], mean: rpy, partialCovariance: sub, indices: orientationIndices, loss }),
+      measuredConstraint(env, { type: ABSOLUTE_ORIENTATION_3D_EULER, variables: [ori.uuid], mean: rpy, partialCovariance: sub, indices: orientationIndices, loss }),
     );
   } else {
     const indices = [...positionIndices, ...orientationIndices.map((i) => i + 3)];
@@ -80,9 +80,9 @@ export function processAbsolutePose3D(
     tx.addVariable(pos);
     tx.addVariable(ori);
     // The mean is 7 values (x, y, z, qw, qx, qy, qz); A's 6 columns are position and rotation vector.
-    const c6 = Constraint.fromCovariance({ type: ABSOLUTE_POSE_3D, source: env.source, variables: [pos.uuid, ori.uuid], mean: [0, 0, 0, 0, 0, 0], partialCovariance: sub, indices, loss });
+    const { sqrtInformation, covariance } = env.covariances.whiten(sub, indices, 6, ABSOLUTE_POSE_3D);
     tx.addConstraint(
-      new Constraint({ uuid: c6.uuid, type: ABSOLUTE_POSE_3D, source: env.source, variables: [pos.uuid, ori.uuid], mean: value, sqrtInformation: c6.sqrtInformation, covariance: c6.covariance, loss }),
+      new Constraint({ type: ABSOLUTE_POSE_3D, source: env.source, variables: [pos.uuid, ori.uuid], mean: value, sqrtInformation, covariance, loss }),
     );
   }
   tx.addInvolvedStamp(pose.stamp);
