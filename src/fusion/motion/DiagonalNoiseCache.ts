@@ -1,5 +1,6 @@
 import { diagonalSqrtInformation } from "./diagonalSqrtInformation";
 import { diagonal, type Matrix } from "../core";
+import { sameNumbers } from "../core/sameNumbers";
 
 /** A diagonal covariance and its whitening (undefined when not positive definite). */
 export interface DiagonalNoise {
@@ -30,7 +31,7 @@ export class DiagonalNoiseCache {
   /** The matrices of `diag(q)` (see the class comment); `q` is not kept. */
   public get(q: ArrayLike<number>): DiagonalNoise {
     for (let e = 0; e < this.#keys.length; e++) {
-      if (sameEntries(this.#keys[e]!, q)) {
+      if (sameNumbers(this.#keys[e]!, q)) {
         return this.#values[e]!;
       }
     }
@@ -41,16 +42,4 @@ export class DiagonalNoiseCache {
     this.#next = (slot + 1) % this.#size;
     return value;
   }
-}
-
-function sameEntries(a: Float64Array, b: ArrayLike<number>): boolean {
-  if (a.length !== b.length) {
-    return false;
-  }
-  for (let i = 0; i < a.length; i++) {
-    if (!Object.is(a[i], b[i])) {
-      return false;
-    }
-  }
-  return true;
 }

@@ -1,5 +1,6 @@
 import { DEFAULT_SYMMETRY_PRECISION, validateCovariance, type MeasurementProblem } from "./measurement";
 import { whiten, type Matrix } from "../../core";
+import { sameNumbers } from "../../core/sameNumbers";
 
 /** A partial covariance's whitening, as core's `whiten` returns it. */
 export interface Whitening {
@@ -81,16 +82,4 @@ export class CovarianceCache {
     this.#next = (this.#next + 1) % this.#size;
     return entry;
   }
-}
-
-function sameNumbers(a: ArrayLike<number>, b: ArrayLike<number>): boolean {
-  if (a.length !== b.length) {
-    return false;
-  }
-  for (let i = 0; i < a.length; i++) {
-    if (!Object.is(a[i], b[i])) {
-      return false;
-    }
-  }
-  return true;
 }
