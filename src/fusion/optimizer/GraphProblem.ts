@@ -9,7 +9,20 @@ const ANGULAR: readonly boolean[] = [true];
 interface Slot {
   readonly variable: Variable;
   readonly block: ParameterBlock;
+  /** The variable's stamp, Infinity when unstamped (the sort key). */
+  readonly stamp: number;
   index: number;
+  /** The build that last used it. */
+  build: number;
+}
+
+/** A graph constraint's residual block and the slots of its variables, kept between builds. */
+interface Entry {
+  readonly constraint: Constraint;
+  /** Undefined until the first build that adds it. */
+  residual: ResidualBlock | undefined;
+  /** Per variable of the constraint; current when the slot's build is the current one. */
+  readonly slots: (Slot | undefined)[];
   /** The build that last used it. */
   build: number;
 }
@@ -26,13 +39,16 @@ interface Slot {
  * `rebuild` makes the same problem for the graph as it is now, reusing the parameter and residual
  * blocks of variables and constraints that are still there (an optimizer rebuilds every cycle
  * over a window that mostly stays): the result is exactly what a new GraphProblem would hold.
+ * A variable is looked up in the graph once per build, however many constraints use it.
  */
 export class GraphProblem {
   /** The problem to hand to the solver (the same object after each rebuild). */
   public readonly problem = new Problem();
   readonly #slots = new Map<string, Slot>();
   readonly #order: Slot[] = [];
-  readonly #residuals = new WeakMap<Constraint, ResidualBlock>();
+  readonly #entries = new Map<Constraint, Entry>();
+  /** This build's entries, in the graph's constraint order. */
+  readonly #current: Entry[] = [];
   readonly #indices: number[] = [];
   #build = 0;
 
@@ -46,25 +62,36 @@ export class GraphProblem {
   /** Rebuilds the problem for the graph's current variables and constraints. Returns this. */
   public rebuild(graph: ReadonlyGraph): this {
     const build = ++this.#build;
-    const slots = this.#slots;
     const order = this.#order;
+    const entries = this.#entries;
+    const current = this.#current;
     order.length = 0;
+    current.length = 0;
     for (const c of graph.getConstraints()) {
-      for (const uuid of c.variables) {
-        let slot = slots.get(uuid);
-        if (slot?.build === build) {
-          continue;
-        }
-        const variable = graph.getVariable(uuid) as Variable;
-        if (slot?.variable === variable) {
-          slot.build = build;
-        } else {
-          slot = { variable, block: parameterBlockOf(variable), index: -1, build };
-          slots.set(uuid, slot);
-        }
-        order.push(slot);
+      const vars = c.variables;
+      let entry = entries.get(c);
+      if (entry == undefined) {
+        entry = { constraint: c, residual: undefined, slots: new Array<Slot | undefined>(vars.length), build };
+        entries.set(c, entry);
       }
+      entry.build = build;
+      const entrySlots = entry.slots;
+      for (let i = 0; i < vars.length; i++) {
+        const slot = entrySlots[i];
+        if (slot?.build !== build) {
+          entrySlots[i] = this.#slotFor(graph, vars[i]!, build);
+        }
+      }
+      current.push(entry);
     }
+    if (entries.size > current.length) {
+      entries.forEach((entry, c) => {
+        if (entry.build !== build) {
+          entries.delete(c);
+        }
+      });
+    }
+    const slots = this.#slots;
     if (slots.size > order.length) {
       slots.forEach((slot, uuid) => {
         if (slot.build !== build) {
@@ -80,22 +107,22 @@ export class GraphProblem {
       slot.index = problem.adoptParameterBlock(slot.block);
     }
     const indices = this.#indices;
-    for (const c of graph.getConstraints()) {
-      const vars = c.variables;
-      const cached = this.#residuals.get(c);
+    for (const entry of current) {
+      const entrySlots = entry.slots;
+      const cached = entry.residual;
       let same = cached != undefined;
-      indices.length = vars.length;
-      for (let i = 0; i < vars.length; i++) {
-        const slot = slots.get(vars[i]!)!;
+      indices.length = entrySlots.length;
+      for (let i = 0; i < entrySlots.length; i++) {
+        const slot = entrySlots[i]!;
         indices[i] = slot.index;
         same &&= cached!.parameters[i] === slot.variable.data;
       }
       if (same) {
         problem.readdResidualBlock(cached!, indices);
       } else {
-        const { cost, loss } = costFunctionFor(c);
-        const at = problem.addResidualBlock(cost, loss, indices);
-        this.#residuals.set(c, problem.residualBlocks[at]!);
+        const { cost, loss } = costFunctionFor(entry.constraint);
+        const added = problem.addResidualBlock(cost, loss, indices);
+        entry.residual = problem.residualBlocks[added]!;
       }
     }
     return this;
@@ -105,6 +132,26 @@ export class GraphProblem {
   public blockOf(uuid: string): number | undefined {
     const slot = this.#slots.get(uuid);
     return slot?.build === this.#build ? slot.index : undefined;
+  }
+
+  /**
+   * The slot of the graph's variable `uuid` in this build: the kept one while the graph holds the
+   * same variable object, else a new one (added to this build's order either way, once).
+   */
+  #slotFor(graph: ReadonlyGraph, uuid: string, build: number): Slot {
+    let slot = this.#slots.get(uuid);
+    if (slot?.build === build) {
+      return slot;
+    }
+    const variable = graph.getVariable(uuid) as Variable;
+    if (slot?.variable === variable) {
+      slot.build = build;
+    } else {
+      slot = { variable, block: parameterBlockOf(variable), stamp: variable.stamp ?? Infinity, index: -1, build };
+      this.#slots.set(uuid, slot);
+    }
+    this.#order.push(slot);
+    return slot;
   }
 }
 
@@ -118,14 +165,10 @@ function parameterBlockOf(v: Variable): ParameterBlock {
 }
 
 function compareSlots(a: Slot, b: Slot): number {
-  return compareVariables(a.variable, b.variable);
-}
-
-function compareVariables(a: Variable, b: Variable): number {
-  const sa = a.stamp ?? Infinity;
-  const sb = b.stamp ?? Infinity;
-  if (sa !== sb) {
-    return sa < sb ? -1 : 1;
+  if (a.stamp !== b.stamp) {
+    return a.stamp < b.stamp ? -1 : 1;
   }
-  return a.uuid < b.uuid ? -1 : a.uuid > b.uuid ? 1 : 0;
+  const ua = a.variable.uuid;
+  const ub = b.variable.uuid;
+  return ua < ub ? -1 : ua > ub ? 1 : 0;
 }
