@@ -1,5 +1,5 @@
 import { zeros, type Matrix } from "./Matrix";
-import { inverse, choleskyUpper } from "./linalg";
+import { choleskyLowerInto, inverseInto } from "./linalg";
 import { randomUuid } from "./uuid";
 
 /** fuse_constraints / fuse_models constraint type names (exactly as fuse registers them). */
@@ -132,6 +132,9 @@ export class Constraint {
   }
 }
 
+/** whiten's working memory (Σ⁻¹, its factor, the elimination), grown to the largest |S|². */
+let scratch = { info: new Float64Array(0), l: new Float64Array(0), work: new Float64Array(0) };
+
 /**
  * `A` (|S|×n, scattered columns) and the full-size covariance (n×n) for a partial covariance.
  * Throws RangeError naming `what` when Σ_S is not positive definite.
@@ -148,16 +151,19 @@ export function whiten(
       `${what}: covariance is ${partialCovariance.rows}x${partialCovariance.cols}, expected ${k}x${k}`,
     );
   }
-  const info = inverse(partialCovariance);
-  const l = info ? choleskyUpper(info) : undefined;
-  if (!l) {
+  // Σ_S⁻¹ and its lower factor L in reused buffers: A's rows are the rows of U = Lᵀ.
+  if (scratch.l.length < k * k) {
+    scratch = { info: new Float64Array(k * k), l: new Float64Array(k * k), work: new Float64Array(k * k) };
+  }
+  const { info, l, work } = scratch;
+  if (!inverseInto(partialCovariance.data, k, info, work) || !choleskyLowerInto(info, k, l)) {
     throw new RangeError(`${what}: covariance is not positive definite`);
   }
   const a = zeros(k, n);
   const cov = zeros(n, n);
   for (let r = 0; r < k; r++) {
     for (let c = 0; c < k; c++) {
-      a.data[r * n + indices[c]!] = l.data[r * k + c]!;
+      a.data[r * n + indices[c]!] = c >= r ? l[c * k + r]! : 0;
       cov.data[indices[r]! * n + indices[c]!] = partialCovariance.data[r * k + c]!;
     }
   }

@@ -71,28 +71,36 @@ export function subMatrix(a: Matrix, indices: readonly number[]): Matrix {
  * Eigen's LLT does). Returns undefined when the matrix is not (numerically) positive definite.
  */
 export function choleskyLower(a: Matrix): Matrix | undefined {
-  const n = a.rows;
-  const l = zeros(n, n);
+  const l = zeros(a.rows, a.rows);
+  return choleskyLowerInto(a.data, a.rows, l.data) ? l : undefined;
+}
+
+/**
+ * `choleskyLower` of the n × n row-major `a` into `l`, writing its lower triangle (diagonal
+ * included) only: the upper triangle of `l` keeps what it held. False when not positive definite
+ * (`l` then holds a partial factor).
+ */
+export function choleskyLowerInto(a: Float64Array, n: number, l: Float64Array): boolean {
   for (let j = 0; j < n; j++) {
-    let d = a.data[j * n + j]!;
+    let d = a[j * n + j]!;
     for (let k = 0; k < j; k++) {
-      const v = l.data[j * n + k]!;
+      const v = l[j * n + k]!;
       d -= v * v;
     }
     if (!(d > 0)) {
-      return undefined;
+      return false;
     }
     const ljj = Math.sqrt(d);
-    l.data[j * n + j] = ljj;
+    l[j * n + j] = ljj;
     for (let i = j + 1; i < n; i++) {
-      let s = a.data[i * n + j]!;
+      let s = a[i * n + j]!;
       for (let k = 0; k < j; k++) {
-        s -= l.data[i * n + k]! * l.data[j * n + k]!;
+        s -= l[i * n + k]! * l[j * n + k]!;
       }
-      l.data[i * n + j] = s / ljj;
+      l[i * n + j] = s / ljj;
     }
   }
-  return l;
+  return true;
 }
 
 /** Upper Cholesky factor U (a = Uᵀ·U), i.e. Eigen's `llt().matrixU()`; undefined when not PD. */
@@ -107,10 +115,20 @@ export function choleskyUpper(a: Matrix): Matrix | undefined {
  */
 export function inverse(a: Matrix): Matrix | undefined {
   const n = a.rows;
-  const m = Float64Array.from(a.data);
   const inv = zeros(n, n);
+  return inverseInto(a.data, n, inv.data, new Float64Array(n * n)) ? inv : undefined;
+}
+
+/**
+ * `inverse` of the n × n row-major `a` into `inv` (n² entries), eliminating in `work` (n²
+ * entries, overwritten): no allocation. False when singular (`inv` then holds partial results).
+ */
+export function inverseInto(a: Float64Array, n: number, inv: Float64Array, work: Float64Array): boolean {
+  const m = work;
+  m.set(a.subarray(0, n * n));
+  inv.fill(0, 0, n * n);
   for (let i = 0; i < n; i++) {
-    inv.data[i * n + i] = 1;
+    inv[i * n + i] = 1;
   }
   for (let c = 0; c < n; c++) {
     let p = c;
@@ -121,17 +139,17 @@ export function inverse(a: Matrix): Matrix | undefined {
     }
     const pivot = m[p * n + c]!;
     if (pivot === 0 || !Number.isFinite(pivot)) {
-      return undefined;
+      return false;
     }
     if (p !== c) {
       for (let j = 0; j < n; j++) {
         swap(m, p * n + j, c * n + j);
-        swap(inv.data, p * n + j, c * n + j);
+        swap(inv, p * n + j, c * n + j);
       }
     }
     for (let j = 0; j < n; j++) {
       m[c * n + j] = m[c * n + j]! / pivot;
-      inv.data[c * n + j] = inv.data[c * n + j]! / pivot;
+      inv[c * n + j] = inv[c * n + j]! / pivot;
     }
     for (let r = 0; r < n; r++) {
       const f = m[r * n + c]!;
@@ -140,11 +158,11 @@ export function inverse(a: Matrix): Matrix | undefined {
       }
       for (let j = 0; j < n; j++) {
         m[r * n + j] = m[r * n + j]! - f * m[c * n + j]!;
-        inv.data[r * n + j] = inv.data[r * n + j]! - f * inv.data[c * n + j]!;
+        inv[r * n + j] = inv[r * n + j]! - f * inv[c * n + j]!;
       }
     }
   }
-  return inv;
+  return true;
 }
 
 function swap(a: Float64Array, i: number, j: number): void {
