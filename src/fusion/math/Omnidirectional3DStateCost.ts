@@ -4,6 +4,12 @@ import { eulerRateMatrix, rotationMatrix, rpyOfQuaternion } from "./rotation3d";
 
 const LOCAL = [3, 3, 3, 3, 3, 3, 3, 3, 3, 3];
 const AMBIENT = [3, 4, 3, 3, 3, 3, 4, 3, 3, 3];
+/**
+ * The working matrices of `computeError` (R(q1), the Euler-rate matrices of q1 and q2, both
+ * orientations' roll/pitch/yaw), shared by every instance: each evaluation writes them before it
+ * reads them.
+ */
+const SCRATCH = { r: new Float64Array(9), e1: new Float64Array(9), e2: new Float64Array(9), rpy: new Float64Array(6) };
 
 /**
  * Cost of fuse_models' Omnidirectional3DStateKinematicConstraint over the 10 state variables
@@ -15,10 +21,6 @@ const AMBIENT = [3, 4, 3, 3, 3, 3, 4, 3, 3, 3];
  */
 export class Omnidirectional3DStateCost extends WhitenedCost {
   readonly #dt: number;
-  readonly #r = new Float64Array(9);
-  readonly #e1 = new Float64Array(9);
-  readonly #e2 = new Float64Array(9);
-  readonly #rpy = new Float64Array(6);
 
   /** @param dt seconds; @param sqrtInformation 15 × 15 row-major. */
   public constructor(dt: number, sqrtInformation: ArrayLike<number>) {
@@ -33,13 +35,11 @@ export class Omnidirectional3DStateCost extends WhitenedCost {
     ];
     const dt = this.#dt;
     const h = 0.5 * dt * dt;
-    const r = this.#r;
-    const rpy = this.#rpy;
+    const { r, rpy, e1 } = SCRATCH;
     const e = this.error;
     rotationMatrix(q1, 0, r);
     rpyOfQuaternion(q1, 0, rpy, 0);
     rpyOfQuaternion(q2, 0, rpy, 3);
-    const e1 = this.#e1;
     eulerRateMatrix(rpy[0]!, rpy[1]!, e1);
     const ux = v1[0]! * dt + a1[0]! * h;
     const uy = v1[1]! * dt + a1[1]! * h;
@@ -110,7 +110,7 @@ export class Omnidirectional3DStateCost extends WhitenedCost {
       }
     }
     if (wanted[6] === true) {
-      const e2 = this.#e2;
+      const e2 = SCRATCH.e2;
       eulerRateMatrix(rpy[3]!, rpy[4]!, e2);
       for (let i = 0; i < 3; i++) {
         for (let c = 0; c < 3; c++) {

@@ -8,6 +8,17 @@ const BLOCK_SIZES: readonly number[] = [2, 1, 2, 1, 2, 2, 1, 2, 1, 2];
 const F_ENTRIES: readonly number[] = [
   0, 2, 1, 2, 0, 3, 1, 3, 0, 4, 1, 4, 0, 6, 1, 6, 0, 7, 1, 7, 2, 5, 3, 6, 4, 7,
 ];
+/**
+ * The working vectors of `evaluate` (state 1, its prediction, the error, F, −A·F), shared by every
+ * instance: an evaluation uses them only until it returns, and nothing it calls evaluates a cost.
+ */
+const SCRATCH = {
+  s1: new Float64Array(8),
+  pred: new Float64Array(8),
+  e: new Float64Array(8),
+  f: new Float64Array(64),
+  af: new Float64Array(64),
+};
 /** Offset of each block of one state inside the 8-vector. */
 const STATE_OFFSETS: readonly number[] = [0, 2, 3, 5, 6];
 
@@ -25,11 +36,6 @@ export class Unicycle2DStateCost implements CostFunction {
   readonly #a: Float64Array;
   /** A's diagonal when A is diagonal (always for Unicycle2D's diagonal Q·dt), else undefined. */
   readonly #diag: Float64Array | undefined;
-  readonly #s1 = new Float64Array(8);
-  readonly #pred = new Float64Array(8);
-  readonly #e = new Float64Array(8);
-  readonly #f = new Float64Array(64);
-  readonly #af = new Float64Array(64);
 
   /**
    * @param dt seconds from state 1 to state 2.
@@ -64,9 +70,8 @@ export class Unicycle2DStateCost implements CostFunction {
     residuals: Float64Array,
     jacobians: readonly (Float64Array | null)[] | null,
   ): boolean {
-    const s1 = this.#s1;
+    const { s1, pred, e, f, af } = SCRATCH;
     gatherState(parameters, 0, s1);
-    const pred = this.#pred;
     const wantJ1 =
       jacobians != null &&
       (jacobians[0] != null ||
@@ -74,8 +79,7 @@ export class Unicycle2DStateCost implements CostFunction {
         jacobians[2] != null ||
         jacobians[3] != null ||
         jacobians[4] != null);
-    predictUnicycle2D(s1, this.dt, pred, wantJ1 ? this.#f : undefined);
-    const e = this.#e;
+    predictUnicycle2D(s1, this.dt, pred, wantJ1 ? f : undefined);
     gatherState(parameters, 5, e);
     for (let i = 0; i < 8; i++) {
       e[i] = e[i]! - pred[i]!;
@@ -101,8 +105,6 @@ export class Unicycle2DStateCost implements CostFunction {
     }
     if (wantJ1) {
       // af = −A·F. F is the identity plus 13 known entries, so only those columns get extra terms.
-      const f = this.#f;
-      const af = this.#af;
       for (let i = 0; i < 64; i++) {
         af[i] = -a[i]!;
       }

@@ -5,8 +5,8 @@ import { Whitener } from "./Whitener";
  * Base of the 3D cost functions: a subclass computes the raw error `e` (length n) and, when asked,
  * its Jacobian with respect to each block's tangent coordinates (`n × local_b`, row-major); this
  * base whitens both with the constraint's `A` (`k × n`, scattered columns for a partial
- * measurement): `r = A·e`, `J_b = A·∂e/∂δ_b` (see `Whitener`). Buffers are allocated once per cost
- * function.
+ * measurement): `r = A·e`, `J_b = A·∂e/∂δ_b` (see `Whitener`). Nothing is allocated per
+ * evaluation.
  */
 export abstract class WhitenedCost implements CostFunction {
   public readonly numResiduals: number;
@@ -15,10 +15,10 @@ export abstract class WhitenedCost implements CostFunction {
   readonly #localSizes: readonly number[];
   /** Which Jacobians the current evaluation wants (reused). */
   readonly #wanted: boolean[];
-  /** The raw error, length n. */
+  /** The raw error, length n (shared by the cost functions of the same shape, see `rawBuffers`). */
   protected readonly error: Float64Array;
-  /** Raw Jacobians per block, n × local_b. */
-  protected readonly rawJacobians: Float64Array[];
+  /** Raw Jacobians per block, n × local_b (shared likewise). */
+  protected readonly rawJacobians: readonly Float64Array[];
 
   /**
    * @param n raw error length; `sqrtInformation` is `k × n` row-major.
@@ -39,8 +39,7 @@ export abstract class WhitenedCost implements CostFunction {
     this.parameterBlockSizes = ambientSizes;
     this.#localSizes = localSizes;
     this.#wanted = localSizes.map(() => false);
-    this.error = new Float64Array(n);
-    this.rawJacobians = localSizes.map((l) => new Float64Array(n * l));
+    ({ error: this.error, rawJacobians: this.rawJacobians } = rawBuffers(n, localSizes));
   }
 
   /** Fills `error` and, when `withJacobians`, the requested `rawJacobians` (`wanted[b]`). False when undefined. */
@@ -73,4 +72,28 @@ export abstract class WhitenedCost implements CostFunction {
     }
     return true;
   }
+}
+
+/** The raw error and Jacobian buffers of one shape of cost function. */
+interface RawBuffers {
+  readonly error: Float64Array;
+  readonly rawJacobians: readonly Float64Array[];
+}
+
+const RAW_BUFFERS = new Map<string, RawBuffers>();
+
+/**
+ * The raw buffers for an error of length n and blocks of these tangent sizes, one set per shape
+ * for every cost function: `evaluate` fills them with `computeError` and reads them back before it
+ * returns, and `computeError` writes every raw Jacobian entry it is asked for, so no evaluation
+ * sees another's values.
+ */
+function rawBuffers(n: number, localSizes: readonly number[]): RawBuffers {
+  const key = `${n}:${localSizes.join(",")}`;
+  let buffers = RAW_BUFFERS.get(key);
+  if (buffers == undefined) {
+    buffers = { error: new Float64Array(n), rawJacobians: localSizes.map((l) => new Float64Array(n * l)) };
+    RAW_BUFFERS.set(key, buffers);
+  }
+  return buffers;
 }
