@@ -1,4 +1,4 @@
-import { zeros, type Matrix } from "./Matrix";
+import type { Matrix } from "./Matrix";
 import { choleskyLowerInto, inverseInto } from "./linalg";
 import { randomUuid } from "./uuid";
 
@@ -159,8 +159,10 @@ export function whiten(
   if (!inverseInto(partialCovariance.data, k, info, work) || !choleskyLowerInto(info, k, l)) {
     throw new RangeError(`${what}: covariance is not positive definite`);
   }
-  const a = zeros(k, n);
-  const cov = zeros(n, n);
+  // One backing store for both (a typed array's own store costs more than the view on one).
+  const storage = new Float64Array(k * n + n * n);
+  const a: Matrix = { rows: k, cols: n, data: storage.subarray(0, k * n) };
+  const cov: Matrix = { rows: n, cols: n, data: storage.subarray(k * n) };
   for (let r = 0; r < k; r++) {
     for (let c = 0; c < k; c++) {
       a.data[r * n + indices[c]!] = c >= r ? l[c * k + r]! : 0;
