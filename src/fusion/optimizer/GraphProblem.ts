@@ -99,7 +99,7 @@ export class GraphProblem {
         }
       });
     }
-    order.sort(compareSlots);
+    sortSlots(order);
     const problem = this.problem.clear();
     for (const slot of order) {
       const v = slot.variable;
@@ -162,6 +162,27 @@ function parameterBlockOf(v: Variable): ParameterBlock {
     angular: info?.wrapsAngle === true ? ANGULAR : undefined,
     manifold: info?.quaternion === true ? QUATERNION_MANIFOLD : undefined,
   });
+}
+
+/**
+ * Sorts by `compareSlots` in place: insertion sort, as the order is nearly sorted already (old
+ * variables are met first, in stamp order, through the constraints that stay; new ones at the
+ * end), so this costs about one comparison per slot. The order is total (UUIDs are unique), so
+ * any sort gives this result.
+ */
+function sortSlots(order: Slot[]): void {
+  for (let i = 1; i < order.length; i++) {
+    const slot = order[i]!;
+    let j = i - 1;
+    if (compareSlots(order[j]!, slot) <= 0) {
+      continue;
+    }
+    do {
+      order[j + 1] = order[j]!;
+      j--;
+    } while (j >= 0 && compareSlots(order[j]!, slot) > 0);
+    order[j + 1] = slot;
+  }
 }
 
 function compareSlots(a: Slot, b: Slot): number {
