@@ -171,6 +171,42 @@ describe("LevenbergMarquardt", () => {
     );
   });
 
+  it("solves identically whatever order a residual block lists its blocks in (held ones among them)", () => {
+    // x_{i+1} − x_i = d as RelativeCost over [x_i, x_{i+1}], or over [x_{i+1}, x_i] with −d (the
+    // negated residual: the same JᵀJ and Jᵀr, term by term), plus one three-block difference.
+    const build = (order: "forward" | "reversed"): { problem: Problem; data: Float64Array[] } => {
+      const reversed = order === "reversed";
+      const problem = new Problem();
+      const data = Array.from({ length: 6 }, (_, i) => Float64Array.of(0.3 * i, -0.2 * i));
+      const blocks = data.map((d, i) => problem.addParameterBlock(d, { constant: i === 2 }));
+      problem.addResidualBlock(new AbsoluteCost([0.1, -0.1], [2, 0.5, 0, 3]), undefined, [blocks[0]!]);
+      for (let i = 0; i + 1 < data.length; i++) {
+        const d = [1 + 0.1 * i, 0.5 - 0.2 * i];
+        const a = [1.5, 0.2, 0, 0.7 + 0.1 * i];
+        if (reversed) {
+          problem.addResidualBlock(new RelativeCost(d.map((v) => -v), a), undefined, [blocks[i + 1]!, blocks[i]!]);
+        } else {
+          problem.addResidualBlock(new RelativeCost(d, a), undefined, [blocks[i]!, blocks[i + 1]!]);
+        }
+      }
+      problem.addResidualBlock(
+        reversed ? new RelativeCost([-2.4, -0.3], [1, 0, 0, 1]) : new RelativeCost([2.4, 0.3], [1, 0, 0, 1]),
+        undefined,
+        reversed ? [blocks[5]!, blocks[1]!] : [blocks[1]!, blocks[5]!],
+      );
+      return { problem, data };
+    };
+    const forward = build("forward");
+    const backward = build("reversed");
+    const a = new LevenbergMarquardt(TIGHT).solve(forward.problem);
+    const b = new LevenbergMarquardt(TIGHT).solve(backward.problem);
+    expect(a.usable).toBe(true);
+    expect(a.successfulSteps).toBeGreaterThan(0);
+    expect(b).toEqual(a);
+    expect(backward.data.map((d) => Array.from(d))).toEqual(forward.data.map((d) => Array.from(d)));
+    expect(Array.from(forward.data[2]!)).toEqual([0.6, -0.4]);
+  });
+
   it("keeps held (constant) blocks bit-exact and solves the rest", () => {
     const problem = new Problem();
     const a = Float64Array.of(0.123456789, -2);

@@ -107,6 +107,9 @@ export class LevenbergMarquardt {
   #cols = new Int32Array(0);
   /** Where gathered column p of a block goes so that its local columns ascend globally. */
   #slot = new Int32Array(0);
+  /** Per residual block being prepared: its free blocks by offset, and where each one's columns start. */
+  #blockOrder = new Int32Array(0);
+  #blockStart = new Int32Array(0);
   /** The residual block being linearized: its Jacobian by columns, its blocks' tangent sizes. */
   readonly #columns = new JacobianColumns();
   readonly #blockSizes: number[] = [];
@@ -373,6 +376,7 @@ export class LevenbergMarquardt {
     for (let k = 0; k < residualBlocks.length; k++) {
       const rb = residualBlocks[k]!;
       this.#colStart[k] = totalCols;
+      maxBlocks = Math.max(maxBlocks, rb.blockIndices.length);
       let c = 0;
       for (const b of rb.blockIndices) {
         if (this.#offsets[b]! >= 0) {
@@ -386,54 +390,58 @@ export class LevenbergMarquardt {
       this.#cols = new Int32Array(Math.max(totalCols, 2 * this.#cols.length));
       this.#slot = new Int32Array(this.#cols.length);
     }
+    if (this.#blockOrder.length < maxBlocks) {
+      this.#blockOrder = new Int32Array(maxBlocks);
+      this.#blockStart = new Int32Array(maxBlocks);
+    }
     const cols = this.#cols;
     const slot = this.#slot;
+    const offsets = this.#offsets;
+    const blockOrder = this.#blockOrder;
+    const blockStart = this.#blockStart;
     for (let k = 0; k < residualBlocks.length; k++) {
       const c0 = this.#colStart[k]!;
-      let p = c0;
-      for (const b of residualBlocks[k]!.blockIndices) {
-        const off = this.#offsets[b]!;
-        if (off >= 0) {
-          for (let i = 0; i < blocks[b]!.localSize; i++) {
-            cols[p++] = off + i;
-          }
-        }
-      }
-      // Slot of each gathered column so that a block's local columns ascend globally: blocks
-      // ordered by offset (a block's own columns are consecutive), ties in gather order.
       const idx = residualBlocks[k]!.blockIndices;
-      let g0 = c0;
+      // The free blocks ordered by offset, ties in gather order (stable insertion sort: a
+      // residual block's parameters mostly come in column order already).
+      let free = 0;
       for (let a = 0; a < idx.length; a++) {
-        const oa = this.#offsets[idx[a]!]!;
+        const oa = offsets[idx[a]!]!;
         if (oa < 0) {
           continue;
         }
-        let before = 0;
-        for (let b = 0; b < idx.length; b++) {
-          const ob = this.#offsets[idx[b]!]!;
-          if (ob >= 0 && (ob < oa || (ob === oa && b < a))) {
-            before += blocks[idx[b]!]!.localSize;
-          }
+        let t = free++;
+        while (t > 0 && offsets[idx[blockOrder[t - 1]!]!]! > oa) {
+          blockOrder[t] = blockOrder[t - 1]!;
+          t--;
+        }
+        blockOrder[t] = a;
+      }
+      // Where each block's local columns start among the residual block's ascending columns.
+      let at = 0;
+      for (let t = 0; t < free; t++) {
+        const a = blockOrder[t]!;
+        blockStart[a] = at;
+        at += blocks[idx[a]!]!.localSize;
+      }
+      // Slot of each gathered column (blocks in gather order) so that a block's local columns
+      // ascend globally, and the ascending global columns themselves.
+      let g = c0;
+      for (let a = 0; a < idx.length; a++) {
+        const off = offsets[idx[a]!]!;
+        if (off < 0) {
+          continue;
         }
         const size = blocks[idx[a]!]!.localSize;
+        const start = blockStart[a]!;
         for (let i = 0; i < size; i++) {
-          slot[g0 + i] = before + i;
+          slot[g++] = start + i;
+          cols[c0 + start + i] = off + i;
         }
-        g0 += size;
-      }
-      for (let a = c0 + 1; a < p; a++) {
-        const v = cols[a]!;
-        let b = a - 1;
-        while (b >= c0 && cols[b]! > v) {
-          cols[b + 1] = cols[b]!;
-          b--;
-        }
-        cols[b + 1] = v;
       }
     }
     for (const rb of residualBlocks) {
       maxM = Math.max(maxM, rb.cost.numResiduals);
-      maxBlocks = Math.max(maxBlocks, rb.blockIndices.length);
       let lowest = n;
       for (const b of rb.blockIndices) {
         maxSize = Math.max(maxSize, blocks[b]!.localSize);
