@@ -9,18 +9,27 @@ export interface MergeOptions {
   readonly overwrite?: boolean;
 }
 
+/** What `Changes.removed` is before the first removal. */
+const NO_REMOVALS: ReadonlySet<string> = new Set();
+
 /**
  * One kind of entry (variables or constraints) a transaction adds and removes, with fuse's rules
  * (see Transaction): both lists keep insertion order.
  */
 class Changes<T extends { readonly uuid: string }> {
   public readonly added = new Map<string, T>();
-  public readonly removed = new Set<string>();
+  /** Created on the first removal (most transactions remove nothing). */
+  #removed: Set<string> | undefined;
+
+  /** The pending removals, in the order recorded. */
+  public get removed(): ReadonlySet<string> {
+    return this.#removed ?? NO_REMOVALS;
+  }
 
   /** Cancels a pending removal, else adds, or replaces an added entry only when `overwrite`. */
   public add(entry: T, options: MergeOptions | undefined): void {
     const overwrite = options?.overwrite ?? false;
-    if (this.removed.delete(entry.uuid)) {
+    if (this.#removed?.delete(entry.uuid) === true) {
       return;
     }
     if (!this.added.has(entry.uuid) || overwrite) {
@@ -31,13 +40,13 @@ class Changes<T extends { readonly uuid: string }> {
   /** Drops a pending addition, else records the removal once. */
   public remove(uuid: string): void {
     if (!this.added.delete(uuid)) {
-      this.removed.add(uuid);
+      (this.#removed ??= new Set()).add(uuid);
     }
   }
 
   /** Nothing added or removed. */
   public get empty(): boolean {
-    return this.added.size === 0 && this.removed.size === 0;
+    return this.added.size === 0 && (this.#removed?.size ?? 0) === 0;
   }
 }
 
