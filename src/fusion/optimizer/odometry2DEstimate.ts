@@ -54,22 +54,8 @@ export function odometry2DEstimate(
   deviceId: string = NIL_UUID,
   options?: { readonly covariance?: boolean },
 ): Odometry2DEstimate | undefined {
-  const byStamp = new Map<Stamp, (Readonly<Variable> | undefined)[]>();
-  for (const v of graph.getVariables()) {
-    if (v.stamp == undefined || (v.deviceId ?? NIL_UUID) !== deviceId) {
-      continue;
-    }
-    const k = TYPES.indexOf(v.type);
-    if (k < 0) {
-      continue;
-    }
-    let slot = byStamp.get(v.stamp);
-    if (!slot) {
-      slot = [undefined, undefined, undefined, undefined, undefined];
-      byStamp.set(v.stamp, slot);
-    }
-    slot[k] = v;
-  }
+  // The involved stamps first: grouping only their variables finds the same complete states.
+  let byStamp = statesOf(graph, deviceId, involvedStamps);
   const complete = (s: Stamp): boolean => byStamp.get(s)?.every((v) => v != undefined) ?? false;
   let stamp: Stamp | undefined;
   for (let i = involvedStamps.length - 1; i >= 0; i--) {
@@ -79,6 +65,7 @@ export function odometry2DEstimate(
     }
   }
   if (stamp == undefined) {
+    byStamp = statesOf(graph, deviceId, undefined);
     for (const s of byStamp.keys()) {
       if (complete(s) && (stamp == undefined || s > stamp)) {
         stamp = s;
@@ -116,4 +103,35 @@ export function odometry2DEstimate(
     poseCovariance: pick(0),
     twistCovariance: pick(3),
   };
+}
+
+/**
+ * The device's stamped variables of the five Odometry2D types by stamp (in TYPES order; the last
+ * one in graph order when a type repeats), for the given stamps only or, when undefined, all.
+ */
+function statesOf(
+  graph: ReadonlyGraph,
+  deviceId: string,
+  stamps: readonly Stamp[] | undefined,
+): Map<Stamp, (Readonly<Variable> | undefined)[]> {
+  const byStamp = new Map<Stamp, (Readonly<Variable> | undefined)[]>();
+  for (const v of graph.getVariables()) {
+    if (v.stamp == undefined || (v.deviceId ?? NIL_UUID) !== deviceId) {
+      continue;
+    }
+    if (stamps != undefined && !stamps.includes(v.stamp)) {
+      continue;
+    }
+    const k = TYPES.indexOf(v.type);
+    if (k < 0) {
+      continue;
+    }
+    let slot = byStamp.get(v.stamp);
+    if (!slot) {
+      slot = [undefined, undefined, undefined, undefined, undefined];
+      byStamp.set(v.stamp, slot);
+    }
+    slot[k] = v;
+  }
+  return byStamp;
 }
