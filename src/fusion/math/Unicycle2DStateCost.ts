@@ -9,7 +9,7 @@ const F_ENTRIES: readonly number[] = [
   0, 2, 1, 2, 0, 3, 1, 3, 0, 4, 1, 4, 0, 6, 1, 6, 0, 7, 1, 7, 2, 5, 3, 6, 4, 7,
 ];
 /**
- * The working vectors of `evaluate` (state 1, its prediction, the error, F, −A·F), shared by every
+ * The working vectors of `evaluate` (state 1, its prediction, the error, F), shared by every
  * instance: an evaluation uses them only until it returns, and nothing it calls evaluates a cost.
  */
 const SCRATCH = {
@@ -17,10 +17,12 @@ const SCRATCH = {
   pred: new Float64Array(8),
   e: new Float64Array(8),
   f: new Float64Array(64),
-  af: new Float64Array(64),
 };
 /** Offset of each block of one state inside the 8-vector. */
 const STATE_OFFSETS: readonly number[] = [0, 2, 3, 5, 6];
+/** For each component of a state: its block, and its column inside the block. */
+const COLUMN_BLOCK: readonly number[] = [0, 0, 1, 2, 2, 3, 4, 4];
+const COLUMN_LOCAL: readonly number[] = [0, 1, 0, 0, 1, 0, 0, 1];
 
 /**
  * Cost of `fuse_models::Unicycle2DStateKinematicConstraint` (reference/fuse.md §6.3): parameter
@@ -70,7 +72,7 @@ export class Unicycle2DStateCost implements CostFunction {
     residuals: Float64Array,
     jacobians: readonly (Float64Array | null)[] | null,
   ): boolean {
-    const { s1, pred, e, f, af } = SCRATCH;
+    const { s1, pred, e, f } = SCRATCH;
     gatherState(parameters, 0, s1);
     const wantJ1 =
       jacobians != null &&
@@ -104,24 +106,28 @@ export class Unicycle2DStateCost implements CostFunction {
       return true;
     }
     if (wantJ1) {
-      // af = −A·F. F is the identity plus 13 known entries, so only those columns get extra terms.
-      for (let i = 0; i < 64; i++) {
-        af[i] = -a[i]!;
-      }
+      // ∂r/∂s1 = −A·F, written straight into the blocks: −A, then F's 13 off-identity entries'
+      // terms, in the same order as the product's sums.
+      scatterColumns(a, jacobians, 0, -1);
       for (let n = 0; n < F_ENTRIES.length; n += 2) {
         const k = F_ENTRIES[n]!;
         const c = F_ENTRIES[n + 1]!;
+        const j = jacobians[COLUMN_BLOCK[c]!];
+        if (!j) {
+          continue;
+        }
+        const size = BLOCK_SIZES[COLUMN_BLOCK[c]!]!;
+        const at = COLUMN_LOCAL[c]!;
         const fkc = f[k * 8 + c]!;
         if (diag) {
           // A diagonal: only row k of A·F picks up F[k][c].
-          af[k * 8 + c] = af[k * 8 + c]! - diag[k]! * fkc;
+          j[k * size + at] = j[k * size + at]! - diag[k]! * fkc;
         } else {
           for (let r = 0; r < 8; r++) {
-            af[r * 8 + c] = af[r * 8 + c]! - a[r * 8 + k]! * fkc;
+            j[r * size + at] = j[r * size + at]! - a[r * 8 + k]! * fkc;
           }
         }
       }
-      scatterColumns(af, jacobians, 0);
     }
     scatterColumns(a, jacobians, 5);
     return true;
@@ -143,11 +149,12 @@ function gatherState(parameters: readonly Float64Array[], first: number, out: Fl
   out[7] = acc[1]!;
 }
 
-/** Splits an 8 × 8 matrix's columns into the Jacobian blocks `first … first + 4`. */
+/** Splits an 8 × 8 matrix's columns, times `sign`, into the Jacobian blocks `first … first + 4`. */
 function scatterColumns(
   m: Float64Array,
   jacobians: readonly (Float64Array | null)[],
   first: number,
+  sign: 1 | -1 = 1,
 ): void {
   for (let b = 0; b < 5; b++) {
     const j = jacobians[first + b];
@@ -158,7 +165,7 @@ function scatterColumns(
     const off = STATE_OFFSETS[b]!;
     for (let r = 0; r < 8; r++) {
       for (let c = 0; c < size; c++) {
-        j[r * size + c] = m[r * 8 + off + c]!;
+        j[r * size + c] = sign === 1 ? m[r * 8 + off + c]! : -m[r * 8 + off + c]!;
       }
     }
   }
