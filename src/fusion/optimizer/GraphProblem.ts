@@ -23,6 +23,8 @@ interface Entry {
   residual: ResidualBlock | undefined;
   /** Per variable of the constraint; current when the slot's build is the current one. */
   readonly slots: (Slot | undefined)[];
+  /** The slots' block indices in this build (filled by each rebuild). */
+  readonly indices: number[];
   /** The build that last used it. */
   build: number;
 }
@@ -45,11 +47,14 @@ export class GraphProblem {
   /** The problem to hand to the solver (the same object after each rebuild). */
   public readonly problem = new Problem();
   readonly #slots = new Map<string, Slot>();
+  /**
+   * This build's slots (#orderCount of them while building) and entries in the graph's constraint
+   * order: written in place each build (never emptied first), so the arrays keep their storage.
+   */
   readonly #order: Slot[] = [];
+  #orderCount = 0;
   readonly #entries = new Map<Constraint, Entry>();
-  /** This build's entries, in the graph's constraint order. */
   readonly #current: Entry[] = [];
-  readonly #indices: number[] = [];
   #build = 0;
 
   /** Throws RangeError (from `costFunctionFor`) for a constraint the solver cannot evaluate. */
@@ -65,13 +70,19 @@ export class GraphProblem {
     const order = this.#order;
     const entries = this.#entries;
     const current = this.#current;
-    order.length = 0;
-    current.length = 0;
+    this.#orderCount = 0;
+    let currentCount = 0;
     for (const c of graph.getConstraints()) {
       const vars = c.variables;
       let entry = entries.get(c);
       if (entry == undefined) {
-        entry = { constraint: c, residual: undefined, slots: new Array<Slot | undefined>(vars.length), build };
+        entry = {
+          constraint: c,
+          residual: undefined,
+          slots: new Array<Slot | undefined>(vars.length),
+          indices: new Array<number>(vars.length).fill(-1),
+          build,
+        };
         entries.set(c, entry);
       }
       entry.build = build;
@@ -82,8 +93,10 @@ export class GraphProblem {
           entrySlots[i] = this.#slotFor(graph, vars[i]!, build);
         }
       }
-      current.push(entry);
+      current[currentCount++] = entry;
     }
+    current.length = currentCount;
+    order.length = this.#orderCount;
     if (entries.size > current.length) {
       entries.forEach((entry, c) => {
         if (entry.build !== build) {
@@ -106,12 +119,11 @@ export class GraphProblem {
       slot.block.constant = v.hold || graph.isVariableOnHold(v.uuid);
       slot.index = problem.adoptParameterBlock(slot.block);
     }
-    const indices = this.#indices;
     for (const entry of current) {
       const entrySlots = entry.slots;
+      const indices = entry.indices;
       const cached = entry.residual;
       let same = cached != undefined;
-      indices.length = entrySlots.length;
       for (let i = 0; i < entrySlots.length; i++) {
         const slot = entrySlots[i]!;
         indices[i] = slot.index;
@@ -122,7 +134,7 @@ export class GraphProblem {
       } else {
         const { cost, loss } = costFunctionFor(entry.constraint);
         const added = problem.addResidualBlock(cost, loss, indices);
-        entry.residual = problem.residualBlocks[added]!;
+        entry.residual = problem.residualBlock(added)!;
       }
     }
     return this;
@@ -150,7 +162,7 @@ export class GraphProblem {
       slot = { variable, block: parameterBlockOf(variable), stamp: variable.stamp ?? Infinity, index: -1, build };
       this.#slots.set(uuid, slot);
     }
-    this.#order.push(slot);
+    this.#order[this.#orderCount++] = slot;
     return slot;
   }
 }
