@@ -37,11 +37,31 @@ export interface ResidualBlock {
  * ```
  */
 export class Problem {
-  /** Parameter blocks in column order. */
-  public readonly blocks: ParameterBlock[] = [];
-  /** Residual blocks in insertion order. */
-  public readonly residualBlocks: ResidualBlock[] = [];
+  // Rebuilding after `clear` overwrites these in place (the first #blockCount / #residualCount
+  // entries are current); the getters cut them to length, so their storage is kept between builds.
+  readonly #blocks: ParameterBlock[] = [];
+  #blockCount = 0;
+  readonly #residualBlocks: ResidualBlock[] = [];
+  #residualCount = 0;
   #revision = 0;
+
+  /** Parameter blocks in column order. */
+  public get blocks(): readonly ParameterBlock[] {
+    const blocks = this.#blocks;
+    if (blocks.length !== this.#blockCount) {
+      blocks.length = this.#blockCount;
+    }
+    return blocks;
+  }
+
+  /** Residual blocks in insertion order. */
+  public get residualBlocks(): readonly ResidualBlock[] {
+    const residuals = this.#residualBlocks;
+    if (residuals.length !== this.#residualCount) {
+      residuals.length = this.#residualCount;
+    }
+    return residuals;
+  }
 
   /**
    * Counts the changes to the problem's structure (`clear` and every block added), so that a
@@ -78,8 +98,8 @@ export class Problem {
   /** Appends an existing parameter block (one block may serve successive problems); returns its index. */
   public adoptParameterBlock(block: ParameterBlock): number {
     this.#revision++;
-    this.blocks.push(block);
-    return this.blocks.length - 1;
+    this.#blocks[this.#blockCount] = block;
+    return this.#blockCount++;
   }
 
   /**
@@ -102,7 +122,7 @@ export class Problem {
     const indices = new Array<number>(k);
     for (let i = 0; i < k; i++) {
       const b = blockIndices[i]!;
-      const block = this.blocks[b];
+      const block = this.#block(b);
       if (block == undefined) {
         throw new RangeError(`residual block refers to unknown parameter block ${b}`);
       }
@@ -115,8 +135,8 @@ export class Problem {
       indices[i] = b;
     }
     this.#revision++;
-    this.residualBlocks.push(new StoredResidualBlock(cost, loss, indices, parameters));
-    return this.residualBlocks.length - 1;
+    this.#residualBlocks[this.#residualCount] = new StoredResidualBlock(cost, loss, indices, parameters);
+    return this.#residualCount++;
   }
 
   /**
@@ -129,22 +149,32 @@ export class Problem {
       throw new RangeError("readdResidualBlock takes a residual block built by addResidualBlock");
     }
     for (let i = 0; i < blockIndices.length; i++) {
-      if (this.blocks[blockIndices[i]!]?.data !== block.parameters[i]) {
+      if (this.#block(blockIndices[i]!)?.data !== block.parameters[i]) {
         throw new RangeError(`parameter ${i} of the re-added residual block is not over the same data`);
       }
       block.blockIndices[i] = blockIndices[i]!;
     }
     this.#revision++;
-    this.residualBlocks.push(block);
-    return this.residualBlocks.length - 1;
+    this.#residualBlocks[this.#residualCount] = block;
+    return this.#residualCount++;
   }
 
   /** Removes every block (to build the next problem over the same objects). Returns this. */
   public clear(): this {
     this.#revision++;
-    this.blocks.length = 0;
-    this.residualBlocks.length = 0;
+    this.#blockCount = 0;
+    this.#residualCount = 0;
     return this;
+  }
+
+  /** The residual block at `index` (as `residualBlocks[index]`, also while a rebuild adds blocks). */
+  public residualBlock(index: number): ResidualBlock | undefined {
+    return index >= 0 && index < this.#residualCount ? this.#residualBlocks[index] : undefined;
+  }
+
+  /** The parameter block at `index`, undefined when there is none. */
+  #block(index: number): ParameterBlock | undefined {
+    return index >= 0 && index < this.#blockCount ? this.#blocks[index] : undefined;
   }
 }
 
