@@ -1,7 +1,7 @@
 import type { Immutable, MessageEvent, PanelExtensionContext, SubscribeMessageRangeArgs, Time } from "@foxglove/extension";
 
+import { toEngineInput } from "./engineInput";
 import type { EngineInput } from "./engineTypes";
-import { slimMessage } from "./slimMessage";
 
 type RangeSubscribe = (args: SubscribeMessageRangeArgs) => () => void;
 
@@ -136,13 +136,7 @@ export async function analyzeRange(
       if (options.signal.aborted) {
         break;
       }
-      const events: EngineInput[] = batch.map((m) => ({
-        seq: seq++,
-        topic: m.topic,
-        schemaName: m.schemaName,
-        receiveTime: { sec: m.receiveTime.sec, nsec: m.receiveTime.nsec },
-        message: slimMessage(m.message),
-      }));
+      const events: EngineInput[] = batch.map((m) => toEngineInput(seq++, m));
       await ingest(events);
       const last = batch[batch.length - 1]!;
       const fraction = span != undefined && span > 0 && startNs != undefined ? (ns(last.receiveTime) - startNs) / span : 0;

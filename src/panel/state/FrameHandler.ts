@@ -1,8 +1,8 @@
 import type { Immutable, MessageEvent, RenderState, Topic } from "@foxglove/extension";
 
 import type { MessageCache } from "./MessageCache";
+import { toEngineInput } from "../engine/engineInput";
 import type { EngineInput } from "../engine/engineTypes";
-import { slimMessage } from "../engine/slimMessage";
 
 /** What the frame handler drives. */
 export interface FrameSink {
@@ -119,13 +119,7 @@ export class FrameHandler {
           }
           const seq = this.#seq++;
           this.#cache?.put(seq, m);
-          events.push({
-            seq,
-            topic: m.topic,
-            schemaName: m.schemaName,
-            receiveTime: { sec: m.receiveTime.sec, nsec: m.receiveTime.nsec },
-            message: slimMessage(m.message),
-          });
+          events.push(toEngineInput(seq, m));
         }
         this.#sink.post(events);
       }
