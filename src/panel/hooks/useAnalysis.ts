@@ -2,9 +2,10 @@ import type { Immutable, MessageEvent, PanelExtensionContext, Time } from "@foxg
 import { useCallback, useEffect, useMemo, useRef, useState, type MutableRefObject } from "react";
 
 import { EngineClient } from "../engine/EngineClient";
-import type { EngineInput, Pose2D } from "../engine/engineTypes";
-import { analyzeRange, findRangeSubscribe, MERGE_BATCH } from "../engine/rangeAnalysis";
-import { slimMessage } from "../engine/slimMessage";
+import { IngestWindow } from "../engine/IngestWindow";
+import { PreloadIngest } from "../engine/PreloadIngest";
+import type { Pose2D } from "../engine/engineTypes";
+import { analyzeRange, findRangeSubscribe } from "../engine/rangeAnalysis";
 import { engineConfig } from "../settings/analysisKey";
 import { defaultPolicy } from "../settings/policyParams";
 import { FrameHandler, type FrameSink } from "../state/FrameHandler";
@@ -51,10 +52,6 @@ export interface Analysis {
 }
 
 const ns = (t: Time): number => t.sec * 1e9 + t.nsec;
-
-function toInput(seq: number, m: Immutable<MessageEvent>): EngineInput {
-  return { seq, topic: m.topic, schemaName: m.schemaName, receiveTime: { sec: m.receiveTime.sec, nsec: m.receiveTime.nsec }, message: slimMessage(m.message) };
-}
 
 /**
  * The analysis side of the panel: the engine (worker or in-page), the store the views read, the
@@ -209,8 +206,26 @@ export function useAnalysis(inputs: AnalysisInputs): Analysis {
 
   const runPreload = useCallback(
     (abort: AbortController, t0: number) => {
-      const topics = new Set(inputTopics);
-      let latest: readonly Immutable<MessageEvent>[] = [];
+      const ingest = new PreloadIngest(
+        {
+          // Progress is how far the engine got (it runs while the host still loads).
+          ingest: async (events) => {
+            await engine.ingest(events);
+            const last = events[events.length - 1]!;
+            setWhole((w) => (w.state === "running" && w.abort === abort ? { state: "running", fraction: progress(last.receiveTime), messages: last.seq + 1, abort } : w));
+          },
+          // A block the host loaded out of order: start over, and only once no delta of the
+          // discarded messages can still arrive (the flush's ack follows them) clear the views.
+          restart: async () => {
+            engine.reset();
+            await engine.flush();
+            store.clear();
+            bump();
+          },
+        },
+        new Set(inputTopics),
+        abort.signal,
+      );
       let timer: ReturnType<typeof setTimeout> | undefined;
       let finished = false;
       const finish = async (): Promise<void> => {
@@ -220,12 +235,7 @@ export function useAnalysis(inputs: AnalysisInputs): Analysis {
         finished = true;
         preloadRef.current = undefined;
         context.subscribe(inputTopics.map((topic) => ({ topic })));
-        const events = latest.filter((m) => topics.has(m.topic));
-        let seq = 0;
-        for (let i = 0; i < events.length && !abort.signal.aborted; i += MERGE_BATCH) {
-          await engine.ingest(events.slice(i, i + MERGE_BATCH).map((m) => toInput(seq++, m)));
-          setWhole({ state: "running", fraction: 0.5 + 0.5 * Math.min(1, seq / events.length), messages: seq, abort });
-        }
+        const seq = await ingest.finish();
         await engine.finish();
         if (!abort.signal.aborted || seq > 0) {
           setWhole((w) => (w.state === "stale" ? w : { state: "done", messages: seq, cancelled: abort.signal.aborted, messagesPerSec: seq / Math.max(1e-3, (performance.now() - t0) / 1000) }));
@@ -236,9 +246,8 @@ export function useAnalysis(inputs: AnalysisInputs): Analysis {
         void finish();
       });
       preloadRef.current = (frames) => {
-        latest = frames;
+        ingest.update(frames);
         const fraction = progress(frames[frames.length - 1]?.receiveTime);
-        setWhole({ state: "running", fraction: fraction * 0.5, messages: frames.length, abort });
         // allFrames grows as the host loads blocks: analyze once it reaches the end or stops growing.
         clearTimeout(timer);
         timer = setTimeout(() => void finish(), fraction >= 0.999 ? 0 : 2000);
@@ -247,7 +256,7 @@ export function useAnalysis(inputs: AnalysisInputs): Analysis {
       // eslint-disable-next-line @typescript-eslint/no-deprecated -- the documented fallback when subscribeMessageRange is missing
       context.watch("allFrames");
     },
-    [engine, inputTopics, context, progress],
+    [engine, store, bump, inputTopics, context, progress],
   );
 
   const run = useCallback(() => {
@@ -267,12 +276,15 @@ export function useAnalysis(inputs: AnalysisInputs): Analysis {
     }
     void (async () => {
       let messages = 0;
+      const window = new IngestWindow(async (events) => {
+        await engine.ingest(events);
+      });
       try {
         messages = await analyzeRange(
           rangeSubscribe,
           inputTopics,
           async (events) => {
-            await engine.ingest(events);
+            await window.push(events);
           },
           {
             start,
@@ -284,6 +296,7 @@ export function useAnalysis(inputs: AnalysisInputs): Analysis {
             },
           },
         );
+        await window.drain();
         await engine.finish();
       } catch (err) {
         setEngineError(`analysis failed: ${err instanceof Error ? err.message : String(err)}`);
