@@ -43,6 +43,14 @@ function fakeSink(): PreloadSink & { held: EngineInput[]; batches: number; resta
 }
 
 const TOPICS = new Set(["/a", "/b"]);
+/** The engine holds exactly one pass over the input messages of `final`, numbered from 0, and `finish` said how many. */
+function expectOnePass(sink: { held: EngineInput[] }, n: number, final: readonly Immutable<MessageEvent>[]): void {
+  const expected = final.filter((m) => TOPICS.has(m.topic));
+  expect(n).toBe(expected.length);
+  expect(sink.held.map(label)).toEqual(expected.map(label));
+  expect(sink.held.map((e) => e.seq)).toEqual(expected.map((_, i) => i));
+}
+
 const wait = async (ms: number): Promise<void> => {
   await new Promise((r) => setTimeout(r, ms));
 };
@@ -58,10 +66,7 @@ describe("PreloadIngest (whole-recording analysis over a growing allFrames)", ()
     }
     expect(sink.held.length).toBeGreaterThan(0); // before finish
     const n = await ingest.finish();
-    const expected = all.filter((m) => TOPICS.has(m.topic));
-    expect(n).toBe(expected.length);
-    expect(sink.held.map(label)).toEqual(expected.map(label));
-    expect(sink.held.map((e) => e.seq)).toEqual(expected.map((_, i) => i));
+    expectOnePass(sink, n, all);
     expect(sink.restarts).toBe(0);
     expect(ingest.restarts).toBe(0);
     expect(sink.maxUnacked).toBeLessThanOrEqual(3);
@@ -82,10 +87,7 @@ describe("PreloadIngest (whole-recording analysis over a growing allFrames)", ()
     expect(ingest.restarts).toBe(1);
     expect(sink.held).toEqual([]); // nothing more until the host is done
     const n = await ingest.finish();
-    const expected = all.filter((m) => TOPICS.has(m.topic));
-    expect(n).toBe(expected.length);
-    expect(sink.held.map(label)).toEqual(expected.map(label));
-    expect(sink.held.map((e) => e.seq)).toEqual(expected.map((_, i) => i));
+    expectOnePass(sink, n, all);
     expect(sink.restarts).toBe(1);
   });
 
@@ -98,10 +100,7 @@ describe("PreloadIngest (whole-recording analysis over a growing allFrames)", ()
     const done = ingest.finish();
     ingest.update(all);
     const n = await done;
-    const expected = all.slice(1000).filter((m) => TOPICS.has(m.topic));
-    expect(n).toBe(expected.length);
-    expect(sink.held.map(label)).toEqual(expected.map(label));
-    expect(sink.held.map((e) => e.seq)).toEqual(expected.map((_, i) => i));
+    expectOnePass(sink, n, all.slice(1000));
     expect(ingest.restarts).toBe(1);
   });
 
