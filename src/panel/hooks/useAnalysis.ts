@@ -276,7 +276,7 @@ export function useAnalysis(inputs: AnalysisInputs): Analysis {
     }
     void (async () => {
       let messages = 0;
-      const window = new IngestWindow(async (events) => {
+      const inFlight = new IngestWindow(async (events) => {
         await engine.ingest(events);
       });
       try {
@@ -284,7 +284,7 @@ export function useAnalysis(inputs: AnalysisInputs): Analysis {
           rangeSubscribe,
           inputTopics,
           async (events) => {
-            await window.push(events);
+            await inFlight.push(events);
           },
           {
             start,
@@ -296,7 +296,7 @@ export function useAnalysis(inputs: AnalysisInputs): Analysis {
             },
           },
         );
-        await window.drain();
+        await inFlight.drain();
         await engine.finish();
       } catch (err) {
         setEngineError(`analysis failed: ${err instanceof Error ? err.message : String(err)}`);
