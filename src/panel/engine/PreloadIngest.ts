@@ -22,7 +22,8 @@ export interface PreloadSink {
  * sent (the same message objects in the same places; hosts keep a loaded block's objects). When
  * it does not (a block loaded out of order, a topic added to loaded blocks, blocks evicted), the
  * sink restarts and nothing more is sent until `finish`, which sends the final array whole.
- * Batches of MERGE_BATCH, at most INGEST_DEPTH unacknowledged.
+ * Batches of MERGE_BATCH (smaller only for the rest at `finish`), at most INGEST_DEPTH
+ * unacknowledged.
  */
 export class PreloadIngest {
   readonly #sink: PreloadSink;
@@ -117,7 +118,8 @@ export class PreloadIngest {
         continue;
       }
       this.#base = frames;
-      if (this.#sentUpTo >= frames.length) {
+      // While the host loads, whole batches only: each batch costs an ack, a delta and a render.
+      if (this.#sentUpTo >= frames.length || (!this.#finishing && frames.length - this.#sentUpTo < MERGE_BATCH)) {
         return;
       }
       const end = Math.min(frames.length, this.#sentUpTo + MERGE_BATCH);
