@@ -248,7 +248,6 @@ export abstract class StateChainMotionModel implements MotionModel {
 
   /** fuse's generateMotionModel(beginning, ending). */
   #generate(begin: Stamp, end: Stamp): MotionSegmentOutput {
-    const none = NO_SEGMENT;
     const layout = this.#layout;
     const stamps = this.#stamps;
     const state1 = Float64Array.from(layout.initialState);
@@ -274,7 +273,7 @@ export abstract class StateChainMotionModel implements MotionModel {
     const dt = (end - begin) / NS_PER_SEC;
     if (dt === 0) {
       this.#emplace(begin, state1, uuids1);
-      return none;
+      return NO_SEGMENT;
     }
     const state2 = new Float64Array(state1.length);
     layout.predict(state1, dt, state2);
@@ -294,7 +293,7 @@ export abstract class StateChainMotionModel implements MotionModel {
       const problem = validate(layout, state1, state2, q);
       if (problem != undefined) {
         this.#ctx.warn(`Invalid '${this.#name}' motion model: ${problem}`);
-        return none;
+        return NO_SEGMENT;
       }
     }
     const noise = this.#noise.get(q);
