@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 
-import { NIL_UUID, resolveDeviceId, StampedUuids, uuidFromName } from "./uuid";
+import { NIL_UUID, randomUuid, resolveDeviceId, StampedUuids, uuidFromName } from "./uuid";
 import { TimeBase } from "../../time";
 
 /** Independent RFC 4122 v5 (SHA-1) oracle written for this test. */
@@ -54,5 +54,49 @@ describe("fuse UUID recipe (reference/fuse.md §1.7)", () => {
       "a0000000-0000-0000-0000-000000000001",
     );
     expect(() => resolveDeviceId({ deviceId: "nope" })).toThrow(/not a UUID/);
+  });
+});
+
+describe("randomUuid (fuse's random constraint UUIDs)", () => {
+  const V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+  it("gives RFC 4122 version-4 UUIDs, all different across several refills of its random pool", () => {
+    const seen = new Set<string>();
+    for (let i = 0; i < 1000; i++) {
+      const u = randomUuid();
+      expect(u).toMatch(V4);
+      seen.add(u);
+    }
+    expect(seen.size).toBe(1000);
+  });
+
+  it("uses each byte the platform CSPRNG gave once, in order, with the version and variant bits set", () => {
+    const spy = vi.spyOn(crypto, "getRandomValues").mockImplementation(<T extends ArrayBufferView | null>(array: T): T => {
+      const bytes = new Uint8Array(array!.buffer, array!.byteOffset, array!.byteLength);
+      for (let i = 0; i < bytes.length; i++) {
+        bytes[i] = (i * 7 + 3) & 0xff;
+      }
+      return array;
+    });
+    try {
+      // Use up what the pool holds from earlier draws; the draw that refills it starts at byte 0.
+      let first = randomUuid();
+      for (let i = 0; i < 300 && spy.mock.calls.length === 0; i++) {
+        first = randomUuid();
+      }
+      expect(spy).toHaveBeenCalledTimes(1);
+      const expected = (offset: number): string => {
+        const b = Array.from({ length: 16 }, (_, i) => ((offset + i) * 7 + 3) & 0xff);
+        b[6] = (b[6]! & 0x0f) | 0x40;
+        b[8] = (b[8]! & 0x3f) | 0x80;
+        const hex = b.map((x) => x.toString(16).padStart(2, "0")).join("");
+        return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+      };
+      expect(first).toBe(expected(0));
+      expect(randomUuid()).toBe(expected(16));
+      expect(randomUuid()).toBe(expected(32));
+    } finally {
+      spy.mockRestore();
+    }
   });
 });
