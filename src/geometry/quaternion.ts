@@ -11,8 +11,10 @@ export type Vec3 = readonly [number, number, number];
 
 /** Hamilton product a·b (first b, then a). */
 export function quatMultiply(a: Quat, b: Quat): [number, number, number, number] {
-  const [ax, ay, az, aw] = a;
-  const [bx, by, bz, bw] = b;
+  // Index reads, not destructuring: these run per message and per lookup, and array
+  // destructuring goes through the iterator protocol outside optimized code.
+  const ax = a[0], ay = a[1], az = a[2], aw = a[3];
+  const bx = b[0], by = b[1], bz = b[2], bw = b[3];
   return [
     aw * bx + ax * bw + ay * bz - az * by,
     aw * by - ax * bz + ay * bw + az * bx,
@@ -29,7 +31,7 @@ export function quatInverse(q: Quat): [number, number, number, number] {
 
 /** Rotates vector v by unit quaternion q. */
 export function quatRotate(q: Quat, v: Vec3): [number, number, number] {
-  const [x, y, z, w] = q;
+  const x = q[0], y = q[1], z = q[2], w = q[3];
   // t = 2 (q_vec × v); v' = v + w t + q_vec × t
   const tx = 2 * (y * v[2] - z * v[1]);
   const ty = 2 * (z * v[0] - x * v[2]);

@@ -27,8 +27,8 @@ export function compose(a: RigidTransform, b: RigidTransform): RigidTransform {
 
 /** The inverse transform (T_b_a from T_a_b). */
 export function invert(a: RigidTransform): RigidTransform {
-  const [x, y, z, w] = a.rotation;
-  const inv: Quat = [-x, -y, -z, w];
+  const r = a.rotation;
+  const inv: Quat = [-r[0], -r[1], -r[2], r[3]];
   const t = quatRotate(inv, a.translation);
   return { translation: [-t[0], -t[1], -t[2]], rotation: inv };
 }

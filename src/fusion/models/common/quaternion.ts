@@ -6,13 +6,14 @@ export { quatFromRpy, quatInverse, quatMultiply, type Quat, type Vec3 } from "..
 
 /** Row-major 3×3 rotation matrix of a (normalized) quaternion, as tf2::Matrix3x3(q). */
 export function quatToMatrix(q: Quat): number[] {
-  const [x, y, z, w] = q;
+  const x = q[0], y = q[1], z = q[2], w = q[3];
   const s = 2 / (x * x + y * y + z * z + w * w);
-  // tf2's setRotation: the products of each component with (x, y, z)·s.
-  const [xs, ys, zs] = [x * s, y * s, z * s];
-  const [wx, wy, wz] = [w * xs, w * ys, w * zs];
-  const [xx, xy, xz] = [x * xs, x * ys, x * zs];
-  const [yy, yz, zz] = [y * ys, y * zs, z * zs];
+  // tf2's setRotation: the products of each component with (x, y, z)·s. Scalars, not tuples:
+  // this runs for every measurement a sensor rotates.
+  const xs = x * s, ys = y * s, zs = z * s;
+  const wx = w * xs, wy = w * ys, wz = w * zs;
+  const xx = x * xs, xy = x * ys, xz = x * zs;
+  const yy = y * ys, yz = y * zs, zz = z * zs;
   return [1 - (yy + zz), xy - wz, xz + wy, xy + wz, 1 - (xx + zz), yz - wx, xz - wy, yz + wx, 1 - (xx + yy)];
 }
 
@@ -69,6 +70,6 @@ export function rotateCovariance6(cov: ArrayLike<number>, r: readonly number[]):
  * to tf2's form (what fuse's 2D sensor_proc calls) changes recorded results in the last digits.
  */
 export function fuseCoreYaw(q: Quat): number {
-  const [x, y, z, w] = q;
+  const x = q[0], y = q[1], z = q[2], w = q[3];
   return Math.atan2(2 * (w * z + x * y), 1 - 2 * (y * y + z * z));
 }
