@@ -4,14 +4,19 @@ import { describe, expect, it, vi } from "vitest";
 import { NIL_UUID, randomUuid, resolveDeviceId, StampedUuids, uuidFromName } from "./uuid";
 import { TimeBase } from "../../time";
 
+/** RFC 4122: 16 bytes with the version and variant bits set, in 8-4-4-4-12 form (test oracle). */
+function rfc4122(bytes: Uint8Array, version: number): string {
+  const b = Uint8Array.from(bytes.subarray(0, 16));
+  b[6] = (b[6]! & 0x0f) | (version << 4);
+  b[8] = (b[8]! & 0x3f) | 0x80;
+  const hex = Buffer.from(b).toString("hex");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
 /** Independent RFC 4122 v5 (SHA-1) oracle written for this test. */
 function v5(name: Uint8Array, ns: string): string {
   const nsBytes = Buffer.from(ns.replace(/-/g, ""), "hex");
-  const h = createHash("sha1").update(nsBytes).update(name).digest().subarray(0, 16);
-  h[6] = (h[6]! & 0x0f) | 0x50;
-  h[8] = (h[8]! & 0x3f) | 0x80;
-  const hex = h.toString("hex");
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  return rfc4122(createHash("sha1").update(nsBytes).update(name).digest(), 5);
 }
 
 describe("fuse UUID recipe (reference/fuse.md §1.7)", () => {
@@ -85,13 +90,8 @@ describe("randomUuid (fuse's random constraint UUIDs)", () => {
         first = randomUuid();
       }
       expect(spy).toHaveBeenCalledTimes(1);
-      const expected = (offset: number): string => {
-        const b = Array.from({ length: 16 }, (_, i) => ((offset + i) * 7 + 3) & 0xff);
-        b[6] = (b[6]! & 0x0f) | 0x40;
-        b[8] = (b[8]! & 0x3f) | 0x80;
-        const hex = b.map((x) => x.toString(16).padStart(2, "0")).join("");
-        return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
-      };
+      const expected = (offset: number): string =>
+        rfc4122(Uint8Array.from({ length: 16 }, (_, i) => ((offset + i) * 7 + 3) & 0xff), 4);
       expect(first).toBe(expected(0));
       expect(randomUuid()).toBe(expected(16));
       expect(randomUuid()).toBe(expected(32));
