@@ -14,6 +14,9 @@
  *   0.5 s, optimization every 50 ms, transaction timeout 10 ms, odometry twist and IMU yaw rate)
  *   through the runner's default flow.
  * - `fixed-lag/smoother`: the tutorial sensors into the standalone FixedLagSmoother.
+ * - `fixed-lag/imu-1khz`: `fixed-lag/runner` over the recording's first 20 s with its 30 Hz IMU
+ *   resampled to 1 kHz (bench/imuUpsampling.ts): whether the preview keeps up live with a 1 kHz
+ *   IMU, where the 1 s lag holds about a thousand states.
  *
  * Extra figures: `realTimeFactor` (recording seconds per second of run time), `recordingSec`,
  * and the final pose.
@@ -25,6 +28,7 @@ import { join } from "node:path";
 import type { Benchmark, BenchmarkCase, RunResult } from "./Benchmark";
 import { Fnv64 } from "./Fnv64";
 import { nowNs } from "./harness";
+import { upsampleImu, type ImuMessage, type TimedMessage } from "./imuUpsampling";
 import { REPO_ROOT } from "./repoRoot";
 import { quatFromRpy, TransformBuffer } from "../src/filters/tf";
 import { StampedUuids, type FusionContext, type SensorModel } from "../src/fusion/core";
@@ -46,6 +50,9 @@ const LAG = 500_000_000;
 const PERIOD = 50_000_000;
 const TIMEOUT = 10_000_000;
 const Q = [0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1];
+/** `fixed-lag/imu-1khz`: the IMU rate and the stretch of the recording it covers. */
+const HIGH_IMU_RATE_HZ = 1000;
+const HIGH_IMU_SECONDS = 20;
 
 /** The fuse simple tutorial's fusion settings with the Husky topics and frames. */
 export const TUTORIAL_HUSKY_FUSION = {
@@ -213,6 +220,21 @@ function presetCase(data: Loaded): BenchmarkCase {
   return runnerCase(data, p.fusion, p);
 }
 
+/** The preset over the recording's first HIGH_IMU_SECONDS with the IMU resampled to HIGH_IMU_RATE_HZ. */
+function highRateImuCase(data: Loaded): BenchmarkCase {
+  const start = data.messages[0]!.arrival;
+  const stretch = data.messages.filter((m) => m.arrival - start < HIGH_IMU_SECONDS * 1e9);
+  const imu = upsampleImu(
+    stretch.filter((m): m is TimedMessage<ImuMessage> => m.topic === IMU),
+    HIGH_IMU_RATE_HZ,
+    data.base,
+  );
+  const messages = [...stretch.filter((m) => m.topic !== IMU), ...imu].sort((a, b) => a.arrival - b.arrival);
+  const durationSec = (messages[messages.length - 1]!.arrival - messages[0]!.arrival) / 1e9;
+  const p = preset();
+  return runnerCase({ base: data.base, messages, durationSec }, p.fusion, p);
+}
+
 /** config/jackal-3d.json (Omnidirectional3D + Odometry3D + Imu3D) over jackal-sim-2014.bag. */
 function jackalCase(data: Loaded): BenchmarkCase {
   return runnerCase(data, jackalFusion());
@@ -352,6 +374,14 @@ export const fixedLagBenchmarks: readonly Benchmark[] = Object.freeze([
       jackalLoaded ??= load(JACKAL_BAG, jackalFusion());
       return jackalCase(await jackalLoaded);
     }) as unknown as (n: number) => BenchmarkCase,
+  },
+  {
+    name: "fixed-lag/imu-1khz",
+    policy: "fuse/fixed-lag",
+    description: `fusion of config/husky.json over the first ${HIGH_IMU_SECONDS} s of samples/husky-2015.bag with its IMU resampled to ${HIGH_IMU_RATE_HZ} Hz, × real time`,
+    standard: false,
+    defaultN: 0,
+    prepare: asyncPrepare(highRateImuCase),
   },
   {
     name: "fixed-lag/tutorial-runner",
