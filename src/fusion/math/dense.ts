@@ -38,13 +38,24 @@ export interface Envelope {
   readonly last: Int32Array;
 }
 
-/** The envelope of the lower triangle of `a` (n × n), in `into` when it is large enough. */
-export function lowerEnvelope(a: Float64Array, n: number, into?: Envelope): Envelope {
+/**
+ * The envelope of the lower triangle of `a` (n × n), in `into` when it is large enough. With a
+ * `stride` above n, that of the leading n × n block of a matrix whose rows are `stride` long.
+ * `zeroBefore[i]`, when given, is a column before which row i is known to hold only zeros (the
+ * scan for its first non-zero starts there; the envelope is the same).
+ */
+export function lowerEnvelope(
+  a: Float64Array,
+  n: number,
+  into?: Envelope,
+  stride = n,
+  zeroBefore?: Int32Array,
+): Envelope {
   const env = into != undefined && into.first.length >= n ? into : { first: new Int32Array(n), last: new Int32Array(n) };
   const { first, last } = env;
   for (let i = 0; i < n; i++) {
-    const ri = i * n;
-    let f = 0;
+    const ri = i * stride;
+    let f = zeroBefore == undefined ? 0 : Math.min(zeroBefore[i]!, i);
     while (f < i && a[ri + f] === 0) {
       f++;
     }

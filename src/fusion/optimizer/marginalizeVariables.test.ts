@@ -125,6 +125,52 @@ describe("marginalizeVariables", () => {
     });
   });
 
+  it("keeps the remaining estimate and covariance when the marginalized block's envelope has a gap", () => {
+    // Positions 0…3 with absolute measurements; 0 is linked to 2 and to the kept 3, while 1 has
+    // only its own: the rows of 1 start right of column 0, which the rows of 2 still reach.
+    const graphWithGap = (): { graph: Graph; ids: ReturnType<typeof testContext>["uuids"] } => {
+      const { uuids: ids } = testContext();
+      const graph = new Graph();
+      graph.update(linearStep(ids, 0, [0, 0], 0.5));
+      graph.update(linearStep(ids, S, [1.2, 0.1], 0.7));
+      graph.update(linearStep(ids, 2 * S, [2.1, -0.2], 0.6, { stamp: 0, d: [2, 0], varD: 0.05 }));
+      graph.update(linearStep(ids, 3 * S, [2.8, 0.3], 0.9, { stamp: 0, d: [3, 0.2], varD: 0.08 }));
+      return { graph, ids };
+    };
+    // First a marginalization whose block is dense, so that the solver's reused buffers hold
+    // non-zeros wherever the next block has none.
+    const dense = new Graph();
+    const { uuids: denseIds } = testContext();
+    dense.update(linearStep(denseIds, 0, [0, 0], 0.5));
+    dense.update(linearStep(denseIds, S, [1, 0], 0.5, { stamp: 0, d: [1, 0], varD: 0.1 }));
+    dense.update(linearStep(denseIds, 2 * S, [2, 0], 0.5, { stamp: 0, d: [2, 0], varD: 0.1 }));
+    dense.update(linearStep(denseIds, 2 * S, [2, 0], 0.5, { stamp: S, d: [1, 0], varD: 0.1 }));
+    dense.update(linearStep(denseIds, 3 * S, [3, 0], 0.5, { stamp: 2 * S, d: [1, 0], varD: 0.1 }));
+    const denseOld = [0, S, 2 * S].map((t) => position(denseIds, t).uuid);
+    expect(marginalizeVariables("fls", denseOld, dense, 2.5 * S).addedConstraints).toHaveLength(1);
+
+    const full = graphWithGap();
+    const lm = new LevenbergMarquardt(TIGHT);
+    const fullProblem = new GraphProblem(full.graph);
+    lm.solve(fullProblem.problem);
+    const kept = position(full.ids, 3 * S).uuid;
+    const want = Array.from(full.graph.getVariable(kept).data);
+    const wantCov = lm.covariance(fullProblem.problem, [fullProblem.blockOf(kept)!])!;
+
+    const part = graphWithGap();
+    const old = [0, S, 2 * S].map((t) => position(part.ids, t).uuid);
+    part.graph.update(marginalizeVariables("fls", old, part.graph, 2.5 * S));
+    expect(part.graph.variableCount).toBe(1);
+    const partProblem = new GraphProblem(part.graph);
+    const lm2 = new LevenbergMarquardt(TIGHT);
+    lm2.solve(partProblem.problem);
+    const got = part.graph.getVariable(kept).data;
+    expect(got[0]).toBeCloseTo(want[0]!, 9);
+    expect(got[1]).toBeCloseTo(want[1]!, 9);
+    const gotCov = lm2.covariance(partProblem.problem, [partProblem.blockOf(kept)!])!;
+    gotCov.forEach((v, i) => { expect(v).toBeCloseTo(wantCov[i]!, 9); });
+  });
+
   it("returns an empty removal-only transaction when nothing remains connected", () => {
     const { uuids: ids } = testContext();
     const graph = new Graph();

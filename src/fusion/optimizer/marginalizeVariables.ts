@@ -91,6 +91,12 @@ export function marginalizeVariables(
   const scratch = SCRATCH;
   const h = scratch.zeroed("h", d * d);
   const g = scratch.zeroed("g", d);
+  // Per row of H, a column left of which no constraint writes (the lowest column of any
+  // constraint on the row's variable): the factorization's envelope scan starts there.
+  const zeroBefore = scratch.rows("zeroBefore", d);
+  for (let i = 0; i < d; i++) {
+    zeroBefore[i] = i;
+  }
   const rho = scratch.rho;
   const corrector = scratch.corrector;
   const sizes: number[] = [];
@@ -112,6 +118,17 @@ export function marginalizeVariables(
       sizes[a] = variable.localSize;
       offs[a] = offset.get(v)!;
       jac[a] = scratch.jacobian(a, m * sizes[a]!);
+    }
+    let lowest = d;
+    for (let a = 0; a < k; a++) {
+      lowest = Math.min(lowest, offs[a]!);
+    }
+    for (let a = 0; a < k; a++) {
+      for (let row = offs[a]!, end = row + sizes[a]!; row < end; row++) {
+        if (lowest < zeroBefore[row]!) {
+          zeroBefore[row] = lowest;
+        }
+      }
     }
     const r = scratch.zeroed("r", m);
     const ok = cost.evaluate(params, r, jac);
@@ -146,7 +163,7 @@ export function marginalizeVariables(
   }
 
   // Schur complement onto the kept block.
-  const { hk, gk } = schurComplement(h, g, d, dm, scratch);
+  const { hk, gk } = schurComplement(h, g, d, dm, zeroBefore, scratch);
   const factor = sqrtInformation(hk, gk, dk);
   if (factor == undefined) {
     return tx;
@@ -246,12 +263,20 @@ class Scratch {
 
   /** A buffer of at least `size` entries whose first `size` are zero. */
   public zeroed(name: string, size: number): Float64Array {
+    const b = this.#named.get(name);
+    if (b == undefined || b.length < size) {
+      return this.buffer(name, size);
+    }
+    b.fill(0, 0, size);
+    return b;
+  }
+
+  /** A buffer of at least `size` entries (contents undefined). */
+  public buffer(name: string, size: number): Float64Array {
     let b = this.#named.get(name);
     if (b == undefined || b.length < size) {
       b = new Float64Array(Math.max(size, 2 * (b?.length ?? 0)));
       this.#named.set(name, b);
-    } else {
-      b.fill(0, 0, size);
     }
     return b;
   }
@@ -266,9 +291,9 @@ class Scratch {
     return b;
   }
 
-  /** The envelope of the n × n matrix `a`, in a reused buffer. */
-  public envelope(a: Float64Array, n: number): Envelope {
-    this.#envelope = lowerEnvelope(a, n, this.#envelope);
+  /** The envelope of the leading n × n block of `a` (rows `stride` long), in a reused buffer. */
+  public envelope(a: Float64Array, n: number, stride: number, zeroBefore: Int32Array): Envelope {
+    this.#envelope = lowerEnvelope(a, n, this.#envelope, stride, zeroBefore);
     return this.#envelope;
   }
 
@@ -291,13 +316,14 @@ const SCRATCH = new Scratch();
  * H_mm (a chain of states) is factored on its envelope, each right-hand side is forward-
  * substituted from its first non-zero, and back substitution stops at the first marginalized
  * column H_km touches: the other entries of H_mm⁻¹·[H_mk | g_m] are only ever multiplied by the
- * zeros of H_km.
+ * zeros of H_km. Row i of H is zero left of column `zeroBefore[i]`.
  */
 function schurComplement(
   h: Float64Array,
   g: Float64Array,
   d: number,
   dm: number,
+  zeroBefore: Int32Array,
   scratch: Scratch,
 ): { hk: Float64Array; gk: Float64Array } {
   const dk = d - dm;
@@ -323,7 +349,7 @@ function schurComplement(
     }
   }
   const rhs = scratch.zeroed("rhs", dm);
-  const solve = spdSolver(h, d, dm, scratch);
+  const solve = spdSolver(h, d, dm, zeroBefore, scratch);
   if (solve.pseudoInverse) {
     needed = 0;
   }
@@ -373,14 +399,22 @@ interface SpdSolver {
 }
 
 /** Cholesky on M's envelope, else (M singular) the pseudo-inverse from an eigen-decomposition. */
-function spdSolver(h: Float64Array, d: number, n: number, scratch: Scratch): SpdSolver {
-  const l = scratch.zeroed("l", n * n);
+function spdSolver(h: Float64Array, d: number, n: number, zeroBefore: Int32Array, scratch: Scratch): SpdSolver {
+  // The factorization and the solves read only M's lower envelope, so only that is copied (M is a
+  // chain of states: the rest of an n × n buffer would be zeros). Back substitution reads row i
+  // from the first column whose envelope reaches down to it, which may lie left of first[i].
+  const env = scratch.envelope(h, n, d, zeroBefore);
+  const l = scratch.buffer("l", n * n);
+  const last = env.last;
+  let copyFrom = 0;
   for (let i = 0; i < n; i++) {
-    for (let j = 0; j < n; j++) {
+    while (last[copyFrom]! < i) {
+      copyFrom++;
+    }
+    for (let j = copyFrom; j <= i; j++) {
       l[i * n + j] = h[i * d + j]!;
     }
   }
-  const env = scratch.envelope(l, n);
   if (choleskyInPlace(l, n, env)) {
     return {
       pseudoInverse: false,
