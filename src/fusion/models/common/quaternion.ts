@@ -27,18 +27,27 @@ export function rotate(r: readonly number[], v: Vec3): Vec3 {
 }
 
 /**
- * A 6×6 covariance (row-major, 36 values) rotated by block-diag(R, R), as tf2's
- * `transformCovariance` does for pose, twist and accel covariances.
+ * Working matrices of `rotateCovariance6`: block-diag(R, R) (its off-diagonal blocks stay zero)
+ * and the product with the covariance. Shared by every call, each of which overwrites what it
+ * reads before returning; sensors rotate one covariance per measurement, so these are not
+ * allocated per call.
  */
-export function rotateCovariance6(cov: ArrayLike<number>, r: readonly number[]): number[] {
-  const big = new Array<number>(36).fill(0);
+const ROTATION6 = new Float64Array(36);
+const PRODUCT6 = new Float64Array(36);
+
+/**
+ * A 6×6 covariance (row-major, 36 values) rotated by block-diag(R, R), as tf2's
+ * `transformCovariance` does for pose, twist and accel covariances. Returns a new array.
+ */
+export function rotateCovariance6(cov: ArrayLike<number>, r: readonly number[]): Float64Array {
+  const big = ROTATION6;
   for (let i = 0; i < 3; i++) {
     for (let j = 0; j < 3; j++) {
       big[i * 6 + j] = r[i * 3 + j]!;
       big[(i + 3) * 6 + (j + 3)] = r[i * 3 + j]!;
     }
   }
-  const tmp = new Array<number>(36).fill(0);
+  const tmp = PRODUCT6.fill(0);
   for (let i = 0; i < 6; i++) {
     for (let k = 0; k < 6; k++) {
       const a = big[i * 6 + k]!;
@@ -50,7 +59,7 @@ export function rotateCovariance6(cov: ArrayLike<number>, r: readonly number[]):
       }
     }
   }
-  const out = new Array<number>(36).fill(0);
+  const out = new Float64Array(36);
   for (let i = 0; i < 6; i++) {
     for (let j = 0; j < 6; j++) {
       let s = 0;
