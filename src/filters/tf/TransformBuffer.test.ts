@@ -66,6 +66,38 @@ describe("TransformBuffer", () => {
     close(transformPoint(tf.lookup("gps", "laser"), [0, 0, 0]), [4, 2, -4]); // latest
   });
 
+  it("finds the path between any two frames of a tree, whichever is the other's ancestor", () => {
+    // Translation-only trees: the transform between two frames is the difference of their
+    // offsets from the root, summed along each one's path (an oracle without any lookup logic).
+    const tree = fc.array(
+      fc.record({ parent: fc.nat(), offset: fc.tuple(fc.integer({ min: -9, max: 9 }), fc.integer({ min: -9, max: 9 })) }),
+      { minLength: 1, maxLength: 12 },
+    );
+    fc.assert(
+      fc.property(tree, fc.nat(), fc.nat(), (frames, a, b) => {
+        const tf = new TransformBuffer();
+        const parent = frames.map((f, k) => f.parent % (k + 1)); // frame k + 1 hangs below 0 … k
+        frames.forEach((f, k) => {
+          tf.setStaticTransform(`f${parent[k]!}`, `f${k + 1}`, { translation: [f.offset[0], f.offset[1], 0], rotation: [0, 0, 0, 1] });
+        });
+        const inRoot = (k: number): [number, number] => {
+          let x = 0;
+          let y = 0;
+          for (let at = k; at > 0; at = parent[at - 1]!) {
+            x += frames[at - 1]!.offset[0];
+            y += frames[at - 1]!.offset[1];
+          }
+          return [x, y];
+        };
+        const target = a % (frames.length + 1);
+        const source = b % (frames.length + 1);
+        const [sx, sy] = inRoot(source);
+        const [tx, ty] = inRoot(target);
+        close(transformPoint(tf.lookup(`f${target}`, `f${source}`), [0, 0, 0]), [sx - tx, sy - ty, 0]);
+      }),
+    );
+  });
+
   it("names unknown frames, disconnected trees and extrapolation", () => {
     const tf = new TransformBuffer({ cacheTime: 10 * S });
     const id: RigidTransform = { translation: [0, 0, 0], rotation: [0, 0, 0, 1] };

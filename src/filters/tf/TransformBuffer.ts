@@ -250,12 +250,16 @@ export class TransformBuffer {
     this.#checkKnown(source);
     const sourcePath = this.#pathToRoot(source);
     const targetPath = this.#pathToRoot(target);
-    const inSource = new Map(sourcePath.map((f, i) => [f, i]));
-    for (let j = 0; j < targetPath.length; j++) {
-      const i = inSource.get(targetPath[j]!);
-      if (i != undefined) {
-        return { up: sourcePath.slice(0, i), down: targetPath.slice(0, j) };
+    // Connected frames share their root, and their paths share the part from the lowest common
+    // ancestor to that root: strip it from the ends (as tf2's walkToTopParent does).
+    let i = sourcePath.length - 1;
+    let j = targetPath.length - 1;
+    if (sourcePath[i] === targetPath[j]) {
+      while (i > 0 && j > 0 && sourcePath[i - 1] === targetPath[j - 1]) {
+        i--;
+        j--;
       }
+      return { up: sourcePath.slice(0, i), down: targetPath.slice(0, j) };
     }
     throw new TransformError(
       "not-connected",
