@@ -29,6 +29,7 @@ import type { Benchmark, BenchmarkCase, RunResult } from "./Benchmark";
 import { Fnv64 } from "./Fnv64";
 import { nowNs } from "./harness";
 import { upsampleImu, type ImuMessage, type TimedMessage } from "./imuUpsampling";
+import { presetTransforms } from "./presetTransforms";
 import { REPO_ROOT } from "./repoRoot";
 import { quatFromRpy, TransformBuffer } from "../src/filters/tf";
 import { StampedUuids, type FusionContext, type SensorModel } from "../src/fusion/core";
@@ -37,6 +38,7 @@ import { Unicycle2D } from "../src/fusion/motion";
 import { FixedLagSmoother, type Odometry2DEstimate } from "../src/fusion/optimizer";
 import { FusionRunner } from "../src/fusion/runner";
 import { readHeader } from "../src/messages";
+import type { TransformConfig } from "../src/pipeline";
 import { openRecordingFile } from "../src/recording/node";
 import { TimeBase, type Stamp } from "../src/time";
 
@@ -88,25 +90,21 @@ export const TUTORIAL_HUSKY_FUSION = {
   },
 };
 
-interface Loaded {
+/** A recording's messages for the fusion benchmarks, decoded, with receive times relative to `base`. */
+export interface Loaded {
   readonly base: TimeBase;
   readonly messages: readonly { topic: string; message: unknown; arrival: Stamp }[];
   readonly durationSec: number;
 }
 
 /** The preset (config/husky.json): its fusion section and static transforms. */
-interface Preset {
+export interface Preset {
   readonly fusion: unknown;
-  readonly transforms: readonly {
-    parent: string;
-    child: string;
-    translation: [number, number, number];
-    rpy?: [number, number, number];
-    quaternion?: [number, number, number, number];
-  }[];
+  readonly transforms: readonly TransformConfig[];
 }
 
-function preset(): Preset {
+/** config/husky.json's fusion section and static transforms. */
+export function preset(): Preset {
   const json = JSON.parse(readFileSync(PRESET, "utf8")) as Partial<Preset>;
   if (json.fusion == undefined) {
     throw new Error(`${PRESET} has no fusion section`);
@@ -140,16 +138,6 @@ async function load(file = BAG, fusion: unknown = preset().fusion): Promise<Load
   }
 }
 
-/** The preset's static transforms, as the pipeline sets them up. */
-function presetTransforms(p: Preset): TransformBuffer {
-  const tf = new TransformBuffer();
-  for (const t of p.transforms) {
-    const rotation = t.quaternion ?? (t.rpy ? quatFromRpy(t.rpy[0], t.rpy[1], t.rpy[2]) : ([0, 0, 0, 1] as const));
-    tf.setStaticTransform(t.parent, t.child, { translation: t.translation, rotation });
-  }
-  return tf;
-}
-
 function transforms(): TransformBuffer {
   const tf = new TransformBuffer();
   tf.setStaticTransform("base_link", "imu_link", {
@@ -170,7 +158,8 @@ function timeRunner(runner: FusionRunner, messages: Loaded["messages"], data: Lo
   return result(elapsed, data, runner.transactionCount, runner.finalPose);
 }
 
-function result(
+/** The run's report: × real time and the final pose, hashed with the transaction count. */
+export function result(
   elapsedNs: number,
   data: Loaded,
   transactions: number,
@@ -209,7 +198,7 @@ function runnerCase(data: Loaded, fusion: unknown, withTransforms?: Preset): Ben
     runs: 3,
     run(): RunResult {
       const runner = new FusionRunner(fusion);
-      runner.start({ timeBase: data.base, transforms: withTransforms ? presetTransforms(withTransforms) : undefined });
+      runner.start({ timeBase: data.base, transforms: withTransforms ? presetTransforms(withTransforms.transforms) : undefined });
       return timeRunner(runner, messages, data);
     },
   };
@@ -222,6 +211,16 @@ function presetCase(data: Loaded): BenchmarkCase {
 
 /** The preset over the recording's first HIGH_IMU_SECONDS with the IMU resampled to HIGH_IMU_RATE_HZ. */
 function highRateImuCase(data: Loaded): BenchmarkCase {
+  const p = preset();
+  return runnerCase(highRateImu(data), p.fusion, p);
+}
+
+/** `fixed-lag/imu-1khz`'s input: the preset's topics over the recording's first 20 s, the IMU at 1 kHz. */
+export async function highRateImuData(): Promise<Loaded> {
+  return highRateImu(await (loaded ??= load()));
+}
+
+function highRateImu(data: Loaded): Loaded {
   const start = data.messages[0]!.arrival;
   const stretch = data.messages.filter((m) => m.arrival - start < HIGH_IMU_SECONDS * 1e9);
   const imu = upsampleImu(
@@ -231,8 +230,7 @@ function highRateImuCase(data: Loaded): BenchmarkCase {
   );
   const messages = [...stretch.filter((m) => m.topic !== IMU), ...imu].sort((a, b) => a.arrival - b.arrival);
   const durationSec = (messages[messages.length - 1]!.arrival - messages[0]!.arrival) / 1e9;
-  const p = preset();
-  return runnerCase({ base: data.base, messages, durationSec }, p.fusion, p);
+  return { base: data.base, messages, durationSec };
 }
 
 /** config/jackal-3d.json (Omnidirectional3D + Odometry3D + Imu3D) over jackal-sim-2014.bag. */

@@ -8,6 +8,7 @@ import { analyzeBenchmark } from "./analyze";
 import { cliStartupBenchmark } from "./cliStartup";
 import { fixedLagBenchmarks } from "./fixedLag";
 import { floorBenchmarks } from "./floor";
+import { fusionInChromiumBenchmark } from "./fusionInChromium";
 import { panelBenchmark } from "./panel";
 import { recordingScaleBenchmark } from "./recordingScale";
 import { w3HeapCheck } from "./w3HeapCheck";
@@ -19,6 +20,7 @@ export const BENCHMARKS: readonly Benchmark[] = Object.freeze([
   ...floorBenchmarks,
   w3HeapCheck,
   ...fixedLagBenchmarks,
+  fusionInChromiumBenchmark,
   analyzeBenchmark,
   panelBenchmark,
   cliStartupBenchmark,

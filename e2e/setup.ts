@@ -91,7 +91,8 @@ export async function bundleHost(): Promise<string> {
   return result.outputFiles[0]!.text;
 }
 
-function plain(value: unknown): unknown {
+/** A decoded message as plain JSON values: typed arrays as arrays, bigints as numbers. */
+export function plain(value: unknown): unknown {
   if (ArrayBuffer.isView(value)) {
     return Array.from(value as unknown as ArrayLike<number>);
   }

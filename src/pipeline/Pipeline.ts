@@ -1,5 +1,4 @@
 import { TransformBuffer } from "../filters/tf";
-import { quatFromRpy } from "../geometry";
 import { nsecOf, readHeader, readStamp, readTransforms, type MessageHeader, type StampProblem } from "../messages";
 import { DEFAULT_STAMP_SOURCE, stampReaderFor, stampSourceProblem, type StampReader } from "../messages/stampSources";
 import { TimeBase, type Stamp } from "../time";
@@ -7,6 +6,7 @@ import { ConfigError } from "./ConfigError";
 import { PipelineStats } from "./PipelineStats";
 import { SyncGraph, type BufferState, type SyncGraphOptions } from "./SyncGraph";
 import type { PipelineConfig } from "./config";
+import { configTransform } from "./transformConfig";
 import type {
   PipelineDrop,
   PipelineExtension,
@@ -152,11 +152,8 @@ export class Pipeline<M extends PipelineInput = PipelineInput> {
     this.#dropExamples = options.dropExamples ?? 5;
     this.#stats = new PipelineStats(config, this.#sampleSize, this.#dropExamples);
     (config.transforms ?? []).forEach((t, i) => {
-      const rotation =
-        t.quaternion ??
-        (t.rpy ? quatFromRpy(t.rpy[0], t.rpy[1], t.rpy[2]) : ([0, 0, 0, 1] as const));
       try {
-        this.transforms.setStaticTransform(t.parent, t.child, { translation: t.translation, rotation });
+        this.transforms.setStaticTransform(t.parent, t.child, configTransform(t));
       } catch (err) {
         throw new ConfigError([
           { path: `/transforms/${i}`, message: err instanceof Error ? err.message : String(err) },

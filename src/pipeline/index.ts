@@ -24,6 +24,7 @@ export { ConfigError, type ConfigIssue } from "./ConfigError";
 export { createPolicy } from "./createPolicy";
 export { DEFAULT_PUBLISH_NAMESPACE, parseConfig, parseConfigText } from "./parseConfig";
 export { Pipeline, type PipelineOptions } from "./Pipeline";
+export { configTransform } from "./transformConfig";
 export {
   PipelineStats,
   TopicStats,
