@@ -29,6 +29,7 @@ import { join } from "node:path";
 
 import type { Benchmark, BenchmarkCase, RunResult } from "./Benchmark";
 import { Fnv64 } from "./Fnv64";
+import { feedRunner } from "./feedRunner";
 import { cpuNowNs, nowNs } from "./harness";
 import { upsampleImu, type ImuMessage, type TimedMessage } from "./imuUpsampling";
 import { presetTransforms } from "./presetTransforms";
@@ -153,10 +154,7 @@ function transforms(): TransformBuffer {
 function timeRunner(runner: FusionRunner, messages: Loaded["messages"], data: Loaded): RunResult {
   const c0 = cpuNowNs();
   const t0 = nowNs();
-  for (const m of messages) {
-    runner.message({ input: { topic: m.topic, message: m.message }, arrival: m.arrival });
-  }
-  runner.finish();
+  feedRunner(runner, messages);
   const elapsed = nowNs() - t0;
   return { ...result(elapsed, data, runner.transactionCount, runner.finalPose), cpuNs: cpuNowNs() - c0 };
 }

@@ -4,6 +4,7 @@
  * stream once, then times one pass of it per "run" message and posts what `result` needs.
  */
 
+import { feedRunner } from "./feedRunner";
 import { presetTransforms } from "./presetTransforms";
 import { FusionRunner } from "../src/fusion/runner";
 import type { TransformConfig } from "../src/pipeline";
@@ -35,10 +36,7 @@ self.onmessage = (event: MessageEvent<FusionWorkerInput | "run">): void => {
   const runner = new FusionRunner(data.fusion);
   runner.start({ timeBase: new TimeBase(data.baseSec), transforms: presetTransforms(data.transforms) });
   const t0 = performance.now();
-  for (const m of data.messages) {
-    runner.message({ input: { topic: m.topic, message: m.message }, arrival: m.arrival });
-  }
-  runner.finish();
+  feedRunner(runner, data.messages);
   const run: FusionWorkerRun = { elapsedMs: performance.now() - t0, transactions: runner.transactionCount, finalPose: runner.finalPose };
   self.postMessage(run);
 };

@@ -111,6 +111,7 @@ export function marginalizeVariables(
     params.length = k;
     offs.length = k;
     jac.length = k;
+    let lowest = d;
     for (let a = 0; a < k; a++) {
       const v = c.variables[a]!;
       const variable = graph.getVariable(v);
@@ -118,9 +119,6 @@ export function marginalizeVariables(
       sizes[a] = variable.localSize;
       offs[a] = offset.get(v)!;
       jac[a] = scratch.jacobian(a, m * sizes[a]!);
-    }
-    let lowest = d;
-    for (let a = 0; a < k; a++) {
       lowest = Math.min(lowest, offs[a]!);
     }
     for (let a = 0; a < k; a++) {
