@@ -6,10 +6,19 @@ const LOCAL = [3, 3, 3, 3, 3, 3, 3, 3, 3, 3];
 const AMBIENT = [3, 4, 3, 3, 3, 3, 4, 3, 3, 3];
 /**
  * The working matrices of `computeError` (R(q1), the Euler-rate matrices of q1 and q2, both
- * orientations' roll/pitch/yaw), shared by every instance: each evaluation writes them before it
- * reads them.
+ * orientations' roll/pitch/yaw, and two 3 × 3 Jacobian factors), shared by every instance: each
+ * evaluation writes them before it reads them, so evaluating allocates nothing.
  */
-const SCRATCH = { r: new Float64Array(9), e1: new Float64Array(9), e2: new Float64Array(9), rpy: new Float64Array(6) };
+const SCRATCH = {
+  r: new Float64Array(9),
+  e1: new Float64Array(9),
+  e2: new Float64Array(9),
+  rpy: new Float64Array(6),
+  /** [u]× of the position step u (the orientation Jacobian of the position rows). */
+  skew: new Float64Array(9),
+  /** I + dt·∂(E·ω)/∂rpy (the orientation Jacobian of the orientation rows). */
+  d: new Float64Array(9),
+};
 
 /**
  * Cost of fuse_models' Omnidirectional3DStateKinematicConstraint over the 10 state variables
@@ -29,10 +38,17 @@ export class Omnidirectional3DStateCost extends WhitenedCost {
   }
 
   protected computeError(parameters: readonly Float64Array[], wanted: readonly boolean[] | null): boolean {
-    const [p1, q1, v1, w1, a1, p2, q2, v2, w2, a2] = parameters as [
-      Float64Array, Float64Array, Float64Array, Float64Array, Float64Array,
-      Float64Array, Float64Array, Float64Array, Float64Array, Float64Array,
-    ];
+    // Index reads, not array destructuring (which can allocate an iterator per call).
+    const p1 = parameters[0]!;
+    const q1 = parameters[1]!;
+    const v1 = parameters[2]!;
+    const w1 = parameters[3]!;
+    const a1 = parameters[4]!;
+    const p2 = parameters[5]!;
+    const q2 = parameters[6]!;
+    const v2 = parameters[7]!;
+    const w2 = parameters[8]!;
+    const a2 = parameters[9]!;
     const dt = this.#dt;
     const h = 0.5 * dt * dt;
     const { r, rpy, e1 } = SCRATCH;
@@ -55,39 +71,56 @@ export class Omnidirectional3DStateCost extends WhitenedCost {
     if (wanted == null) {
       return true;
     }
+    // Each Jacobian is 15 × 3 row-major: entry (row, col) at row * 3 + col.
     const J = this.rawJacobians;
-    const put = (b: number, row: number, col: number, v: number): void => {
-      J[b]![row * 3 + col] = v;
-    };
     for (let b = 0; b < 10; b++) {
       if (wanted[b] === true) {
         J[b]!.fill(0);
       }
     }
+    const j0 = J[0]!;
+    const j1 = J[1]!;
+    const j2 = J[2]!;
+    const j3 = J[3]!;
+    const j4 = J[4]!;
+    const j5 = J[5]!;
+    const j6 = J[6]!;
+    const j7 = J[7]!;
+    const j8 = J[8]!;
+    const j9 = J[9]!;
     for (let i = 0; i < 3; i++) {
-      if (wanted[0] === true) {put(0, i, i, -1);}
-      if (wanted[5] === true) {put(5, i, i, 1);}
-      if (wanted[2] === true) {put(2, 6 + i, i, -1);}
-      if (wanted[7] === true) {put(7, 6 + i, i, 1);}
-      if (wanted[3] === true) {put(3, 9 + i, i, -1);}
-      if (wanted[8] === true) {put(8, 9 + i, i, 1);}
+      if (wanted[0] === true) {j0[i * 3 + i] = -1;}
+      if (wanted[5] === true) {j5[i * 3 + i] = 1;}
+      if (wanted[2] === true) {j2[(6 + i) * 3 + i] = -1;}
+      if (wanted[7] === true) {j7[(6 + i) * 3 + i] = 1;}
+      if (wanted[3] === true) {j3[(9 + i) * 3 + i] = -1;}
+      if (wanted[8] === true) {j8[(9 + i) * 3 + i] = 1;}
       if (wanted[4] === true) {
-        put(4, 6 + i, i, -dt);
-        put(4, 12 + i, i, -1);
+        j4[(6 + i) * 3 + i] = -dt;
+        j4[(12 + i) * 3 + i] = -1;
       }
-      if (wanted[9] === true) {put(9, 12 + i, i, 1);}
+      if (wanted[9] === true) {j9[(12 + i) * 3 + i] = 1;}
       for (let c = 0; c < 3; c++) {
-        if (wanted[2] === true) {put(2, i, c, -r[i * 3 + c]! * dt);}
-        if (wanted[4] === true) {put(4, i, c, -r[i * 3 + c]! * h);}
-        if (wanted[3] === true) {put(3, 3 + i, c, -e1[i * 3 + c]! * dt);}
+        if (wanted[2] === true) {j2[i * 3 + c] = -r[i * 3 + c]! * dt;}
+        if (wanted[4] === true) {j4[i * 3 + c] = -r[i * 3 + c]! * h;}
+        if (wanted[3] === true) {j3[(3 + i) * 3 + c] = -e1[i * 3 + c]! * dt;}
       }
     }
     if (wanted[1] === true) {
       // Position rows: −∂(R·u)/∂δ = R·[u]×.
-      const skew = [0, -uz, uy, uz, 0, -ux, -uy, ux, 0];
+      const skew = SCRATCH.skew;
+      skew[0] = 0;
+      skew[1] = -uz;
+      skew[2] = uy;
+      skew[3] = uz;
+      skew[4] = 0;
+      skew[5] = -ux;
+      skew[6] = -uy;
+      skew[7] = ux;
+      skew[8] = 0;
       for (let i = 0; i < 3; i++) {
         for (let c = 0; c < 3; c++) {
-          put(1, i, c, r[i * 3]! * skew[c]! + r[i * 3 + 1]! * skew[3 + c]! + r[i * 3 + 2]! * skew[6 + c]!);
+          j1[i * 3 + c] = r[i * 3]! * skew[c]! + r[i * 3 + 1]! * skew[3 + c]! + r[i * 3 + 2]! * skew[6 + c]!;
         }
       }
       // Orientation rows: −(I + dt·∂(E·ω)/∂rpy)·E.
@@ -98,14 +131,19 @@ export class Omnidirectional3DStateCost extends WhitenedCost {
       const tp = sp / cp;
       const wp = w1[1]!;
       const wy = w1[2]!;
-      const d = [
-        1 + dt * (cr * tp * wp - sr * tp * wy), dt * ((sr * wp + cr * wy) / (cp * cp)), 0,
-        dt * (-sr * wp - cr * wy), 1, 0,
-        dt * ((cr * wp - sr * wy) / cp), dt * (((sr * wp + cr * wy) * sp) / (cp * cp)), 1,
-      ];
+      const d = SCRATCH.d;
+      d[0] = 1 + dt * (cr * tp * wp - sr * tp * wy);
+      d[1] = dt * ((sr * wp + cr * wy) / (cp * cp));
+      d[2] = 0;
+      d[3] = dt * (-sr * wp - cr * wy);
+      d[4] = 1;
+      d[5] = 0;
+      d[6] = dt * ((cr * wp - sr * wy) / cp);
+      d[7] = dt * (((sr * wp + cr * wy) * sp) / (cp * cp));
+      d[8] = 1;
       for (let i = 0; i < 3; i++) {
         for (let c = 0; c < 3; c++) {
-          put(1, 3 + i, c, -(d[i * 3]! * e1[c]! + d[i * 3 + 1]! * e1[3 + c]! + d[i * 3 + 2]! * e1[6 + c]!));
+          j1[(3 + i) * 3 + c] = -(d[i * 3]! * e1[c]! + d[i * 3 + 1]! * e1[3 + c]! + d[i * 3 + 2]! * e1[6 + c]!);
         }
       }
     }
@@ -114,7 +152,7 @@ export class Omnidirectional3DStateCost extends WhitenedCost {
       eulerRateMatrix(rpy[3]!, rpy[4]!, e2);
       for (let i = 0; i < 3; i++) {
         for (let c = 0; c < 3; c++) {
-          put(6, 3 + i, c, e2[i * 3 + c]!);
+          j6[(3 + i) * 3 + c] = e2[i * 3 + c]!;
         }
       }
     }
