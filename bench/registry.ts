@@ -10,6 +10,7 @@ import { fixedLagBenchmarks } from "./fixedLag";
 import { floorBenchmarks } from "./floor";
 import { fusionInChromiumBenchmark } from "./fusionInChromium";
 import { panelBenchmark } from "./panel";
+import { realAppAnalysisBenchmarks } from "./realAppAnalysis";
 import { recordingScaleBenchmark } from "./recordingScale";
 import { w3HeapCheck } from "./w3HeapCheck";
 import { w3SyncBenchmarks } from "./w3Sync";
@@ -23,6 +24,7 @@ export const BENCHMARKS: readonly Benchmark[] = Object.freeze([
   fusionInChromiumBenchmark,
   analyzeBenchmark,
   panelBenchmark,
+  ...realAppAnalysisBenchmarks,
   cliStartupBenchmark,
   recordingScaleBenchmark,
 ]);

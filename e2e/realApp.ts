@@ -1,12 +1,14 @@
 // Driving the real web apps (Lichtblick 1.10.0, Foxglove Studio 1.76.0 from ../shared/hosts) as a
 // user does: served by the hosts' own server, the packaged `.foxe` installed through the app, the
 // panel added from the app's menu and configured in the app's settings sidebar.
-import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync } from "node:fs";
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Locator, Page } from "playwright-core";
 
+import type { AnalyzeSummary } from "./realAppChecks";
 import { ROOT } from "./setup";
 
 /** `lockstep serve` started for a test: its WebSocket URL and a stop that waits for the exit. */
@@ -52,6 +54,14 @@ export async function startServe(file: string): Promise<ServeProcess> {
       await exited;
     },
   };
+}
+
+/** `lockstep analyze` on a file and config: its summary and its --out folder (a fresh temp folder). */
+export function cliAnalyze(file: string, config: unknown): { summary: AnalyzeSummary; outDir: string } {
+  const outDir = mkdtempSync(join(tmpdir(), "lockstep-realapp-"));
+  writeFileSync(join(outDir, "config.json"), JSON.stringify(config));
+  execFileSync("node", [join(ROOT, "bin/lockstep.js"), "analyze", file, "--config", join(outDir, "config.json"), "--out", outDir], { stdio: "pipe" });
+  return { summary: JSON.parse(readFileSync(join(outDir, "summary.json"), "utf8")) as AnalyzeSummary, outDir };
 }
 
 /** The shared folder of real hosts and recordings (absent in a user's clone). */

@@ -3,15 +3,14 @@
 // it in the app's sidebar (husky preset, then an edit), play and seek, analyze the whole recording
 // and compare every number with `lockstep analyze` on the same file, run realAppChecks.ts, edit the
 // publish settings (results kept), reload (state kept); then live against `lockstep serve`.
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import {
   addLockstepPanel,
+  cliAnalyze,
   chooseOption,
   expandNode,
   fieldInput,
@@ -32,7 +31,7 @@ import {
   typeInField,
   type AppServer,
 } from "./realApp";
-import { REAL_APP_CHECKS, type AnalyzeSummary } from "./realAppChecks";
+import { REAL_APP_CHECKS } from "./realAppChecks";
 import { ARTIFACTS, ensurePackaged, launchChromium, ROOT } from "./setup";
 
 /** The husky preset as shipped; the test loads it through the sidebar, then edits maxTimespan. */
@@ -40,14 +39,6 @@ const HUSKY = JSON.parse(readFileSync(join(ROOT, "config/husky.json"), "utf8")) 
 const EDITED_TIMESPAN = "60ms";
 /** The namespace the live test publishes under (set in the sidebar, then switched on). */
 const LIVE_NAMESPACE = "/lockstep_live";
-
-/** `lockstep analyze` on a file and config: its summary and its --out folder. */
-function analyze(file: string, config: unknown): { summary: AnalyzeSummary; outDir: string } {
-  const outDir = mkdtempSync(join(tmpdir(), "lockstep-realapp-"));
-  writeFileSync(join(outDir, "config.json"), JSON.stringify(config));
-  execFileSync("node", [join(ROOT, "bin/lockstep.js"), "analyze", file, "--config", join(outDir, "config.json"), "--out", outDir], { stdio: "pipe" });
-  return { summary: JSON.parse(readFileSync(join(outDir, "summary.json"), "utf8")) as AnalyzeSummary, outDir };
-}
 
 /** One recording the app opens: its path under ../shared/data. */
 export interface RealAppRecording {
@@ -92,7 +83,7 @@ export function realAppSuite(
         : `${recording.label}: sidebar config, whole-recording numbers equal lockstep analyze`;
       it(testTitle, { timeout: 900_000 }, async () => {
         const file = join(SHARED, "data", recording.relative);
-        const { summary: expected, outDir } = analyze(file, edited);
+        const { summary: expected, outDir } = cliAnalyze(file, edited);
         expect(expected.tuples).toBeGreaterThan(0);
         // Each test starts from a fresh profile (no installed extension, the app's default layout).
         const context = await newContext();

@@ -5,12 +5,16 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } fr
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { chromium, type Browser } from "playwright-core";
 
+import { REPO_ROOT } from "../bench/repoRoot";
 import { openRecordingFile } from "../src/recording/node";
 
-export const ROOT = fileURLToPath(new URL("../", import.meta.url));
+/**
+ * The checkout's root: found as the benchmarks find it, since this module also runs from a bundle
+ * chunk under build/ (`lockstep bench panel/…`), where `../` of the module is not the root.
+ */
+export const ROOT = REPO_ROOT;
 export const ARTIFACTS = join(ROOT, "e2e/artifacts");
 export const BAG = [join(ROOT, "samples/husky-2015.bag"), join(ROOT, "../shared/data/husky-2015.bag")].find((p) => existsSync(p))!;
 const CHROMIUM = "/usr/bin/chromium";
