@@ -25,11 +25,9 @@ import { REPO_ROOT } from "./repoRoot";
 import {
   addLockstepPanel,
   APPS,
-  chooseOption,
   cliAnalyze,
-  expandNode,
   installExtension,
-  openPanelSettings,
+  loadPresetInSidebar,
   openRecording,
   panelNumber,
   realAppSkipReason,
@@ -73,10 +71,7 @@ function realAppCase(app: string): BenchmarkCase {
         await installExtension(page, foxe);
         await addLockstepPanel(page);
         await page.locator('[data-testid="empty-topics"]').waitFor({ timeout: 120_000 });
-        await openPanelSettings(page);
-        await expandNode(page, "Presets", "Load preset");
-        await chooseOption(page, "Load preset", /husky/);
-        await page.locator('[data-testid="empty-state"]').waitFor({ state: "detached" });
+        await loadPresetInSidebar(page, /husky/);
         const analyze = async (): Promise<PanelAnalysis> => {
           const t0 = process.hrtime.bigint();
           await page.locator('[data-testid="analyze-button"]').click();

@@ -15,11 +15,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   addLockstepPanel,
   APPS,
-  chooseOption,
   expandNode,
   fieldValue,
   installExtension,
-  openPanelSettings,
+  loadPresetInSidebar,
   openRecording,
   panelNumber,
   realAppSkipReason,
@@ -93,10 +92,7 @@ describe.skipIf(skip != undefined)(`The Diagnosis tab in Lichtblick 1.10.0 (real
     await addLockstepPanel(page);
     await page.locator('[data-testid="empty-topics"]').waitFor({ timeout: 120_000 });
 
-    await openPanelSettings(page);
-    await expandNode(page, "Presets", "Load preset");
-    await chooseOption(page, "Load preset", /husky/);
-    await page.locator('[data-testid="empty-state"]').waitFor({ state: "detached" });
+    await loadPresetInSidebar(page, /husky/);
     await typeInField(page, "Max timespan", ILL_SUITED_TIMESPAN);
     await expect.poll(async () => await fieldValue(page, "Max timespan")).toBe(ILL_SUITED_TIMESPAN);
 

@@ -166,6 +166,17 @@ export async function addLockstepPanel(page: Page): Promise<Locator> {
   return root;
 }
 
+/**
+ * Loads a preset through the app's settings sidebar as a user does (opens the panel's settings,
+ * the Presets node, picks the option matching `preset`) and waits until the panel has a config.
+ */
+export async function loadPresetInSidebar(page: Page, preset: RegExp): Promise<void> {
+  await openPanelSettings(page);
+  await expandNode(page, "Presets", "Load preset");
+  await chooseOption(page, "Load preset", preset);
+  await page.locator('[data-testid="empty-state"]').waitFor({ state: "detached" });
+}
+
 /** Opens the Lockstep panel's settings in the app's sidebar (its toolbar's Settings button). */
 export async function openPanelSettings(page: Page): Promise<void> {
   const toolbar = page.locator('[data-testid="lockstep-root"]').locator("xpath=ancestor::*[.//*[@title='Settings']][1]");

@@ -11,11 +11,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   addLockstepPanel,
   cliAnalyze,
-  chooseOption,
   expandNode,
   fieldInput,
   fieldValue,
   installExtension,
+  loadPresetInSidebar,
   openLive,
   openPanelSettings,
   openRecording,
@@ -100,10 +100,7 @@ export function realAppSuite(
         expect(await page.locator('[data-testid="empty-topics"]').textContent()).toContain("/imu/data");
         expect(await page.locator('[data-testid="empty-presets"]').textContent()).toMatch(/husky/);
 
-        await openPanelSettings(page);
-        await expandNode(page, "Presets", "Load preset");
-        await chooseOption(page, "Load preset", /husky/);
-        await page.locator('[data-testid="empty-state"]').waitFor({ state: "detached" });
+        await loadPresetInSidebar(page, /husky/);
         await typeInField(page, "Max timespan", EDITED_TIMESPAN);
         await expect.poll(async () => await fieldValue(page, "Max timespan")).toBe(EDITED_TIMESPAN);
         expect(await page.locator('[data-testid="config-error"]').count()).toBe(0);
@@ -201,10 +198,7 @@ export function realAppSuite(
         await openLive(page, server!, serve.url);
         await installExtension(page, foxe);
         await addLockstepPanel(page);
-        await openPanelSettings(page);
-        await expandNode(page, "Presets", "Load preset");
-        await chooseOption(page, "Load preset", /husky/);
-        await page.locator('[data-testid="empty-state"]').waitFor({ state: "detached" });
+        await loadPresetInSidebar(page, /husky/);
         await expandNode(page, "Publish", "Namespace");
         await typeInField(page, "Namespace", LIVE_NAMESPACE);
         await expect.poll(async () => await fieldValue(page, "Namespace")).toBe(LIVE_NAMESPACE);
