@@ -16,26 +16,22 @@
  * minute per run. A ConfigError says why it cannot run here.
  */
 
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
 
 import type { Benchmark, BenchmarkCase, RunResult } from "./Benchmark";
-import { REPO_ROOT } from "./repoRoot";
 import {
-  addLockstepPanel,
   APPS,
   cliAnalyze,
-  installExtension,
   loadPresetInSidebar,
-  openRecording,
+  openRecordingWithPanel,
   panelNumber,
   realAppSkipReason,
   serveApp,
   SHARED,
 } from "../e2e/realApp";
 import type { AnalyzeSummary } from "../e2e/realAppChecks";
-import { ensurePackaged, launchChromium } from "../e2e/setup";
+import { ensurePackaged, HUSKY_PRESET, launchChromium } from "../e2e/setup";
 import { ConfigError } from "../src/pipeline";
 
 const RECORDING = "ros2/husky-2015.mcap";
@@ -56,7 +52,7 @@ function realAppCase(app: string): BenchmarkCase {
     throw new ConfigError([{ path: app, message: skip }]);
   }
   const file = join(SHARED, "data", RECORDING);
-  const { summary } = cliAnalyze(file, { ...preset(), publish: { enabled: false, namespace: "/lockstep" } });
+  const { summary } = cliAnalyze(file, { ...HUSKY_PRESET, publish: { enabled: false, namespace: "/lockstep" } });
   const messages = Object.values(summary.topics).reduce((a, t) => a + t.messages, 0);
   const foxe = ensurePackaged();
   return {
@@ -67,10 +63,7 @@ function realAppCase(app: string): BenchmarkCase {
       const [server, browser] = await Promise.all([serveApp(app), launchChromium()]);
       try {
         const page = await (await browser.newContext({ viewport: { width: 1400, height: 900 } })).newPage();
-        await openRecording(page, server, server.dataUrl(RECORDING));
-        await installExtension(page, foxe);
-        await addLockstepPanel(page);
-        await page.locator('[data-testid="empty-topics"]').waitFor({ timeout: 120_000 });
+        await openRecordingWithPanel(page, server, RECORDING, foxe);
         await loadPresetInSidebar(page, /husky/);
         const analyze = async (): Promise<PanelAnalysis> => {
           const t0 = process.hrtime.bigint();
@@ -97,7 +90,6 @@ function realAppCase(app: string): BenchmarkCase {
             warmSec: round(warm.ns / 1e9),
           },
         };
-
       } finally {
         await browser.close();
         server.stop();
@@ -116,11 +108,6 @@ async function shows(page: Page, expected: AnalyzeSummary, total: number): Promi
     (await panelNumber(page, "held-count")) === held &&
     (await panelNumber(page, "ingested")) === total
   );
-}
-
-/** config/husky.json, the preset the sidebar loads. */
-function preset(): Record<string, unknown> {
-  return JSON.parse(readFileSync(join(REPO_ROOT, "config", "husky.json"), "utf8")) as Record<string, unknown>;
 }
 
 function round(x: number): number {

@@ -13,13 +13,11 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import {
-  addLockstepPanel,
   APPS,
   expandNode,
   fieldValue,
-  installExtension,
   loadPresetInSidebar,
-  openRecording,
+  openRecordingWithPanel,
   panelNumber,
   realAppSkipReason,
   serveApp,
@@ -27,11 +25,11 @@ import {
   typeInField,
   type AppServer,
 } from "./realApp";
-import { ARTIFACTS, ensurePackaged, launchChromium, ROOT } from "./setup";
+import { ARTIFACTS, ensurePackaged, HUSKY_PRESET, launchChromium, ROOT } from "./setup";
 
 const RECORDING = "ros2/husky-2015.mcap";
 const ILL_SUITED_TIMESPAN = "5ms";
-const HUSKY = JSON.parse(readFileSync(join(ROOT, "config/husky.json"), "utf8")) as { policy: Record<string, unknown> } & Record<string, unknown>;
+const HUSKY = HUSKY_PRESET;
 const CONFIG = { ...HUSKY, policy: { ...HUSKY.policy, maxTimespan: ILL_SUITED_TIMESPAN } };
 
 /** The parts of `lockstep doctor --json` compared. */
@@ -87,10 +85,7 @@ describe.skipIf(skip != undefined)(`The Diagnosis tab in Lichtblick 1.10.0 (real
     const page: Page = await context.newPage();
     const errors: string[] = [];
     page.on("pageerror", (e) => errors.push(e.message));
-    await openRecording(page, server!, server!.dataUrl(RECORDING));
-    await installExtension(page, foxe);
-    await addLockstepPanel(page);
-    await page.locator('[data-testid="empty-topics"]').waitFor({ timeout: 120_000 });
+    await openRecordingWithPanel(page, server!, RECORDING, foxe);
 
     await loadPresetInSidebar(page, /husky/);
     await typeInField(page, "Max timespan", ILL_SUITED_TIMESPAN);

@@ -6,12 +6,12 @@ import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import { ARTIFACTS, BAG, bundleHost, ensureBuilt, HOST_HTML, launchChromium, recordingJson, ROOT, serve } from "./setup";
+import { ARTIFACTS, BAG, bundleHost, ensureBuilt, HOST_HTML, HUSKY_PRESET, launchChromium, recordingJson, ROOT, serve } from "./setup";
 import { parseConfig, Pipeline } from "../src/pipeline";
 import { openRecordingFile } from "../src/recording/node";
 
 /** The husky preset as shipped (sync + fusion). */
-const HUSKY = JSON.parse(readFileSync(join(ROOT, "config/husky.json"), "utf8")) as Record<string, unknown>;
+const HUSKY = HUSKY_PRESET;
 /** The same without fusion: the live tests deliver frames much faster than real time. */
 const SYNC: Record<string, unknown> = { ...HUSKY };
 delete SYNC.fusion;

@@ -167,6 +167,17 @@ export async function addLockstepPanel(page: Page): Promise<Locator> {
 }
 
 /**
+ * The app on a recording under ../shared/data (`relative`), with the `.foxe` installed and a new
+ * Lockstep panel added, once the panel lists the recording's stamped topics.
+ */
+export async function openRecordingWithPanel(page: Page, server: AppServer, relative: string, foxe: string): Promise<void> {
+  await openRecording(page, server, server.dataUrl(relative));
+  await installExtension(page, foxe);
+  await addLockstepPanel(page);
+  await page.locator('[data-testid="empty-topics"]').waitFor({ timeout: 120_000 });
+}
+
+/**
  * Loads a preset through the app's settings sidebar as a user does (opens the panel's settings,
  * the Presets node, picks the option matching `preset`) and waits until the panel has a config.
  */

@@ -3,7 +3,6 @@
 // it in the app's sidebar (husky preset, then an edit), play and seek, analyze the whole recording
 // and compare every number with `lockstep analyze` on the same file, run realAppChecks.ts, edit the
 // publish settings (results kept), reload (state kept); then live against `lockstep serve`.
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -16,9 +15,9 @@ import {
   fieldValue,
   installExtension,
   loadPresetInSidebar,
+  openRecordingWithPanel,
   openLive,
   openPanelSettings,
-  openRecording,
   openTopicList,
   panelNumber,
   realAppSkipReason,
@@ -32,10 +31,10 @@ import {
   type AppServer,
 } from "./realApp";
 import { REAL_APP_CHECKS } from "./realAppChecks";
-import { ARTIFACTS, ensurePackaged, launchChromium, ROOT } from "./setup";
+import { ARTIFACTS, ensurePackaged, HUSKY_PRESET, launchChromium } from "./setup";
 
 /** The husky preset as shipped; the test loads it through the sidebar, then edits maxTimespan. */
-const HUSKY = JSON.parse(readFileSync(join(ROOT, "config/husky.json"), "utf8")) as { policy: Record<string, unknown> } & Record<string, unknown>;
+const HUSKY = HUSKY_PRESET;
 const EDITED_TIMESPAN = "60ms";
 /** The namespace the live test publishes under (set in the sidebar, then switched on). */
 const LIVE_NAMESPACE = "/lockstep_live";
@@ -90,12 +89,8 @@ export function realAppSuite(
         const page: Page = await context.newPage();
         const errors: string[] = [];
         page.on("pageerror", (e) => errors.push(e.message));
-        await openRecording(page, server!, server!.dataUrl(recording.relative));
-        await installExtension(page, foxe);
-        await addLockstepPanel(page);
-
+        await openRecordingWithPanel(page, server!, recording.relative, foxe);
         // A new panel: no red error, the data source's stamped topics and the matching preset.
-        await page.locator('[data-testid="empty-topics"]').waitFor({ timeout: 120_000 });
         expect(await page.locator('[data-testid="config-error"]').count()).toBe(0);
         expect(await page.locator('[data-testid="empty-topics"]').textContent()).toContain("/imu/data");
         expect(await page.locator('[data-testid="empty-presets"]').textContent()).toMatch(/husky/);

@@ -16,6 +16,8 @@ import { openRecordingFile } from "../src/recording/node";
  */
 export const ROOT = REPO_ROOT;
 export const ARTIFACTS = join(ROOT, "e2e/artifacts");
+/** config/husky.json, the preset the apps' sidebar offers as "husky" (sync and fusion). */
+export const HUSKY_PRESET = JSON.parse(readFileSync(join(ROOT, "config/husky.json"), "utf8")) as { policy: Record<string, unknown> } & Record<string, unknown>;
 export const BAG = [join(ROOT, "samples/husky-2015.bag"), join(ROOT, "../shared/data/husky-2015.bag")].find((p) => existsSync(p))!;
 const CHROMIUM = "/usr/bin/chromium";
 

@@ -7,7 +7,7 @@ const AMBIENT = [3, 4, 3, 3, 3, 3, 4, 3, 3, 3];
 /**
  * The working matrices of `computeError` (R(q1), the Euler-rate matrices of q1 and q2, both
  * orientations' roll/pitch/yaw, and two 3 × 3 Jacobian factors), shared by every instance: each
- * evaluation writes them before it reads them, so evaluating allocates nothing.
+ * evaluation writes them before it reads them, so an evaluation builds no matrices of its own.
  */
 const SCRATCH = {
   r: new Float64Array(9),
@@ -38,17 +38,10 @@ export class Omnidirectional3DStateCost extends WhitenedCost {
   }
 
   protected computeError(parameters: readonly Float64Array[], wanted: readonly boolean[] | null): boolean {
-    // Index reads, not array destructuring (which can allocate an iterator per call).
-    const p1 = parameters[0]!;
-    const q1 = parameters[1]!;
-    const v1 = parameters[2]!;
-    const w1 = parameters[3]!;
-    const a1 = parameters[4]!;
-    const p2 = parameters[5]!;
-    const q2 = parameters[6]!;
-    const v2 = parameters[7]!;
-    const w2 = parameters[8]!;
-    const a2 = parameters[9]!;
+    const [p1, q1, v1, w1, a1, p2, q2, v2, w2, a2] = parameters as [
+      Float64Array, Float64Array, Float64Array, Float64Array, Float64Array,
+      Float64Array, Float64Array, Float64Array, Float64Array, Float64Array,
+    ];
     const dt = this.#dt;
     const h = 0.5 * dt * dt;
     const { r, rpy, e1 } = SCRATCH;
