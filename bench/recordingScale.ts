@@ -2,15 +2,19 @@
  * `recording-1gb`: whole-recording analysis at realistic size. Builds (once, cached in a scratch
  * folder) a synthetic MCAP recording of about 1.1 GB (bench/syntheticRecording.ts: zstd chunks,
  * 28 topics, 400 Hz IMU, 1 MiB point clouds on a topic nobody synchronizes), then times, in each
- * run, three passes over the same file:
+ * run, four passes over the same file:
  * - disk: reading every byte (8 MiB reads; the page cache is usually warm after the first run);
- * - bare: reading and decompressing every chunk, nothing else;
+ * - bare: reading and decompressing every chunk, one after the other, nothing else;
+ * - bare ahead: the same, reading the next chunk while decompressing this one;
  * - analyze: what `lockstep analyze` does for sync only (open, index, read the chunks holding the
- *   inputs, decode the inputs, Pipeline with fkie/approximate-time), no output files.
- * Reported, as medians over the runs (bare and analyze take turns going first): MB/s of each
- * pass, messages/s of analyze, `ratio` = analyze time / bare time in the same run (target
+ *   inputs one ahead, decompress them, check their CRCs on a second thread, decode the inputs,
+ *   Pipeline with fkie/approximate-time), no output files.
+ * Reported, as medians over the runs (the bare passes and analyze take turns going first): MB/s of
+ * each pass, messages/s of analyze, `ratio` = analyze time / bare time in the same run (target
  * <= 1.1), `cpuRatio` = the same for the process's CPU time (steadier than wall time on a loaded
- * machine, and blind to waiting for the disk); and the last analyze pass's heap growth between
+ * machine, and blind to waiting for the disk), `ratioAhead` and `cpuRatioAhead` the same against
+ * bare ahead (what analyze adds when both overlap reading with decompression: CRCs, the record
+ * walk, decoding, the pipeline); and the last analyze pass's heap growth between
  * 10 % of the file and its end (flat = below `HEAP_GROWTH_LIMIT_MB`, else the check fails). Not
  * in the standard set, never in `npm test`.
  *
@@ -34,7 +38,7 @@ import { SYNTHETIC_CONFIG_TEXT, SYNTHETIC_SYNC_TOPICS, writeSyntheticRecording }
 import { parseConfigText } from "../src/pipeline";
 import { openRecording, type ByteSource } from "../src/recording";
 import { loadDecompressors, toMcapHandlers } from "../src/recording/decompress";
-import { FileByteSource } from "../src/recording/node";
+import { FileByteSource, sharedCrcWorker } from "../src/recording/node";
 
 /** Recorded seconds of the synthetic file (about 9.4 MB per second compressed). */
 export const RECORDING_SECONDS = 120;
@@ -70,8 +74,14 @@ async function diskPass(path: string): Promise<number> {
   }
 }
 
-/** Reads and decompresses every chunk (the records are the last `compressedSize` bytes of it). */
-async function barePass(path: string): Promise<number> {
+/** How the bare pass reads: each chunk after the previous one is decompressed, or one ahead. */
+type BareReading = "serial" | "ahead";
+
+/**
+ * Reads and decompresses every chunk (the records are the last `compressedSize` bytes of it), in
+ * file order; "ahead" reads the next chunk while decompressing this one, as analyze does.
+ */
+async function barePass(path: string, reading: BareReading): Promise<number> {
   const source = await FileByteSource.open(path);
   try {
     const handlers = toMcapHandlers(await loadDecompressors());
@@ -79,9 +89,19 @@ async function barePass(path: string): Promise<number> {
       readable: readableOf(source),
       decompressHandlers: handlers,
     });
+    const chunks = reader.chunkIndexes;
+    const readChunk = async (k: number): Promise<Uint8Array> =>
+      await source.read(Number(chunks[k]!.chunkStartOffset), Number(chunks[k]!.chunkLength));
+    let next = chunks.length > 0 ? readChunk(0) : undefined;
     let bytes = 0;
-    for (const c of reader.chunkIndexes) {
-      const chunk = await source.read(Number(c.chunkStartOffset), Number(c.chunkLength));
+    for (const [k, c] of chunks.entries()) {
+      let chunk: Uint8Array;
+      if (reading === "ahead") {
+        chunk = await next!;
+        next = k + 1 < chunks.length ? readChunk(k + 1) : undefined;
+      } else {
+        chunk = await readChunk(k);
+      }
       const records = chunk.subarray(chunk.length - Number(c.compressedSize));
       const decompress = handlers[c.compression];
       const out =
@@ -114,7 +134,7 @@ async function analyzePass(path: string): Promise<AnalyzePass> {
     const t0 = nowNs();
     let pausedNs = 0;
     let pausedCpu = 0;
-    const recording = await openRecording(source);
+    const recording = await openRecording(source, { crcWorker: sharedCrcWorker() });
     const counted = new CountedPipeline(config, (hash, t) => {
       hash.fold(t.stamps[0]!);
     });
@@ -191,14 +211,16 @@ interface RunTimes {
   readonly diskNs: number;
   readonly bareNs: number;
   readonly bareCpuNs: number;
+  readonly bareAheadNs: number;
+  readonly bareAheadCpuNs: number;
   readonly analyzeNs: number;
   readonly analyzeCpuNs: number;
 }
 
-async function timedBare(path: string): Promise<{ ns: number; cpuNs: number }> {
+async function timedBare(path: string, reading: BareReading): Promise<{ ns: number; cpuNs: number }> {
   const t = nowNs();
   const c = cpuNowNs();
-  await barePass(path);
+  await barePass(path, reading);
   return { ns: nowNs() - t, cpuNs: cpuNowNs() - c };
 }
 
@@ -220,15 +242,26 @@ async function recordingCase(): Promise<BenchmarkCase> {
       // Bare and analyze take turns going first, so neither always meets the page cache the
       // other left.
       let bare: { ns: number; cpuNs: number };
+      let bareAhead: { ns: number; cpuNs: number };
       let a: AnalyzePass;
       if (done.length % 2 === 0) {
-        bare = await timedBare(path);
+        bare = await timedBare(path, "serial");
+        bareAhead = await timedBare(path, "ahead");
         a = await analyzePass(path);
       } else {
         a = await analyzePass(path);
-        bare = await timedBare(path);
+        bareAhead = await timedBare(path, "ahead");
+        bare = await timedBare(path, "serial");
       }
-      done.push({ diskNs, bareNs: bare.ns, bareCpuNs: bare.cpuNs, analyzeNs: a.ns, analyzeCpuNs: a.cpuNs });
+      done.push({
+        diskNs,
+        bareNs: bare.ns,
+        bareCpuNs: bare.cpuNs,
+        bareAheadNs: bareAhead.ns,
+        bareAheadCpuNs: bareAhead.cpuNs,
+        analyzeNs: a.ns,
+        analyzeCpuNs: a.cpuNs,
+      });
       const analyzeNs = median((r) => r.analyzeNs);
       return {
         elapsedNs: a.ns,
@@ -245,6 +278,9 @@ async function recordingCase(): Promise<BenchmarkCase> {
           inputMsgsPerSec: Math.round((a.messages * 1e9) / analyzeNs),
           ratio: Math.round(median((r) => r.analyzeNs / r.bareNs) * 1000) / 1000,
           cpuRatio: Math.round(median((r) => r.analyzeCpuNs / r.bareCpuNs) * 1000) / 1000,
+          bareAheadMBps: mbps(bytes, median((r) => r.bareAheadNs)),
+          ratioAhead: Math.round(median((r) => r.analyzeNs / r.bareAheadNs) * 1000) / 1000,
+          cpuRatioAhead: Math.round(median((r) => r.analyzeCpuNs / r.bareAheadCpuNs) * 1000) / 1000,
           chunks: coverage.chunks,
           chunksWithInputs: coverage.withInputs,
           heapGrowthMB: a.heapGrowthMB,

@@ -34,11 +34,13 @@ function timeCompare(a: RecordTime, b: RecordTime): number {
  * are merged by (time, chunk offset). That is exactly a stable sort of the whole file by receive
  * time. A chunk is loaded only when the earliest pending message is not earlier than its start
  * time, so memory holds the chunks that overlap in time (one for a normal recording). `load`
- * handles damage itself (it reports and returns what it could read).
+ * handles damage itself (it reports and returns what it could read). Its second argument is the
+ * chunk that will be loaded after this one (undefined for the last), so that `load` can start
+ * reading it while it works on this one; every chunk is loaded exactly once, in that order.
  */
 export async function* mergeChunks<C extends ChunkRef, T extends Timed>(
   chunks: readonly C[],
-  load: (chunk: C) => Promise<T[]>,
+  load: (chunk: C, upcoming: C | undefined) => Promise<T[]>,
 ): AsyncIterableIterator<{ readonly item: T; readonly chunk: C }> {
   const ordered = [...chunks].sort((a, b) => {
     const byTime = timeCompare(a.startTime, b.startTime);
@@ -61,7 +63,7 @@ export async function* mergeChunks<C extends ChunkRef, T extends Timed>(
         break;
       }
       next += 1;
-      const items = await load(chunk);
+      const items = await load(chunk, ordered[next]);
       if (items.length > 0) {
         // Array.prototype.sort is stable: equal times keep their order in the chunk.
         items.sort((a, b) => timeCompare(a.time, b.time));

@@ -86,21 +86,24 @@ export function isWholeChunkRecord(bytes: Uint8Array): boolean {
   return length === BigInt(bytes.byteLength - RECORD_PREFIX);
 }
 
+/** A chunk's records, decompressed, and the CRC-32 the chunk declares for them (0: none). */
+export interface ChunkRecords {
+  readonly records: Uint8Array;
+  readonly declaredCrc: number;
+}
+
 /**
- * Reads one whole chunk record (`bytes`, prefix included; see `isWholeChunkRecord`): decompresses
- * its records, checks the CRC of what it declares one, and walks the records, parsing only the
- * schemas, the channels and the messages `lookup` wants: other messages are neither copied nor
- * parsed beyond their channel id. The compressed bytes are read in place (never copied). Throws,
- * with @mcap/core's reasons, when the chunk is corrupt: a bad header, unknown compression, a
- * decompression failure, a CRC mismatch, a record a chunk may not hold (or opcode 0), a message
- * on a channel without a channel record, a channel record that differs from an earlier one of
- * its id, a message too short for its fields, or records that do not fill the chunk exactly.
+ * Decompresses the records of one whole chunk record (`bytes`, prefix included; see
+ * `isWholeChunkRecord`), without checking their CRC (`checkChunkCrc` does). Uncompressed records
+ * are a view of `bytes`; compressed ones are read in place (never copied) and decompressed into
+ * fresh memory. Throws, with @mcap/core's reasons, on a bad header, an unknown compression or a
+ * decompression failure.
  */
-export function readChunkRecord(bytes: Uint8Array, lookup: ChannelLookup, handlers: McapTypes.DecompressHandlers): RecordContents {
+export function decompressChunkRecord(bytes: Uint8Array, handlers: McapTypes.DecompressHandlers): ChunkRecords {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const start = RECORD_PREFIX;
   const uncompressedSize = view.getBigUint64(start + 16, true);
-  const uncompressedCrc = view.getUint32(start + 24, true);
+  const declaredCrc = view.getUint32(start + 24, true);
   const nameLength = view.getUint32(start + CHUNK_FIELDS, true);
   let at = start + CHUNK_FIELDS + 4;
   if (nameLength > bytes.byteLength - at) {
@@ -121,16 +124,43 @@ export function readChunkRecord(bytes: Uint8Array, lookup: ChannelLookup, handle
     }
     records = decompress(records, uncompressedSize);
   }
-  if (uncompressedCrc !== 0) {
-    const actual = crc32(records);
-    if (actual !== uncompressedCrc) {
-      throw new Error(`Incorrect chunk CRC ${actual} (expected ${uncompressedCrc}) [no header]`);
-    }
+  return { records, declaredCrc };
+}
+
+/**
+ * Throws @mcap/core's reason when `actualCrc` (the CRC-32 of a chunk's records) differs from the
+ * one the chunk declares; a declared CRC of 0 means "not computed" and accepts anything.
+ */
+export function checkChunkCrc(actualCrc: number, declaredCrc: number): void {
+  if (declaredCrc !== 0 && actualCrc !== declaredCrc) {
+    throw new Error(`Incorrect chunk CRC ${actualCrc} (expected ${declaredCrc}) [no header]`);
+  }
+}
+
+/**
+ * Reads one whole chunk record (`bytes`, prefix included; see `isWholeChunkRecord`): decompresses
+ * its records, checks the CRC of what it declares one, and walks the records (`walkRecords`). The
+ * compressed bytes are read in place (never copied). Throws, with @mcap/core's reasons, when the
+ * chunk is corrupt: a bad header, unknown compression, a decompression failure, a CRC mismatch,
+ * or what `walkRecords` refuses.
+ */
+export function readChunkRecord(bytes: Uint8Array, lookup: ChannelLookup, handlers: McapTypes.DecompressHandlers): RecordContents {
+  const { records, declaredCrc } = decompressChunkRecord(bytes, handlers);
+  if (declaredCrc !== 0) {
+    checkChunkCrc(crc32(records), declaredCrc);
   }
   return walkRecords(records, lookup);
 }
 
-function walkRecords(records: Uint8Array, lookup: ChannelLookup): RecordContents {
+/**
+ * Walks a chunk's decompressed records, parsing only the schemas, the channels and the messages
+ * `lookup` wants: other messages are neither copied nor parsed beyond their channel id; wanted
+ * messages get their own copy of their bytes. Throws, with @mcap/core's reasons, on a record a
+ * chunk may not hold (or opcode 0), a message on a channel without a channel record, a channel
+ * record that differs from an earlier one of its id, a message too short for its fields, or
+ * records that do not fill the chunk exactly.
+ */
+export function walkRecords(records: Uint8Array, lookup: ChannelLookup): RecordContents {
   const view = new DataView(records.buffer, records.byteOffset, records.byteLength);
   const messages: McapMessage[] = [];
   const definitions: DefinitionRecord[] = [];

@@ -1,5 +1,6 @@
 import { BagRecording } from "./BagRecording";
 import type { ByteSource } from "./ByteSource";
+import type { CrcWorker } from "./CrcWorker";
 import { McapRecording } from "./McapRecording";
 import { RecordingError } from "./RecordingError";
 import { SQLITE_MAGIC, Sqlite3Recording } from "./Sqlite3Recording";
@@ -14,6 +15,11 @@ const MCAP_MAGIC = [0x89, 0x4d, 0x43, 0x41, 0x50];
 export interface OpenRecordingOptions extends OpenOptions {
   /** The SQLite engine for rosbag2 `.db3` files (default: sql.js finding its wasm beside the script). */
   readonly sqlJs?: SqlJsLoader;
+  /**
+   * Checks the chunk CRCs of indexed MCAP files on another thread while the next chunk is
+   * decompressed (in Node: `sharedCrcWorker()` from `recording/node`); default: on this thread.
+   */
+  readonly crcWorker?: CrcWorker;
 }
 
 /**
@@ -35,7 +41,7 @@ export async function openRecording(source: ByteSource, options: OpenRecordingOp
     return await BagRecording.open(source, await loadDecompressors(options));
   }
   if (starts(MCAP_MAGIC)) {
-    return await McapRecording.open(source, await loadDecompressors(options));
+    return await McapRecording.open(source, await loadDecompressors(options), { crcWorker: options.crcWorker });
   }
   if (starts([...SQLITE_MAGIC])) {
     return await Sqlite3Recording.open(source, { sqlJs: options.sqlJs ?? defaultSqlJs, decompressors: await loadDecompressors(options) });
