@@ -2,6 +2,7 @@ import { McapIndexedReader, type McapTypes } from "@mcap/core";
 
 import type { ByteSource } from "./ByteSource";
 import { mergeChunks, ScanMerge } from "./ChunkMerge";
+import { ChunkPrefetch } from "./ChunkPrefetch";
 import { canHandOver, type CrcResult, type CrcWorker } from "./CrcWorker";
 import { DamageLog } from "./DamageLog";
 import { RecordingError, errorText, reasonOf } from "./RecordingError";
@@ -35,6 +36,12 @@ const OP_DATA_END = 0x0f;
  * than the check (about 0.3 ms a MiB with Node's native CRC).
  */
 const MIN_HANDED_OVER = 256 * 1024;
+
+/** A range of the file's bytes. */
+interface ByteRange {
+  readonly offset: number;
+  readonly length: number;
+}
 
 /** A chunk read ahead: its raw bytes, or its records decompressed and CRC-checked. */
 type PreparedChunk = { readonly raw: Uint8Array; readonly records?: undefined } | { readonly records: Uint8Array };
@@ -193,21 +200,19 @@ export class McapRecording implements Recording {
     const damage = new DamageLog(options.onDamage);
     let bytesRead = 0;
     type Chunk = (typeof chunks)[number];
-    // The chunk mergeChunks loads next is read (decompressed and CRC-checked with a CrcWorker)
-    // while this one is walked and its messages delivered.
-    let ahead: { readonly chunk: Chunk; readonly prepared: Promise<PreparedChunk> } | undefined;
-    const prepare = async (chunk: Chunk): Promise<PreparedChunk> =>
-      await this.#prepare({ offset: chunk.offset, length: Number(chunk.index.chunkLength) });
-    const load = async (chunk: Chunk, upcoming: Chunk | undefined): Promise<McapMessage[]> => {
+    // The next chunk is prepared (with a CrcWorker: decompressed and CRC-checked) and the one
+    // after it read while this one is walked and its messages delivered.
+    const rangeOf = (chunk: Chunk): ByteRange => ({ offset: chunk.offset, length: Number(chunk.index.chunkLength) });
+    const prefetch = new ChunkPrefetch<Chunk, PreparedChunk>(
+      async (chunk) => {
+        const { offset, length } = rangeOf(chunk);
+        return await this.#source.read(offset, length);
+      },
+      async (chunk, bytes) => await this.#prepare(rangeOf(chunk), bytes),
+    );
+    const load = async (chunk: Chunk, upcoming: readonly Chunk[]): Promise<McapMessage[]> => {
       const { index, offset } = chunk;
-      const prepared = ahead?.chunk === chunk ? ahead.prepared : prepare(chunk);
-      ahead = undefined;
-      if (upcoming) {
-        const next = prepare(upcoming);
-        // Its failure is reported when it is loaded; not before, and not at all if it never is.
-        next.catch(() => undefined);
-        ahead = { chunk: upcoming, prepared: next };
-      }
+      const prepared = prefetch.take(chunk, upcoming);
       let out: McapMessage[] = [];
       try {
         const ready = await prepared;
@@ -232,13 +237,12 @@ export class McapRecording implements Recording {
   }
 
   /**
-   * Reads the chunk at `range` for `load`. With a CrcWorker, a whole chunk record is decompressed
-   * here and its CRC checked on the worker's thread (throwing the reasons `readChunkRecord`
-   * throws); if the worker fails, the bytes are read again for `readRecords`. Without one the
-   * raw bytes are returned.
+   * Prepares the chunk read from `range` for `load`. With a CrcWorker, a whole chunk record is
+   * decompressed here and its CRC checked on the worker's thread (throwing the reasons
+   * `readChunkRecord` throws); if the worker fails, the bytes are read again for `readRecords`.
+   * Without one the raw bytes are returned.
    */
-  async #prepare(range: { readonly offset: number; readonly length: number }): Promise<PreparedChunk> {
-    const bytes = await this.#source.read(range.offset, range.length);
+  async #prepare(range: ByteRange, bytes: Uint8Array): Promise<PreparedChunk> {
     const worker = this.#crcWorker;
     if (worker == undefined || !isWholeChunkRecord(bytes)) {
       return { raw: bytes };
