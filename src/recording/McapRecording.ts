@@ -108,11 +108,13 @@ function learn(
  * with a summary section are read chunk by chunk from the chunk indexes and merged by log time,
  * ties in file order (`mergeChunks`); files without one (interrupted or truncated, or written
  * without chunk index) are read record by record in file order and delivered in the same order
- * as far as chunks start in time order (`ScanMerge`). An indexed read reads the chunk it will need
- * next (and, with a CrcWorker, decompresses it and has its CRC checked on another thread) while
- * it walks the current one: at most two chunks are held beyond what the merge holds. A damaged chunk or record never ends the read: it is skipped (with what the message
- * indexes say it held, when they are readable) and reading goes on with the next chunk of the
- * index or, without one, the next position where a well-formed record starts.
+ * as far as chunks start in time order (`ScanMerge`). An indexed read works ahead
+ * (`ChunkPrefetch`): while it walks one chunk, the next is read (with a CrcWorker also
+ * decompressed, its CRC checked on another thread) and the one after that read, so at most two
+ * chunks are held beyond what the merge holds. A damaged chunk or record never ends the read: it
+ * is skipped (with what the message indexes say it held, when they are readable) and reading
+ * goes on with the next chunk of the index or, without one, the next position where a
+ * well-formed record starts.
  */
 export class McapRecording implements Recording {
   public readonly info: RecordingInfo;
