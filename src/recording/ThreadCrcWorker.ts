@@ -1,19 +1,41 @@
+import { createRequire } from "node:module";
 import { Worker } from "node:worker_threads";
 import * as zlib from "node:zlib";
 
 import { canHandOver, type CrcResult, type CrcWorker } from "./CrcWorker";
 
 /**
- * The thread's whole program: Node's native CRC-32 over the memory it is handed, which goes back
- * with the result. Plain CommonJS text, so that it runs the same from the sources and the bundle.
+ * The thread's whole program: a CRC-32 over the memory it is handed, which goes back with the
+ * result. It uses @node-rs/crc32 (SIMD: three to four times Node's zlib.crc32 here) when its path
+ * is given and it agrees with zlib on a probe, else Node's native zlib.crc32. Plain CommonJS text,
+ * so that it runs the same from the sources and the bundle.
  */
 const PROGRAM = `
-const { parentPort } = require("node:worker_threads");
-const { crc32 } = require("node:zlib");
+const { parentPort, workerData } = require("node:worker_threads");
+const zlib = require("node:zlib");
+let crc32 = zlib.crc32;
+try {
+  const fast = require(workerData.fastCrcPath).crc32;
+  const probe = Uint8Array.of(0x4c, 0x6f, 0x63, 0x6b, 0xff, 0x00, 0x7f);
+  if (fast(probe) === zlib.crc32(probe)) {
+    crc32 = fast;
+  }
+} catch {
+  // No fast CRC on this platform: zlib's.
+}
 parentPort.on("message", ({ id, buffer }) => {
   parentPort.postMessage({ id, crc: crc32(new Uint8Array(buffer)), buffer }, [buffer]);
 });
 `;
+
+/** Where @node-rs/crc32 is installed, or undefined (the thread then uses zlib.crc32). */
+function fastCrcPath(): string | undefined {
+  try {
+    return createRequire(import.meta.url).resolve("@node-rs/crc32");
+  } catch {
+    return undefined;
+  }
+}
 
 interface Reply {
   readonly id: number;
@@ -79,7 +101,7 @@ export class ThreadCrcWorker implements CrcWorker {
     if (this.#worker) {
       return this.#worker;
     }
-    const worker = new Worker(PROGRAM, { eval: true });
+    const worker = new Worker(PROGRAM, { eval: true, workerData: { fastCrcPath: fastCrcPath() } });
     worker.unref();
     worker.on("message", (reply: Reply) => {
       const waiting = this.#waiting.get(reply.id);
