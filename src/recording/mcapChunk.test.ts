@@ -1,10 +1,11 @@
 import { crc32 as portableCrc32 } from "@foxglove/crc";
 import zstd from "@foxglove/wasm-zstd";
 import { McapRecordBuilder, McapStreamReader, type McapTypes } from "@mcap/core";
+import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 
 import { loadDecompressors, toMcapHandlers } from "./decompress";
-import { isWholeChunkRecord, OPCODE_ZERO, readChunkRecord, type ChannelLookup } from "./mcapChunk";
+import { isWholeChunkRecord, OPCODE_ZERO, readChunkRecord, timeAt, timeOf, type ChannelLookup } from "./mcapChunk";
 
 // readChunkRecord reads chunks in place instead of through @mcap/core's stream reader; these
 // tests hold it to the stream reader: the same messages, and the same reason for each defect.
@@ -188,5 +189,23 @@ describe("readChunkRecord", () => {
     expect(isWholeChunkRecord(new Uint8Array([...chunk, 0]))).toBe(false);
     expect(isWholeChunkRecord(records((b) => b.writeChannel(CHANNEL_A)))).toBe(false);
     expect(isWholeChunkRecord(chunk.subarray(0, 5))).toBe(false);
+  });
+});
+
+describe("timeAt", () => {
+  it("reads any uint64 time as timeOf divides it", () => {
+    fc.assert(
+      fc.property(fc.bigInt({ min: 0n, max: 2n ** 64n - 1n }), fc.nat(8), (ns, at) => {
+        const view = new DataView(new ArrayBuffer(at + 8));
+        view.setBigUint64(at, ns, true);
+        expect(timeAt(view, at)).toEqual(timeOf(ns));
+      }),
+      { numRuns: 2000 },
+    );
+    for (const ns of [0n, 999_999_999n, 1_000_000_000n, 2n ** 53n + 1n, 1_700_000_000_123_456_789n, 2n ** 64n - 1n]) {
+      const view = new DataView(new ArrayBuffer(8));
+      view.setBigUint64(0, ns, true);
+      expect(timeAt(view, 0)).toEqual(timeOf(ns));
+    }
   });
 });

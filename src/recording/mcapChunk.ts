@@ -36,6 +36,8 @@ const RECORD_NAMES = [
   "DataEnd",
 ];
 const NS = 1_000_000_000n;
+/** The largest high word of a uint64 that is still a safe integer (2^53 - 1 has 2^21 - 1). */
+const MAX_SAFE_HIGH_WORD = 0x1f_ffff;
 /**
  * Why records holding opcode 0 are refused: it is no record but zeros (a zero-filled region, or a
  * bomb of them, nine bytes per "record", which would otherwise be kept by the million).
@@ -46,6 +48,30 @@ const textDecoder = new TextDecoder();
 /** A log or publish time (uint64 nanoseconds) as seconds and nanoseconds. */
 export function timeOf(ns: bigint): RecordTime {
   return { sec: Number(ns / NS), nsec: Number(ns % NS) };
+}
+
+/**
+ * The little-endian uint64 nanosecond time at `at` in `view` as seconds and nanoseconds, exactly
+ * as `timeOf` gives it, without BigInt (every message a read wants passes through here).
+ */
+export function timeAt(view: DataView, at: number): RecordTime {
+  const high = view.getUint32(at + 4, true);
+  const low = view.getUint32(at, true);
+  // Long division by 1e9, one 16-bit digit at a time: a remainder below 1e9 times 2^16 plus a
+  // digit stays below 2^53, and so does the quotient (below 2^64 / 1e9).
+  let part = high >>> 16;
+  let q = Math.floor(part / 1e9);
+  let sec = q;
+  part = (part - q * 1e9) * 65_536 + (high & 0xffff);
+  q = Math.floor(part / 1e9);
+  sec = sec * 65_536 + q;
+  part = (part - q * 1e9) * 65_536 + (low >>> 16);
+  q = Math.floor(part / 1e9);
+  sec = sec * 65_536 + q;
+  part = (part - q * 1e9) * 65_536 + (low & 0xffff);
+  q = Math.floor(part / 1e9);
+  sec = sec * 65_536 + q;
+  return { sec, nsec: part - q * 1e9 };
 }
 
 /** A message a read wants, with its own copy of its bytes (it keeps no chunk alive). */
@@ -171,11 +197,11 @@ export function walkRecords(records: Uint8Array, lookup: ChannelLookup): RecordC
   let pos = 0;
   while (end - pos >= RECORD_PREFIX) {
     const op = records[pos]!;
-    const declared = view.getBigUint64(pos + 1, true);
-    if (declared > BigInt(Number.MAX_SAFE_INTEGER)) {
-      throw new Error(`Record content length ${declared} is too large`);
+    const high = view.getUint32(pos + 5, true);
+    if (high > MAX_SAFE_HIGH_WORD) {
+      throw new Error(`Record content length ${view.getBigUint64(pos + 1, true)} is too large`);
     }
-    const length = Number(declared);
+    const length = high * 2 ** 32 + view.getUint32(pos + 1, true);
     const body = pos + RECORD_PREFIX;
     if (end - body < length) {
       break;
@@ -197,8 +223,8 @@ export function walkRecords(records: Uint8Array, lookup: ChannelLookup): RecordC
         }
         messages.push({
           channelId,
-          time: timeOf(view.getBigUint64(body + 6, true)),
-          publishTime: timeOf(view.getBigUint64(body + 14, true)),
+          time: timeAt(view, body + 6),
+          publishTime: timeAt(view, body + 14),
           data: records.slice(body + MESSAGE_FIELDS, body + length),
         });
       }
