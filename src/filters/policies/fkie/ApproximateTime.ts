@@ -256,14 +256,18 @@ export class ApproximateTime<T> extends QueueAgePolicy<T> {
       // Slot n first (fkie returns at once if it can still improve), then every other slot with
       // no short-circuit, so that all of them advance. Slot n is not evaluated a second time as
       // fkie does: nothing changed for it in between, so that call would return false again.
-      if (n !== pivot && this.#canStillImprove(rings[n]!, n)) {
-        return;
-      }
+      // One loop (k = -1 is slot n), so can_still_improve and the drop reporting behind it are
+      // inlined once, which leaves TurboFan's inlining budget for the emission below.
       let improve = false;
-      for (let i = 0; i < slots; i++) {
-        if (i !== pivot && i !== n && this.#canStillImprove(rings[i]!, i)) {
-          improve = true;
+      for (let k = -1; k < slots; k++) {
+        const i = k < 0 ? n : k;
+        if (i === pivot || (k >= 0 && i === n) || !this.#canStillImprove(rings[i]!, i)) {
+          continue;
         }
+        if (k < 0) {
+          return;
+        }
+        improve = true;
       }
       if (improve) {
         return;
@@ -273,7 +277,49 @@ export class ApproximateTime<T> extends QueueAgePolicy<T> {
         this.#pivot = UNSET;
         continue;
       }
-      this.#emitHeads();
+      // emit_heads, written out here: with it #match is too large for TurboFan to inline into
+      // add (the limit is 460 bytes of bytecode), so add stays small enough to be inlined into
+      // its callers. Inlined, #match had made add too large for them: they called it with its
+      // stamps boxed, a heap number per message. #match itself takes only the slot index.
+      // Array literals are allocated with their final element kinds, cheaper than new Array(n)
+      // followed by stores (which turns the stamps' backing store into doubles a second time).
+      let items: T[];
+      let stamps: Stamp[] = NO_STAMPS;
+      const readsStamps = this.readsStamps;
+      if (slots === 2) {
+        const [a, b] = rings as [SlotRing<T>, SlotRing<T>];
+        if (readsStamps) {
+          stamps = [a.st[a.start]!, b.st[b.start]!];
+        }
+        items = [a.it[a.start] as T, b.it[b.start] as T];
+      } else if (slots === 3) {
+        const [a, b, c] = rings as [SlotRing<T>, SlotRing<T>, SlotRing<T>];
+        if (readsStamps) {
+          stamps = [a.st[a.start]!, b.st[b.start]!, c.st[c.start]!];
+        }
+        items = [a.it[a.start] as T, b.it[b.start] as T, c.it[c.start] as T];
+      } else {
+        items = new Array<T>(slots);
+        if (readsStamps) {
+          stamps = new Array<Stamp>(slots);
+        }
+        for (let i = 0; i < slots; i++) {
+          const ring = rings[i]!;
+          if (readsStamps) {
+            stamps[i] = ring.st[ring.start]!;
+          }
+          items[i] = ring.it[ring.start] as T;
+        }
+      }
+      for (let i = 0; i < slots; i++) {
+        const ring = rings[i]!;
+        ring.start = (ring.start + 1) & ring.mask;
+        if (--ring.len === 0) {
+          this.#filled--;
+        }
+      }
+      this.#pivot = UNSET;
+      this.host.emit(items, stamps);
     }
   }
 
@@ -326,50 +372,6 @@ export class ApproximateTime<T> extends QueueAgePolicy<T> {
       }
     }
     return last - first;
-  }
-
-  #emitHeads(): void {
-    const rings = this.#rings;
-    const slots = rings.length;
-    // Array literals are allocated with their final element kinds, cheaper than new Array(n)
-    // followed by stores (which turns the stamps' backing store into doubles a second time).
-    let items: T[];
-    let stamps: Stamp[] = NO_STAMPS;
-    const readsStamps = this.readsStamps;
-    if (slots === 2) {
-      const [a, b] = rings as [SlotRing<T>, SlotRing<T>];
-      if (readsStamps) {
-        stamps = [a.st[a.start]!, b.st[b.start]!];
-      }
-      items = [a.it[a.start] as T, b.it[b.start] as T];
-    } else if (slots === 3) {
-      const [a, b, c] = rings as [SlotRing<T>, SlotRing<T>, SlotRing<T>];
-      if (readsStamps) {
-        stamps = [a.st[a.start]!, b.st[b.start]!, c.st[c.start]!];
-      }
-      items = [a.it[a.start] as T, b.it[b.start] as T, c.it[c.start] as T];
-    } else {
-      items = new Array<T>(slots);
-      if (readsStamps) {
-        stamps = new Array<Stamp>(slots);
-      }
-      for (let i = 0; i < slots; i++) {
-        const ring = rings[i]!;
-        if (readsStamps) {
-          stamps[i] = ring.st[ring.start]!;
-        }
-        items[i] = ring.it[ring.start] as T;
-      }
-    }
-    for (let i = 0; i < slots; i++) {
-      const ring = rings[i]!;
-      ring.start = (ring.start + 1) & ring.mask;
-      if (--ring.len === 0) {
-        this.#filled--;
-      }
-    }
-    this.#pivot = UNSET;
-    this.host.emit(items, stamps);
   }
 
   /** fkie's discard_expired: heads expire when `< cutoff`, queued messages when `<= cutoff`. */
