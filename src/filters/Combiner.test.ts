@@ -159,6 +159,29 @@ describe("Combiner", () => {
     ]);
   });
 
+  it("handlers connected or disconnected by a drop handler take effect from the next drop", () => {
+    const b = new UserSource<[Stamped]>();
+    const combiner = new Combiner<[Stamped, Stamped]>(new TestFifo<Stamped>(2), { stampOf });
+    combiner.connectToSources(new UserSource<[Stamped]>(), b);
+    const heard: string[] = [];
+    let late: { disconnect(): void } | undefined;
+    const early = combiner.onDropArgs((_slot, stamp) => {
+      heard.push(`early ${stamp}`);
+    });
+    combiner.onDropArgs((_slot, stamp) => {
+      heard.push(`main ${stamp}`);
+      // Changes made while a drop is being reported apply to the next drop, not to this one.
+      early.disconnect();
+      late ??= combiner.onDropArgs((_s, st) => {
+        heard.push(`late ${st}`);
+      });
+    });
+    b.push(m(10));
+    b.push(m(20)); // drops 10
+    b.push(m(30)); // drops 20
+    expect(heard).toEqual(["early 10", "main 10", "main 20", "late 20"]);
+  });
+
   it("reporting drops never changes what is emitted", () => {
     const run = (drops: "listen" | "ignore") => {
       const srcs = [

@@ -45,6 +45,9 @@ export interface ApproximateTimeOptions {
 }
 
 const UNSET = -1;
+// Indices into ApproximateTime's #pivotAndZero.
+const PIVOT_TS = 0;
+const ZERO = 1;
 const INITIAL_CAPACITY = 16;
 
 /**
@@ -86,8 +89,19 @@ export class ApproximateTime<T> extends QueueAgePolicy<T> {
   readonly #zero: Stamp;
   readonly #ros1: boolean;
   readonly #rings: SlotRing<T>[];
+  /**
+   * ROS 2: the newest stamp received per slot (`zero` = none). A Float64Array, not a field of
+   * the rings: a number field that starts as a small integer (`zero` = 0) can end up holding its
+   * stamps boxed, one heap allocation per message.
+   */
+  readonly #latest: Float64Array;
   #pivot = UNSET;
-  #pivotTs: Stamp = 0;
+  /**
+   * `[pivot stamp, zero]`. Read from a Float64Array, they stay unboxed doubles in the matching
+   * loop; as number fields (`zero` is usually the small integer 0) TurboFan boxed every pivot
+   * stamp it merged with them, a heap allocation per matching call.
+   */
+  readonly #pivotAndZero = new Float64Array(2);
   /** Number of slots holding at least one message (a pivot needs all of them). */
   #filled = 0;
 
@@ -108,7 +122,9 @@ export class ApproximateTime<T> extends QueueAgePolicy<T> {
       this.queueLimit > 0
         ? Math.min(INITIAL_CAPACITY, nextPow2(this.queueLimit + 2))
         : INITIAL_CAPACITY;
-    this.#rings = Array.from({ length: slots }, () => new SlotRing<T>(cap, this.#zero));
+    this.#rings = Array.from({ length: slots }, () => new SlotRing<T>(cap));
+    this.#latest = new Float64Array(slots).fill(this.#zero);
+    this.#pivotAndZero[ZERO] = this.#zero;
     if (options.minDistance != undefined) {
       if (options.minDistance.length !== slots) {
         throw new RangeError(
@@ -161,11 +177,11 @@ export class ApproximateTime<T> extends QueueAgePolicy<T> {
         this.#clear("out-of-order-reset");
       }
     } else {
-      const latest = ring.latest;
+      const latest = this.#latest[slot]!;
       if (stamp < latest && latest !== this.#zero) {
         this.#clear("out-of-order-reset");
       }
-      ring.latest = stamp;
+      this.#latest[slot] = stamp;
     }
     // 3. Insert (becomes the head when the slot is empty).
     if (ring.len === 0) {
@@ -191,8 +207,8 @@ export class ApproximateTime<T> extends QueueAgePolicy<T> {
     } else {
       for (const ring of this.#rings) {
         ring.clear();
-        ring.latest = this.#zero;
       }
+      this.#latest.fill(this.#zero);
       this.#pivot = UNSET;
       this.#filled = 0;
     }
@@ -216,13 +232,13 @@ export class ApproximateTime<T> extends QueueAgePolicy<T> {
     const slots = rings.length;
     for (;;) {
       let pivot = this.#pivot;
-      let pts = this.#pivotTs;
       if (pivot === UNSET) {
         // determine_pivot: the latest head (ties to the lowest slot); none if a head is missing.
         if (this.#filled !== slots) {
           return;
         }
-        pts = this.#zero;
+        const pz = this.#pivotAndZero;
+        let pts = pz[ZERO]!;
         for (let i = 0; i < slots; i++) {
           const ring = rings[i]!;
           const s = ring.st[ring.start]!;
@@ -235,19 +251,23 @@ export class ApproximateTime<T> extends QueueAgePolicy<T> {
           return;
         }
         this.#pivot = pivot;
-        this.#pivotTs = pts;
+        pz[PIVOT_TS] = pts;
       }
       // Slot n first (fkie returns at once if it can still improve), then every other slot with
       // no short-circuit, so that all of them advance. Slot n is not evaluated a second time as
       // fkie does: nothing changed for it in between, so that call would return false again.
-      if (n !== pivot && this.#canStillImprove(rings[n]!, n, pts)) {
-        return;
-      }
+      // One loop (k = -1 is slot n), so can_still_improve and the drop reporting behind it are
+      // inlined once, which leaves TurboFan's inlining budget for the emission below.
       let improve = false;
-      for (let i = 0; i < slots; i++) {
-        if (i !== pivot && i !== n && this.#canStillImprove(rings[i]!, i, pts)) {
-          improve = true;
+      for (let k = -1; k < slots; k++) {
+        const i = k < 0 ? n : k;
+        if (i === pivot || (k >= 0 && i === n) || !this.#canStillImprove(rings[i]!, i)) {
+          continue;
         }
+        if (k < 0) {
+          return;
+        }
+        improve = true;
       }
       if (improve) {
         return;
@@ -257,16 +277,60 @@ export class ApproximateTime<T> extends QueueAgePolicy<T> {
         this.#pivot = UNSET;
         continue;
       }
-      this.#emitHeads();
+      // emit_heads, written out here: with it #match is too large for TurboFan to inline into
+      // add (the limit is 460 bytes of bytecode), so add stays small enough to be inlined into
+      // its callers. Inlined, #match had made add too large for them: they called it with its
+      // stamps boxed, a heap number per message. #match itself takes only the slot index.
+      // Array literals are allocated with their final element kinds, cheaper than new Array(n)
+      // followed by stores (which turns the stamps' backing store into doubles a second time).
+      let items: T[];
+      let stamps: Stamp[] = NO_STAMPS;
+      const readsStamps = this.readsStamps;
+      if (slots === 2) {
+        const [a, b] = rings as [SlotRing<T>, SlotRing<T>];
+        if (readsStamps) {
+          stamps = [a.st[a.start]!, b.st[b.start]!];
+        }
+        items = [a.it[a.start] as T, b.it[b.start] as T];
+      } else if (slots === 3) {
+        const [a, b, c] = rings as [SlotRing<T>, SlotRing<T>, SlotRing<T>];
+        if (readsStamps) {
+          stamps = [a.st[a.start]!, b.st[b.start]!, c.st[c.start]!];
+        }
+        items = [a.it[a.start] as T, b.it[b.start] as T, c.it[c.start] as T];
+      } else {
+        items = new Array<T>(slots);
+        if (readsStamps) {
+          stamps = new Array<Stamp>(slots);
+        }
+        for (let i = 0; i < slots; i++) {
+          const ring = rings[i]!;
+          if (readsStamps) {
+            stamps[i] = ring.st[ring.start]!;
+          }
+          items[i] = ring.it[ring.start] as T;
+        }
+      }
+      for (let i = 0; i < slots; i++) {
+        const ring = rings[i]!;
+        ring.start = (ring.start + 1) & ring.mask;
+        if (--ring.len === 0) {
+          this.#filled--;
+        }
+      }
+      this.#pivot = UNSET;
+      this.host.emit(items, stamps);
     }
   }
 
   /**
-   * fkie's can_still_improve for slot i against the pivot stamp `pts`: passes over heads while
+   * fkie's can_still_improve for slot i against the pivot stamp: passes over heads while
    * the next message is strictly closer (each a `not-selected` drop, state committed first), then
-   * tells whether a later message could still be closer.
+   * tells whether a later message could still be closer. The pivot stamp is read here, not
+   * passed: when this is not inlined, a double argument is boxed (a heap number per call).
    */
-  #canStillImprove(ring: SlotRing<T>, i: number, pts: Stamp): boolean {
+  #canStillImprove(ring: SlotRing<T>, i: number): boolean {
+    const pts = this.#pivotAndZero[PIVOT_TS]!;
     const st = ring.st;
     const mask = ring.mask;
     let start = ring.start;
@@ -308,50 +372,6 @@ export class ApproximateTime<T> extends QueueAgePolicy<T> {
       }
     }
     return last - first;
-  }
-
-  #emitHeads(): void {
-    const rings = this.#rings;
-    const slots = rings.length;
-    // Array literals are allocated with their final element kinds, cheaper than new Array(n)
-    // followed by stores (which turns the stamps' backing store into doubles a second time).
-    let items: T[];
-    let stamps: Stamp[] = NO_STAMPS;
-    const readsStamps = this.readsStamps;
-    if (slots === 2) {
-      const [a, b] = rings as [SlotRing<T>, SlotRing<T>];
-      if (readsStamps) {
-        stamps = [a.st[a.start]!, b.st[b.start]!];
-      }
-      items = [a.it[a.start] as T, b.it[b.start] as T];
-    } else if (slots === 3) {
-      const [a, b, c] = rings as [SlotRing<T>, SlotRing<T>, SlotRing<T>];
-      if (readsStamps) {
-        stamps = [a.st[a.start]!, b.st[b.start]!, c.st[c.start]!];
-      }
-      items = [a.it[a.start] as T, b.it[b.start] as T, c.it[c.start] as T];
-    } else {
-      items = new Array<T>(slots);
-      if (readsStamps) {
-        stamps = new Array<Stamp>(slots);
-      }
-      for (let i = 0; i < slots; i++) {
-        const ring = rings[i]!;
-        if (readsStamps) {
-          stamps[i] = ring.st[ring.start]!;
-        }
-        items[i] = ring.it[ring.start] as T;
-      }
-    }
-    for (let i = 0; i < slots; i++) {
-      const ring = rings[i]!;
-      ring.start = (ring.start + 1) & ring.mask;
-      if (--ring.len === 0) {
-        this.#filled--;
-      }
-    }
-    this.#pivot = UNSET;
-    this.host.emit(items, stamps);
   }
 
   /** fkie's discard_expired: heads expire when `< cutoff`, queued messages when `<= cutoff`. */
@@ -415,8 +435,8 @@ export class ApproximateTime<T> extends QueueAgePolicy<T> {
         dropped.push([i, ring.stampAt(k), ring.itemAt(k)]);
       }
       ring.clear();
-      ring.latest = this.#zero;
     });
+    this.#latest.fill(this.#zero);
     this.#pivot = UNSET;
     this.#filled = 0;
     for (const [i, s, item] of dropped) {

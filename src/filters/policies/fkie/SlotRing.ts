@@ -20,15 +20,12 @@ export class SlotRing<T> {
   /** Position of the front (the head). */
   public start = 0;
   public len = 0;
-  /** ROS 2: the newest stamp received on the slot (`zero` = none). */
-  public latest: Stamp;
   public minDist: Duration = 0;
 
-  public constructor(capacity: number, zero: Stamp) {
+  public constructor(capacity: number) {
     this.st = new Float64Array(capacity);
     this.it = new Array<T | undefined>(capacity).fill(undefined);
     this.mask = capacity - 1;
-    this.latest = zero;
   }
 
   /** Appends at the back, doubling the capacity when full. */
