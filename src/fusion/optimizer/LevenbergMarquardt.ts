@@ -2,6 +2,7 @@ import { JacobianColumns } from "./JacobianColumns";
 import type { Problem } from "./Problem";
 import { Corrector } from "../math/Corrector";
 import { subtractDot } from "../math/dense";
+import { envelopeCholesky } from "../math/envelopeCholesky";
 
 /** Solver options, named after Ceres' `Solver::Options` (and with its defaults). */
 export interface SolverOptions {
@@ -648,23 +649,7 @@ export class LevenbergMarquardt {
     if (this.#invDiag.length < n) {
       this.#invDiag = new Float64Array(this.#first.length);
     }
-    const inv = this.#invDiag;
-    for (let i = 0; i < n; i++) {
-      const ri = rowBase[i]!;
-      const fi = first[i]!;
-      for (let j = fi; j < i; j++) {
-        const start = fi > first[j]! ? fi : first[j]!;
-        l[ri + j] = subtractDot(l[ri + j]!, l, ri + start, l, rowBase[j]! + start, j - start) * inv[j]!;
-      }
-      const d = subtractDot(l[ri + i]!, l, ri + fi, l, ri + fi, i - fi);
-      if (!(d > 0) || !Number.isFinite(d)) {
-        return false;
-      }
-      const lii = Math.sqrt(d);
-      l[ri + i] = lii;
-      inv[i] = 1 / lii;
-    }
-    return true;
+    return envelopeCholesky(l, n, first, rowBase, this.#invDiag);
   }
 
   /** Solves L·Lᵀ·x = b in place with the envelope factor in #l (and #invDiag). */

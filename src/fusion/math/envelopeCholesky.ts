@@ -1,0 +1,119 @@
+import { subtractDot } from "./dense";
+
+/**
+ * In-place lower Cholesky factorization of a symmetric matrix in skyline (envelope) storage: row
+ * i holds columns `first[i]` … i at `l[rowBase[i] + j]`. On return `l` holds L and `inv[i]` is
+ * 1/L_ii. Returns false (L partly written) at the first pivot that is not a finite number > 0.
+ *
+ * Every entry is the row-by-row algorithm's (`envelopeCholeskyRows`), bit for bit: L_ij =
+ * (A_ij − Σ_k L_ik·L_jk)·(1/L_jj) with the terms subtracted one at a time in ascending k. The
+ * only change is the schedule: two rows are worked on together, since each such sum is one long
+ * chain of dependent subtractions whose latency, not arithmetic, bounds the loop; the two rows'
+ * sums over the same earlier row are independent chains, run side by side.
+ */
+export function envelopeCholesky(
+  l: Float64Array,
+  n: number,
+  first: Int32Array,
+  rowBase: Int32Array,
+  inv: Float64Array,
+): boolean {
+  let a = 0;
+  for (; a + 1 < n; a += 2) {
+    const b = a + 1;
+    const ra = rowBase[a]!;
+    const rb = rowBase[b]!;
+    const fa = first[a]!;
+    const fb = first[b]!;
+    for (let j = fa < fb ? fa : fb; j < a; j++) {
+      const rj = rowBase[j]!;
+      const fj = first[j]!;
+      if (j < fb) {
+        const s = fa > fj ? fa : fj;
+        l[ra + j] = subtractDot(l[ra + j]!, l, ra + s, l, rj + s, j - s) * inv[j]!;
+        continue;
+      }
+      if (j < fa) {
+        const s = fb > fj ? fb : fj;
+        l[rb + j] = subtractDot(l[rb + j]!, l, rb + s, l, rj + s, j - s) * inv[j]!;
+        continue;
+      }
+      const sa = fa > fj ? fa : fj;
+      const sb = fb > fj ? fb : fj;
+      let xa = l[ra + j]!;
+      let xb = l[rb + j]!;
+      // The chain that starts earlier runs alone up to where the other one starts.
+      let k = sa < sb ? sa : sb;
+      for (; k < sb; k++) {
+        xa -= l[ra + k]! * l[rj + k]!;
+      }
+      for (; k < sa; k++) {
+        xb -= l[rb + k]! * l[rj + k]!;
+      }
+      for (; k < j; k++) {
+        const ljk = l[rj + k]!;
+        xa -= l[ra + k]! * ljk;
+        xb -= l[rb + k]! * ljk;
+      }
+      l[ra + j] = xa * inv[j]!;
+      l[rb + j] = xb * inv[j]!;
+    }
+    if (!pivot(l, ra, fa, a, inv)) {
+      return false;
+    }
+    if (fb <= a) {
+      const s = fb > fa ? fb : fa;
+      l[rb + a] = subtractDot(l[rb + a]!, l, rb + s, l, ra + s, a - s) * inv[a]!;
+    }
+    if (!pivot(l, rb, fb, b, inv)) {
+      return false;
+    }
+  }
+  if (a < n) {
+    const ra = rowBase[a]!;
+    const fa = first[a]!;
+    for (let j = fa; j < a; j++) {
+      const s = fa > first[j]! ? fa : first[j]!;
+      l[ra + j] = subtractDot(l[ra + j]!, l, ra + s, l, rowBase[j]! + s, j - s) * inv[j]!;
+    }
+    return pivot(l, ra, fa, a, inv);
+  }
+  return true;
+}
+
+/** Row i's diagonal entry from its finished off-diagonal entries; false when not a finite pivot > 0. */
+function pivot(l: Float64Array, ri: number, fi: number, i: number, inv: Float64Array): boolean {
+  const d = subtractDot(l[ri + i]!, l, ri + fi, l, ri + fi, i - fi);
+  if (!(d > 0) || !Number.isFinite(d)) {
+    return false;
+  }
+  const lii = Math.sqrt(d);
+  l[ri + i] = lii;
+  inv[i] = 1 / lii;
+  return true;
+}
+
+/**
+ * The same factorization one row after the other (the definition `envelopeCholesky` keeps bit
+ * for bit; kept as its test oracle and for reading).
+ */
+export function envelopeCholeskyRows(
+  l: Float64Array,
+  n: number,
+  first: Int32Array,
+  rowBase: Int32Array,
+  inv: Float64Array,
+): boolean {
+  for (let i = 0; i < n; i++) {
+    const ri = rowBase[i]!;
+    const fi = first[i]!;
+    for (let j = fi; j < i; j++) {
+      const start = fi > first[j]! ? fi : first[j]!;
+      l[ri + j] = subtractDot(l[ri + j]!, l, ri + start, l, rowBase[j]! + start, j - start) * inv[j]!;
+    }
+    if (!pivot(l, ri, fi, i, inv)) {
+      return false;
+    }
+  }
+  return true;
+}
