@@ -18,22 +18,36 @@ export class Whitener {
 
   /** @param a row-major `k × n`; its length must be a whole number of rows of `n`. */
   public constructor(a: ArrayLike<number>, n: number) {
-    this.a = Float64Array.from(a);
+    // Copied and indexed with plain loops: a cost function (and its Whitener) is built for every
+    // new constraint, thousands per recording.
+    const copy = new Float64Array(a.length);
+    for (let i = 0; i < copy.length; i++) {
+      copy[i] = a[i]!;
+    }
+    this.a = copy;
     this.cols = n;
-    this.rows = this.a.length / n;
+    this.rows = copy.length / n;
     const k = this.rows;
-    this.#colStart = new Int32Array(n + 1);
-    const rows: number[] = [];
+    const colStart = new Int32Array(n + 1);
+    let nonZeros = 0;
+    for (const v of copy) {
+      if (v !== 0) {
+        nonZeros++;
+      }
+    }
+    const colRows = new Int32Array(nonZeros);
+    let at = 0;
     for (let q = 0; q < n; q++) {
-      this.#colStart[q] = rows.length;
+      colStart[q] = at;
       for (let r = 0; r < k; r++) {
-        if (this.a[r * n + q] !== 0) {
-          rows.push(r);
+        if (copy[r * n + q] !== 0) {
+          colRows[at++] = r;
         }
       }
     }
-    this.#colStart[n] = rows.length;
-    this.#colRows = Int32Array.from(rows);
+    colStart[n] = at;
+    this.#colStart = colStart;
+    this.#colRows = colRows;
   }
 
   /** out[0 … k) ← A·e (every term, so a non-finite `e` component always shows). */
