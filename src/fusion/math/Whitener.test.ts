@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 
 import { Whitener } from "./Whitener";
@@ -58,5 +59,27 @@ describe("Whitener", () => {
     e[0] = NaN; // column 0 of A is zero below row 0, yet every residual sees it
     w.vector(e, out);
     expect(Array.from(out).every((v) => Number.isNaN(v))).toBe(true);
+  });
+
+  it("whitens finite vectors bit for bit like the plain loop (signed zeros included)", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.oneof(fc.constant(0), fc.double({ min: -4, max: 4, noNaN: true })), { minLength: k * n, maxLength: k * n }),
+        fc.array(fc.oneof(fc.constant(0), fc.constant(-0), fc.double({ min: -1e3, max: 1e3, noNaN: true })), { minLength: n, maxLength: n }),
+        (entries, values) => {
+          const matrix = Float64Array.from(entries);
+          const e = Float64Array.from(values);
+          const out = new Float64Array(k);
+          new Whitener(matrix, n).vector(e, out);
+          for (let r = 0; r < k; r++) {
+            let s = 0;
+            for (let q = 0; q < n; q++) {
+              s += matrix[r * n + q]! * e[q]!;
+            }
+            expect(Object.is(out[r], s)).toBe(true);
+          }
+        },
+      ),
+    );
   });
 });

@@ -15,6 +15,9 @@ export class Whitener {
   /** Per column q of A, the rows r with A[r, q] ≠ 0: #colRows[#colStart[q] … #colStart[q + 1]). */
   readonly #colStart: Int32Array;
   readonly #colRows: Int32Array;
+  /** Per row r of A, the columns q with A[r, q] ≠ 0: #rowCols[#rowStart[r] … #rowStart[r + 1]). */
+  readonly #rowStart: Int32Array;
+  readonly #rowCols: Int32Array;
 
   /** @param a row-major `k × n`; its length must be a whole number of rows of `n`. */
   public constructor(a: ArrayLike<number>, n: number) {
@@ -48,12 +51,48 @@ export class Whitener {
     colStart[n] = at;
     this.#colStart = colStart;
     this.#colRows = colRows;
+    const rowStart = new Int32Array(k + 1);
+    const rowCols = new Int32Array(nonZeros);
+    at = 0;
+    for (let r = 0; r < k; r++) {
+      rowStart[r] = at;
+      for (let q = 0; q < n; q++) {
+        if (copy[r * n + q] !== 0) {
+          rowCols[at++] = q;
+        }
+      }
+    }
+    rowStart[k] = at;
+    this.#rowStart = rowStart;
+    this.#rowCols = rowCols;
   }
 
-  /** out[0 … k) ← A·e (every term, so a non-finite `e` component always shows). */
+  /**
+   * out[0 … k) ← A·e, bit for bit the plain row-by-column loop. With every `e` component finite
+   * the zero entries of A are skipped (their terms are ±0, which leave a sum started at +0
+   * unchanged); otherwise every term is added, so a non-finite component shows as the plain loop
+   * shows it (0·∞ = NaN).
+   */
   public vector(e: ArrayLike<number>, out: Float64Array): void {
     const a = this.a;
     const n = this.cols;
+    let finite = true;
+    for (let c = 0; c < n && finite; c++) {
+      finite = Number.isFinite(e[c]);
+    }
+    if (finite) {
+      const rowStart = this.#rowStart;
+      const rowCols = this.#rowCols;
+      for (let r = 0; r < this.rows; r++) {
+        let s = 0;
+        for (let p = rowStart[r]!, end = rowStart[r + 1]!; p < end; p++) {
+          const c = rowCols[p]!;
+          s += a[r * n + c]! * e[c]!;
+        }
+        out[r] = s;
+      }
+      return;
+    }
     for (let r = 0; r < this.rows; r++) {
       let s = 0;
       for (let c = 0; c < n; c++) {
