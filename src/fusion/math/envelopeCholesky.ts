@@ -117,3 +117,51 @@ export function envelopeCholeskyRows(
   }
   return true;
 }
+
+/**
+ * Solves L·y = b in place (forward substitution) with a factor from `envelopeCholesky` (same
+ * storage, `inv[i]` = 1/L_ii): y_i = (b_i − Σ_k L_ik·y_k)·inv_i, the terms subtracted one at a
+ * time in ascending k, bit for bit `envelopeForwardRows`. Two rows go together: row i + 1's sum
+ * over k < i runs beside row i's, and takes its last term (k = i) once y_i is known.
+ */
+export function envelopeForward(l: Float64Array, n: number, first: Int32Array, rowBase: Int32Array, inv: Float64Array, b: Float64Array): void {
+  let a = 0;
+  for (; a + 1 < n; a += 2) {
+    const ra = rowBase[a]!;
+    const rb = rowBase[a + 1]!;
+    const fa = first[a]!;
+    const fb = first[a + 1]!;
+    let xa = b[a]!;
+    let xb = b[a + 1]!;
+    let k = fa < fb ? fa : fb;
+    for (; k < fb && k < a; k++) {
+      xa -= l[ra + k]! * b[k]!;
+    }
+    for (; k < fa && k < a; k++) {
+      xb -= l[rb + k]! * b[k]!;
+    }
+    for (; k < a; k++) {
+      const bk = b[k]!;
+      xa -= l[ra + k]! * bk;
+      xb -= l[rb + k]! * bk;
+    }
+    const ya = xa * inv[a]!;
+    b[a] = ya;
+    if (fb <= a) {
+      xb -= l[rb + a]! * ya;
+    }
+    b[a + 1] = xb * inv[a + 1]!;
+  }
+  if (a < n) {
+    const fa = first[a]!;
+    b[a] = subtractDot(b[a]!, l, rowBase[a]! + fa, b, fa, a - fa) * inv[a]!;
+  }
+}
+
+/** The same forward substitution one row after the other (`envelopeForward`'s definition and test oracle). */
+export function envelopeForwardRows(l: Float64Array, n: number, first: Int32Array, rowBase: Int32Array, inv: Float64Array, b: Float64Array): void {
+  for (let i = 0; i < n; i++) {
+    const fi = first[i]!;
+    b[i] = subtractDot(b[i]!, l, rowBase[i]! + fi, b, fi, i - fi) * inv[i]!;
+  }
+}

@@ -1,8 +1,7 @@
 import { JacobianColumns } from "./JacobianColumns";
 import type { Problem } from "./Problem";
 import { Corrector } from "../math/Corrector";
-import { subtractDot } from "../math/dense";
-import { envelopeCholesky } from "../math/envelopeCholesky";
+import { envelopeCholesky, envelopeForward } from "../math/envelopeCholesky";
 
 /** Solver options, named after Ceres' `Solver::Options` (and with its defaults). */
 export interface SolverOptions {
@@ -659,10 +658,7 @@ export class LevenbergMarquardt {
     const inv = this.#invDiag;
     const first = this.#first;
     const rowBase = this.#rowBase;
-    for (let i = 0; i < n; i++) {
-      const fi = first[i]!;
-      b[i] = subtractDot(b[i]!, l, rowBase[i]! + fi, b, fi, i - fi) * inv[i]!;
-    }
+    envelopeForward(l, n, first, rowBase, inv, b);
     for (let i = n - 1; i >= 0; i--) {
       const ri = rowBase[i]!;
       const xi = b[i]! * inv[i]!;
