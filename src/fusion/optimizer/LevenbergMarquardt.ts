@@ -1,7 +1,8 @@
 import { JacobianColumns } from "./JacobianColumns";
 import type { Problem } from "./Problem";
 import { Corrector } from "../math/Corrector";
-import { envelopeCholesky, envelopeForward } from "../math/envelopeCholesky";
+import { subtractDot } from "../math/dense";
+import { envelopeCholesky } from "../math/envelopeCholesky";
 
 /** Solver options, named after Ceres' `Solver::Options` (and with its defaults). */
 export interface SolverOptions {
@@ -658,7 +659,10 @@ export class LevenbergMarquardt {
     const inv = this.#invDiag;
     const first = this.#first;
     const rowBase = this.#rowBase;
-    envelopeForward(l, n, first, rowBase, inv, b);
+    for (let i = 0; i < n; i++) {
+      const fi = first[i]!;
+      b[i] = subtractDot(b[i]!, l, rowBase[i]! + fi, b, fi, i - fi) * inv[i]!;
+    }
     for (let i = n - 1; i >= 0; i--) {
       const ri = rowBase[i]!;
       const xi = b[i]! * inv[i]!;
