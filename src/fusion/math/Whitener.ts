@@ -31,40 +31,19 @@ export class Whitener {
     this.cols = n;
     this.rows = copy.length / n;
     const k = this.rows;
-    const colStart = new Int32Array(n + 1);
     let nonZeros = 0;
     for (const v of copy) {
       if (v !== 0) {
         nonZeros++;
       }
     }
-    const colRows = new Int32Array(nonZeros);
-    let at = 0;
-    for (let q = 0; q < n; q++) {
-      colStart[q] = at;
-      for (let r = 0; r < k; r++) {
-        if (copy[r * n + q] !== 0) {
-          colRows[at++] = r;
-        }
-      }
-    }
-    colStart[n] = at;
-    this.#colStart = colStart;
-    this.#colRows = colRows;
-    const rowStart = new Int32Array(k + 1);
-    const rowCols = new Int32Array(nonZeros);
-    at = 0;
-    for (let r = 0; r < k; r++) {
-      rowStart[r] = at;
-      for (let q = 0; q < n; q++) {
-        if (copy[r * n + q] !== 0) {
-          rowCols[at++] = q;
-        }
-      }
-    }
-    rowStart[k] = at;
-    this.#rowStart = rowStart;
-    this.#rowCols = rowCols;
+    // Columns: q outer (stride 1), r inner (stride n); rows: r outer (stride n), q inner (stride 1).
+    const byColumn = nonZeroPattern(copy, nonZeros, n, 1, k, n);
+    this.#colStart = byColumn.start;
+    this.#colRows = byColumn.indices;
+    const byRow = nonZeroPattern(copy, nonZeros, k, n, n, 1);
+    this.#rowStart = byRow.start;
+    this.#rowCols = byRow.indices;
   }
 
   /**
@@ -131,4 +110,33 @@ export class Whitener {
       }
     }
   }
+}
+
+/**
+ * The non-zero pattern of `a` (holding `nonZeros` non-zero entries) along one direction: for each
+ * of `outer` lines (line o starts at o·`outerStride`), the positions p < `inner` whose entry
+ * (at o·`outerStride` + p·`innerStride`) is not zero, in ascending order, as
+ * `indices[start[o]] … indices[start[o + 1]]`.
+ */
+function nonZeroPattern(
+  a: Float64Array,
+  nonZeros: number,
+  outer: number,
+  outerStride: number,
+  inner: number,
+  innerStride: number,
+): { start: Int32Array; indices: Int32Array } {
+  const start = new Int32Array(outer + 1);
+  const indices = new Int32Array(nonZeros);
+  let at = 0;
+  for (let o = 0; o < outer; o++) {
+    start[o] = at;
+    for (let p = 0; p < inner; p++) {
+      if (a[o * outerStride + p * innerStride] !== 0) {
+        indices[at++] = p;
+      }
+    }
+  }
+  start[outer] = at;
+  return { start, indices };
 }

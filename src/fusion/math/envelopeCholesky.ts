@@ -69,16 +69,18 @@ export function envelopeCholesky(
       return false;
     }
   }
-  if (a < n) {
-    const ra = rowBase[a]!;
-    const fa = first[a]!;
-    for (let j = fa; j < a; j++) {
-      const s = fa > first[j]! ? fa : first[j]!;
-      l[ra + j] = subtractDot(l[ra + j]!, l, ra + s, l, rowBase[j]! + s, j - s) * inv[j]!;
-    }
-    return pivot(l, ra, fa, a, inv);
+  return a < n ? factorRow(l, a, first, rowBase, inv) : true;
+}
+
+/** Row i of L from the rows before it, then its pivot; false when the pivot is not finite > 0. */
+function factorRow(l: Float64Array, i: number, first: Int32Array, rowBase: Int32Array, inv: Float64Array): boolean {
+  const ri = rowBase[i]!;
+  const fi = first[i]!;
+  for (let j = fi; j < i; j++) {
+    const start = fi > first[j]! ? fi : first[j]!;
+    l[ri + j] = subtractDot(l[ri + j]!, l, ri + start, l, rowBase[j]! + start, j - start) * inv[j]!;
   }
-  return true;
+  return pivot(l, ri, fi, i, inv);
 }
 
 /** Row i's diagonal entry from its finished off-diagonal entries; false when not a finite pivot > 0. */
@@ -105,13 +107,7 @@ export function envelopeCholeskyRows(
   inv: Float64Array,
 ): boolean {
   for (let i = 0; i < n; i++) {
-    const ri = rowBase[i]!;
-    const fi = first[i]!;
-    for (let j = fi; j < i; j++) {
-      const start = fi > first[j]! ? fi : first[j]!;
-      l[ri + j] = subtractDot(l[ri + j]!, l, ri + start, l, rowBase[j]! + start, j - start) * inv[j]!;
-    }
-    if (!pivot(l, ri, fi, i, inv)) {
+    if (!factorRow(l, i, first, rowBase, inv)) {
       return false;
     }
   }
