@@ -7,15 +7,16 @@
  * - bare: reading and decompressing every chunk, one after the other, nothing else;
  * - bare ahead: the same, reading the next chunk while decompressing this one;
  * - analyze: what `lockstep analyze` does for sync only (open, index, read the chunks holding the
- *   inputs one ahead, decompress them, check their CRCs on a second thread, decode the inputs,
- *   Pipeline with fkie/approximate-time), no output files.
+ *   inputs ahead, decompress and CRC-check them on the ChunkWorker's threads (`sharedChunkWorker()`:
+ *   two on a machine with two cores or more), decode the inputs, Pipeline with
+ *   fkie/approximate-time), no output files.
  * Reported, as medians over the runs (the bare passes and analyze take turns going first): MB/s of
  * each pass, messages/s of analyze, `ratio` = analyze time / bare time in the same run (target
  * <= 1.1), `cpuRatio` = the same for the process's CPU time (steadier than wall time on a loaded
  * machine, and blind to waiting for the disk), `ratioAhead` and `cpuRatioAhead` the same against
- * bare ahead (what analyze adds when both overlap reading with decompression: CRCs, the record
- * walk, decoding, the pipeline); and the last analyze pass's heap growth between
- * 10 % of the file and its end (flat = below `HEAP_GROWTH_LIMIT_MB`, else the check fails). Not
+ * bare ahead (both overlap reading with decompression; analyze also spreads decompression and
+ * CRCs over threads, and adds the record walk, decoding and the pipeline); and the last analyze
+ * pass's heap growth (the reading thread's) between 10 % of the file and its end (flat = below `HEAP_GROWTH_LIMIT_MB`, else the check fails). Not
  * in the standard set, never in `npm test`.
  *
  * analyze skips the chunks whose message indexes list no input channel, so bare is a fair
@@ -38,7 +39,7 @@ import { SYNTHETIC_CONFIG_TEXT, SYNTHETIC_SYNC_TOPICS, writeSyntheticRecording }
 import { parseConfigText } from "../src/pipeline";
 import { openRecording, type ByteSource } from "../src/recording";
 import { loadDecompressors, toMcapHandlers } from "../src/recording/decompress";
-import { FileByteSource, sharedCrcWorker } from "../src/recording/node";
+import { FileByteSource, sharedChunkWorker } from "../src/recording/node";
 
 /** Recorded seconds of the synthetic file (about 9.4 MB per second compressed). */
 export const RECORDING_SECONDS = 120;
@@ -134,7 +135,7 @@ async function analyzePass(path: string): Promise<AnalyzePass> {
     const t0 = nowNs();
     let pausedNs = 0;
     let pausedCpu = 0;
-    const recording = await openRecording(source, { crcWorker: sharedCrcWorker() });
+    const recording = await openRecording(source, { chunkWorker: sharedChunkWorker() });
     const counted = new CountedPipeline(config, (hash, t) => {
       hash.fold(t.stamps[0]!);
     });

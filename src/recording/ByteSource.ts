@@ -13,6 +13,11 @@ export interface ByteSource {
   readonly size: number;
   /** Exactly `length` bytes from `offset`. */
   read(offset: number, length: number): Promise<Uint8Array>;
+  /**
+   * True when every `read` returns the whole of a fresh ArrayBuffer that nothing else holds, so
+   * that a reader may keep it or hand it to another thread (transfer it) instead of copying it.
+   */
+  readonly readsAreOwned?: boolean;
 }
 
 /** Throws a RangeError naming the range when `[offset, offset + length)` is outside `[0, size)`. */

@@ -13,7 +13,7 @@ export interface Timed {
   readonly time: RecordTime;
 }
 
-/** How many of the chunks to be loaded next `mergeChunks` tells `load` about. */
+/** How many of the chunks to be loaded next `mergeChunks` tells `load` about, by default. */
 export const LOOKAHEAD = 2;
 
 interface Cursor<C, T> {
@@ -38,12 +38,14 @@ function timeCompare(a: RecordTime, b: RecordTime): number {
  * time. A chunk is loaded only when the earliest pending message is not earlier than its start
  * time, so memory holds the chunks that overlap in time (one for a normal recording). `load`
  * handles damage itself (it reports and returns what it could read). Its second argument is the
- * chunks that will be loaded after this one, in order (the next `LOOKAHEAD`; fewer at the end), so
+ * chunks that will be loaded after this one, in order (the next `lookahead`, default `LOOKAHEAD`;
+ * fewer at the end), so
  * that `load` can work on them ahead; every chunk is loaded exactly once, in that order.
  */
 export async function* mergeChunks<C extends ChunkRef, T extends Timed>(
   chunks: readonly C[],
   load: (chunk: C, upcoming: readonly C[]) => Promise<T[]>,
+  lookahead = LOOKAHEAD,
 ): AsyncIterableIterator<{ readonly item: T; readonly chunk: C }> {
   const ordered = [...chunks].sort((a, b) => {
     const byTime = timeCompare(a.startTime, b.startTime);
@@ -66,7 +68,7 @@ export async function* mergeChunks<C extends ChunkRef, T extends Timed>(
         break;
       }
       next += 1;
-      const items = await load(chunk, ordered.slice(next, next + LOOKAHEAD));
+      const items = await load(chunk, ordered.slice(next, next + lookahead));
       if (items.length > 0) {
         // Array.prototype.sort is stable: equal times keep their order in the chunk.
         items.sort((a, b) => timeCompare(a.time, b.time));

@@ -19,10 +19,11 @@ describe("ChunkPrefetch", () => {
     await fc.assert(
       fc.asyncProperty(
         fc.array(fc.nat(5), { minLength: 1, maxLength: 12 }),
-        fc.array(fc.array(fc.nat(5), { maxLength: 3 }), { minLength: 12, maxLength: 12 }),
+        fc.array(fc.array(fc.nat(5), { maxLength: 5 }), { minLength: 12, maxLength: 12 }),
         fc.uniqueArray(fc.nat(5)),
         fc.uniqueArray(fc.nat(5)),
-        async (taken, upcomingLists, failingReads, failingPrepares) => {
+        fc.integer({ min: 1, max: 3 }),
+        async (taken, upcomingLists, failingReads, failingPrepares, preparedAhead) => {
           const reads: number[] = [];
           const read = async (chunk: number): Promise<Uint8Array> => {
             reads.push(chunk);
@@ -39,7 +40,7 @@ describe("ChunkPrefetch", () => {
             }
             return `chunk ${chunk} from byte ${bytes[0]!}`;
           };
-          const prefetch = new ChunkPrefetch(read, prepare);
+          const prefetch = new ChunkPrefetch(read, prepare, preparedAhead);
           for (const [k, chunk] of taken.entries()) {
             const got = await outcome(prefetch.take(chunk, upcomingLists[k]!));
             const expected = await outcome((async () => await prepare(chunk, await read(chunk)))());
@@ -51,31 +52,50 @@ describe("ChunkPrefetch", () => {
     );
   });
 
-  it("taking the chunks it was told of reads each once, two ahead, and never more", async () => {
-    const reads: number[] = [];
-    let reading = 0;
-    let mostAtOnce = 0;
-    const prefetch = new ChunkPrefetch<number, number>(
-      async (chunk) => {
-        reads.push(chunk);
-        mostAtOnce = Math.max(mostAtOnce, ++reading);
-        await new Promise((resolve) => setTimeout(resolve, 0));
-        reading--;
-        return Uint8Array.of(chunk);
-      },
-      async (_chunk, bytes) => await Promise.resolve(bytes[0]!),
-    );
-    const order = [3, 1, 4, 0, 5, 9, 2, 6];
-    const got: number[] = [];
-    const readWhenTaken: number[] = [];
-    for (const [k, chunk] of order.entries()) {
-      got.push(await prefetch.take(chunk, order.slice(k + 1, k + 3)));
-      readWhenTaken.push(reads.length);
-    }
-    expect(got).toEqual(order);
-    // By the time chunk k is handed out, chunks k+1 and k+2 are being read.
-    expect(readWhenTaken).toEqual(order.map((_chunk, k) => Math.min(k + 3, order.length)));
-    expect(reads).toEqual(order);
-    expect(mostAtOnce).toBeLessThanOrEqual(3);
+  for (const preparedAhead of [1, 3]) {
+    it(`taking the chunks it was told of reads each once, ${preparedAhead + 1} ahead, and never more (${preparedAhead} prepared)`, async () => {
+      const reads: number[] = [];
+      let reading = 0;
+      let mostAtOnce = 0;
+      let preparing = 0;
+      let mostPreparing = 0;
+      const prefetch = new ChunkPrefetch<number, number>(
+        async (chunk) => {
+          reads.push(chunk);
+          mostAtOnce = Math.max(mostAtOnce, ++reading);
+          await new Promise((resolve) => setTimeout(resolve, 0));
+          reading--;
+          return Uint8Array.of(chunk);
+        },
+        async (_chunk, bytes) => {
+          mostPreparing = Math.max(mostPreparing, ++preparing);
+          await new Promise((resolve) => setTimeout(resolve, 0));
+          preparing--;
+          return bytes[0]!;
+        },
+        preparedAhead,
+      );
+      expect(prefetch.lookahead).toBe(preparedAhead + 1);
+      const order = [3, 1, 4, 0, 5, 9, 2, 6];
+      const got: number[] = [];
+      const readWhenTaken: number[] = [];
+      for (const [k, chunk] of order.entries()) {
+        got.push(await prefetch.take(chunk, order.slice(k + 1, k + 1 + prefetch.lookahead)));
+        readWhenTaken.push(reads.length);
+      }
+      expect(got).toEqual(order);
+      // By the time chunk k is handed out, chunks k+1 … k+lookahead are being read.
+      expect(readWhenTaken).toEqual(order.map((_chunk, k) => Math.min(k + 1 + prefetch.lookahead, order.length)));
+      expect(reads).toEqual(order);
+      expect(mostAtOnce).toBeLessThanOrEqual(prefetch.lookahead + 1);
+      // The one taken and those prepared ahead.
+      expect(mostPreparing).toBeLessThanOrEqual(preparedAhead + 1);
+      expect(mostPreparing).toBeGreaterThan(1);
+    });
+  }
+
+  it("refuses to prepare fewer than one chunk ahead", () => {
+    const read = async (): Promise<Uint8Array> => await Promise.resolve(new Uint8Array());
+    expect(() => new ChunkPrefetch(read, async () => await Promise.resolve(0), 0)).toThrow(/at least one/);
   });
 });

@@ -16,6 +16,8 @@ export class FileByteSource implements ByteSource {
   public readonly size: number;
   /** The path it was opened from (for messages). */
   public readonly path: string;
+  /** Every read is a buffer of its own (see `read`). */
+  public readonly readsAreOwned = true;
   readonly #handle: FileHandle;
 
   private constructor(handle: FileHandle, size: number, path: string) {

@@ -3,13 +3,14 @@ import { McapIndexedReader, type McapTypes } from "@mcap/core";
 import type { ByteSource } from "./ByteSource";
 import { mergeChunks, ScanMerge } from "./ChunkMerge";
 import { ChunkPrefetch } from "./ChunkPrefetch";
-import { canHandOver, type CrcResult, type CrcWorker } from "./CrcWorker";
+import { canHandOver, type ChunkWorker, type CrcResult } from "./ChunkWorker";
 import { DamageLog } from "./DamageLog";
 import { RecordingError, errorText, reasonOf } from "./RecordingError";
 import { crc32 } from "./crc32";
-import { toMcapHandlers, type Decompressors } from "./decompress";
+import { DEFAULT_MAX_CHUNK_BYTES, toMcapHandlers, type Decompressors } from "./decompress";
 import {
   checkChunkCrc,
+  chunkRecordHeader,
   decompressChunkRecord,
   isWholeChunkRecord,
   OP_CHUNK,
@@ -32,8 +33,8 @@ const OP_FOOTER = 0x02;
 const OP_SCHEMA = 0x03;
 const OP_DATA_END = 0x0f;
 /**
- * Records smaller than this are CRC-checked on the reading thread: handing them over costs more
- * than the check (about 0.3 ms a MiB with Node's native CRC).
+ * Records smaller than this are decompressed and CRC-checked on the reading thread: handing them
+ * over costs more than the work (about 0.3 ms a MiB for Node's native CRC).
  */
 const MIN_HANDED_OVER = 256 * 1024;
 
@@ -49,10 +50,17 @@ type PreparedChunk = { readonly raw: Uint8Array; readonly records?: undefined } 
 /** How an MCAP file is read, beyond its decompressors. */
 export interface McapReadOptions {
   /**
-   * Where chunk CRCs are checked while the next chunk is decompressed (indexed reads only);
-   * default: on the reading thread, as part of reading each chunk.
+   * Where the next chunk is decompressed and its CRC checked while this one is walked (indexed
+   * reads only): whole chunks when the source's reads are its own (`ByteSource.readsAreOwned`),
+   * else only the CRC; default: on the reading thread, as part of reading each chunk.
    */
-  readonly crcWorker?: CrcWorker;
+  readonly chunkWorker?: ChunkWorker;
+  /**
+   * The bound the decompressors were loaded with (`OpenOptions.maxChunkBytes`, default
+   * `DEFAULT_MAX_CHUNK_BYTES`): a chunk declaring more is never handed to the worker, and the
+   * reading thread's decompressor refuses it with the reason.
+   */
+  readonly maxChunkBytes?: number;
 }
 
 function channelOf(channel: McapTypes.Channel, schema: McapTypes.Schema | undefined): RecordingChannel {
@@ -109,9 +117,9 @@ function learn(
  * ties in file order (`mergeChunks`); files without one (interrupted or truncated, or written
  * without chunk index) are read record by record in file order and delivered in the same order
  * as far as chunks start in time order (`ScanMerge`). An indexed read works ahead
- * (`ChunkPrefetch`): while it walks one chunk, the next is read (with a CrcWorker also
- * decompressed, its CRC checked on another thread) and the one after that read, so at most two
- * chunks are held beyond what the merge holds. A damaged chunk or record never ends the read: it
+ * (`ChunkPrefetch`): while it walks one chunk, the next is read (with a ChunkWorker the next
+ * `parallelism`, also decompressed and CRC-checked on its threads where they can) and the one
+ * after those read, so at most `parallelism + 1` chunks are held beyond what the merge holds. A damaged chunk or record never ends the read: it
  * is skipped (with what the message indexes say it held, when they are readable) and reading
  * goes on with the next chunk of the index or, without one, the next position where a
  * well-formed record starts.
@@ -121,7 +129,8 @@ export class McapRecording implements Recording {
   readonly #source: ByteSource;
   readonly #reader: McapIndexedReader | undefined;
   readonly #handlers: McapTypes.DecompressHandlers;
-  readonly #crcWorker: CrcWorker | undefined;
+  readonly #chunkWorker: ChunkWorker | undefined;
+  readonly #maxChunkBytes: number;
 
   private constructor(
     source: ByteSource,
@@ -131,7 +140,8 @@ export class McapRecording implements Recording {
     options: McapReadOptions,
   ) {
     this.#source = source;
-    this.#crcWorker = options.crcWorker;
+    this.#chunkWorker = options.chunkWorker;
+    this.#maxChunkBytes = options.maxChunkBytes ?? DEFAULT_MAX_CHUNK_BYTES;
     this.#handlers = toMcapHandlers(decompressors);
     this.info = info;
     this.#reader = reader;
@@ -202,8 +212,9 @@ export class McapRecording implements Recording {
     const damage = new DamageLog(options.onDamage);
     let bytesRead = 0;
     type Chunk = (typeof chunks)[number];
-    // The next chunk is prepared (with a CrcWorker: decompressed and CRC-checked) and the one
-    // after it read while this one is walked and its messages delivered.
+    // The next chunks are prepared (with a ChunkWorker: decompressed and CRC-checked, as many as
+    // it works on at once) and the one after them read while this one is walked and its
+    // messages delivered.
     const rangeOf = (chunk: Chunk): ByteRange => ({ offset: chunk.offset, length: Number(chunk.index.chunkLength) });
     const prefetch = new ChunkPrefetch<Chunk, PreparedChunk>(
       async (chunk) => {
@@ -211,6 +222,7 @@ export class McapRecording implements Recording {
         return await this.#source.read(offset, length);
       },
       async (chunk, bytes) => await this.#prepare(rangeOf(chunk), bytes),
+      this.#chunkWorker?.parallelism ?? 1,
     );
     const load = async (chunk: Chunk, upcoming: readonly Chunk[]): Promise<McapMessage[]> => {
       const { index, offset } = chunk;
@@ -231,7 +243,7 @@ export class McapRecording implements Recording {
       reportProgress(options, Math.min(bytesRead, total), total);
       return out;
     };
-    for await (const { item, chunk } of mergeChunks(chunks, load)) {
+    for await (const { item, chunk } of mergeChunks(chunks, load, prefetch.lookahead)) {
       yield toMessage(item, entries.get(item.channelId)!, decode, chunk.offset);
     }
     reportProgress(options, total, total);
@@ -239,15 +251,41 @@ export class McapRecording implements Recording {
   }
 
   /**
-   * Prepares the chunk read from `range` for `load`. With a CrcWorker, a whole chunk record is
-   * decompressed here and its CRC checked on the worker's thread (throwing the reasons
-   * `readChunkRecord` throws); if the worker fails, the bytes are read again for `readRecords`.
-   * Without one the raw bytes are returned.
+   * Prepares the chunk read from `range` for `load`. With a ChunkWorker, a whole chunk record is
+   * decompressed and its CRC checked on the worker's thread when the worker can take it (memory
+   * the source gave away, a compression the worker knows, a declared size within the bound), else
+   * decompressed here and its CRC checked there; either way the reasons `readChunkRecord` gives
+   * are thrown. If the worker fails, the bytes are read again for `readRecords`, which gives the
+   * reason on this thread. Without a worker the raw bytes are returned.
    */
   async #prepare(range: ByteRange, bytes: Uint8Array): Promise<PreparedChunk> {
-    const worker = this.#crcWorker;
+    const worker = this.#chunkWorker;
     if (worker == undefined || !isWholeChunkRecord(bytes)) {
       return { raw: bytes };
+    }
+    const header = chunkRecordHeader(bytes);
+    const size = Number(header.uncompressedSize);
+    if (
+      this.#source.readsAreOwned === true &&
+      worker.compressions.has(header.compression) &&
+      header.recordsLength > 0 &&
+      size >= MIN_HANDED_OVER &&
+      size <= this.#maxChunkBytes &&
+      canHandOver(bytes)
+    ) {
+      let done: CrcResult;
+      try {
+        done = await worker.decompress(bytes, {
+          compression: header.compression,
+          offset: header.recordsOffset,
+          length: header.recordsLength,
+          uncompressedSize: size,
+        });
+      } catch {
+        return { raw: await this.#source.read(range.offset, range.length) };
+      }
+      checkChunkCrc(done.crc, header.declaredCrc);
+      return { records: done.bytes };
     }
     const { records, declaredCrc } = decompressChunkRecord(bytes, this.#handlers);
     if (declaredCrc === 0) {

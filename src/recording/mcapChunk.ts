@@ -118,14 +118,26 @@ export interface ChunkRecords {
   readonly declaredCrc: number;
 }
 
+/** What a chunk record's header says about its records. */
+export interface ChunkRecordHeader {
+  /** The compression's MCAP name ("" for none). */
+  readonly compression: string;
+  /** The uncompressed size the chunk declares. */
+  readonly uncompressedSize: bigint;
+  /** The CRC-32 the chunk declares for its uncompressed records (0: none). */
+  readonly declaredCrc: number;
+  /** Where the (compressed) records start in the chunk record's bytes. */
+  readonly recordsOffset: number;
+  /** Their length in bytes (within the record's bytes). */
+  readonly recordsLength: number;
+}
+
 /**
- * Decompresses the records of one whole chunk record (`bytes`, prefix included; see
- * `isWholeChunkRecord`), without checking their CRC (`checkChunkCrc` does). Uncompressed records
- * are a view of `bytes`; compressed ones are read in place (never copied) and decompressed into
- * fresh memory. Throws, with @mcap/core's reasons, on a bad header, an unknown compression or a
- * decompression failure.
+ * Reads the header of one whole chunk record (`bytes`, prefix included; see
+ * `isWholeChunkRecord`). Throws, with @mcap/core's reasons, when a length field points outside the
+ * record.
  */
-export function decompressChunkRecord(bytes: Uint8Array, handlers: McapTypes.DecompressHandlers): ChunkRecords {
+export function chunkRecordHeader(bytes: Uint8Array): ChunkRecordHeader {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const start = RECORD_PREFIX;
   const uncompressedSize = view.getBigUint64(start + 16, true);
@@ -142,7 +154,19 @@ export function decompressChunkRecord(bytes: Uint8Array, handlers: McapTypes.Dec
   if (recordsLength > bytes.byteLength - at) {
     throw new Error("Chunk records length exceeds remaining record size");
   }
-  let records = bytes.subarray(at, at + recordsLength);
+  return { compression, uncompressedSize, declaredCrc, recordsOffset: at, recordsLength };
+}
+
+/**
+ * Decompresses the records of one whole chunk record (`bytes`, prefix included; see
+ * `isWholeChunkRecord`), without checking their CRC (`checkChunkCrc` does). Uncompressed records
+ * are a view of `bytes`; compressed ones are read in place (never copied) and decompressed into
+ * fresh memory. Throws, with @mcap/core's reasons, on a bad header (`chunkRecordHeader`), an
+ * unknown compression or a decompression failure.
+ */
+export function decompressChunkRecord(bytes: Uint8Array, handlers: McapTypes.DecompressHandlers): ChunkRecords {
+  const { compression, uncompressedSize, declaredCrc, recordsOffset, recordsLength } = chunkRecordHeader(bytes);
+  let records = bytes.subarray(recordsOffset, recordsOffset + recordsLength);
   if (compression !== "" && records.byteLength > 0) {
     const decompress = handlers[compression];
     if (!decompress) {

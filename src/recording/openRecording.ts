@@ -1,6 +1,6 @@
 import { BagRecording } from "./BagRecording";
 import type { ByteSource } from "./ByteSource";
-import type { CrcWorker } from "./CrcWorker";
+import type { ChunkWorker } from "./ChunkWorker";
 import { McapRecording } from "./McapRecording";
 import { RecordingError } from "./RecordingError";
 import { SQLITE_MAGIC, Sqlite3Recording } from "./Sqlite3Recording";
@@ -16,10 +16,10 @@ export interface OpenRecordingOptions extends OpenOptions {
   /** The SQLite engine for rosbag2 `.db3` files (default: sql.js finding its wasm beside the script). */
   readonly sqlJs?: SqlJsLoader;
   /**
-   * Checks the chunk CRCs of indexed MCAP files on another thread while the next chunk is
-   * decompressed (in Node: `sharedCrcWorker()` from `recording/node`); default: on this thread.
+   * Decompresses and checks the next chunk of an indexed MCAP file on another thread while this
+   * one is walked (in Node: `sharedChunkWorker()` from `recording/node`); default: on this thread.
    */
-  readonly crcWorker?: CrcWorker;
+  readonly chunkWorker?: ChunkWorker;
 }
 
 /**
@@ -41,7 +41,10 @@ export async function openRecording(source: ByteSource, options: OpenRecordingOp
     return await BagRecording.open(source, await loadDecompressors(options));
   }
   if (starts(MCAP_MAGIC)) {
-    return await McapRecording.open(source, await loadDecompressors(options), { crcWorker: options.crcWorker });
+    return await McapRecording.open(source, await loadDecompressors(options), {
+      chunkWorker: options.chunkWorker,
+      maxChunkBytes: options.maxChunkBytes,
+    });
   }
   if (starts([...SQLITE_MAGIC])) {
     return await Sqlite3Recording.open(source, { sqlJs: options.sqlJs ?? defaultSqlJs, decompressors: await loadDecompressors(options) });

@@ -5,7 +5,7 @@ import { FileByteSource } from "./FileByteSource";
 import { MergedRecording } from "./MergedRecording";
 import { RecordingError } from "./RecordingError";
 import { openRosbag2, openRosbag2File, type BagFolder } from "./Rosbag2Recording";
-import { sharedCrcWorker } from "./ThreadCrcWorker";
+import { sharedChunkWorker } from "./ThreadChunkWorker";
 import { loadDecompressors, type OpenOptions } from "./decompress";
 import { openRecording } from "./openRecording";
 import { parseRosbag2Metadata } from "./rosbag2Metadata";
@@ -83,7 +83,7 @@ export async function openRecordingFile(path: string, limits: OpenOptions = {}):
       }
       recording = listed
         ? await openRosbag2File(source, path, metadata, options)
-        : await openRecording(source, { ...limits, sqlJs: loadSqlJsNode, crcWorker: sharedCrcWorker() });
+        : await openRecording(source, { ...limits, sqlJs: loadSqlJsNode, chunkWorker: sharedChunkWorker() });
     }
     return {
       info: recording.info,
