@@ -281,11 +281,13 @@ export class ThreadChunkWorker implements ChunkWorker {
 let shared: ThreadChunkWorker | undefined;
 
 /**
- * The process's ChunkWorker, or undefined where Node has no native CRC-32 (before 20.15; readers
- * then check on their own thread).
+ * The process's ChunkWorker, or undefined where it would not help: on a machine with one core
+ * (the threads would take turns with the reader; decompressing on the reading thread is
+ * cheaper, measured here) or where Node has no native CRC-32 (before 20.15). Readers then work on
+ * their own thread.
  */
 export function sharedChunkWorker(): ChunkWorker | undefined {
-  if (typeof (zlib as { crc32?: unknown }).crc32 !== "function") {
+  if (typeof (zlib as { crc32?: unknown }).crc32 !== "function" || availableParallelism() < 2) {
     return undefined;
   }
   shared ??= new ThreadChunkWorker();
