@@ -541,36 +541,22 @@ export class LevenbergMarquardt {
         cost += 0.5 * s;
       }
       // Gather the free blocks' Jacobians column-major (ascending global columns), then JᵀJ
-      // and Jᵀr over the local columns.
+      // and Jᵀr over the local columns. A pair of columns with no row in common adds dot's +0,
+      // which leaves the entry as it was (entries start at +0 and a sum of them is never −0).
       const c0 = colStart[rbIndex]!;
       const c = columns.gather(ptrs, k, sizes, m, slot, c0);
-      // The dot products of JacobianColumns, written out here: this is the solver's hot loop.
-      const local = columns.values;
       const lo = columns.firstRows;
       const hi = columns.lastRows;
       for (let pi = 0; pi < c; pi++) {
-        const loI = lo[pi]!;
-        const hiI = hi[pi]!;
-        if (hiI < loI) {
+        if (hi[pi]! < lo[pi]!) {
           continue;
         }
         const gi = cols[c0 + pi]!;
         g[gi] = g[gi]! + columns.dotResidual(pi, r);
         const row = rowBase[gi]!;
-        const bi = pi * m;
         for (let pj = 0; pj <= pi; pj++) {
-          const qLo = loI > lo[pj]! ? loI : lo[pj]!;
-          const qHi = hiI < hi[pj]! ? hiI : hi[pj]!;
-          if (qHi < qLo) {
-            continue;
-          }
-          const bj = pj * m;
-          let acc = 0;
-          for (let q = qLo; q <= qHi; q++) {
-            acc += local[bi + q]! * local[bj + q]!;
-          }
           const gj = cols[c0 + pj]!;
-          h[row + gj] = h[row + gj]! + acc;
+          h[row + gj] = h[row + gj]! + columns.dot(pi, pj);
         }
       }
     }
