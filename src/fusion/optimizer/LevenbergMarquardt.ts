@@ -541,24 +541,10 @@ export class LevenbergMarquardt {
         cost += 0.5 * s;
       }
       // Gather the free blocks' Jacobians column-major (ascending global columns), then JᵀJ
-      // and Jᵀr over the local columns. A pair of columns with no row in common adds dot's +0,
-      // which leaves the entry as it was (entries start at +0 and a sum of them is never −0).
+      // and Jᵀr over the local columns.
       const c0 = colStart[rbIndex]!;
-      const c = columns.gather(ptrs, k, sizes, m, slot, c0);
-      const lo = columns.firstRows;
-      const hi = columns.lastRows;
-      for (let pi = 0; pi < c; pi++) {
-        if (hi[pi]! < lo[pi]!) {
-          continue;
-        }
-        const gi = cols[c0 + pi]!;
-        g[gi] = g[gi]! + columns.dotResidual(pi, r);
-        const row = rowBase[gi]!;
-        for (let pj = 0; pj <= pi; pj++) {
-          const gj = cols[c0 + pj]!;
-          h[row + gj] = h[row + gj]! + columns.dot(pi, pj);
-        }
-      }
+      columns.gather(ptrs, k, sizes, m, slot, c0);
+      columns.addToSkyline(h, rowBase, g, cols, c0, r);
     }
     return cost;
   }
