@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 
-import { envelopeCholesky, envelopeCholeskyRows } from "./envelopeCholesky";
+import { envelopeCholesky, envelopeCholeskyRows, envelopeCholeskyTrimmed } from "./envelopeCholesky";
 
 /** A random symmetric matrix with the given envelope (first[i] ≤ i), in skyline storage. */
 interface Skyline {
@@ -84,6 +84,56 @@ describe("envelopeCholesky", () => {
         }
       }),
       { numRuns: 200 },
+    );
+  });
+
+  it("trimmed to each row's first non-zero, gives the full envelope's factor bit for bit, and fails exactly where it fails", () => {
+    // Rows with leading zeros inside the envelope, zeros scattered further in, entries that
+    // underflow or overflow (non-finite sums), and +0 only (the trimmed factorization's premise).
+    const value = fc.oneof(
+      { weight: 4, arbitrary: fc.constant(0) },
+      { weight: 6, arbitrary: fc.double({ min: -1, max: 1, noNaN: true }).map((v) => (v === 0 ? 0 : v)) },
+      { weight: 1, arbitrary: fc.constantFrom(1e-200, -1e-170, 1e200, -1e300) },
+    );
+    const matrix = fc
+      .record({
+        widths: fc.array(fc.integer({ min: 0, max: 12 }), { minLength: 1, maxLength: 40 }),
+        entries: fc.array(value, { minLength: 1, maxLength: 64 }),
+        leading: fc.array(fc.integer({ min: 0, max: 12 }), { minLength: 1, maxLength: 40 }),
+        boost: fc.double({ min: -2, max: 30, noNaN: true }),
+      })
+      .map(({ widths, entries, leading, boost }) => {
+        const s = skyline(widths.map((w, i) => Math.max(0, i - w)), entries, boost + 0);
+        for (let i = 0; i < s.n; i++) {
+          const zeros = leading[i % leading.length]!;
+          for (let j = s.first[i]!; j < Math.min(i, s.first[i]! + zeros); j++) {
+            s.values[s.rowBase[i]! + j] = 0;
+          }
+        }
+        return s;
+      });
+    fc.assert(
+      fc.property(matrix, (s) => {
+        fc.pre(s.values.every((v) => !Object.is(v, -0)));
+        const trimmed = Float64Array.from(s.values);
+        const rows = Float64Array.from(s.values);
+        const invTrimmed = new Float64Array(s.n);
+        const invRows = new Float64Array(s.n);
+        const start = new Int32Array(s.n);
+        const ok = envelopeCholeskyRows(rows, s.n, s.first, s.rowBase, invRows);
+        expect(envelopeCholeskyTrimmed(trimmed, s.n, s.first, s.rowBase, invTrimmed, start)).toBe(ok);
+        if (ok) {
+          for (let t = 0; t < rows.length; t++) {
+            if (!Object.is(trimmed[t], rows[t])) {
+              expect.fail(`L entry ${t} is ${trimmed[t]!}, the full envelope's ${rows[t]!}`);
+            }
+          }
+          for (let i = 0; i < s.n; i++) {
+            expect(Object.is(invTrimmed[i], invRows[i])).toBe(true);
+          }
+        }
+      }),
+      { numRuns: 1000 },
     );
   });
 

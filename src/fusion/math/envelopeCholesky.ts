@@ -72,6 +72,39 @@ export function envelopeCholesky(
   return a < n ? factorRow(l, a, first, rowBase, inv) : true;
 }
 
+/**
+ * `envelopeCholesky` over a narrower envelope: each row starts at its first non-zero entry at or
+ * after `first[i]` (written to `start`), so the leading zeros of a row are neither computed nor
+ * read. Requires that no entry of the envelope is −0 (true of sums begun at +0, such as JᵀJ
+ * assembled from a zero fill). Then the result is `envelopeCholesky(l, n, first, …)`'s bit for
+ * bit, the skipped entries keeping the +0 the wider factorization computes for them, and the
+ * return value is the same.
+ *
+ * Why: an entry before a row's first non-zero is (+0 − Σ (+0)·L_jk)·(1/L_jj) = +0, as the rows
+ * before are finite when reached; every other sum only loses terms (+0)·x or x·(+0) with x
+ * finite, i.e. ±0, and subtracting ±0 leaves a running value that is not −0 unchanged (the sums
+ * start at an entry, never −0, and x − y is −0 only for x = −0). A row whose sums meet a
+ * non-finite value fails its pivot either way.
+ */
+export function envelopeCholeskyTrimmed(
+  l: Float64Array,
+  n: number,
+  first: Int32Array,
+  rowBase: Int32Array,
+  inv: Float64Array,
+  start: Int32Array,
+): boolean {
+  for (let i = 0; i < n; i++) {
+    const ri = rowBase[i]!;
+    let j = first[i]!;
+    while (j < i && l[ri + j] === 0) {
+      j++;
+    }
+    start[i] = j;
+  }
+  return envelopeCholesky(l, n, start, rowBase, inv);
+}
+
 /** Row i of L from the rows before it, then its pivot; false when the pivot is not finite > 0. */
 function factorRow(l: Float64Array, i: number, first: Int32Array, rowBase: Int32Array, inv: Float64Array): boolean {
   const ri = rowBase[i]!;

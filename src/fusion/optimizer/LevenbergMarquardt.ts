@@ -2,7 +2,7 @@ import { JacobianColumns } from "./JacobianColumns";
 import type { Problem } from "./Problem";
 import { Corrector } from "../math/Corrector";
 import { subtractDot } from "../math/dense";
-import { envelopeCholesky } from "../math/envelopeCholesky";
+import { envelopeCholeskyTrimmed } from "../math/envelopeCholesky";
 
 /** Solver options, named after Ceres' `Solver::Options` (and with its defaults). */
 export interface SolverOptions {
@@ -96,6 +96,8 @@ export class LevenbergMarquardt {
   #delta = new Float64Array(0);
   #backup = new Float64Array(0);
   #invDiag = new Float64Array(0);
+  /** Per row of the factor, its first non-zero column (the factorization's narrower envelope). */
+  #start = new Int32Array(0);
   /** Skyline row offsets: element (i, j) of #h / #l is at #rowBase[i] + j. */
   #rowBase = new Int32Array(0);
   /** Number of stored envelope entries. */
@@ -620,8 +622,12 @@ export class LevenbergMarquardt {
     }
     if (this.#invDiag.length < n) {
       this.#invDiag = new Float64Array(this.#first.length);
+      this.#start = new Int32Array(this.#first.length);
     }
-    return envelopeCholesky(l, n, first, rowBase, this.#invDiag);
+    // Rows of H often begin with zeros inside the envelope (a state's columns meet the previous
+    // state's in a few places only); no entry of H is −0 (a sum begun at +0), as the trimmed
+    // factorization requires, so L is bit for bit the full envelope's.
+    return envelopeCholeskyTrimmed(l, n, first, rowBase, this.#invDiag, this.#start);
   }
 
   /** Solves L·Lᵀ·x = b in place with the envelope factor in #l (and #invDiag). */
