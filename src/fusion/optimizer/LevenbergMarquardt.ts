@@ -651,13 +651,18 @@ export class LevenbergMarquardt {
     }
   }
 
-  /** Predicted decrease −(gᵀδ + ½δᵀHδ) of the undamped model. */
+  /**
+   * Predicted decrease −(gᵀδ + ½δᵀHδ) of the undamped model, right after a successful
+   * #computeStep. Row i's products start at #start[i] (where that step's factorization found
+   * H's first non-zero): the ones before are (+0)·δ_j with δ finite, ±0, which leave a sum begun
+   * at +0 as it was.
+   */
   #modelDecrease(): number {
     const n = this.#n;
     const h = this.#h;
     const g = this.#g;
     const d = this.#delta;
-    const first = this.#first;
+    const first = this.#start;
     let lin = 0;
     let quad = 0;
     for (let i = 0; i < n; i++) {
