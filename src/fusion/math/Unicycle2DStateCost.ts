@@ -163,9 +163,18 @@ function scatterColumns(
     }
     const size = BLOCK_SIZES[b]!;
     const off = STATE_OFFSETS[b]!;
-    for (let r = 0; r < 8; r++) {
-      for (let c = 0; c < size; c++) {
-        j[r * size + c] = sign === 1 ? m[r * 8 + off + c]! : -m[r * 8 + off + c]!;
+    // The sign is tested once per block, not per entry (this runs for every linearization).
+    if (sign === 1) {
+      for (let r = 0; r < 8; r++) {
+        for (let c = 0; c < size; c++) {
+          j[r * size + c] = m[r * 8 + off + c]!;
+        }
+      }
+    } else {
+      for (let r = 0; r < 8; r++) {
+        for (let c = 0; c < size; c++) {
+          j[r * size + c] = -m[r * 8 + off + c]!;
+        }
       }
     }
   }
