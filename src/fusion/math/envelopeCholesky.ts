@@ -9,7 +9,8 @@ import { subtractDot } from "./dense";
  * (A_ij − Σ_k L_ik·L_jk)·(1/L_jj) with the terms subtracted one at a time in ascending k. The
  * only change is the schedule: two rows are worked on together, since each such sum is one long
  * chain of dependent subtractions whose latency, not arithmetic, bounds the loop; the two rows'
- * sums over the same earlier row are independent chains, run side by side.
+ * sums over the same earlier row are independent chains, run side by side, and where both rows
+ * span two consecutive columns, the four sums of those columns run side by side.
  */
 export function envelopeCholesky(
   l: Float64Array,
@@ -36,6 +37,62 @@ export function envelopeCholesky(
       if (j < fa) {
         const s = fb > fj ? fb : fj;
         l[rb + j] = subtractDot(l[rb + j]!, l, rb + s, l, rj + s, j - s) * inv[j]!;
+        continue;
+      }
+      if (j + 1 < a) {
+        // Columns j and j + 1 of both rows: four independent chains over the same earlier
+        // rows (each still adds its own terms in ascending k, alone up to where all have
+        // started). Column j + 1's last term needs L_aj, L_bj: it comes after them.
+        const j1 = j + 1;
+        const rj1 = rowBase[j1]!;
+        const fj1 = first[j1]!;
+        const sa0 = fa > fj ? fa : fj;
+        const sb0 = fb > fj ? fb : fj;
+        const sa1 = fa > fj1 ? fa : fj1;
+        const sb1 = fb > fj1 ? fb : fj1;
+        let common = sa0 > sb0 ? sa0 : sb0;
+        common = common > sa1 ? common : sa1;
+        common = common > sb1 ? common : sb1;
+        common = common < j ? common : j;
+        let xa0 = l[ra + j]!;
+        let xb0 = l[rb + j]!;
+        let xa1 = l[ra + j1]!;
+        let xb1 = l[rb + j1]!;
+        for (let k = sa0; k < common; k++) {
+          xa0 -= l[ra + k]! * l[rj + k]!;
+        }
+        for (let k = sb0; k < common; k++) {
+          xb0 -= l[rb + k]! * l[rj + k]!;
+        }
+        for (let k = sa1; k < common; k++) {
+          xa1 -= l[ra + k]! * l[rj1 + k]!;
+        }
+        for (let k = sb1; k < common; k++) {
+          xb1 -= l[rb + k]! * l[rj1 + k]!;
+        }
+        for (let k = common; k < j; k++) {
+          const lak = l[ra + k]!;
+          const lbk = l[rb + k]!;
+          const ljk = l[rj + k]!;
+          const lj1k = l[rj1 + k]!;
+          xa0 -= lak * ljk;
+          xb0 -= lbk * ljk;
+          xa1 -= lak * lj1k;
+          xb1 -= lbk * lj1k;
+        }
+        const laj = xa0 * inv[j]!;
+        const lbj = xb0 * inv[j]!;
+        l[ra + j] = laj;
+        l[rb + j] = lbj;
+        if (sa1 <= j) {
+          xa1 -= laj * l[rj1 + j]!;
+        }
+        if (sb1 <= j) {
+          xb1 -= lbj * l[rj1 + j]!;
+        }
+        l[ra + j1] = xa1 * inv[j1]!;
+        l[rb + j1] = xb1 * inv[j1]!;
+        j++;
         continue;
       }
       const sa = fa > fj ? fa : fj;
