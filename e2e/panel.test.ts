@@ -74,7 +74,27 @@ const play = async (page: Page, untilNs?: number): Promise<number> =>
 const text = async (page: Page, id: string): Promise<string> => (await page.locator(`[data-testid="${id}"]`).first().textContent()) ?? "";
 
 async function waitForCount(page: Page, n: number): Promise<void> {
-  await page.waitForFunction((want) => document.querySelector('[data-testid="tuple-count"]')?.textContent === String(want), n, { timeout: 60_000 });
+  await page.waitForFunction((want) => document.querySelector('[data-testid="tuple-count"]')?.textContent === String(want), n, { timeout: 120_000 });
+}
+
+/** The husky presets' input topics, in config order. */
+const HUSKY_INPUTS = ["/imu/data", "/husky_velocity_controller/odom", "/fix"];
+
+/**
+ * Waits until the panel has subscribed to every input topic: it subscribes from an effect after
+ * its first render, and a frame played before that is filtered by the host (as an app does), so
+ * a loaded machine would otherwise lose the first messages.
+ */
+async function waitForSubscriptions(page: Page): Promise<void> {
+  await expect
+    .poll(
+      async () => {
+        const subscribed = new Set((await summary(page)).subscriptions.map((x) => x.topic));
+        return HUSKY_INPUTS.every((t) => subscribed.has(t));
+      },
+      { timeout: 120_000 },
+    )
+    .toBe(true);
 }
 
 /** Stamps from another clock: 1 s after the epoch (first message) and 1e12 s (mid-stream). */
@@ -127,7 +147,7 @@ describe("Lockstep panel in chromium (built bundle)", () => {
     expect(expected.tuples).toBeGreaterThan(0);
     const page = await openHost({ mode: "recording", publish: false, initialState: HUSKY, colorScheme: "light", recordingUrl: "/husky.json" });
     let s = await summary(page);
-    expect(s.subscriptions.map((x) => x.topic)).toEqual(["/imu/data", "/husky_velocity_controller/odom", "/fix"]);
+    expect(s.subscriptions.map((x) => x.topic)).toEqual(HUSKY_INPUTS);
     expect(s.savedState).toEqual(HUSKY);
     await play(page);
     await waitForCount(page, expected.tuples);
@@ -190,6 +210,7 @@ describe("Lockstep panel in chromium (built bundle)", () => {
   it("live source with publishing: republishes every tuple under /lockstep with the original schemas", async () => {
     const state = { ...SYNC, publish: { enabled: true, namespace: "/lockstep" } };
     const page = await openHost({ mode: "live", publish: true, initialState: state, colorScheme: "dark", recordingUrl: "/husky.json" });
+    await waitForSubscriptions(page);
     await play(page);
     await waitForCount(page, expectedSync.tuples);
     await page.waitForFunction(() => document.querySelector('[data-testid="publishing"]') != undefined);
@@ -218,6 +239,7 @@ describe("Lockstep panel in chromium (built bundle)", () => {
   it("live source without advertise: the publish switch is disabled with the reason, nothing is advertised", async () => {
     const state = { ...SYNC, publish: { enabled: true, namespace: "/lockstep" } };
     const page = await openHost({ mode: "live", publish: false, initialState: state, colorScheme: "light", recordingUrl: "/husky.json" });
+    await waitForSubscriptions(page);
     await play(page, recordingStartNs + 60e9);
     const s = await summary(page);
     expect(s.hasAdvertise).toBe(false);
@@ -234,6 +256,7 @@ describe("Lockstep panel in chromium (built bundle)", () => {
     "bad stamps first and mid-stream are drops and every later message is analyzed",
     async () => {
       const page = await openHost({ mode: "recording", publish: false, initialState: SYNC, colorScheme: "light", recordingUrl: "/husky-bad-stamps.json" });
+      await waitForSubscriptions(page);
       await play(page);
       await waitForCount(page, expectedSync.tuples);
       const dropsExpected = Object.values(expectedSync.drops).reduce((a, b) => a + b, 0) + BAD_STAMPS.length;
