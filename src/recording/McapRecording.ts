@@ -282,7 +282,7 @@ export class McapRecording implements Recording {
           uncompressedSize: size,
         });
       } catch {
-        return { raw: await this.#source.read(range.offset, range.length) };
+        return await this.#readAgain(range);
       }
       checkChunkCrc(done.crc, header.declaredCrc);
       return { records: done.bytes };
@@ -299,10 +299,18 @@ export class McapRecording implements Recording {
     try {
       checked = await worker.crc32(records);
     } catch {
-      return { raw: await this.#source.read(range.offset, range.length) };
+      return await this.#readAgain(range);
     }
     checkChunkCrc(checked.crc, declaredCrc);
     return { records: checked.bytes };
+  }
+
+  /**
+   * The chunk read again, raw, for `readRecords` on this thread: after a worker failed, the memory
+   * it was handed is lost, and this thread gives the reason if the chunk is damaged.
+   */
+  async #readAgain(range: ByteRange): Promise<PreparedChunk> {
+    return { raw: await this.#source.read(range.offset, range.length) };
   }
 
   /** What a chunk's message indexes say it holds, per wanted topic (empty when they are unreadable). */
