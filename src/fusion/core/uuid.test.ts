@@ -1,7 +1,9 @@
+import fc from "fast-check";
 import { createHash } from "node:crypto";
+import { v5 as packageV5, NIL as PACKAGE_NIL } from "uuid";
 import { describe, expect, it, vi } from "vitest";
 
-import { NIL_UUID, randomUuid, resolveDeviceId, StampedUuids, uuidFromName } from "./uuid";
+import { NIL_UUID, randomUuid, resolveDeviceId, StampedUuids, uuidFromName, uuidFromNamespace } from "./uuid";
 import { TimeBase } from "../../time";
 
 /** RFC 4122: 16 bytes with the version and variant bits set, in 8-4-4-4-12 form (test oracle). */
@@ -59,6 +61,52 @@ describe("fuse UUID recipe (reference/fuse.md §1.7)", () => {
       "a0000000-0000-0000-0000-000000000001",
     );
     expect(() => resolveDeviceId({ deviceId: "nope" })).toThrow(/not a UUID/);
+  });
+});
+
+describe("uuid5 against the uuid package", () => {
+  it("gives the uuid package's v5 strings for any name and namespace bytes", () => {
+    expect(NIL_UUID).toBe(PACKAGE_NIL);
+    fc.assert(
+      fc.property(fc.string({ unit: "grapheme", maxLength: 80 }), fc.uint8Array({ maxLength: 100 }), (name, bytes) => {
+        expect(uuidFromName(name)).toBe(packageV5(name, PACKAGE_NIL));
+        expect(uuidFromNamespace(name, bytes)).toBe(packageV5(bytes, packageV5(name, PACKAGE_NIL)));
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it("gives the uuid package's v5 for any stamp, device and recipe (the stamped-variable UUIDs)", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 4_000_000_000 }),
+        fc.integer({ min: -1e15, max: 1e15 }),
+        fc.uint8Array({ minLength: 16, maxLength: 16 }),
+        fc.constantFrom("ros1" as const, "ros2" as const),
+        fc.string({ maxLength: 40 }),
+        (baseSec, stamp, deviceBytes, recipe, type) => {
+          const base = TimeBase.forFirstSecNsec(baseSec, 0);
+          if (base.baseSec + Math.floor(stamp / 1e9) < 0 || base.baseSec + Math.floor(stamp / 1e9) >= 2 ** 32) {
+            return;
+          }
+          const hex = Buffer.from(deviceBytes).toString("hex");
+          const device = `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+          const sec = base.baseSec + Math.floor(stamp / 1e9);
+          const nsec = stamp - Math.floor(stamp / 1e9) * 1e9;
+          const name = Buffer.alloc(24);
+          if (recipe === "ros1") {
+            name.writeUInt32LE(sec, 0);
+            name.writeUInt32LE(nsec, 4);
+          } else {
+            name.writeBigInt64LE(BigInt(sec) * 1_000_000_000n + BigInt(nsec), 0);
+          }
+          name.set(deviceBytes, 8);
+          const expected = packageV5(Uint8Array.from(name), packageV5(type, PACKAGE_NIL));
+          expect(new StampedUuids(base, recipe).uuid(type, stamp, device)).toBe(expected);
+        },
+      ),
+      { numRuns: 1000 },
+    );
   });
 });
 

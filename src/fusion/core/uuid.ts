@@ -1,9 +1,44 @@
-import { v4 as uuidv4, v5 as uuidv5, NIL as NIL_UUID_STRING } from "uuid";
-
+import { sha1 } from "./sha1";
 import type { Stamp, TimeBase } from "../../time";
 
 /** The nil UUID (fuse's default device id). */
-export const NIL_UUID = NIL_UUID_STRING;
+export const NIL_UUID = "00000000-0000-0000-0000-000000000000";
+
+const NIL_BYTES = new Uint8Array(16);
+const UTF8 = new TextEncoder();
+/** Two lower-case hex digits per byte value. */
+const HEX = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, "0"));
+
+/** RFC 4122 form of `b[at … at + 16)` with the version nibble and the variant bits set (as the `uuid` package writes them). */
+function formatUuid(b: Uint8Array, at: number, version: number): string {
+  const b6 = (b[at + 6]! & 0x0f) | (version << 4);
+  const b8 = (b[at + 8]! & 0x3f) | 0x80;
+  return (
+    HEX[b[at]!]! + HEX[b[at + 1]!]! + HEX[b[at + 2]!]! + HEX[b[at + 3]!]! + "-" +
+    HEX[b[at + 4]!]! + HEX[b[at + 5]!]! + "-" +
+    HEX[b6]! + HEX[b[at + 7]!]! + "-" +
+    HEX[b8]! + HEX[b[at + 9]!]! + "-" +
+    HEX[b[at + 10]!]! + HEX[b[at + 11]!]! + HEX[b[at + 12]!]! + HEX[b[at + 13]!]! + HEX[b[at + 14]!]! + HEX[b[at + 15]!]!
+  );
+}
+
+/** Scratch of uuid5: the namespace ‖ name message (grown as needed) and the digest. */
+let message = new Uint8Array(64);
+const digest = new Uint8Array(20);
+
+/**
+ * RFC 4122 version-5 UUID of `name` in the namespace given by its 16 bytes: the same string as the
+ * `uuid` package's `v5(name, namespace)`, with no hash object and no allocation but the string.
+ */
+function uuid5(namespace: Uint8Array, name: Uint8Array): string {
+  const length = 16 + name.length;
+  if (message.length < length) {
+    message = new Uint8Array(2 * length);
+  }
+  message.set(namespace, 0);
+  message.set(name, 16);
+  return formatUuid(sha1(message, length, digest), 0, 5);
+}
 
 /**
  * Which fuse generation's stamp encoding to use for stamped-variable UUIDs (reference/fuse.md
@@ -30,12 +65,12 @@ export function uuidBytes(uuid: string): Uint8Array {
 
 /** fuse's `uuid::generate(name)`: `uuid5(NIL, utf8(name))`. Used for device names. */
 export function uuidFromName(name: string): string {
-  return uuidv5(name, NIL_UUID);
+  return uuid5(NIL_BYTES, UTF8.encode(name));
 }
 
 /** fuse's `uuid::generate(namespace, bytes)`: `uuid5(uuid5(NIL, namespace), bytes)`. */
 export function uuidFromNamespace(namespace: string, bytes: Uint8Array): string {
-  return uuidv5(bytes, uuidFromName(namespace));
+  return uuid5(uuidBytes(uuidFromName(namespace)), bytes);
 }
 
 /**
@@ -46,24 +81,16 @@ export function uuidFromNamespace(namespace: string, bytes: Uint8Array): string 
  */
 const randomPool = new Uint8Array(16 * 256);
 let randomPoolAt = randomPool.length;
-const randomBytes16 = new Uint8Array(16);
-const POOLED_V4 = {
-  rng: (): Uint8Array => {
-    if (randomPoolAt === randomPool.length) {
-      crypto.getRandomValues(randomPool);
-      randomPoolAt = 0;
-    }
-    for (let i = 0; i < 16; i++) {
-      randomBytes16[i] = randomPool[randomPoolAt + i]!;
-    }
-    randomPoolAt += 16;
-    return randomBytes16;
-  },
-};
 
 /** A random (v4) UUID, as fuse gives every constraint; never the same bytes twice from one pool. */
 export function randomUuid(): string {
-  return uuidv4(POOLED_V4);
+  if (randomPoolAt === randomPool.length) {
+    crypto.getRandomValues(randomPool);
+    randomPoolAt = 0;
+  }
+  const at = randomPoolAt;
+  randomPoolAt += 16;
+  return formatUuid(randomPool, at, 4);
 }
 
 /**
@@ -148,7 +175,7 @@ export class StampedUuids {
       this.#view.setBigInt64(0, BigInt(sec) * 1_000_000_000n + BigInt(nsec), true);
     }
     this.#bytes.set(device, 8);
-    const uuid = uuidv5(this.#bytes, entry.ns);
+    const uuid = uuid5(entry.ns, this.#bytes);
     if (recent.current.size >= RECENT_PER_TYPE) {
       // Two generations: O(1) eviction, and the newest RECENT_PER_TYPE are always remembered.
       recent.previous = recent.current;
