@@ -1,5 +1,6 @@
 import { Problem, type ParameterBlock, type ResidualBlock } from "./Problem";
 import { costFunctionFor } from "./costFunctionFor";
+import { uuidPrefixKey } from "./uuidPrefixKey";
 import { VARIABLE_TYPES, type Constraint, type ReadonlyGraph, type Variable } from "../core";
 import { QUATERNION_MANIFOLD } from "../math/manifold";
 
@@ -11,6 +12,8 @@ interface Slot {
   readonly block: ParameterBlock;
   /** The variable's stamp, Infinity when unstamped (the sort key). */
   readonly stamp: number;
+  /** The tie-break key `uuidPrefixKey(variable.uuid)` (NaN when the UUID is not lower-case canonical). */
+  readonly uuidKey: number;
   index: number;
   /** The build that last used it. */
   build: number;
@@ -159,7 +162,14 @@ export class GraphProblem {
     if (slot?.variable === variable) {
       slot.build = build;
     } else {
-      slot = { variable, block: parameterBlockOf(variable), stamp: variable.stamp ?? Infinity, index: -1, build };
+      slot = {
+        variable,
+        block: parameterBlockOf(variable),
+        stamp: variable.stamp ?? Infinity,
+        uuidKey: uuidPrefixKey(variable.uuid),
+        index: -1,
+        build,
+      };
       this.#slots.set(uuid, slot);
     }
     this.#order[this.#orderCount++] = slot;
@@ -197,9 +207,19 @@ function sortSlots(order: Slot[]): void {
   }
 }
 
+/**
+ * Stamp, then UUID (string order). The variables of one stamp all tie on the stamp, so the UUIDs
+ * decide often: their precomputed prefix keys first, and the strings only when the keys are equal
+ * or missing.
+ */
 function compareSlots(a: Slot, b: Slot): number {
   if (a.stamp !== b.stamp) {
     return a.stamp < b.stamp ? -1 : 1;
+  }
+  const ka = a.uuidKey;
+  const kb = b.uuidKey;
+  if (ka !== kb && ka === ka && kb === kb) {
+    return ka < kb ? -1 : 1;
   }
   const ua = a.variable.uuid;
   const ub = b.variable.uuid;
