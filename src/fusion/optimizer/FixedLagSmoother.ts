@@ -207,6 +207,7 @@ export class FixedLagSmoother extends Optimizer {
       this.#variablesToMarginalize(this.#lagExpiration),
       this.graph,
       this.#lagExpiration,
+      (c) => this.constraintCost(c),
     );
   }
 

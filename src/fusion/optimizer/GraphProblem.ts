@@ -1,5 +1,5 @@
 import { Problem, type ParameterBlock, type ResidualBlock } from "./Problem";
-import { costFunctionFor } from "./costFunctionFor";
+import { buildConstraintCost, type ConstraintCost } from "./costFunctionFor";
 import { uuidPrefixKey } from "./uuidPrefixKey";
 import { VARIABLE_TYPES, type Constraint, type ReadonlyGraph, type Variable } from "../core";
 import { QUATERNION_MANIFOLD } from "../math/manifold";
@@ -60,7 +60,7 @@ export class GraphProblem {
   readonly #current: Entry[] = [];
   #build = 0;
 
-  /** Throws RangeError (from `costFunctionFor`) for a constraint the solver cannot evaluate. */
+  /** Throws RangeError (from `buildConstraintCost`) for a constraint the solver cannot evaluate. */
   public constructor(graph?: ReadonlyGraph) {
     if (graph != undefined) {
       this.rebuild(graph);
@@ -135,12 +135,23 @@ export class GraphProblem {
       if (same) {
         problem.readdResidualBlock(cached!, indices);
       } else {
-        const { cost, loss } = costFunctionFor(entry.constraint);
+        // A constraint whose variables are new objects keeps its cost function (built from the
+        // constraint alone); only its residual block is made again.
+        const { cost, loss } = cached ?? buildConstraintCost(entry.constraint);
         const added = problem.addResidualBlock(cost, loss, indices);
         entry.residual = problem.residualBlock(added)!;
       }
     }
     return this;
+  }
+
+  /**
+   * The cost function and loss of a constraint of the latest build (its residual block: the same
+   * objects the solver evaluated), undefined for any other constraint.
+   */
+  public costOf(constraint: Constraint): ConstraintCost | undefined {
+    const entry = this.#entries.get(constraint);
+    return entry?.build === this.#build ? entry.residual : undefined;
   }
 
   /** The parameter-block index of a variable, or undefined when no constraint uses it. */

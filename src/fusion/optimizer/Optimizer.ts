@@ -1,6 +1,6 @@
 import { GraphProblem } from "./GraphProblem";
 import { LevenbergMarquardt, type SolverOptions, type SolverSummary } from "./LevenbergMarquardt";
-import { costFunctionFor } from "./costFunctionFor";
+import { costFunctionFor, type ConstraintCost } from "./costFunctionFor";
 import { odometry2DEstimate, type Odometry2DEstimate } from "./odometry2DEstimate";
 import type { Duration, Stamp } from "../../time";
 import type { DropReason } from "../../time/DropReason";
@@ -195,6 +195,14 @@ export abstract class Optimizer {
   /** Hook for subclasses (autostart checks). */
   protected onSensorsChanged(): void {
     // Default: nothing.
+  }
+
+  /**
+   * A graph constraint's cost function and loss: the solver's own from the latest build when it
+   * has the constraint, else `costFunctionFor`'s (the same numbers either way).
+   */
+  protected constraintCost(constraint: Constraint): ConstraintCost {
+    return this.#built.costOf(constraint) ?? costFunctionFor(constraint);
   }
 
   /** The registration of a sensor; throws RangeError for an unknown one. */

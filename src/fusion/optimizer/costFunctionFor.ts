@@ -49,6 +49,18 @@ export function costFunctionFor(constraint: Constraint): ConstraintCost {
   if (hit) {
     return hit;
   }
+  const built = buildConstraintCost(constraint);
+  cache.set(constraint, built);
+  return built;
+}
+
+/**
+ * `costFunctionFor` without its cache: a new cost function (and loss) every call, equal in every
+ * number to the cached one. For callers that keep what they build (GraphProblem keeps one per
+ * constraint while the constraint is in the graph), so that no WeakMap entry is made per
+ * constraint: that entry cost as much as building the cost function. Throws as `costFunctionFor`.
+ */
+export function buildConstraintCost(constraint: Constraint): ConstraintCost {
   let built: ConstraintCost;
   try {
     built = { cost: build(constraint), loss: lossFor(constraint.loss) };
@@ -59,7 +71,6 @@ export function costFunctionFor(constraint: Constraint): ConstraintCost {
       }`,
     );
   }
-  cache.set(constraint, built);
   return built;
 }
 

@@ -1,6 +1,6 @@
 import { JacobianColumns } from "./JacobianColumns";
 import { MarginalConstraint } from "./MarginalConstraint";
-import { costFunctionFor } from "./costFunctionFor";
+import { costFunctionFor, type ConstraintCost } from "./costFunctionFor";
 import { Transaction, VARIABLE_TYPES, type Constraint, type Matrix, type ReadonlyGraph } from "../core";
 import { Corrector } from "../math/Corrector";
 import {
@@ -31,6 +31,8 @@ const RANK_TOLERANCE = 1e-12;
  *
  * @param source the constraint source (the optimizer's name).
  * @param stamp the transaction stamp.
+ * @param costOf a constraint's cost function and loss (default `costFunctionFor`): an optimizer
+ * hands over the ones its solver built, equal in every number.
  * @throws RangeError when a constraint cannot be evaluated (unknown type, non-finite Jacobian).
  */
 export function marginalizeVariables(
@@ -38,6 +40,7 @@ export function marginalizeVariables(
   uuids: readonly string[],
   graph: ReadonlyGraph,
   stamp: number,
+  costOf: (constraint: Constraint) => ConstraintCost = costFunctionFor,
 ): Transaction {
   const tx = new Transaction(stamp);
   if (uuids.length === 0) {
@@ -104,7 +107,7 @@ export function marginalizeVariables(
   const offs: number[] = [];
   const jac: Float64Array[] = [];
   for (const c of constraints) {
-    const { cost, loss } = costFunctionFor(c);
+    const { cost, loss } = costOf(c);
     const m = cost.numResiduals;
     const k = c.variables.length;
     sizes.length = k;
