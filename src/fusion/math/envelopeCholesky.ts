@@ -29,14 +29,23 @@ export function envelopeCholesky(
     for (let j = fa < fb ? fa : fb; j < a; j++) {
       const rj = rowBase[j]!;
       const fj = first[j]!;
+      // The dot products below are written out (not `subtractDot` calls): in a function this
+      // size V8 does not inline the call, and every call then boxes its argument and result as
+      // heap numbers (a tenth of the fusion runner's allocations). Same terms, same order.
       if (j < fb) {
-        const s = fa > fj ? fa : fj;
-        l[ra + j] = subtractDot(l[ra + j]!, l, ra + s, l, rj + s, j - s) * inv[j]!;
+        let x = l[ra + j]!;
+        for (let k = fa > fj ? fa : fj; k < j; k++) {
+          x -= l[ra + k]! * l[rj + k]!;
+        }
+        l[ra + j] = x * inv[j]!;
         continue;
       }
       if (j < fa) {
-        const s = fb > fj ? fb : fj;
-        l[rb + j] = subtractDot(l[rb + j]!, l, rb + s, l, rj + s, j - s) * inv[j]!;
+        let x = l[rb + j]!;
+        for (let k = fb > fj ? fb : fj; k < j; k++) {
+          x -= l[rb + k]! * l[rj + k]!;
+        }
+        l[rb + j] = x * inv[j]!;
         continue;
       }
       if (j + 1 < a) {
@@ -119,8 +128,11 @@ export function envelopeCholesky(
       return false;
     }
     if (fb <= a) {
-      const s = fb > fa ? fb : fa;
-      l[rb + a] = subtractDot(l[rb + a]!, l, rb + s, l, ra + s, a - s) * inv[a]!;
+      let x = l[rb + a]!;
+      for (let k = fb > fa ? fb : fa; k < a; k++) {
+        x -= l[rb + k]! * l[ra + k]!;
+      }
+      l[rb + a] = x * inv[a]!;
     }
     if (!pivot(l, rb, fb, b, inv)) {
       return false;
