@@ -1,20 +1,26 @@
 import type { CostFunction } from "./CostFunction";
-import { Whitener } from "./Whitener";
+import type { Whitener } from "./Whitener";
 import { wrapAngle } from "./angles";
 import { checkSqrtInformation } from "./checks";
+import { whitenerFor } from "./whitenerFor";
 
 /**
  * What AbsoluteCost and RelativeCost share: `r = A·e` for an error vector `e` of length n (one
  * entry per component of the variable), with the components flagged `angular` wrapped to [-π, π).
  * `A` is the `k × n` row-major square-root information. Subclasses write the raw error into
- * `error`, call `whiten`, and fill their Jacobians. Allocates nothing per evaluation.
+ * `error`, call `whiten`, and fill their Jacobians. Allocates nothing per evaluation; what does not
+ * depend on the constraint's numbers (the block sizes, the angular flags, the error scratch) is
+ * shared by the costs of the same shape, and the whitener by the costs of equal `A`.
  */
 export abstract class LinearErrorCost implements CostFunction {
   public readonly numResiduals: number;
   public readonly parameterBlockSizes: readonly number[];
   /** `A`, row-major `k × n`. */
   protected readonly sqrtInformation: Float64Array;
-  /** Scratch error vector (length n). */
+  /**
+   * Scratch error vector (length n), shared by every LinearErrorCost of this n: `evaluate` fills
+   * it and reads it back before it returns, and nothing it calls evaluates a cost.
+   */
   protected readonly error: Float64Array;
   readonly #angular: readonly boolean[];
   readonly #whitener: Whitener;
@@ -33,11 +39,12 @@ export abstract class LinearErrorCost implements CostFunction {
     what: string,
   ) {
     this.numResiduals = checkSqrtInformation(sqrtInformation, n, what);
-    this.parameterBlockSizes = Array.from({ length: blocks }, () => n);
-    this.#whitener = new Whitener(sqrtInformation, n);
+    this.#whitener = whitenerFor(sqrtInformation, n);
     this.sqrtInformation = this.#whitener.a;
-    this.#angular = Array.from({ length: n }, (_, i) => angular[i] === true);
-    this.error = new Float64Array(n);
+    const shape = shapeOf(n, blocks, angular);
+    this.parameterBlockSizes = shape.blockSizes;
+    this.#angular = shape.angular;
+    this.error = shape.error;
   }
 
   public abstract evaluate(
@@ -57,4 +64,37 @@ export abstract class LinearErrorCost implements CostFunction {
     }
     this.#whitener.vector(e, residuals);
   }
+}
+
+/** What the LinearErrorCosts of one shape share (never changed after it is made). */
+interface Shape {
+  readonly blockSizes: readonly number[];
+  readonly angular: readonly boolean[];
+  readonly error: Float64Array;
+}
+
+const SHAPES = new Map<string, Shape>();
+
+/** The shared arrays for n components, `blocks` blocks, and these angular flags (missing = false). */
+function shapeOf(n: number, blocks: number, angular: readonly boolean[]): Shape {
+  let key = `${n}:${blocks}:`;
+  for (let i = 0; i < n; i++) {
+    key += angular[i] === true ? "1" : "0";
+  }
+  let shape = SHAPES.get(key);
+  if (shape == undefined) {
+    shape = {
+      blockSizes: Object.freeze(Array.from({ length: blocks }, () => n)),
+      angular: Object.freeze(Array.from({ length: n }, (_, i) => angular[i] === true)),
+      error: errorScratch(n),
+    };
+    SHAPES.set(key, shape);
+  }
+  return shape;
+}
+
+const ERRORS: Float64Array[] = [];
+
+function errorScratch(n: number): Float64Array {
+  return (ERRORS[n] ??= new Float64Array(n));
 }

@@ -1,6 +1,7 @@
 import type { CostFunction } from "./CostFunction";
 import { wrapAngle } from "./angles";
 import { predictUnicycle2D } from "./unicycle2d";
+import { sameNumbers } from "../core/sameNumbers";
 
 /** Parameter block sizes of the kinematic constraint: 5 variables at t1, then 5 at t2. */
 const BLOCK_SIZES: readonly number[] = [2, 1, 2, 1, 2, 2, 1, 2, 1, 2];
@@ -54,17 +55,9 @@ export class Unicycle2DStateCost implements CostFunction {
       throw new RangeError(`Unicycle2DStateCost: dt ${dt} is not finite`);
     }
     this.dt = dt;
-    this.#a = Float64Array.from(sqrtInformation);
-    let diagonal = true;
-    for (let r = 0; r < 8 && diagonal; r++) {
-      for (let c = 0; c < 8; c++) {
-        if (r !== c && this.#a[r * 8 + c] !== 0) {
-          diagonal = false;
-          break;
-        }
-      }
-    }
-    this.#diag = diagonal ? Float64Array.from({ length: 8 }, (_, i) => this.#a[i * 9]!) : undefined;
+    const whitening = whiteningOf(sqrtInformation);
+    this.#a = whitening.a;
+    this.#diag = whitening.diag;
   }
 
   public evaluate(
@@ -178,4 +171,46 @@ function scatterColumns(
       }
     }
   }
+}
+
+/** A kinematic constraint's `A` (a private copy) and its diagonal when `A` is diagonal. */
+interface Whitening {
+  readonly a: Float64Array;
+  readonly diag: Float64Array | undefined;
+}
+
+/** The last few whitenings built: the motion model's segments at a fixed rate share their `A`. */
+const RECENT_WHITENINGS: Whitening[] = [];
+let nextWhitening = 0;
+
+/**
+ * The whitening of `sqrtInformation` (64 entries): one built earlier from entries equal to these
+ * to the bit (`Object.is`) when remembered (never changed after it is built, so sharing it is
+ * exactly building it again), else a new one.
+ */
+function whiteningOf(sqrtInformation: ArrayLike<number>): Whitening {
+  for (const w of RECENT_WHITENINGS) {
+    if (sameNumbers(w.a, sqrtInformation)) {
+      return w;
+    }
+  }
+  const a = new Float64Array(64);
+  let diagonal = true;
+  for (let i = 0; i < 64; i++) {
+    a[i] = sqrtInformation[i]!;
+    if (i % 9 !== 0 && a[i] !== 0) {
+      diagonal = false;
+    }
+  }
+  let diag: Float64Array | undefined;
+  if (diagonal) {
+    diag = new Float64Array(8);
+    for (let i = 0; i < 8; i++) {
+      diag[i] = a[i * 9]!;
+    }
+  }
+  const built = { a, diag };
+  RECENT_WHITENINGS[nextWhitening] = built;
+  nextWhitening = (nextWhitening + 1) % 4;
+  return built;
 }
