@@ -1,12 +1,13 @@
 import type { CostFunction } from "./CostFunction";
-import { Whitener } from "./Whitener";
+import type { Whitener } from "./Whitener";
+import { whitenerFor } from "./whitenerFor";
 
 /**
  * Base of the 3D cost functions: a subclass computes the raw error `e` (length n) and, when asked,
  * its Jacobian with respect to each block's tangent coordinates (`n × local_b`, row-major); this
  * base whitens both with the constraint's `A` (`k × n`, scattered columns for a partial
- * measurement): `r = A·e`, `J_b = A·∂e/∂δ_b` (see `Whitener`). Nothing is allocated per
- * evaluation.
+ * measurement): `r = A·e`, `J_b = A·∂e/∂δ_b` (see `Whitener`; cost functions of equal `A` share
+ * one, see `whitenerFor`). Nothing is allocated per evaluation.
  */
 export abstract class WhitenedCost implements CostFunction {
   public readonly numResiduals: number;
@@ -34,7 +35,7 @@ export abstract class WhitenedCost implements CostFunction {
     if (sqrtInformation.length === 0 || sqrtInformation.length % n !== 0) {
       throw new RangeError(`${what}: sqrtInformation has ${sqrtInformation.length} entries, not k × ${n}`);
     }
-    this.#whitener = new Whitener(sqrtInformation, n);
+    this.#whitener = whitenerFor(sqrtInformation, n);
     this.numResiduals = this.#whitener.rows;
     this.parameterBlockSizes = ambientSizes;
     this.#localSizes = localSizes;
