@@ -1,4 +1,5 @@
 import type { Matrix } from "./Matrix";
+import { copyNumbers } from "./copyNumbers";
 import { choleskyLowerInto, inverseInto } from "./linalg";
 import { randomUuid } from "./uuid";
 
@@ -90,7 +91,7 @@ export class Constraint {
     this.type = init.type;
     this.source = init.source;
     this.variables = [...init.variables];
-    this.mean = Float64Array.from(init.mean);
+    this.mean = copyNumbers(init.mean);
     this.sqrtInformation = init.sqrtInformation;
     this.covariance = init.covariance;
     this.loss = init.loss ?? null;

@@ -1,3 +1,4 @@
+import { copyNumbers } from "./copyNumbers";
 import type { StampedUuids } from "./uuid";
 import type { Stamp } from "../../time";
 
@@ -93,7 +94,7 @@ export class Variable {
   }) {
     this.uuid = init.uuid;
     this.type = init.type;
-    this.data = Float64Array.from(init.data);
+    this.data = copyNumbers(init.data);
     this.hold = init.hold ?? false;
     this.stamp = init.stamp;
     this.deviceId = init.deviceId;

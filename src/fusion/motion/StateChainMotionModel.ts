@@ -109,6 +109,8 @@ export abstract class StateChainMotionModel implements MotionModel {
   readonly #history = new Map<Stamp, StateEntry>();
   readonly #scratch: Float64Array;
   readonly #noise = new DiagonalNoiseCache();
+  /** The layout's initial state as a typed array (each segment starts from a copy). */
+  readonly #initialState: Float64Array;
 
   /** Throws RangeError naming the option when an option is invalid. */
   protected constructor(options: StateChainOptions, layout: StateLayout) {
@@ -120,6 +122,7 @@ export abstract class StateChainMotionModel implements MotionModel {
       );
     }
     this.#layout = layout;
+    this.#initialState = Float64Array.from(layout.initialState);
     this.#q = Float64Array.from(q);
     this.#scratch = new Float64Array(n);
     this.#scaleProcessNoise = options.scaleProcessNoise ?? false;
@@ -250,7 +253,9 @@ export abstract class StateChainMotionModel implements MotionModel {
   #generate(begin: Stamp, end: Stamp): MotionSegmentOutput {
     const layout = this.#layout;
     const stamps = this.#stamps;
-    const state1 = Float64Array.from(layout.initialState);
+    // A typed array's slice copies the bits (Float64Array.from of the layout's number array,
+    // once per segment, went through the iterator protocol).
+    const state1 = this.#initialState.slice();
     const baseIndex = upperBound(stamps, begin) - 1;
     let uuids1: readonly string[] | undefined;
     if (baseIndex < 0) {
