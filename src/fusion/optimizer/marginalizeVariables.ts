@@ -186,7 +186,7 @@ export function marginalizeVariables(
     blocks.push({ rows, cols: size, data: block });
     points.push(Float64Array.from(variable.data));
     const wraps = VARIABLE_TYPES[variable.type]?.wrapsAngle === true;
-    angular.push(Array.from({ length: size }, () => wraps));
+    angular.push(new Array<boolean>(size).fill(wraps));
   }
   tx.addConstraint(
     new MarginalConstraint({ source, variables: kept, a: blocks, b, linearizationPoints: points, angular }),
