@@ -109,6 +109,8 @@ export abstract class StateChainMotionModel implements MotionModel {
   readonly #history = new Map<Stamp, StateEntry>();
   readonly #scratch: Float64Array;
   readonly #noise = new DiagonalNoiseCache();
+  /** graphCallback's scratch: the graph's variables of one state. */
+  readonly #found: Readonly<Variable>[] = [];
   /** The layout's initial state as a typed array (each segment starts from a copy). */
   readonly #initialState: Float64Array;
 
@@ -203,15 +205,16 @@ export abstract class StateChainMotionModel implements MotionModel {
     // Whether the previous entry's state differs from what it was at the end of the last call.
     let previousChanged = false;
     const entries = this.#entries;
+    const found = this.#found;
     for (let j = 0; j < stamps.length; j++) {
       const stamp = stamps[j]!;
       const entry = entries[j]!;
       const uuids = entry.uuids;
       let changed = false;
-      if (uuids != undefined && allExist(graph, uuids)) {
+      if (uuids != undefined && findAll(graph, uuids, found)) {
         const state = entry.state;
         for (let k = 0; k < uuids.length; k++) {
-          const data = graph.getVariable(uuids[k]!).data;
+          const data = found[k]!.data;
           const offset = offsets[k]!;
           for (let i = 0; i < sizes[k]!; i++) {
             const value = data[i]!;
@@ -374,12 +377,18 @@ function validate(layout: StateLayout, state1: Float64Array, state2: Float64Arra
   return undefined;
 }
 
-/** Whether every UUID is a variable of the graph. */
-function allExist(graph: ReadonlyGraph, uuids: readonly string[]): boolean {
-  for (const u of uuids) {
-    if (!graph.variableExists(u)) {
+/**
+ * Whether every UUID is a variable of the graph; when so, `out[k]` is the variable of `uuids[k]`.
+ * One lookup per UUID (an existence check and then a get was two, for every history state on
+ * every cycle).
+ */
+function findAll(graph: ReadonlyGraph, uuids: readonly string[], out: Readonly<Variable>[]): boolean {
+  for (let k = 0; k < uuids.length; k++) {
+    const variable = graph.findVariable(uuids[k]!);
+    if (variable == undefined) {
       return false;
     }
+    out[k] = variable;
   }
   return true;
 }
