@@ -1,8 +1,9 @@
-import { sha1 } from "./sha1";
+import { v4 as uuidv4, v5 as uuidv5, NIL as NIL_UUID_STRING } from "uuid";
+
 import type { Stamp, TimeBase } from "../../time";
 
 /** The nil UUID (fuse's default device id). */
-export const NIL_UUID = "00000000-0000-0000-0000-000000000000";
+export const NIL_UUID = NIL_UUID_STRING;
 
 const NIL_BYTES = new Uint8Array(16);
 const UTF8 = new TextEncoder();
@@ -14,18 +15,14 @@ const DIGIT_AT = [0, 2, 4, 6, 9, 11, 14, 16, 19, 21, 24, 26, 28, 30, 32, 34];
 const CHARS: number[] = Array.from({ length: 36 }, () => 0x2d);
 
 /**
- * RFC 4122 form of `b[at … at + 16)` with the version nibble and the variant bits set (as the
- * `uuid` package writes them). One `String.fromCharCode` gives a flat string at once, where
- * joining 20 pieces would build a rope that every Map lookup by this key first flattens.
+ * The RFC 4122 form of the 16 bytes `b` (bytes the `uuid` package wrote, version and variant bits
+ * included). The package's own strings are joined from 20 pieces, a rope that every Map lookup by
+ * this key flattens first; one `String.fromCharCode` gives a flat string at once (measured:
+ * 800 → 330 ns per UUID with a Map set and get).
  */
-function formatUuid(b: Uint8Array, at: number, version: number): string {
+function formatUuid(b: Uint8Array): string {
   for (let i = 0; i < 16; i++) {
-    let v = b[at + i]!;
-    if (i === 6) {
-      v = (v & 0x0f) | (version << 4);
-    } else if (i === 8) {
-      v = (v & 0x3f) | 0x80;
-    }
+    const v = b[i]!;
     const c = DIGIT_AT[i]!;
     CHARS[c] = HEX_CODES[v >>> 4]!;
     CHARS[c + 1] = HEX_CODES[v & 0x0f]!;
@@ -33,22 +30,15 @@ function formatUuid(b: Uint8Array, at: number, version: number): string {
   return String.fromCharCode.apply(null, CHARS);
 }
 
-/** Scratch of uuid5: the namespace ‖ name message (grown as needed) and the digest. */
-let message = new Uint8Array(64);
-const digest = new Uint8Array(20);
+/** The 16 bytes of the UUID being generated (reused: formatUuid copies them into the string). */
+const generated = new Uint8Array(16);
 
 /**
- * RFC 4122 version-5 UUID of `name` in the namespace given by its 16 bytes: the same string as the
- * `uuid` package's `v5(name, namespace)`, with no hash object and no allocation but the string.
+ * RFC 4122 version-5 UUID of `name` in the namespace given by its 16 bytes, hashed by the `uuid`
+ * package: the same string as its `v5(name, namespace)`.
  */
 function uuid5(namespace: Uint8Array, name: Uint8Array): string {
-  const length = 16 + name.length;
-  if (message.length < length) {
-    message = new Uint8Array(2 * length);
-  }
-  message.set(namespace, 0);
-  message.set(name, 16);
-  return formatUuid(sha1(message, length, digest), 0, 5);
+  return formatUuid(uuidv5(name, namespace, generated));
 }
 
 /**
@@ -92,16 +82,24 @@ export function uuidFromNamespace(namespace: string, bytes: Uint8Array): string 
  */
 const randomPool = new Uint8Array(16 * 256);
 let randomPoolAt = randomPool.length;
+const randomBytes16 = new Uint8Array(16);
+const POOLED_V4 = {
+  rng: (): Uint8Array => {
+    if (randomPoolAt === randomPool.length) {
+      crypto.getRandomValues(randomPool);
+      randomPoolAt = 0;
+    }
+    for (let i = 0; i < 16; i++) {
+      randomBytes16[i] = randomPool[randomPoolAt + i]!;
+    }
+    randomPoolAt += 16;
+    return randomBytes16;
+  },
+};
 
 /** A random (v4) UUID, as fuse gives every constraint; never the same bytes twice from one pool. */
 export function randomUuid(): string {
-  if (randomPoolAt === randomPool.length) {
-    crypto.getRandomValues(randomPool);
-    randomPoolAt = 0;
-  }
-  const at = randomPoolAt;
-  randomPoolAt += 16;
-  return formatUuid(randomPool, at, 4);
+  return formatUuid(uuidv4(POOLED_V4, generated));
 }
 
 /**
