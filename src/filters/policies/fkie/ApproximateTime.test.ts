@@ -295,6 +295,39 @@ describe("fkie ApproximateTime: derived cases (reference §3)", () => {
     expect([0, 1, 2].map((i) => policy.held(i))).toEqual([1, 1, 1]);
   });
 
+  it.each([false, true])(
+    "an add from a drop listener during age expiry keeps the outer message's stamp (ros1OutOfOrder=%s)",
+    (ros1OutOfOrder) => {
+      // With an age limit, add hands its stamp to the expiry and order check through a scratch
+      // slot, which the nested add below writes too while the outer add (b) is expiring a. The
+      // ROS 2 check must still record b's 200 as slot 0's latest stamp: d (195) then resets.
+      // Expected events as before that change (68bc4d7).
+      const policy = new ApproximateTime<string>(2, { maxAge: 50, ros1OutOfOrder });
+      const log: string[] = [];
+      let nested = false;
+      policy.bind({
+        emit: (items, stamps) => log.push(`set ${items.join(",")} ${stamps.join(",")}`),
+        drop: (slot, stamp, item, reason) => {
+          log.push(`drop s${slot} ${stamp} ${reason} | ${item}`);
+          if (!nested) {
+            nested = true;
+            policy.add(1, 190, "n", 190);
+          }
+        },
+      });
+      for (const [slot, stamp, item] of [[0, 100, "a"], [0, 200, "b"], [1, 205, "c"], [1, 210, "e"], [0, 195, "d"]] as const) {
+        policy.add(slot, stamp, item, stamp);
+      }
+      expect(log).toEqual([
+        "drop s0 100 max-age | a",
+        "drop s1 190 not-selected | n",
+        "set b,c 200,205",
+        ...(ros1OutOfOrder ? [] : ["drop s1 210 out-of-order-reset | e"]),
+      ]);
+      expect([policy.held(0), policy.held(1)]).toEqual(ros1OutOfOrder ? [1, 1] : [1, 0]);
+    },
+  );
+
   it("reset(true) reports everything held as `reset` and forgets the latest stamps", () => {
     const policy = new ApproximateTime<string>(2, { maxAge: null });
     const rec = feed(policy, [[0, 100, "a"], [0, 110, "b"]]);

@@ -48,6 +48,7 @@ const UNSET = -1;
 // Indices into ApproximateTime's #pivotAndZero.
 const PIVOT_TS = 0;
 const ZERO = 1;
+const INCOMING = 2;
 const INITIAL_CAPACITY = 16;
 
 /**
@@ -97,11 +98,11 @@ export class ApproximateTime<T> extends QueueAgePolicy<T> {
   readonly #latest: Float64Array;
   #pivot = UNSET;
   /**
-   * `[pivot stamp, zero]`. Read from a Float64Array, they stay unboxed doubles in the matching
-   * loop; as number fields (`zero` is usually the small integer 0) TurboFan boxed every pivot
-   * stamp it merged with them, a heap allocation per matching call.
+   * `[pivot stamp, zero, incoming stamp]`. Read from a Float64Array, they stay unboxed doubles in
+   * the matching loop; as number fields (`zero` is usually the small integer 0) TurboFan boxed
+   * every pivot stamp it merged with them, a heap allocation per matching call.
    */
-  readonly #pivotAndZero = new Float64Array(2);
+  readonly #pivotAndZero = new Float64Array(3);
   /** Number of slots holding at least one message (a pivot needs all of them). */
   #filled = 0;
 
@@ -167,15 +168,13 @@ export class ApproximateTime<T> extends QueueAgePolicy<T> {
     if (ring == undefined || stamp !== stamp) {
       rejectInput(slot, stamp, this.slots, "fkie/approximate-time");
     }
-    // 1. Age expiry against the incoming stamp.
-    if (this.ageLimit != undefined) {
-      this.#discardExpired(stamp - this.ageLimit);
-    }
-    // 2. Out-of-order check; an equal stamp is in order.
-    if (this.#ros1) {
-      if (ring.len > 0 && stamp < ring.stampAt(ring.len - 1)) {
-        this.#clear("out-of-order-reset");
-      }
+    // 1. Age expiry against the incoming stamp, 2. the out-of-order check. Only the ROS 2 check
+    // without an age limit is written here: the smaller add is, the more of a pipeline TurboFan
+    // inlines around it (a caller cut off at add passes it every stamp boxed, see #match).
+    if (this.ageLimit != undefined || this.#ros1) {
+      // Through a Float64Array: a double argument of a call that is not inlined is boxed.
+      this.#pivotAndZero[INCOMING] = stamp;
+      this.#expireAndCheckOrder(slot);
     } else {
       const latest = this.#latest[slot]!;
       if (stamp < latest && latest !== this.#zero) {
@@ -218,6 +217,27 @@ export class ApproximateTime<T> extends QueueAgePolicy<T> {
   public held(slot: number): number {
     checkSlotIndex(slot, this.slots, "fkie/approximate-time");
     return this.#rings[slot]!.len;
+  }
+
+  /** Steps 1 and 2 of add for a stamp in `#pivotAndZero[INCOMING]`: age expiry, order check. */
+  #expireAndCheckOrder(slot: number): void {
+    const stamp = this.#pivotAndZero[INCOMING]!;
+    if (this.ageLimit != undefined) {
+      this.#discardExpired(stamp - this.ageLimit);
+    }
+    // An equal stamp is in order.
+    if (this.#ros1) {
+      const ring = this.#rings[slot]!;
+      if (ring.len > 0 && stamp < ring.stampAt(ring.len - 1)) {
+        this.#clear("out-of-order-reset");
+      }
+    } else {
+      const latest = this.#latest[slot]!;
+      if (stamp < latest && latest !== this.#zero) {
+        this.#clear("out-of-order-reset");
+      }
+      this.#latest[slot] = stamp;
+    }
   }
 
   #prune(slot: number, keep: number): void {
