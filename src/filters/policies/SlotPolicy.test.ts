@@ -8,8 +8,8 @@ import { ApproximateTime } from "./ros/ApproximateTime";
 import { ExactTime } from "./ros/ExactTime";
 import { recordingHostOf } from "./testing/RecordingHost";
 
-// The policies whose add starts with hostForStamped (one combined test on the per-message path,
-// the exact checks out of line): its errors and its no-header drop, in that order.
+// The policies whose add starts with hostForStamped: its errors and its no-header drop, in that
+// order.
 const stamped: [string, () => CombinerPolicy<string>][] = [
   ["ros/approximate-time", () => new ApproximateTime<string>(2, { queueSize: 3 })],
   ["ros/exact-time", () => new ExactTime<string>(2, { queueSize: 3 })],

@@ -52,12 +52,9 @@ export abstract class SlotPolicy<T, H extends PolicyHost<T> | undefined = Policy
    * a header stamp"), returning undefined: the start of `add` in the policies that match by stamp.
    */
   protected hostForStamped(slot: number, stamp: Stamp, item: T): PolicyHost<T> | undefined {
-    const host: PolicyHost<T> | undefined = this.host;
-    // One test for the per-message path, the rest out of line: this starts every `add`, and the
-    // smaller it is, the more of a pipeline TurboFan inlines around it. `slot >>> 0 === slot`
-    // holds exactly for the integers in [0, 2^32), so with `slot < slots` it is hostFor's test.
-    if (host == undefined || stamp !== stamp || slot >>> 0 !== slot || slot >= this.slots) {
-      this.#rejectStamped(slot, stamp, item);
+    const host = this.hostFor(slot);
+    if (stamp !== stamp) {
+      host.drop(slot, stamp, item, "no-header", `${this.type} needs a header stamp`);
       return undefined;
     }
     return host;
@@ -66,16 +63,10 @@ export abstract class SlotPolicy<T, H extends PolicyHost<T> | undefined = Policy
   /** The bound host, for an `add` to `slot`; throws before `bind()` or for a slot that does not exist. */
   protected hostFor(slot: number): PolicyHost<T> {
     const host: PolicyHost<T> | undefined = this.host;
-    if (host == undefined || slot >>> 0 !== slot || slot >= this.slots) {
+    if (host == undefined || !Number.isInteger(slot) || slot < 0 || slot >= this.slots) {
       rejectAdd(this.type, host, slot, this.slots);
     }
     return host;
-  }
-
-  // The cold path of hostForStamped: throws as hostFor does, else drops the headerless message.
-  #rejectStamped(slot: number, stamp: Stamp, item: T): void {
-    const host = this.hostFor(slot);
-    host.drop(slot, stamp, item, "no-header", `${this.type} needs a header stamp`);
   }
 }
 

@@ -189,21 +189,16 @@ export class ApproximateTime<T> extends SlotPolicy<T> {
     }
     // During process() a deque may hold queueSize + 1 messages; the limit applies afterwards.
     if (this.#len[slot] > this.#queueSize) {
-      this.#overflow(host, slot);
-    }
-  }
-
-  // Out of add, so that add stays small enough for TurboFan to inline into a whole pipeline.
-  #overflow(host: PolicyHost<T>, slot: number): void {
-    this.#recoverAll();
-    this.#popFront(host, slot, "queue-overflow");
-    if (this.#hasDropped[slot] === 0) {
-      this.#hasDropped[slot] = 1;
-      this.#droppedFlags++;
-    }
-    if (this.#pivot !== NO_PIVOT) {
-      this.#pivot = NO_PIVOT;
-      this.#process(host);
+      this.#recoverAll();
+      this.#popFront(host, slot, "queue-overflow");
+      if (this.#hasDropped[slot] === 0) {
+        this.#hasDropped[slot] = 1;
+        this.#droppedFlags++;
+      }
+      if (this.#pivot !== NO_PIVOT) {
+        this.#pivot = NO_PIVOT;
+        this.#process(host);
+      }
     }
   }
 
