@@ -1,7 +1,7 @@
 import type { CostFunction } from "./CostFunction";
+import { RecentByNumbers } from "./RecentByNumbers";
 import { wrapAngle } from "./angles";
 import { predictUnicycle2D } from "./unicycle2d";
-import { sameNumbers } from "../core/sameNumbers";
 
 /** Parameter block sizes of the kinematic constraint: 5 variables at t1, then 5 at t2. */
 const BLOCK_SIZES: readonly number[] = [2, 1, 2, 1, 2, 2, 1, 2, 1, 2];
@@ -180,19 +180,17 @@ interface Whitening {
 }
 
 /** The last few whitenings built: the motion model's segments at a fixed rate share their `A`. */
-const RECENT_WHITENINGS: Whitening[] = [];
-let nextWhitening = 0;
+const RECENT_WHITENINGS = new RecentByNumbers<Whitening>(4);
 
 /**
  * The whitening of `sqrtInformation` (64 entries): one built earlier from entries equal to these
- * to the bit (`Object.is`) when remembered (never changed after it is built, so sharing it is
- * exactly building it again), else a new one.
+ * to the bit when remembered (never changed after it is built, so sharing it is exactly building
+ * it again), else a new one.
  */
 function whiteningOf(sqrtInformation: ArrayLike<number>): Whitening {
-  for (const w of RECENT_WHITENINGS) {
-    if (sameNumbers(w.a, sqrtInformation)) {
-      return w;
-    }
+  const found = RECENT_WHITENINGS.find(sqrtInformation, 0);
+  if (found != undefined) {
+    return found;
   }
   const a = new Float64Array(64);
   let diagonal = true;
@@ -209,8 +207,5 @@ function whiteningOf(sqrtInformation: ArrayLike<number>): Whitening {
       diag[i] = a[i * 9]!;
     }
   }
-  const built = { a, diag };
-  RECENT_WHITENINGS[nextWhitening] = built;
-  nextWhitening = (nextWhitening + 1) % 4;
-  return built;
+  return RECENT_WHITENINGS.remember(a, 0, { a, diag });
 }

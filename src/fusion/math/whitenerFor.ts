@@ -1,10 +1,8 @@
+import { RecentByNumbers } from "./RecentByNumbers";
 import { Whitener } from "./Whitener";
-import { sameNumbers } from "../core/sameNumbers";
 
-/** How many distinct whiteners are remembered (sensors with a fixed covariance repeat one). */
-const REMEMBERED = 8;
-const recent: Whitener[] = [];
-let next = 0;
+/** The whiteners built last (sensors with a fixed covariance repeat one). */
+const recent = new RecentByNumbers<Whitener>(8);
 
 /**
  * `new Whitener(a, n)`, or a Whitener built earlier from an `a` equal to this one in every entry
@@ -14,13 +12,10 @@ let next = 0;
  * compute exactly what a Whitener of their own would.
  */
 export function whitenerFor(a: ArrayLike<number>, n: number): Whitener {
-  for (const w of recent) {
-    if (w.cols === n && sameNumbers(w.a, a)) {
-      return w;
-    }
+  const found = recent.find(a, n);
+  if (found != undefined) {
+    return found;
   }
   const built = new Whitener(a, n);
-  recent[next] = built;
-  next = (next + 1) % REMEMBERED;
-  return built;
+  return recent.remember(built.a, n, built);
 }
