@@ -168,14 +168,16 @@ export class ApproximateTime<T> extends QueueAgePolicy<T> {
     if (ring == undefined || stamp !== stamp) {
       rejectInput(slot, stamp, this.slots, "fkie/approximate-time");
     }
-    // 1. Age expiry against the incoming stamp, 2. the out-of-order check. Only the ROS 2 check
-    // without an age limit is written here: the smaller add is, the more of a pipeline TurboFan
-    // inlines around it (a caller cut off at add passes it every stamp boxed, see #match).
+    // 1. Age expiry against the incoming stamp, 2. the out-of-order check (an equal stamp is in
+    // order). Expiry and the ROS 1 check are out of line: the smaller add is, the more of a
+    // pipeline TurboFan inlines around it (a caller cut off at add passes it every stamp boxed,
+    // see #match).
     if (this.ageLimit != undefined || this.#ros1) {
       // Through a Float64Array: a double argument of a call that is not inlined is boxed.
       this.#pivotAndZero[INCOMING] = stamp;
       this.#expireAndCheckOrder(slot);
-    } else {
+    }
+    if (!this.#ros1) {
       const latest = this.#latest[slot]!;
       if (stamp < latest && latest !== this.#zero) {
         this.#clear("out-of-order-reset");
@@ -219,24 +221,17 @@ export class ApproximateTime<T> extends QueueAgePolicy<T> {
     return this.#rings[slot]!.len;
   }
 
-  /** Steps 1 and 2 of add for a stamp in `#pivotAndZero[INCOMING]`: age expiry, order check. */
+  /** Age expiry and the ROS 1 order check of add, for the stamp in `#pivotAndZero[INCOMING]`. */
   #expireAndCheckOrder(slot: number): void {
     const stamp = this.#pivotAndZero[INCOMING]!;
     if (this.ageLimit != undefined) {
       this.#discardExpired(stamp - this.ageLimit);
     }
-    // An equal stamp is in order.
     if (this.#ros1) {
       const ring = this.#rings[slot]!;
       if (ring.len > 0 && stamp < ring.stampAt(ring.len - 1)) {
         this.#clear("out-of-order-reset");
       }
-    } else {
-      const latest = this.#latest[slot]!;
-      if (stamp < latest && latest !== this.#zero) {
-        this.#clear("out-of-order-reset");
-      }
-      this.#latest[slot] = stamp;
     }
   }
 
