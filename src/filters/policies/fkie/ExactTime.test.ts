@@ -199,3 +199,91 @@ describe("fkie ExactTime properties", () => {
     );
   });
 });
+
+/**
+ * fkie ExactTime's add, restated over sorted arrays (reference §2.2): the oracle the long-stream
+ * property compares the policy's event sequence with.
+ */
+function exactTimeOracle(
+  slots: number,
+  maxQueueSize: number,
+  maxAge: number | null,
+  inputs: readonly Input<string>[],
+): string[] {
+  const held: [number, string][][] = Array.from({ length: slots }, () => []);
+  const events: string[] = [];
+  const drop = (k: number, i: number, [s, item]: [number, string], reason: string): void => {
+    events.push(`${k} drop s${i} ${s} ${reason} | ${item}`);
+  };
+  inputs.forEach(([slot, stamp, item], k) => {
+    const q = held[slot]!;
+    if (q.some(([s]) => s === stamp)) {
+      drop(k, slot, [stamp, item], "duplicate-stamp");
+      return;
+    }
+    q.push([stamp, item]);
+    q.sort((a, b) => a[0] - b[0]);
+    const complete = held.every((h) => h.some(([s]) => s === stamp));
+    const items: string[] = [];
+    if (complete) {
+      held.forEach((h, i) => {
+        while (h[0]![0] < stamp) {
+          drop(k, i, h.shift()!, "not-selected");
+        }
+        items.push(h.shift()![1]);
+      });
+    } else if (maxAge != null) {
+      held.forEach((h, i) => {
+        while (h.length > 0 && h[0]![0] <= stamp - maxAge) {
+          drop(k, i, h.shift()!, "max-age");
+        }
+      });
+    }
+    if (maxQueueSize > 0 && q.length > maxQueueSize) {
+      drop(k, slot, q.shift()!, "queue-overflow");
+    }
+    if (complete) {
+      events.push(`${k} emit ${items.map(() => stamp).join(" ")} | ${items.join(" ")}`);
+    }
+  });
+  // Then reset(true): everything still held, slot by slot, oldest first.
+  held.forEach((h, i) => {
+    for (const m of h) {
+      drop(inputs.length - 1, i, m, "reset");
+    }
+  });
+  return events;
+}
+
+describe("fkie ExactTime on long streams", () => {
+  it("matches the restated algorithm event for event, then drops what it holds on reset (duplicates, late stamps, limits, slots refilled many times)", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 2, max: 3 }),
+        fc.integer({ min: 0, max: 12 }),
+        fc.option(fc.integer({ min: 5, max: 60 }), { nil: null }),
+        fc.array(fc.tuple(fc.nat(), fc.integer({ min: -8, max: 3 })), { minLength: 150, maxLength: 600 }),
+        fc.boolean(),
+        (slots, maxQueueSize, maxAge, steps, oddOnSlot0) => {
+          // Stamps mostly rise (so slots fill and drain past their capacity), some arrive late.
+          // With odd stamps on slot 0 only, nothing matches after a late even stamp and slots
+          // hold hundreds of messages when no limit applies.
+          let now = 100;
+          const inputs: Input<string>[] = steps.map(([pick, jump], k) => {
+            now += Math.max(jump, 0);
+            const slot = pick % slots;
+            const stamp = now + Math.min(jump, 0);
+            return [slot, oddOnSlot0 && slot === 0 ? 2 * stamp + 1 : stamp, `m${k}`];
+          });
+          const policy = new ExactTime<string>(slots, { maxQueueSize, maxAge });
+          const recorder = feed(policy, inputs);
+          policy.reset(true);
+          expect(describeEvents(recorder.events, String)).toEqual(
+            exactTimeOracle(slots, maxQueueSize, maxAge, inputs),
+          );
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});

@@ -43,6 +43,8 @@ export interface ExactTimeOptions {
  */
 export class ExactTime<T> extends QueueAgePolicy<T> {
   readonly #queues: SortedSlot<T>[];
+  /** The stamp being added, for the steps of add written out of it. */
+  readonly #incoming = new Float64Array(1);
 
   /**
    * @param slots number of inputs (a positive integer)
@@ -60,39 +62,26 @@ export class ExactTime<T> extends QueueAgePolicy<T> {
       rejectInput(slot, stamp, this.slots, "fkie/exact-time");
     }
     const queues = this.#queues;
-    const host = this.host;
+    // The stamp goes through a Float64Array to the calls below: a double argument of a call
+    // that is not inlined is boxed, a heap number per message.
+    this.#incoming[0] = stamp;
     if (!queues[slot]!.insert(stamp, item)) {
-      host.drop(slot, stamp, item, "duplicate-stamp");
+      this.#dropDuplicate(slot, item);
       return;
     }
     let complete = true;
-    for (const q of queues) {
-      if (!q.has(stamp)) {
+    // An index loop: for-of's bytecode would make add too large to inline.
+    // eslint-disable-next-line @typescript-eslint/prefer-for-of
+    for (let i = 0; i < queues.length; i++) {
+      if (!queues[i]!.has(stamp)) {
         complete = false;
         break;
       }
     }
-    let items: T[] | undefined;
     if (complete) {
-      // The matched messages leave first (ROS 2); everything older is then purged.
-      items = new Array<T>(queues.length);
-      for (let i = 0; i < queues.length; i++) {
-        this.#purgeBefore(i, stamp);
-        items[i] = queues[i]!.popFrontItem();
-      }
-    } else if (this.ageLimit != undefined) {
-      const cutoff = stamp - this.ageLimit;
-      for (let i = 0; i < queues.length; i++) {
-        this.#purgeUpTo(i, cutoff);
-      }
-    }
-    const q = this.queueLimit;
-    if (q > 0 && queues[slot]!.length > q) {
-      this.#dropFront(slot, "queue-overflow");
-    }
-    if (items != undefined) {
-      const stamps = new Array<number>(queues.length).fill(stamp);
-      host.emit(items, stamps);
+      this.#emitMatch(slot);
+    } else if (this.ageLimit != undefined || this.queueLimit > 0) {
+      this.#expireAndLimit(slot);
     }
   }
 
@@ -115,6 +104,50 @@ export class ExactTime<T> extends QueueAgePolicy<T> {
   public held(slot: number): number {
     checkSlotIndex(slot, this.slots, "fkie/exact-time");
     return this.#queues[slot]!.length;
+  }
+
+  /**
+   * Steps 3 to 5 of add when the stamp in `#incoming` completed a set: out of add, so that add
+   * stays small enough to be inlined into its callers.
+   */
+  #emitMatch(slot: number): void {
+    const stamp = this.#incoming[0]!;
+    const queues = this.#queues;
+    // The matched messages leave first (ROS 2); everything older is then purged.
+    const items = new Array<T>(queues.length);
+    for (let i = 0; i < queues.length; i++) {
+      this.#purgeBefore(i, stamp);
+      items[i] = queues[i]!.popFrontItem();
+    }
+    const q = this.queueLimit;
+    if (q > 0 && queues[slot]!.length > q) {
+      this.#dropFront(slot, "queue-overflow");
+    }
+    const stamps = new Array<number>(queues.length).fill(stamp);
+    this.host.emit(items, stamps);
+  }
+
+  /**
+   * Steps 3 and 4 of add without a match: the age limit against the stamp in `#incoming`, then
+   * the queue limit of `slot`.
+   */
+  #expireAndLimit(slot: number): void {
+    const queues = this.#queues;
+    if (this.ageLimit != undefined) {
+      const cutoff = this.#incoming[0]! - this.ageLimit;
+      for (let i = 0; i < queues.length; i++) {
+        this.#purgeUpTo(i, cutoff);
+      }
+    }
+    const q = this.queueLimit;
+    if (q > 0 && queues[slot]!.length > q) {
+      this.#dropFront(slot, "queue-overflow");
+    }
+  }
+
+  /** Step 1 of add: the stamp in `#incoming` is already held on `slot`. */
+  #dropDuplicate(slot: number, item: T): void {
+    this.host.drop(slot, this.#incoming[0]!, item, "duplicate-stamp");
   }
 
   /** Drops slot i's messages older than a match (`not-selected`). */
@@ -141,17 +174,25 @@ export class ExactTime<T> extends QueueAgePolicy<T> {
   }
 }
 
+/** A slot's first capacity; it doubles as needed (never shrinks). */
+const INITIAL_CAPACITY = 64;
+
 /**
- * One slot of ExactTime: stamps kept sorted and unique (fkie's `std::map<Time, T>`), stored as
- * parallel arrays with a moving front so that in-order arrival and front removal are O(1).
+ * One slot of ExactTime: stamps kept sorted and unique (fkie's `std::map<Time, T>`), in a
+ * Float64Array and a parallel array of items between a moving front and end, so that in-order
+ * arrival and front removal are O(1) and allocate nothing. When the end reaches the capacity,
+ * the held messages move back to the start if they fill at most a quarter of it, else the
+ * capacity doubles, so each move of n messages follows at least n appends. Released positions
+ * are cleared.
  */
 class SortedSlot<T> {
-  #stamps: number[] = [];
-  #items: (T | undefined)[] = [];
+  #stamps = new Float64Array(INITIAL_CAPACITY);
+  #items: (T | undefined)[] = new Array<T | undefined>(INITIAL_CAPACITY).fill(undefined);
   #front = 0;
+  #end = 0;
 
   public get length(): number {
-    return this.#stamps.length - this.#front;
+    return this.#end - this.#front;
   }
 
   public frontStamp(): number {
@@ -159,55 +200,97 @@ class SortedSlot<T> {
   }
 
   public popFrontItem(): T {
-    const item = this.#items[this.#front] as T;
-    this.#items[this.#front] = undefined;
-    this.#front++;
-    if (this.#front === this.#stamps.length) {
-      this.#stamps.length = 0;
-      this.#items.length = 0;
+    const front = this.#front;
+    const item = this.#items[front] as T;
+    this.#items[front] = undefined;
+    if (front + 1 === this.#end) {
       this.#front = 0;
-    } else if (this.#front >= 1024 && this.#front * 2 >= this.#stamps.length) {
-      this.#stamps.splice(0, this.#front);
-      this.#items.splice(0, this.#front);
-      this.#front = 0;
+      this.#end = 0;
+    } else {
+      this.#front = front + 1;
     }
     return item;
   }
 
   /** Inserts in order; false (and no change) if the stamp is already held. */
   public insert(stamp: number, item: T): boolean {
-    const stamps = this.#stamps;
-    const n = stamps.length;
-    if (n === this.#front || stamp > stamps[n - 1]!) {
-      stamps.push(stamp);
-      this.#items.push(item);
-      return true;
+    const end = this.#end;
+    if (end !== this.#front && !(stamp > this.#stamps[end - 1]!)) {
+      return this.#insertEarlier(stamp, item);
     }
-    const at = this.#lowerBound(stamp);
-    if (at < n && stamps[at] === stamp) {
+    if (end === this.#stamps.length) {
+      this.#makeRoom();
+    }
+    const at = this.#end;
+    this.#stamps[at] = stamp;
+    this.#items[at] = item;
+    this.#end = at + 1;
+    return true;
+  }
+
+  /**
+   * `insert` for a stamp not after the newest held one (out of line: appending, the common case,
+   * stays small enough to be inlined, so its stamp is never boxed).
+   */
+  #insertEarlier(stamp: number, item: T): boolean {
+    const end = this.#end;
+    const offset = lowerBound(this.#stamps, stamp, this.#front, end) - this.#front;
+    if (this.#stamps[this.#front + offset] === stamp) {
       return false;
     }
-    stamps.splice(at, 0, stamp);
-    this.#items.splice(at, 0, item);
+    if (end === this.#stamps.length) {
+      this.#makeRoom();
+    }
+    const at = this.#front + offset;
+    this.#stamps.copyWithin(at + 1, at, this.#end);
+    this.#items.copyWithin(at + 1, at, this.#end);
+    this.#stamps[at] = stamp;
+    this.#items[at] = item;
+    this.#end++;
     return true;
   }
 
   public has(stamp: number): boolean {
-    const stamps = this.#stamps;
-    const n = stamps.length;
-    if (n === this.#front) {
+    const end = this.#end;
+    if (end === this.#front) {
       return false;
     }
-    const last = stamps[n - 1]!;
-    if (stamp >= last) {
-      return stamp === last;
-    }
-    const at = this.#lowerBound(stamp);
-    return at < n && stamps[at] === stamp;
+    const last = this.#stamps[end - 1]!;
+    return stamp >= last ? stamp === last : this.#holdsEarlier(stamp);
   }
 
-  /** First index >= front whose stamp is >= `stamp`. */
-  #lowerBound(stamp: number): number {
-    return lowerBound(this.#stamps, stamp, this.#front);
+  /** `has` for a stamp before the newest held one (out of line, as #insertEarlier). */
+  #holdsEarlier(stamp: number): boolean {
+    return this.#stamps[lowerBound(this.#stamps, stamp, this.#front, this.#end)] === stamp;
+  }
+
+  /** Frees at least one position after the end (see the class comment). */
+  #makeRoom(): void {
+    const front = this.#front;
+    const n = this.#end - front;
+    const capacity = this.#stamps.length;
+    if (4 * n > capacity) {
+      const stamps = new Float64Array(2 * capacity);
+      const items = new Array<T | undefined>(2 * capacity).fill(undefined);
+      for (let k = 0; k < n; k++) {
+        stamps[k] = this.#stamps[front + k]!;
+        items[k] = this.#items[front + k];
+      }
+      this.#stamps = stamps;
+      this.#items = items;
+    } else {
+      // Plain loops: for a few elements, the builtins' calls cost more than the moves.
+      const stamps = this.#stamps;
+      const items = this.#items;
+      for (let k = 0; k < n; k++) {
+        stamps[k] = stamps[front + k]!;
+        items[k] = items[front + k];
+      }
+      for (let k = n; k < this.#end; k++) {
+        items[k] = undefined;
+      }
+    }
+    this.#front = 0;
+    this.#end = n;
   }
 }
