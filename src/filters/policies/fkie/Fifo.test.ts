@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 
 import { Fifo } from "./Fifo";
@@ -68,5 +69,54 @@ describe("fkie Fifo", () => {
     expect(() => new Fifo(2, { maxQueueSize: -2 })).toThrow(/maxQueueSize/);
     p.bind(new Recorder());
     expect(adding(p, -1, 0, 0)).toThrow(/slot -1 does not exist/);
+  });
+});
+
+/** fkie Fifo restated over plain arrays (reference §2.3), then reset(true): the property's oracle. */
+function fifoOracle(slots: number, maxQueueSize: number, inputs: readonly Input<string>[]): string[] {
+  const held: [number, string][][] = Array.from({ length: slots }, () => []);
+  const events: string[] = [];
+  inputs.forEach(([slot, stamp, item], k) => {
+    const q = held[slot]!;
+    q.push([stamp, item]);
+    if (q.length > maxQueueSize) {
+      const [s, dropped] = q.shift()!;
+      events.push(`${k} drop s${slot} ${s} queue-overflow | ${dropped}`);
+    }
+    while (held.every((h) => h.length > 0)) {
+      const fronts = held.map((h) => h.shift()!);
+      events.push(`${k} emit ${fronts.map(([s]) => s).join(" ")} | ${fronts.map(([, m]) => m).join(" ")}`);
+    }
+  });
+  held.forEach((h, i) => {
+    for (const [s, m] of h) {
+      events.push(`${inputs.length - 1} drop s${i} ${s} reset | ${m}`);
+    }
+  });
+  return events;
+}
+
+describe("fkie Fifo on long streams", () => {
+  it("matches the restated algorithm event for event, then drops what it holds on reset (slots filled past their first capacity)", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 4 }),
+        fc.oneof(fc.integer({ min: 0, max: 20 }), fc.constant(1_000_000)),
+        // Picks biased to slot 0, so that one slot holds many messages while others starve.
+        fc.array(fc.oneof(fc.constant(0), fc.nat()), { minLength: 50, maxLength: 400 }),
+        (slots, maxQueueSize, picks) => {
+          const inputs: Input<string>[] = picks.map((p, k) => [p % slots, 1000 + k, `m${k}`]);
+          const policy = new Fifo<string>(slots, { maxQueueSize });
+          const recorder = new Recorder<string>();
+          recorder.onEmit = (_items, stamps) => {
+            expect(stamps).toHaveLength(slots);
+          };
+          feed(policy, inputs, recorder);
+          policy.reset(true);
+          expect(describeEvents(recorder.events, String)).toEqual(fifoOracle(slots, maxQueueSize, inputs));
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 });

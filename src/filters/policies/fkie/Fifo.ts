@@ -1,7 +1,11 @@
 import type { Stamp } from "../../../time";
 import { NO_STAMPS, type PolicyHost } from "../CombinerPolicy";
 import { SlotPolicy } from "../SlotPolicy";
-import { checkQueueSize, checkSlotCount, unboundHost } from "./checks";
+import { SlotRing } from "./SlotRing";
+import { checkQueueSize, checkSlotCount, checkSlotIndex, unboundHost } from "./checks";
+
+/** A slot's first capacity; it doubles as needed. */
+const INITIAL_CAPACITY = 8;
 
 /** Options of {@link Fifo}. */
 export interface FifoOptions {
@@ -30,10 +34,8 @@ export interface FifoOptions {
  */
 export class Fifo<T> extends SlotPolicy<T, PolicyHost<T>> {
   readonly #maxQueueSize: number;
-  // Slot i's FIFO: `#items[i]` / `#stamps[i]` from `#front[i]` on (compacted when drained).
-  readonly #items: (T | undefined)[][];
-  readonly #stamps: Stamp[][];
-  readonly #front: number[];
+  /** Slot i's FIFO, oldest first. */
+  readonly #rings: SlotRing<T>[];
 
   /**
    * @param slots number of inputs (a positive integer)
@@ -43,9 +45,8 @@ export class Fifo<T> extends SlotPolicy<T, PolicyHost<T>> {
     checkSlotCount(slots, "fkie/fifo");
     super("fkie/fifo", slots, "accept", unboundHost("fkie/fifo"));
     this.#maxQueueSize = checkQueueSize(options.maxQueueSize ?? 1, "maxQueueSize");
-    this.#items = Array.from({ length: slots }, () => []);
-    this.#stamps = Array.from({ length: slots }, () => []);
-    this.#front = new Array<number>(slots).fill(0);
+    // Rings start small and double as they fill (a huge maxQueueSize costs nothing up front).
+    this.#rings = Array.from({ length: slots }, () => new SlotRing<T>(INITIAL_CAPACITY));
   }
 
   /** Capacity of each slot's FIFO. */
@@ -61,32 +62,24 @@ export class Fifo<T> extends SlotPolicy<T, PolicyHost<T>> {
         `fkie/fifo: slot ${slot} does not exist (the policy has slots 0..${this.slots - 1})`,
       );
     }
-    this.#items[slot]!.push(item);
-    this.#stamps[slot]!.push(stamp);
-    if (this.#length(slot) > this.#maxQueueSize) {
-      const f = this.#front[slot]!;
-      const s = this.#stamps[slot]![f]!;
-      const dropped = this.#items[slot]![f] as T;
-      this.#advance(slot);
-      this.host.drop(slot, s, dropped, "queue-overflow");
+    const ring = this.#rings[slot]!;
+    ring.push(stamp, item);
+    if (ring.len > this.#maxQueueSize) {
+      const f = ring.start;
+      ring.start = (f + 1) & ring.mask;
+      ring.len--;
+      this.host.drop(slot, ring.st[f]!, ring.it[f] as T, "queue-overflow");
     }
+    const rings = this.#rings;
     for (;;) {
-      for (let i = 0; i < this.slots; i++) {
-        if (this.#length(i) === 0) {
+      // An index loop: for-of's iterator bytecode would keep add from being inlined.
+      // eslint-disable-next-line @typescript-eslint/prefer-for-of
+      for (let i = 0; i < rings.length; i++) {
+        if (rings[i]!.len === 0) {
           return;
         }
       }
-      const items = new Array<T>(this.slots);
-      const stamps = this.readsStamps ? new Array<Stamp>(this.slots) : NO_STAMPS;
-      for (let i = 0; i < this.slots; i++) {
-        const f = this.#front[i]!;
-        if (stamps !== NO_STAMPS) {
-          stamps[i] = this.#stamps[i]![f]!;
-        }
-        items[i] = this.#items[i]![f] as T;
-        this.#advance(i);
-      }
-      this.host.emit(items, stamps);
+      this.#emitFronts();
     }
   }
 
@@ -94,11 +87,13 @@ export class Fifo<T> extends SlotPolicy<T, PolicyHost<T>> {
   // eslint-disable-next-line @foxglove/no-boolean-parameters -- the CombinerPolicy contract
   public override reset(reportDrops = false): void {
     for (let i = 0; i < this.slots; i++) {
-      while (this.#length(i) > 0) {
-        const f = this.#front[i]!;
-        const s = this.#stamps[i]![f]!;
-        const item = this.#items[i]![f] as T;
-        this.#advance(i);
+      const ring = this.#rings[i]!;
+      while (ring.len > 0) {
+        const s = ring.stampAt(0);
+        const item = ring.itemAt(0);
+        ring.it[ring.start] = undefined;
+        ring.start = (ring.start + 1) & ring.mask;
+        ring.len--;
         if (reportDrops) {
           this.host.drop(i, s, item, "reset");
         }
@@ -108,27 +103,42 @@ export class Fifo<T> extends SlotPolicy<T, PolicyHost<T>> {
 
   /** Number of messages held for `slot`; for tests and diagnostics. */
   public held(slot: number): number {
-    return this.#length(slot);
+    checkSlotIndex(slot, this.slots, "fkie/fifo");
+    return this.#rings[slot]!.len;
   }
 
-  #length(i: number): number {
-    return this.#items[i]!.length - this.#front[i]!;
-  }
-
-  /** Releases slot i's front message (read it first). */
-  #advance(i: number): void {
-    const items = this.#items[i]!;
-    const stamps = this.#stamps[i]!;
-    const f = this.#front[i]! + 1;
-    items[f - 1] = undefined;
-    // Compacted every 64 messages or so, never emptied with `length = 0`: that frees the backing
-    // store, which the next push allocates again.
-    if (f >= 64 && f * 2 >= items.length) {
-      items.splice(0, f);
-      stamps.splice(0, f);
-      this.#front[i] = 0;
+  /**
+   * Emits the front message of every slot and removes them. For 2 and 3 slots the set is one
+   * array literal: when the host's emit is inlined and does not keep the array (a Combiner's
+   * sinks get the items as arguments), escape analysis removes the allocation.
+   */
+  #emitFronts(): void {
+    const rings = this.#rings;
+    const readsStamps = this.readsStamps;
+    let items: T[];
+    let stamps: Stamp[] = NO_STAMPS;
+    if (rings.length === 2) {
+      const [a, b] = rings as [SlotRing<T>, SlotRing<T>];
+      items = [a.it[a.start] as T, b.it[b.start] as T];
+      if (readsStamps) {
+        stamps = [a.st[a.start]!, b.st[b.start]!];
+      }
+    } else if (rings.length === 3) {
+      const [a, b, c] = rings as [SlotRing<T>, SlotRing<T>, SlotRing<T>];
+      items = [a.it[a.start] as T, b.it[b.start] as T, c.it[c.start] as T];
+      if (readsStamps) {
+        stamps = [a.st[a.start]!, b.st[b.start]!, c.st[c.start]!];
+      }
     } else {
-      this.#front[i] = f;
+      items = rings.map((r) => r.it[r.start] as T);
+      if (readsStamps) {
+        stamps = rings.map((r) => r.st[r.start]!);
+      }
     }
+    for (const ring of rings) {
+      ring.start = (ring.start + 1) & ring.mask;
+      ring.len--;
+    }
+    this.host.emit(items, stamps);
   }
 }

@@ -1,4 +1,4 @@
-// Internal storage of fkie ApproximateTime (not re-exported).
+// Internal storage of fkie ApproximateTime and Fifo (not re-exported).
 import type { Duration, Stamp } from "../../../time";
 
 /**
@@ -11,7 +11,8 @@ import type { Duration, Stamp } from "../../../time";
  * messages, each for at most `capacity` further messages on the slot. (Clearing cost about 2 ns
  * per message on W3.) `clear()` releases everything.
  *
- * The fields are public because ApproximateTime's hot loop reads and advances them directly.
+ * The fields are public because ApproximateTime's and Fifo's hot loops read and advance them
+ * directly.
  */
 export class SlotRing<T> {
   public st: Float64Array;
