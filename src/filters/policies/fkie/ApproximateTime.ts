@@ -2,7 +2,7 @@ import type { Duration, Stamp } from "../../../time";
 import type { DropReason } from "../../DropReason";
 import { NO_STAMPS } from "../CombinerPolicy";
 import { QueueAgePolicy } from "./QueueAgePolicy";
-import { SlotRing } from "./SlotRing";
+import { SlotRing } from "../SlotRing";
 import { checkDuration, checkSlotIndex, rejectInput } from "./checks";
 
 /** Options of {@link ApproximateTime}; every field is optional and JSON-friendly. */

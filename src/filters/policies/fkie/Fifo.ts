@@ -1,7 +1,7 @@
 import type { Stamp } from "../../../time";
 import { NO_STAMPS, type PolicyHost } from "../CombinerPolicy";
 import { SlotPolicy } from "../SlotPolicy";
-import { SlotRing } from "./SlotRing";
+import { SlotRing } from "../SlotRing";
 import { checkQueueSize, checkSlotCount, checkSlotIndex, unboundHost } from "./checks";
 
 /** A slot's first capacity; it doubles as needed. */

@@ -1,7 +1,9 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 
 import { ApproximateEpsilonTime } from "./ApproximateEpsilonTime";
 import { recordingHostOf } from "../testing/RecordingHost";
+import { describeEvents, feed, type Input } from "../testing/policyRecorder";
 
 const S = 1_000_000_000;
 
@@ -57,5 +59,74 @@ describe("ros/approximate-epsilon-time details", () => {
       [1, "reset"],
       [2, "reset"],
     ]);
+  });
+});
+
+/**
+ * ROS ApproximateEpsilonTime restated over plain arrays (reference ros-message-filters.md, as
+ * the class comment describes it), then reset(true): the long-stream property's oracle.
+ */
+function epsilonOracle(slots: number, queueSize: number, epsilon: number, inputs: readonly Input<string>[]): string[] {
+  const held: [number, string][][] = Array.from({ length: slots }, () => []);
+  const events: string[] = [];
+  const drop = (k: number, i: number, reason: string): void => {
+    const [s, m] = held[i]!.shift()!;
+    events.push(`${k} drop s${i} ${s} ${reason} | ${m}`);
+  };
+  inputs.forEach(([slot, stamp, item], k) => {
+    held[slot]!.push([stamp, item]);
+    if (held.some((h) => h.length === 0)) {
+      if (held[slot]!.length > queueSize) {
+        drop(k, slot, "queue-overflow");
+      }
+      return;
+    }
+    while (held.every((h) => h.length > 0)) {
+      const limit = Math.min(...held.map((h) => h[0]![0])) + epsilon;
+      if (held.every((h) => h[0]![0] <= limit)) {
+        const heads = held.map((h) => h.shift()!);
+        events.push(`${k} emit ${heads.map(([s]) => s).join(" ")} | ${heads.map(([, m]) => m).join(" ")}`);
+      } else {
+        held.forEach((h, i) => {
+          if (h[0]![0] <= limit) {
+            drop(k, i, "not-selected");
+          }
+        });
+      }
+    }
+  });
+  held.forEach((h, i) => {
+    for (const [s, m] of h) {
+      events.push(`${inputs.length - 1} drop s${i} ${s} reset | ${m}`);
+    }
+  });
+  return events;
+}
+
+describe("ros/approximate-epsilon-time on long streams", () => {
+  it("matches the restated algorithm event for event, then drops what it holds on reset (queues filled past their first capacity)", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 2, max: 4 }),
+        fc.oneof(fc.integer({ min: 0, max: 12 }), fc.constant(100_000)),
+        fc.integer({ min: 0, max: 6 }),
+        fc.array(fc.tuple(fc.oneof(fc.constant(0), fc.nat()), fc.integer({ min: 0, max: 4 })), { minLength: 50, maxLength: 400 }),
+        (slots, queueSize, epsilon, steps) => {
+          // Per slot, stamps in order; slot 0 gets most messages, so it queues many while the
+          // others are empty.
+          const last = new Array<number>(slots).fill(0);
+          const inputs: Input<string>[] = steps.map(([pick, gap], k) => {
+            const slot = pick % slots;
+            last[slot] = last[slot]! + gap;
+            return [slot, last[slot], `m${k}`];
+          });
+          const policy = new ApproximateEpsilonTime<string>(slots, { queueSize, epsilon });
+          const recorder = feed(policy, inputs);
+          policy.reset(true);
+          expect(describeEvents(recorder.events, String)).toEqual(epsilonOracle(slots, queueSize, epsilon, inputs));
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 });

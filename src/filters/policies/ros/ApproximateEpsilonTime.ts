@@ -1,6 +1,10 @@
 import type { Duration, Stamp } from "../../../time";
 import { NO_STAMPS, type PolicyHost } from "../CombinerPolicy";
 import { SlotPolicy } from "../SlotPolicy";
+import { SlotRing } from "../SlotRing";
+
+/** A slot's first capacity; it doubles as needed. */
+const INITIAL_CAPACITY = 16;
 
 /** Options of {@link ApproximateEpsilonTime} (config type `ros/approximate-epsilon-time`). */
 export interface RosApproximateEpsilonTimeOptions {
@@ -23,9 +27,8 @@ export interface RosApproximateEpsilonTimeOptions {
 export class ApproximateEpsilonTime<T> extends SlotPolicy<T> {
   readonly #queueSize: number;
   readonly #epsilon: Duration;
-  readonly #stamps: Stamp[][];
-  readonly #items: T[][];
-  readonly #heads: Int32Array;
+  /** Slot i's queue, oldest first. */
+  readonly #rings: SlotRing<T>[];
   #numNonEmpty = 0;
 
   public constructor(slots: number, options: RosApproximateEpsilonTimeOptions) {
@@ -45,9 +48,8 @@ export class ApproximateEpsilonTime<T> extends SlotPolicy<T> {
     super("ros/approximate-epsilon-time", slots, "refuse");
     this.#queueSize = options.queueSize;
     this.#epsilon = options.epsilon;
-    this.#stamps = Array.from({ length: slots }, () => []);
-    this.#items = Array.from({ length: slots }, () => []);
-    this.#heads = new Int32Array(slots);
+    // Rings start small and double as they fill (a huge queueSize costs nothing up front).
+    this.#rings = Array.from({ length: slots }, () => new SlotRing<T>(INITIAL_CAPACITY));
   }
 
 
@@ -56,14 +58,14 @@ export class ApproximateEpsilonTime<T> extends SlotPolicy<T> {
     if (host == undefined) {
       return;
     }
-    if (this.#size(slot) === 0) {
+    const ring = this.#rings[slot]!;
+    if (ring.len === 0) {
       this.#numNonEmpty++;
     }
-    this.#stamps[slot]!.push(stamp);
-    this.#items[slot]!.push(item);
+    ring.push(stamp, item);
     if (this.#numNonEmpty === this.slots) {
       this.#process(host);
-    } else if (this.#size(slot) > this.#queueSize) {
+    } else if (ring.len > this.#queueSize) {
       this.#pop(host, slot, "queue-overflow");
     }
   }
@@ -71,28 +73,25 @@ export class ApproximateEpsilonTime<T> extends SlotPolicy<T> {
   // eslint-disable-next-line @foxglove/no-boolean-parameters -- signature fixed by CombinerPolicy
   public override reset(reportDrops = false): void {
     for (let i = 0; i < this.slots; i++) {
-      while (this.#size(i) > 0) {
-        const h = this.#heads[i]!;
-        const stamp = this.#stamps[i]![h]!;
-        const item = this.#items[i]![h] as T;
-        this.#heads[i] = h + 1;
+      const ring = this.#rings[i]!;
+      while (ring.len > 0) {
+        const stamp = ring.stampAt(0);
+        const item = ring.itemAt(0);
+        ring.it[ring.start] = undefined;
+        ring.start = (ring.start + 1) & ring.mask;
+        ring.len--;
         if (reportDrops) {
           this.host?.drop(i, stamp, item, "reset");
         }
       }
-      this.#stamps[i]!.length = 0;
-      this.#items[i]!.length = 0;
-      this.#heads[i] = 0;
+      ring.clear();
     }
     this.#numNonEmpty = 0;
   }
 
-  #size(i: number): number {
-    return this.#stamps[i]!.length - this.#heads[i]!;
-  }
-
   #head(i: number): Stamp {
-    return this.#stamps[i]![this.#heads[i]!]!;
+    const ring = this.#rings[i]!;
+    return ring.st[ring.start]!;
   }
 
   #process(host: PolicyHost<T>): void {
@@ -114,17 +113,7 @@ export class ApproximateEpsilonTime<T> extends SlotPolicy<T> {
         }
       }
       if (all) {
-        const items = new Array<T>(N);
-        const stamps = this.readsStamps ? new Array<number>(N) : NO_STAMPS;
-        for (let i = 0; i < N; i++) {
-          const h = this.#heads[i]!;
-          items[i] = this.#items[i]![h]!;
-          if (stamps !== NO_STAMPS) {
-            stamps[i] = this.#stamps[i]![h]!;
-          }
-          this.#advance(i);
-        }
-        host.emit(items, stamps);
+        this.#emitHeads(host);
       } else {
         for (let i = 0; i < N; i++) {
           if (this.#head(i) <= limit) {
@@ -135,31 +124,53 @@ export class ApproximateEpsilonTime<T> extends SlotPolicy<T> {
     }
   }
 
-  #pop(host: PolicyHost<T>, i: number, reason: "queue-overflow" | "not-selected"): void {
-    const h = this.#heads[i]!;
-    const stamp = this.#stamps[i]![h]!;
-    const item = this.#items[i]![h]!;
-    this.#advance(i);
-    host.drop(i, stamp, item, reason);
+  /**
+   * Emits the head of every slot and removes them. For 2 and 3 slots the set is one array
+   * literal: when the host's emit is inlined and does not keep the array (a Combiner's sinks get
+   * the items as arguments), escape analysis removes the allocation.
+   */
+  #emitHeads(host: PolicyHost<T>): void {
+    const rings = this.#rings;
+    const readsStamps = this.readsStamps;
+    let items: T[];
+    let stamps: Stamp[] = NO_STAMPS;
+    if (rings.length === 2) {
+      const [a, b] = rings as [SlotRing<T>, SlotRing<T>];
+      items = [a.it[a.start] as T, b.it[b.start] as T];
+      if (readsStamps) {
+        stamps = [a.st[a.start]!, b.st[b.start]!];
+      }
+    } else if (rings.length === 3) {
+      const [a, b, c] = rings as [SlotRing<T>, SlotRing<T>, SlotRing<T>];
+      items = [a.it[a.start] as T, b.it[b.start] as T, c.it[c.start] as T];
+      if (readsStamps) {
+        stamps = [a.st[a.start]!, b.st[b.start]!, c.st[c.start]!];
+      }
+    } else {
+      items = rings.map((r) => r.it[r.start] as T);
+      if (readsStamps) {
+        stamps = rings.map((r) => r.st[r.start]!);
+      }
+    }
+    for (let i = 0; i < rings.length; i++) {
+      this.#advance(i);
+    }
+    host.emit(items, stamps);
   }
 
-  /** Removes slot i's head, compacting the backing arrays now and then. */
+  #pop(host: PolicyHost<T>, i: number, reason: "queue-overflow" | "not-selected"): void {
+    const ring = this.#rings[i]!;
+    const f = ring.start;
+    this.#advance(i);
+    host.drop(i, ring.st[f]!, ring.it[f] as T, reason);
+  }
+
+  /** Removes slot i's head. */
   #advance(i: number): void {
-    const h = this.#heads[i]! + 1;
-    const stamps = this.#stamps[i]!;
-    const items = this.#items[i]!;
-    (items as (T | undefined)[])[h - 1] = undefined;
-    if (h === stamps.length) {
+    const ring = this.#rings[i]!;
+    ring.start = (ring.start + 1) & ring.mask;
+    if (--ring.len === 0) {
       this.#numNonEmpty--;
-    }
-    // Compacted every 64 messages or so, never emptied with `length = 0`: that frees the backing
-    // store, which the next push allocates again.
-    if (h >= 64 && h * 2 >= stamps.length) {
-      stamps.splice(0, h);
-      items.splice(0, h);
-      this.#heads[i] = 0;
-    } else {
-      this.#heads[i] = h;
     }
   }
 }

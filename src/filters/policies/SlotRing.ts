@@ -1,18 +1,19 @@
-// Internal storage of fkie ApproximateTime and Fifo (not re-exported).
-import type { Duration, Stamp } from "../../../time";
+// Internal storage of the policies that hold a FIFO per slot: fkie ApproximateTime and Fifo, ros
+// ApproximateEpsilonTime (not re-exported).
+import type { Duration, Stamp } from "../../time";
 
 /**
- * One slot's messages: fkie's optional head plus its FIFO queue. fkie's head is empty only when
- * its queue is, so the pair is exactly one deque with the head at the front; kept as a ring
- * buffer of stamps (Float64Array) and items whose capacity is a power of two (internal).
+ * One slot's messages, oldest first, as a ring buffer of stamps (Float64Array) and items whose
+ * capacity is a power of two (internal). For fkie ApproximateTime it is the slot's optional head
+ * plus its queue: fkie's head is empty only when its queue is, so the pair is exactly one deque
+ * with the head at the front.
  *
  * Positions released on the hot path (emitted or dropped messages) are not cleared: the ring
  * overwrites them as it cycles, so it keeps at most `capacity − len` references to released
  * messages, each for at most `capacity` further messages on the slot. (Clearing cost about 2 ns
  * per message on W3.) `clear()` releases everything.
  *
- * The fields are public because ApproximateTime's and Fifo's hot loops read and advance them
- * directly.
+ * The fields are public because the policies' hot loops read and advance them directly.
  */
 export class SlotRing<T> {
   public st: Float64Array;
@@ -21,6 +22,7 @@ export class SlotRing<T> {
   /** Position of the front (the head). */
   public start = 0;
   public len = 0;
+  /** fkie ApproximateTime: the known minimum distance between the slot's messages (ns). */
   public minDist: Duration = 0;
 
   public constructor(capacity: number) {
