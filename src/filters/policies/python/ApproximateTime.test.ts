@@ -1,8 +1,10 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 
 import { ApproximateTime, type PythonApproximateTimeOptions } from "./ApproximateTime";
 import { mulberry32 } from "../../../testing/random";
 import { recordingHostOf } from "../testing/RecordingHost";
+import { describeEvents, feed, type Input } from "../testing/policyRecorder";
 
 const S = 1_000_000_000;
 
@@ -158,5 +160,92 @@ describe("python/approximate-time details", () => {
     expect(() => new ApproximateTime(2, { queueSize: 0, slop: 1 })).toThrow(/queueSize/);
     expect(() => new ApproximateTime(2, { queueSize: 1, slop: -1 })).toThrow(/slop/);
     expect(() => new ApproximateTime(2, { queueSize: 1, slop: 1, queueOffset: [1] })).toThrow(/queueOffset/);
+  });
+});
+
+/**
+ * rclpy's ApproximateTimeSynchronizer.add restated (reference ros-message-filters.md §2.5) over
+ * Maps, as the Python code does over dicts, then reset(true): the long-stream property's oracle.
+ */
+function rclpyApproximateOracle(
+  slots: number,
+  queueSize: number,
+  slop: number,
+  offsets: readonly number[],
+  inputs: readonly Input<string>[],
+): string[] {
+  const queues = Array.from({ length: slots }, () => new Map<number, [number, string]>());
+  const events: string[] = [];
+  inputs.forEach(([slot, stamp, item], k) => {
+    const ts = stamp - offsets[slot]!;
+    const mine = queues[slot]!;
+    const previous = mine.get(ts);
+    mine.set(ts, [stamp, item]);
+    if (previous) {
+      events.push(`${k} drop s${slot} ${previous[0]} duplicate-stamp | ${previous[1]}`);
+    }
+    while (mine.size > queueSize) {
+      const min = Math.min(...mine.keys());
+      const [s, m] = mine.get(min)!;
+      mine.delete(min);
+      events.push(`${k} drop s${slot} ${s} queue-overflow | ${m}`);
+    }
+    const lists: number[][] = [];
+    for (let q = 0; q < slots; q++) {
+      if (q !== slot) {
+        const near = [...queues[q]!.keys()].filter((s) => Math.abs(s - ts) <= slop);
+        if (near.length === 0) {
+          return;
+        }
+        lists.push(near.sort((a, b) => Math.abs(a - ts) - Math.abs(b - ts)));
+      }
+    }
+    // itertools.product: the last list varies fastest; the raw stamp is inserted at `slot`.
+    const product = lists.reduce<number[][]>((acc, list) => acc.flatMap((p) => list.map((s) => [...p, s])), [[]]);
+    for (const p of product) {
+      const vv = [...p.slice(0, slot), stamp, ...p.slice(slot)];
+      if (Math.max(...vv) - Math.min(...vv) < slop && vv.every((s, q) => queues[q]!.has(s))) {
+        const held = vv.map((s, q) => queues[q]!.get(s)!);
+        vv.forEach((s, q) => queues[q]!.delete(s));
+        events.push(`${k} emit ${held.map(([s]) => s).join(" ")} | ${held.map(([, m]) => m).join(" ")}`);
+        return;
+      }
+    }
+  });
+  queues.forEach((q, i) => {
+    for (const [s, m] of q.values()) {
+      events.push(`${inputs.length - 1} drop s${i} ${s} reset | ${m}`);
+    }
+  });
+  return events;
+}
+
+describe("python/approximate-time on long streams", () => {
+  it("matches rclpy's algorithm restated, event for event, then drops what it holds on reset", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 2, max: 4 }),
+        fc.integer({ min: 1, max: 12 }),
+        // Small slops, and large ones that make every held key a candidate.
+        fc.oneof(fc.integer({ min: 0, max: 8 }), fc.integer({ min: 30, max: 60 })),
+        fc.array(fc.integer({ min: -3, max: 3 }), { minLength: 4, maxLength: 4 }),
+        fc.array(fc.tuple(fc.nat(), fc.integer({ min: -6, max: 4 })), { minLength: 30, maxLength: 300 }),
+        (slots, queueSize, slop, offsetPool, steps) => {
+          const offsets = offsetPool.slice(0, slots);
+          let now = 100;
+          const inputs: Input<string>[] = steps.map(([pick, jump], k) => {
+            now += Math.max(jump, 0);
+            return [pick % slots, now + Math.min(jump, 0), `m${k}`];
+          });
+          const policy = new ApproximateTime<string>(slots, { queueSize, slop, queueOffset: offsets });
+          const recorder = feed(policy, inputs);
+          policy.reset(true);
+          expect(describeEvents(recorder.events, String)).toEqual(
+            rclpyApproximateOracle(slots, queueSize, slop, offsets, inputs),
+          );
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 });

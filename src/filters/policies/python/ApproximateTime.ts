@@ -1,4 +1,5 @@
 import type { Duration, Stamp } from "../../../time";
+import type { PolicyHost } from "../CombinerPolicy";
 import { SlotPolicy } from "../SlotPolicy";
 import { SlotDicts, type Held } from "./SlotDicts";
 import { checkQueueSize, checkSlotCount } from "./checks";
@@ -46,6 +47,16 @@ export class ApproximateTime<T> extends SlotPolicy<T> {
   readonly #offset: readonly Duration[] | undefined;
   readonly #dicts: SlotDicts<T>;
   readonly #queues: Map<number, Held<T>>[];
+  /**
+   * The search's working arrays, reused by every add (nothing it calls can start another search
+   * before it ends): per slot, the candidate keys and their distances (grown with the slot's
+   * dict) and their count, the product's position, and the combination being tried.
+   */
+  readonly #keys: Float64Array[];
+  readonly #deltas: Float64Array[];
+  readonly #counts: Int32Array;
+  readonly #pick: Int32Array;
+  readonly #combo: Float64Array;
 
   public constructor(slots: number, options: PythonApproximateTimeOptions) {
     checkSlotCount(slots, "python/approximate-time");
@@ -75,6 +86,11 @@ export class ApproximateTime<T> extends SlotPolicy<T> {
     this.#offset = offset != undefined && offset.length > 0 ? [...offset] : undefined;
     this.#dicts = new SlotDicts<T>(slots, options.queueSize);
     this.#queues = this.#dicts.maps;
+    this.#keys = Array.from({ length: slots }, () => new Float64Array(8));
+    this.#deltas = Array.from({ length: slots }, () => new Float64Array(8));
+    this.#counts = new Int32Array(slots);
+    this.#pick = new Int32Array(slots);
+    this.#combo = new Float64Array(slots);
   }
 
   public override add(slot: number, stamp: Stamp, item: T, arrival: Stamp): void {
@@ -92,64 +108,106 @@ export class ApproximateTime<T> extends SlotPolicy<T> {
     const key = this.#offset != undefined ? raw - this.#offset[slot]! : raw;
     this.#dicts.store(host, slot, key, stamp, item);
 
-    // Candidate keys of every other slot, nearest first.
+    // Candidate keys of every other slot, nearest first (a stable insertion sort by distance:
+    // equal distances stay in dict order, as Python's sorted keeps them).
     const slop = this.#slop;
-    const lists: number[][] = [];
-    for (let q = 0; q < this.slots; q++) {
+    const slots = this.slots;
+    const counts = this.#counts;
+    for (let q = 0; q < slots; q++) {
       if (q === slot) {
         continue;
       }
-      const near: { key: number; delta: number }[] = [];
-      for (const k of this.#queues[q]!.keys()) {
-        const delta = Math.abs(k - key);
-        if (!(delta > slop)) {
-          near.push({ key: k, delta });
-        }
+      const queue = this.#queues[q]!;
+      let keys = this.#keys[q]!;
+      let deltas = this.#deltas[q]!;
+      if (keys.length < queue.size) {
+        keys = this.#keys[q] = new Float64Array(2 * queue.size);
+        deltas = this.#deltas[q] = new Float64Array(2 * queue.size);
       }
-      if (near.length === 0) {
+      let n = 0;
+      for (const k of queue.keys()) {
+        const delta = Math.abs(k - key);
+        if (delta > slop) {
+          continue;
+        }
+        let j = n++;
+        while (j > 0 && deltas[j - 1]! > delta) {
+          keys[j] = keys[j - 1]!;
+          deltas[j] = deltas[j - 1]!;
+          j--;
+        }
+        keys[j] = k;
+        deltas[j] = delta;
+      }
+      if (n === 0) {
         return;
       }
-      near.sort((a, b) => a.delta - b.delta);
-      lists.push(near.map((c) => c.key));
+      counts[q] = n;
     }
 
-    // Walk the product (last list fastest) like itertools.product.
-    const pick = new Array<number>(lists.length).fill(0);
-    const combo = new Array<number>(this.slots);
+    // Walk the product like itertools.product (the last other slot fastest), the new message's
+    // raw stamp at its own slot.
+    const pick = this.#pick;
+    const combo = this.#combo;
+    pick.fill(0);
     for (;;) {
-      let c = 0;
       let lo = Infinity;
       let hi = -Infinity;
-      for (let q = 0; q < this.slots; q++) {
-        const k = q === slot ? raw : lists[c]![pick[c++]!]!;
+      for (let q = 0; q < slots; q++) {
+        const k = q === slot ? raw : this.#keys[q]![pick[q]!]!;
         combo[q] = k;
         lo = Math.min(lo, k);
         hi = Math.max(hi, k);
       }
-      if (hi - lo < slop && combo.every((k, q) => this.#queues[q]!.has(k))) {
-        const held = combo.map((k, q) => this.#queues[q]!.get(k)!);
-        combo.forEach((k, q) => this.#queues[q]!.delete(k));
-        host.emit(
-          held.map((h) => h.item),
-          held.map((h) => h.stamp),
-        );
+      if (hi - lo < slop && this.#allHeld()) {
+        this.#emitCombo(host);
         return;
       }
       // advance the odometer
-      let d = lists.length - 1;
-      while (d >= 0) {
+      let d = slots - 1;
+      for (; d >= 0; d--) {
+        if (d === slot) {
+          continue;
+        }
         const next = pick[d]! + 1;
-        if (next < lists[d]!.length) {
+        if (next < counts[d]!) {
           pick[d] = next;
           break;
         }
         pick[d] = 0;
-        d--;
       }
       if (d < 0) {
         return;
       }
     }
+  }
+
+  /** Whether every slot still holds the key `#combo` names for it. */
+  #allHeld(): boolean {
+    const combo = this.#combo;
+    for (let q = 0; q < combo.length; q++) {
+      if (!this.#queues[q]!.has(combo[q]!)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Takes the messages `#combo` names out of their slots and emits them. */
+  #emitCombo(host: PolicyHost<T>): void {
+    const combo = this.#combo;
+    const queues = this.#queues;
+    const items = new Array<T>(combo.length);
+    const stamps = new Array<Stamp>(combo.length);
+    for (let q = 0; q < combo.length; q++) {
+      const held = queues[q]!.get(combo[q]!)!;
+      items[q] = held.item;
+      stamps[q] = held.stamp;
+    }
+    for (let q = 0; q < combo.length; q++) {
+      queues[q]!.delete(combo[q]!);
+    }
+    host.emit(items, stamps);
   }
 
   // eslint-disable-next-line @foxglove/no-boolean-parameters -- signature fixed by CombinerPolicy
