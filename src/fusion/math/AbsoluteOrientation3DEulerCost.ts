@@ -1,6 +1,7 @@
 import { WhitenedCost } from "./WhitenedCost";
 import { wrapAngle } from "./angles";
 import { eulerRateMatrix, rpyOfQuaternion } from "./rotation3d";
+import { copyNumbers } from "../core/copyNumbers";
 
 /**
  * Cost of fuse's AbsoluteOrientation3DStampedEulerConstraint over [Orientation3D]: the raw error
@@ -18,7 +19,7 @@ export class AbsoluteOrientation3DEulerCost extends WhitenedCost {
     if (mean.length !== 3) {
       throw new RangeError(`AbsoluteOrientation3DEulerCost: the mean has ${mean.length} values, expected 3`);
     }
-    this.#mean = Float64Array.from(mean);
+    this.#mean = copyNumbers(mean);
   }
 
   protected computeError(parameters: readonly Float64Array[], wanted: readonly boolean[] | null): boolean {

@@ -1,5 +1,6 @@
 import { WhitenedCost } from "./WhitenedCost";
 import { inverseRightJacobian, quaternionConjugate, quaternionMultiply, rotationVector } from "./rotation3d";
+import { copyNumbers } from "../core/copyNumbers";
 
 /**
  * Cost of fuse's AbsolutePose3DStampedConstraint over [Position3D, Orientation3D]: the raw error
@@ -22,7 +23,7 @@ export class AbsolutePose3DCost extends WhitenedCost {
     if (mean.length !== 7) {
       throw new RangeError(`AbsolutePose3DCost: the mean has ${mean.length} values, expected 7`);
     }
-    this.#mean = Float64Array.from(mean);
+    this.#mean = copyNumbers(mean);
     quaternionConjugate(this.#mean, 3, this.#inv, 0);
   }
 

@@ -1,4 +1,5 @@
 import { LinearErrorCost } from "./LinearErrorCost";
+import { copyNumbers } from "../core/copyNumbers";
 
 /**
  * What AbsoluteCost and RelativeCost share: blocks of the same size n combined with signs ±1,
@@ -24,7 +25,7 @@ export abstract class BlockDifferenceCost extends LinearErrorCost {
   ) {
     super(measured.length, signs.length, sqrtInformation, angular, what);
     this.#signs = signs;
-    this.#measured = Float64Array.from(measured);
+    this.#measured = copyNumbers(measured);
   }
 
   public evaluate(

@@ -1,5 +1,6 @@
 import type { CostFunction } from "./CostFunction";
 import { VectorManifold, type Manifold } from "./manifold";
+import { copyNumbers } from "../core/copyNumbers";
 
 /** One variable of a marginal constraint: its block of `A`, linearization point and manifold. */
 export interface MarginalTerm {
@@ -35,7 +36,7 @@ export class MarginalCost implements CostFunction {
   public constructor(b: ArrayLike<number>, terms: readonly MarginalTerm[]) {
     const rows = b.length;
     this.numResiduals = rows;
-    this.#b = Float64Array.from(b);
+    this.#b = copyNumbers(b);
     const sizes: number[] = [];
     let maxSize = 0;
     terms.forEach((t, i) => {
@@ -50,8 +51,8 @@ export class MarginalCost implements CostFunction {
       maxSize = Math.max(maxSize, local);
     });
     this.parameterBlockSizes = sizes;
-    this.#a = terms.map((t) => Float64Array.from(t.a));
-    this.#xBar = terms.map((t) => Float64Array.from(t.linearizationPoint));
+    this.#a = terms.map((t) => copyNumbers(t.a));
+    this.#xBar = terms.map((t) => copyNumbers(t.linearizationPoint));
     this.#manifolds = terms.map((t, i) => t.manifold ?? new VectorManifold(sizes[i]!, t.angular));
     this.#d = new Float64Array(maxSize);
   }

@@ -1,5 +1,6 @@
 import type { CostFunction } from "./CostFunction";
 import { checkSqrtInformation } from "./checks";
+import { copyNumbers } from "../core/copyNumbers";
 
 /**
  * What AbsolutePose2DCost and RelativePose2DCost share: a planar pose error
@@ -34,8 +35,8 @@ export abstract class Pose2DErrorCost implements CostFunction {
     }
     this.numResiduals = checkSqrtInformation(sqrtInformation, 3, what);
     this.parameterBlockSizes = parameterBlockSizes;
-    this.sqrtInformation = Float64Array.from(sqrtInformation);
-    this.measured = Float64Array.from(measured);
+    this.sqrtInformation = copyNumbers(sqrtInformation);
+    this.measured = copyNumbers(measured);
   }
 
   public evaluate(

@@ -7,6 +7,7 @@ import {
   rotationMatrix,
   rotationVector,
 } from "./rotation3d";
+import { copyNumbers } from "../core/copyNumbers";
 
 /**
  * Cost of fuse's RelativePose3DStampedConstraint over [p1, q1, p2, q2]: the raw error is
@@ -34,7 +35,7 @@ export class RelativePose3DCost extends WhitenedCost {
     if (delta.length !== 7) {
       throw new RangeError(`RelativePose3DCost: the delta has ${delta.length} values, expected 7`);
     }
-    this.#delta = Float64Array.from(delta);
+    this.#delta = copyNumbers(delta);
     quaternionConjugate(this.#delta, 3, this.#dInv, 0);
     const rd = new Float64Array(9);
     rotationMatrix(this.#delta, 3, rd);

@@ -113,6 +113,12 @@ export abstract class StateChainMotionModel implements MotionModel {
   readonly #found: Readonly<Variable>[] = [];
   /** The layout's initial state as a typed array (each segment starts from a copy). */
   readonly #initialState: Float64Array;
+  /**
+   * One buffer per variable of a state, its size: a variable's values are gathered here and the
+   * Variable copies them. A `subarray` view of the state instead would give the state an
+   * ArrayBuffer of its own (a small typed array's values live inline until a view needs them).
+   */
+  readonly #parts: Float64Array[];
 
   /** Throws RangeError naming the option when an option is invalid. */
   protected constructor(options: StateChainOptions, layout: StateLayout) {
@@ -125,6 +131,7 @@ export abstract class StateChainMotionModel implements MotionModel {
     }
     this.#layout = layout;
     this.#initialState = Float64Array.from(layout.initialState);
+    this.#parts = layout.sizes.map((size) => new Float64Array(size));
     this.#q = Float64Array.from(q);
     this.#scratch = new Float64Array(n);
     this.#scaleProcessNoise = options.scaleProcessNoise ?? false;
@@ -314,17 +321,14 @@ export abstract class StateChainMotionModel implements MotionModel {
 
   /** Appends the state's variables at `stamp` (copies of its values) to `out`. */
   #pushVariables(stamp: Stamp, state: Float64Array, uuids: readonly string[], out: Variable[]): void {
-    const { types, offsets, sizes } = this.#layout;
+    const { types, offsets } = this.#layout;
     for (let k = 0; k < types.length; k++) {
-      out.push(
-        new Variable({
-          uuid: uuids[k]!,
-          type: types[k]!,
-          data: state.subarray(offsets[k], offsets[k]! + sizes[k]!),
-          stamp,
-          deviceId: this.#deviceId,
-        }),
-      );
+      const part = this.#parts[k]!;
+      const offset = offsets[k]!;
+      for (let i = 0; i < part.length; i++) {
+        part[i] = state[offset + i]!;
+      }
+      out.push(new Variable({ uuid: uuids[k]!, type: types[k]!, data: part, stamp, deviceId: this.#deviceId }));
     }
   }
 
@@ -358,20 +362,23 @@ export abstract class StateChainMotionModel implements MotionModel {
 
 /** fuse's validateMotionModel: finite states and a positive-definite (diagonal) covariance. */
 function validate(layout: StateLayout, state1: Float64Array, state2: Float64Array, q: Float64Array): string | undefined {
-  const names = layout.valueNames;
-  for (const [label, s] of [
-    ["#1", state1],
-    ["#2", state2],
-  ] as const) {
-    for (let i = 0; i < s.length; i++) {
-      if (!Number.isFinite(s[i])) {
-        return `Invalid state ${label}: Invalid ${names[i]!} ${s[i]!}`;
-      }
-    }
+  const invalid = invalidValue(layout, "#1", state1) ?? invalidValue(layout, "#2", state2);
+  if (invalid != undefined) {
+    return invalid;
   }
   for (let i = 0; i < q.length; i++) {
     if (!(q[i]! > 0) || !Number.isFinite(q[i])) {
       return `Invalid process noise covariance: Non-positive-definite partial covariance matrix (diagonal entry ${i} is ${q[i]!})`;
+    }
+  }
+  return undefined;
+}
+
+/** validate's message for the first non-finite value of `state` (labelled `label`), if any. */
+function invalidValue(layout: StateLayout, label: string, state: Float64Array): string | undefined {
+  for (let i = 0; i < state.length; i++) {
+    if (!Number.isFinite(state[i])) {
+      return `Invalid state ${label}: Invalid ${layout.valueNames[i]!} ${state[i]!}`;
     }
   }
   return undefined;

@@ -1,4 +1,5 @@
 import { Constraint, MARGINAL, zeros, type Matrix } from "../core";
+import { copyNumbers } from "../core/copyNumbers";
 import { choleskyInPlace, choleskySolveInPlace, lowerEnvelope } from "../math/dense";
 import { quaternionLog } from "../math/manifold";
 
@@ -77,8 +78,8 @@ export class MarginalConstraint extends Constraint {
       },
     });
     this.a = init.a;
-    this.b = Float64Array.from(init.b);
-    this.linearizationPoints = init.linearizationPoints.map((p) => Float64Array.from(p));
+    this.b = copyNumbers(init.b);
+    this.linearizationPoints = init.linearizationPoints.map((p) => copyNumbers(p));
     this.angular = init.angular.map((m) => [...m]);
   }
 }

@@ -2,6 +2,7 @@ import { JacobianColumns } from "./JacobianColumns";
 import { MarginalConstraint } from "./MarginalConstraint";
 import { costFunctionFor, type ConstraintCost } from "./costFunctionFor";
 import { Transaction, VARIABLE_TYPES, type Constraint, type Matrix, type ReadonlyGraph } from "../core";
+import { copyNumbers } from "../core/copyNumbers";
 import { Corrector } from "../math/Corrector";
 import {
   backSubstituteInPlace,
@@ -184,7 +185,7 @@ export function marginalizeVariables(
       }
     }
     blocks.push({ rows, cols: size, data: block });
-    points.push(Float64Array.from(variable.data));
+    points.push(copyNumbers(variable.data));
     const wraps = VARIABLE_TYPES[variable.type]?.wrapsAngle === true;
     angular.push(new Array<boolean>(size).fill(wraps));
   }
