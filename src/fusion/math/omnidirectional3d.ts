@@ -8,6 +8,13 @@ import { eulerRateMatrix, quaternionOfRpy, rotationMatrix, rpyOfQuaternion } fro
 export const OMNIDIRECTIONAL_STATE_COMPONENTS: readonly string[] = ["x", "y", "z", "roll", "pitch", "yaw", "vx", "vy", "vz", "vroll", "vpitch", "vyaw", "ax", "ay", "az"];
 
 /**
+ * predictOmnidirectional3D's working matrices (it runs to completion and is never re-entered).
+ * Reused: a 3 × 3 matrix is over V8's 64-byte limit for typed arrays kept in the heap, so each new
+ * one was a separate allocation outside it.
+ */
+const PREDICT_SCRATCH = { r: new Float64Array(9), rpy: new Float64Array(3), e: new Float64Array(9) };
+
+/**
  * fuse_models' Omnidirectional3D prediction (robot_localization's 3D model): the state is
  * position (world), orientation, body-frame linear velocity, body-frame angular velocity (roll,
  * pitch, yaw rates about the body axes) and body-frame linear acceleration; over dt
@@ -19,9 +26,8 @@ export const OMNIDIRECTIONAL_STATE_COMPONENTS: readonly string[] = ["x", "y", "z
  * az; `out` receives the predicted state in the same layout (normalized quaternion).
  */
 export function predictOmnidirectional3D(state: ArrayLike<number>, dt: number, out: Float64Array): void {
-  const r = new Float64Array(9);
+  const { r, rpy, e } = PREDICT_SCRATCH;
   rotationMatrix(state, 3, r);
-  const rpy = new Float64Array(3);
   rpyOfQuaternion(state, 3, rpy, 0);
   const h = 0.5 * dt * dt;
   const ux = state[7]! * dt + state[13]! * h;
@@ -30,7 +36,6 @@ export function predictOmnidirectional3D(state: ArrayLike<number>, dt: number, o
   out[0] = state[0]! + r[0]! * ux + r[1]! * uy + r[2]! * uz;
   out[1] = state[1]! + r[3]! * ux + r[4]! * uy + r[5]! * uz;
   out[2] = state[2]! + r[6]! * ux + r[7]! * uy + r[8]! * uz;
-  const e = new Float64Array(9);
   eulerRateMatrix(rpy[0]!, rpy[1]!, e);
   const w0 = state[10]!;
   const w1 = state[11]!;

@@ -30,6 +30,8 @@ export interface Omnidirectional3DOptions extends StateChainOptions {
 }
 
 const ALL_INDICES: readonly number[] = Array.from({ length: 15 }, (_, i) => i);
+/** The kinematic constraint's mean (the expected residual, zero); shared, as a Constraint copies its mean. */
+const ZERO_MEAN = new Float64Array(15);
 
 /**
  * The state [x, y, z, qw, qx, qy, qz, vx, vy, vz, vroll, vpitch, vyaw, ax, ay, az] as Position3D,
@@ -92,7 +94,7 @@ function kinematicConstraint(
     type: OMNIDIRECTIONAL_3D_KINEMATIC,
     source,
     variables,
-    mean: new Float64Array(15),
+    mean: ZERO_MEAN,
     sqrtInformation: sqrtInformation ?? whiten(covariance, ALL_INDICES, 15, OMNIDIRECTIONAL_3D_KINEMATIC).sqrtInformation,
     covariance,
     extra: { dt },

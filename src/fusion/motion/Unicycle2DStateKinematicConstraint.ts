@@ -1,6 +1,8 @@
 import { Constraint, UNICYCLE_2D_KINEMATIC, whiten, type Matrix } from "../core";
 
 const ALL_INDICES: readonly number[] = [0, 1, 2, 3, 4, 5, 6, 7];
+/** The constraint's mean (the expected residual, zero); shared, as a Constraint copies its mean. */
+const ZERO_MEAN = new Float64Array(8);
 
 /**
  * `fuse_models::Unicycle2DStateKinematicConstraint` (reference/fuse.md §2.2, §6.3): the 8-residual
@@ -37,7 +39,7 @@ export class Unicycle2DStateKinematicConstraint extends Constraint {
       type: UNICYCLE_2D_KINEMATIC,
       source,
       variables,
-      mean: new Float64Array(8),
+      mean: ZERO_MEAN,
       sqrtInformation: sqrtInformation ?? whiten(covariance, ALL_INDICES, 8, UNICYCLE_2D_KINEMATIC).sqrtInformation,
       covariance,
       extra: { dt },
