@@ -130,18 +130,14 @@ export class ApproximateTime<T> extends SlotPolicy<T> {
         if (delta > slop) {
           continue;
         }
-        let j = n++;
-        while (j > 0 && deltas[j - 1]! > delta) {
-          keys[j] = keys[j - 1]!;
-          deltas[j] = deltas[j - 1]!;
-          j--;
-        }
-        keys[j] = k;
-        deltas[j] = delta;
+        keys[n] = k;
+        deltas[n] = delta;
+        n++;
       }
       if (n === 0) {
         return;
       }
+      sortByDistance(keys, deltas, n);
       counts[q] = n;
     }
 
@@ -213,5 +209,43 @@ export class ApproximateTime<T> extends SlotPolicy<T> {
   // eslint-disable-next-line @foxglove/no-boolean-parameters -- signature fixed by CombinerPolicy
   public override reset(reportDrops = false): void {
     this.#dicts.clear(reportDrops ? this.host : undefined);
+  }
+}
+
+/** Up to this many candidates are sorted by insertion; more by sorting their indices. */
+const INSERTION_SORT_MAX = 16;
+
+/**
+ * Sorts the first `n` candidates by distance, stably: equal distances keep their order (dict
+ * order, as Python's `sorted` keeps it). Insertion for the few candidates a queue usually offers,
+ * an O(n log n) sort of indices by (distance, index) for many, so that a long queue with a wide
+ * slop never costs n² per message.
+ */
+function sortByDistance(keys: Float64Array, deltas: Float64Array, n: number): void {
+  if (n <= INSERTION_SORT_MAX) {
+    for (let i = 1; i < n; i++) {
+      const k = keys[i]!;
+      const d = deltas[i]!;
+      let j = i;
+      while (j > 0 && deltas[j - 1]! > d) {
+        keys[j] = keys[j - 1]!;
+        deltas[j] = deltas[j - 1]!;
+        j--;
+      }
+      keys[j] = k;
+      deltas[j] = d;
+    }
+    return;
+  }
+  const order = Array.from({ length: n }, (_, i) => i);
+  order.sort((a, b) => {
+    const d = deltas[a]! - deltas[b]!;
+    return d !== 0 ? d : a - b;
+  });
+  const sortedKeys = order.map((i) => keys[i]!);
+  const sortedDeltas = order.map((i) => deltas[i]!);
+  for (let i = 0; i < n; i++) {
+    keys[i] = sortedKeys[i]!;
+    deltas[i] = sortedDeltas[i]!;
   }
 }
