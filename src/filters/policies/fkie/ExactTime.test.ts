@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 
 import { ExactTime } from "./ExactTime";
-import { adding, describeEvents, eventsOf, feed, Recorder, t, type Input } from "../testing/policyRecorder";
+import { adding, describeEvents, eventsOf, eventsThenReset, feed, Recorder, resetLines, t, type Input } from "../testing/policyRecorder";
 
 /**
  * Upstream test_combiner_exact_time.cpp (ROS 2 form; 1.x lacks input 5): two slots,
@@ -247,12 +247,7 @@ function exactTimeOracle(
     }
   });
   // Then reset(true): everything still held, slot by slot, oldest first.
-  held.forEach((h, i) => {
-    for (const m of h) {
-      drop(inputs.length - 1, i, m, "reset");
-    }
-  });
-  return events;
+  return [...events, ...resetLines(held, inputs.length - 1)];
 }
 
 describe("fkie ExactTime on long streams", () => {
@@ -276,9 +271,7 @@ describe("fkie ExactTime on long streams", () => {
             return [slot, oddOnSlot0 && slot === 0 ? 2 * stamp + 1 : stamp, `m${k}`];
           });
           const policy = new ExactTime<string>(slots, { maxQueueSize, maxAge });
-          const recorder = feed(policy, inputs);
-          policy.reset(true);
-          expect(describeEvents(recorder.events, String)).toEqual(
+          expect(eventsThenReset(policy, inputs, String)).toEqual(
             exactTimeOracle(slots, maxQueueSize, maxAge, inputs),
           );
         },

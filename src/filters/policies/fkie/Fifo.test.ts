@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 
 import { Fifo } from "./Fifo";
-import { adding, describeEvents, eventsOf, feed, Recorder, type Input } from "../testing/policyRecorder";
+import { adding, describeEvents, eventsOf, eventsThenReset, feed, Recorder, resetLines, type Input } from "../testing/policyRecorder";
 
 class ExpectedError extends Error {}
 
@@ -88,12 +88,7 @@ function fifoOracle(slots: number, maxQueueSize: number, inputs: readonly Input<
       events.push(`${k} emit ${fronts.map(([s]) => s).join(" ")} | ${fronts.map(([, m]) => m).join(" ")}`);
     }
   });
-  held.forEach((h, i) => {
-    for (const [s, m] of h) {
-      events.push(`${inputs.length - 1} drop s${i} ${s} reset | ${m}`);
-    }
-  });
-  return events;
+  return [...events, ...resetLines(held, inputs.length - 1)];
 }
 
 describe("fkie Fifo on long streams", () => {
@@ -111,9 +106,9 @@ describe("fkie Fifo on long streams", () => {
           recorder.onEmit = (_items, stamps) => {
             expect(stamps).toHaveLength(slots);
           };
-          feed(policy, inputs, recorder);
-          policy.reset(true);
-          expect(describeEvents(recorder.events, String)).toEqual(fifoOracle(slots, maxQueueSize, inputs));
+          expect(eventsThenReset(policy, inputs, String, recorder)).toEqual(
+            fifoOracle(slots, maxQueueSize, inputs),
+          );
         },
       ),
       { numRuns: 300 },

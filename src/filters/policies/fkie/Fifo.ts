@@ -2,6 +2,7 @@ import type { Stamp } from "../../../time";
 import { NO_STAMPS, type PolicyHost } from "../CombinerPolicy";
 import { SlotPolicy } from "../SlotPolicy";
 import { SlotRing } from "../SlotRing";
+import { frontItems, frontStamps } from "../setArrays";
 import { checkQueueSize, checkSlotCount, checkSlotIndex, unboundHost } from "./checks";
 
 /** A slot's first capacity; it doubles as needed. */
@@ -107,34 +108,11 @@ export class Fifo<T> extends SlotPolicy<T, PolicyHost<T>> {
     return this.#rings[slot]!.len;
   }
 
-  /**
-   * Emits the front message of every slot and removes them. For 2 and 3 slots the set is one
-   * array literal: when the host's emit is inlined and does not keep the array (a Combiner's
-   * sinks get the items as arguments), escape analysis removes the allocation.
-   */
+  /** Emits the front message of every slot and removes them (state first, then the host). */
   #emitFronts(): void {
     const rings = this.#rings;
-    const readsStamps = this.readsStamps;
-    let items: T[];
-    let stamps: Stamp[] = NO_STAMPS;
-    if (rings.length === 2) {
-      const [a, b] = rings as [SlotRing<T>, SlotRing<T>];
-      items = [a.it[a.start] as T, b.it[b.start] as T];
-      if (readsStamps) {
-        stamps = [a.st[a.start]!, b.st[b.start]!];
-      }
-    } else if (rings.length === 3) {
-      const [a, b, c] = rings as [SlotRing<T>, SlotRing<T>, SlotRing<T>];
-      items = [a.it[a.start] as T, b.it[b.start] as T, c.it[c.start] as T];
-      if (readsStamps) {
-        stamps = [a.st[a.start]!, b.st[b.start]!, c.st[c.start]!];
-      }
-    } else {
-      items = rings.map((r) => r.it[r.start] as T);
-      if (readsStamps) {
-        stamps = rings.map((r) => r.st[r.start]!);
-      }
-    }
+    const items = frontItems(rings);
+    const stamps = this.readsStamps ? frontStamps(rings) : NO_STAMPS;
     for (const ring of rings) {
       ring.start = (ring.start + 1) & ring.mask;
       ring.len--;

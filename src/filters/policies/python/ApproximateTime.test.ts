@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { ApproximateTime, type PythonApproximateTimeOptions } from "./ApproximateTime";
 import { mulberry32 } from "../../../testing/random";
 import { recordingHostOf } from "../testing/RecordingHost";
-import { describeEvents, feed, type Input } from "../testing/policyRecorder";
+import { eventsThenReset, resetLines, type Input } from "../testing/policyRecorder";
 
 const S = 1_000_000_000;
 
@@ -212,12 +212,7 @@ function rclpyApproximateOracle(
       }
     }
   });
-  queues.forEach((q, i) => {
-    for (const [s, m] of q.values()) {
-      events.push(`${inputs.length - 1} drop s${i} ${s} reset | ${m}`);
-    }
-  });
-  return events;
+  return [...events, ...resetLines(queues.map((q) => q.values()), inputs.length - 1)];
 }
 
 describe("python/approximate-time on long streams", () => {
@@ -244,9 +239,7 @@ describe("python/approximate-time on long streams", () => {
             return [pick % slots, now + Math.min(jump, 0), `m${k}`];
           });
           const policy = new ApproximateTime<string>(slots, { queueSize, slop, queueOffset: offsets });
-          const recorder = feed(policy, inputs);
-          policy.reset(true);
-          expect(describeEvents(recorder.events, String)).toEqual(
+          expect(eventsThenReset(policy, inputs, String)).toEqual(
             rclpyApproximateOracle(slots, queueSize, slop, offsets, inputs),
           );
         },

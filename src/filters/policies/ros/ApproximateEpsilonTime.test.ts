@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 
 import { ApproximateEpsilonTime } from "./ApproximateEpsilonTime";
 import { recordingHostOf } from "../testing/RecordingHost";
-import { describeEvents, feed, type Input } from "../testing/policyRecorder";
+import { eventsThenReset, resetLines, type Input } from "../testing/policyRecorder";
 
 const S = 1_000_000_000;
 
@@ -95,12 +95,7 @@ function epsilonOracle(slots: number, queueSize: number, epsilon: number, inputs
       }
     }
   });
-  held.forEach((h, i) => {
-    for (const [s, m] of h) {
-      events.push(`${inputs.length - 1} drop s${i} ${s} reset | ${m}`);
-    }
-  });
-  return events;
+  return [...events, ...resetLines(held, inputs.length - 1)];
 }
 
 describe("ros/approximate-epsilon-time on long streams", () => {
@@ -121,9 +116,9 @@ describe("ros/approximate-epsilon-time on long streams", () => {
             return [slot, last[slot], `m${k}`];
           });
           const policy = new ApproximateEpsilonTime<string>(slots, { queueSize, epsilon });
-          const recorder = feed(policy, inputs);
-          policy.reset(true);
-          expect(describeEvents(recorder.events, String)).toEqual(epsilonOracle(slots, queueSize, epsilon, inputs));
+          expect(eventsThenReset(policy, inputs, String)).toEqual(
+            epsilonOracle(slots, queueSize, epsilon, inputs),
+          );
         },
       ),
       { numRuns: 300 },

@@ -1,6 +1,7 @@
 import type { Stamp } from "../../../time";
 import { NO_STAMPS, type PolicyHost } from "../CombinerPolicy";
 import { SlotPolicy } from "../SlotPolicy";
+import { heldItems, heldStamps } from "../setArrays";
 
 /** Rate-estimator settings of {@link LatestTime} (ROS `RateConfig`). */
 export interface LatestTimeRateConfig {
@@ -179,27 +180,9 @@ export class LatestTime<T> extends SlotPolicy<T> {
     this.#rates = [];
   }
 
-  /**
-   * Emits the held messages. For 2 and 3 slots the set is one array literal: when the host's emit
-   * is inlined and does not keep the array (a Combiner's sinks get the items as arguments),
-   * escape analysis removes the allocation. A `slice` of the held items was allocated for every
-   * set, and this policy emits one for most messages of its fastest topic.
-   */
+  /** Emits the held messages (no stamps array for a host that does not read it). */
   #emitHeld(host: PolicyHost<T>): void {
-    const held = this.#items;
-    const st = this.#stamps;
-    const readsStamps = this.readsStamps;
-    if (held.length === 2) {
-      host.emit([held[0] as T, held[1] as T], readsStamps ? [st[0]!, st[1]!] : NO_STAMPS);
-    } else if (held.length === 3) {
-      host.emit(
-        [held[0] as T, held[1] as T, held[2] as T],
-        readsStamps ? [st[0]!, st[1]!, st[2]!] : NO_STAMPS,
-      );
-    } else {
-      // slice, not Array.from: the iterator protocol costs more than the copy itself.
-      host.emit(held.slice() as T[], readsStamps ? Array.from(st) : NO_STAMPS);
-    }
+    host.emit(heldItems(this.#items), this.readsStamps ? heldStamps(this.#stamps) : NO_STAMPS);
   }
 
   #store(slot: number, stamp: Stamp, item: T): void {

@@ -1,4 +1,4 @@
-// Test support for the fkie policies (not re-exported): a PolicyHost that records every emission
+// Test support for the policies (not re-exported): a PolicyHost that records every emission
 // and drop together with the index of the input that caused it.
 import type { Stamp } from "../../../time";
 import type { DropReason } from "../../DropReason";
@@ -117,4 +117,34 @@ export function adding(policy: CombinerPolicy<number>, slot: number, stamp: Stam
   return () => {
     policy.add(slot, stamp, 0, arrival);
   };
+}
+
+/**
+ * What `policy` does with `inputs` (fed by {@link feed} to `recorder`) and then with
+ * `reset(true)`, which reports what it still held: one line per event as {@link describeEvents}
+ * writes it, stamps rendered by `fmt`.
+ */
+export function eventsThenReset<T>(
+  policy: CombinerPolicy<T>,
+  inputs: readonly Input<T>[],
+  fmt: (stamp: Stamp) => string = secNsec,
+  recorder = new Recorder<T>(),
+): string[] {
+  feed(policy, inputs, recorder);
+  policy.reset(true);
+  return describeEvents(recorder.events, fmt);
+}
+
+/**
+ * The lines {@link eventsThenReset} ends with for what an oracle still holds: per slot, its
+ * `[stamp, item]` pairs in order, each a `reset` drop after input `after`, stamps as `String`.
+ */
+export function resetLines<T>(held: readonly Iterable<readonly [Stamp, T]>[], after: number): string[] {
+  const lines: string[] = [];
+  held.forEach((pairs, slot) => {
+    for (const [stamp, item] of pairs) {
+      lines.push(`${after} drop s${slot} ${stamp} reset | ${String(item)}`);
+    }
+  });
+  return lines;
 }
