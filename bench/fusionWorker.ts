@@ -7,6 +7,7 @@
 import { feedRunner } from "./feedRunner";
 import { presetTransforms } from "./presetTransforms";
 import { FusionRunner } from "../src/fusion/runner";
+import { PANEL_FUSION_RETENTION } from "../src/panel/engine/AnalysisEngine";
 import type { TransformConfig } from "../src/pipeline";
 import { TimeBase, type Stamp } from "../src/time";
 
@@ -33,7 +34,7 @@ self.onmessage = (event: MessageEvent<FusionWorkerInput | "run">): void => {
     return;
   }
   const data = input!;
-  const runner = new FusionRunner(data.fusion);
+  const runner = new FusionRunner(data.fusion).setRetention(PANEL_FUSION_RETENTION);
   runner.start({ timeBase: new TimeBase(data.baseSec), transforms: presetTransforms(data.transforms) });
   const t0 = performance.now();
   feedRunner(runner, data.messages);

@@ -28,6 +28,12 @@ export const POSE_DELTA_CAP = DELTA_CAP;
 const FUSION_DROPS_KEPT = 1000;
 
 /**
+ * What the panel's fusion runner keeps between two deltas: only what the next delta can hand out
+ * (the oldest forgotten first). The runner benchmarks run with it too, as the live consumer does.
+ */
+export const PANEL_FUSION_RETENTION = { transactions: TX_DELTA_CAP, poses: POSE_DELTA_CAP, drops: FUSION_DROPS_KEPT } as const;
+
+/**
  * The part of the fusion extension (src/fusion/runner FusionRunner) the panel uses: it drains the
  * transactions and poses at every delta and caps what the runner keeps in between, so a live
  * session of hours holds at most one delta's worth.
@@ -181,7 +187,7 @@ export class AnalysisEngine {
     this.#main = main;
     this.#fusion = main.extensions.find(isFusion);
     // Between two deltas the runner keeps only what the next delta can hand out (oldest dropped).
-    this.#fusion?.setRetention({ transactions: TX_DELTA_CAP, poses: POSE_DELTA_CAP, drops: FUSION_DROPS_KEPT });
+    this.#fusion?.setRetention(PANEL_FUSION_RETENTION);
     this.#compare = this.#compareConfig ? new Pipeline<Input>(this.#compareConfig) : undefined;
   }
 
