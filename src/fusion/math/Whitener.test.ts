@@ -83,3 +83,78 @@ describe("Whitener", () => {
     );
   });
 });
+
+describe("Whitener on a diagonal A", () => {
+  const special = [0, -0, NaN, Infinity, -Infinity, 5e-324, -5e-324, 1e308];
+  const value = fc.oneof(
+    fc.constantFrom(...special),
+    fc.double({ min: -1e3, max: 1e3, noNaN: true }),
+    fc.double({ noNaN: false }),
+  );
+  const nonZeroFinite = fc.oneof(
+    fc.double({ min: -1e3, max: 1e3, noNaN: true }).filter((v) => v !== 0),
+    fc.constantFrom(5e-324, -1e-300, 1e300, -2),
+  );
+  const cases = fc
+    .integer({ min: 1, max: 15 })
+    .chain((n) =>
+      fc.record({
+        n: fc.constant(n),
+        l: fc.integer({ min: 1, max: 4 }),
+        diagonal: fc.array(nonZeroFinite, { minLength: n, maxLength: n }),
+        offDiagonalNegativeZero: fc.boolean(),
+        e: fc.array(fc.oneof(value, value, fc.double({ min: -10, max: 10, noNaN: true })), { minLength: n, maxLength: n }),
+        finiteE: fc.boolean(),
+        rawRows: fc.array(fc.oneof(fc.constant(null), fc.array(value, { minLength: 4, maxLength: 4 })), {
+          minLength: n,
+          maxLength: n,
+        }),
+      }),
+    );
+
+  it("gives the general path's bits (signed zeros, NaN, underflow) for vectors and Jacobians", () => {
+    fc.assert(
+      fc.property(cases, ({ n, l, diagonal, offDiagonalNegativeZero, e, finiteE, rawRows }) => {
+        const a = new Float64Array(n * n).fill(offDiagonalNegativeZero ? -0 : 0);
+        diagonal.forEach((v, q) => (a[q * n + q] = v));
+        const fast = new Whitener(a, n);
+        const general = new Whitener(a, n, { diagonalPath: false });
+        expect(fast.diagonal).not.toBeNull();
+        expect(general.diagonal).toBeNull();
+
+        const ev = Float64Array.from(e, (v) => (finiteE && !Number.isFinite(v) ? 1.5 : v));
+        const fastR = new Float64Array(n).fill(7);
+        const generalR = new Float64Array(n).fill(9);
+        fast.vector(ev, fastR);
+        general.vector(ev, generalR);
+        for (let r = 0; r < n; r++) {
+          expect(Object.is(fastR[r], generalR[r])).toBe(true);
+        }
+
+        const raw = new Float64Array(n * l);
+        rawRows.forEach((row, q) => {
+          for (let c = 0; c < l; c++) {
+            raw[q * l + c] = row == null ? (c % 2 === 0 ? 0 : -0) : row[c]!;
+          }
+        });
+        const fastJ = new Float64Array(n * l).fill(7);
+        const generalJ = new Float64Array(n * l).fill(9);
+        fast.jacobian(raw, l, fastJ);
+        general.jacobian(raw, l, generalJ);
+        for (let i = 0; i < n * l; i++) {
+          expect(Object.is(fastJ[i], generalJ[i])).toBe(true);
+        }
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it("keeps the general path for a zero or non-finite diagonal entry and for off-diagonal entries", () => {
+    expect(new Whitener([2, 0, 0, 0], 2).diagonal).toBeNull();
+    expect(new Whitener([2, 0, 0, Infinity], 2).diagonal).toBeNull();
+    expect(new Whitener([2, NaN, 0, 3], 2).diagonal).toBeNull();
+    expect(new Whitener([2, 0, 1e-300, 3], 2).diagonal).toBeNull();
+    expect(new Whitener([2, 0, 3], 3).diagonal).toBeNull();
+    expect(Array.from(new Whitener([2, -0, 0, 3], 2).diagonal ?? [])).toEqual([2, 3]);
+  });
+});

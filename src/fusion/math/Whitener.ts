@@ -3,7 +3,8 @@
  * Jacobians: `r = A·e`, `J = A·∂e`. Square-root informations are triangular or scattered (partial
  * measurements), and raw Jacobians are mostly zero rows, so `jacobian` visits only the non-zero
  * entries of both. Every output entry still sums its terms in ascending column order of `A`, so
- * the results are bit-for-bit those of the plain triple loop. Allocates nothing per call.
+ * the results are bit-for-bit those of the plain triple loop. A diagonal A (see `diagonal`) takes
+ * one product per entry instead, with the same bits. Allocates nothing per call.
  */
 export class Whitener {
   /** `k`: rows of A (the number of residuals). */
@@ -18,9 +19,19 @@ export class Whitener {
   /** Per row r of A, the columns q with A[r, q] ≠ 0: #rowCols[#rowStart[r] … #rowStart[r + 1]). */
   readonly #rowStart: Int32Array;
   readonly #rowCols: Int32Array;
+  /**
+   * A's diagonal when A is square, ±0 off the diagonal and finite and non-zero on it (a diagonal
+   * covariance, the usual case), else null. Then `vector` and `jacobian` are one product per
+   * entry, `0 + A[q, q]·x`: the general path's single term added to +0, so the same bits.
+   */
+  public readonly diagonal: Float64Array | null;
 
-  /** @param a row-major `k × n`; its length must be a whole number of rows of `n`. */
-  public constructor(a: ArrayLike<number>, n: number) {
+  /**
+   * @param a row-major `k × n`; its length must be a whole number of rows of `n`.
+   * @param options.diagonalPath false: `diagonal` stays null and the general path is used for
+   * every A (the reference the diagonal path is checked against). Default true.
+   */
+  public constructor(a: ArrayLike<number>, n: number, options?: { readonly diagonalPath?: boolean }) {
     // Copied and indexed with plain loops: a cost function (and its Whitener) is built for every
     // new constraint, thousands per recording.
     const copy = new Float64Array(a.length);
@@ -44,6 +55,7 @@ export class Whitener {
     const byRow = nonZeroPattern(copy, nonZeros, k, n, n, 1);
     this.#rowStart = byRow.start;
     this.#rowCols = byRow.indices;
+    this.diagonal = options?.diagonalPath === false ? null : diagonalOf(copy, k, n);
   }
 
   /**
@@ -58,6 +70,13 @@ export class Whitener {
     let finite = true;
     for (let c = 0; c < n && finite; c++) {
       finite = Number.isFinite(e[c]);
+    }
+    const diagonal = this.diagonal;
+    if (finite && diagonal != null) {
+      for (let r = 0; r < n; r++) {
+        out[r] = 0 + diagonal[r]! * e[r]!;
+      }
+      return;
     }
     if (finite) {
       const rowStart = this.#rowStart;
@@ -88,6 +107,18 @@ export class Whitener {
   public jacobian(raw: Float64Array, l: number, out: Float64Array): void {
     const a = this.a;
     const n = this.cols;
+    const diagonal = this.diagonal;
+    if (diagonal != null) {
+      // With A[q, q] finite and non-zero, a zero row of `raw` gives 0 + A[q, q]·±0 = +0, what the
+      // general path leaves there, so no row needs the zero test.
+      for (let q = 0; q < n; q++) {
+        const av = diagonal[q]!;
+        for (let p = q * l, end = p + l; p < end; p++) {
+          out[p] = 0 + av * raw[p]!;
+        }
+      }
+      return;
+    }
     const colStart = this.#colStart;
     const colRows = this.#colRows;
     out.fill(0, 0, this.rows * l);
@@ -110,6 +141,28 @@ export class Whitener {
       }
     }
   }
+}
+
+/** The diagonal of the k × n `a` if it is square, ±0 off the diagonal, finite and non-zero on it. */
+function diagonalOf(a: Float64Array, k: number, n: number): Float64Array | null {
+  if (k !== n) {
+    return null;
+  }
+  const diagonal = new Float64Array(n);
+  for (let r = 0; r < n; r++) {
+    for (let c = 0; c < n; c++) {
+      const v = a[r * n + c]!;
+      if (r === c) {
+        if (v === 0 || !Number.isFinite(v)) {
+          return null;
+        }
+        diagonal[r] = v;
+      } else if (v !== 0) {
+        return null;
+      }
+    }
+  }
+  return diagonal;
 }
 
 /**
