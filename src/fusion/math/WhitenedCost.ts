@@ -1,6 +1,15 @@
 import type { CostFunction } from "./CostFunction";
-import type { Whitener } from "./Whitener";
+import { Whitener } from "./Whitener";
 import { whitenerFor } from "./whitenerFor";
+
+/** Options of a whitened cost function. */
+export interface WhitenedCostOptions {
+  /**
+   * false: the general whitening for every A, never the diagonal shortcuts (the reference those
+   * are checked against; results are the same bits either way). Default true.
+   */
+  readonly diagonalPath?: boolean;
+}
 
 /**
  * Base of the 3D cost functions: a subclass computes the raw error `e` (length n) and, when asked,
@@ -12,7 +21,8 @@ import { whitenerFor } from "./whitenerFor";
 export abstract class WhitenedCost implements CostFunction {
   public readonly numResiduals: number;
   public readonly parameterBlockSizes: readonly number[];
-  readonly #whitener: Whitener;
+  /** Applies the constraint's A (shared with the cost functions of equal A). */
+  protected readonly whitener: Whitener;
   readonly #localSizes: readonly number[];
   /** Which Jacobians the current evaluation wants (reused). */
   readonly #wanted: boolean[];
@@ -31,12 +41,16 @@ export abstract class WhitenedCost implements CostFunction {
     ambientSizes: readonly number[],
     localSizes: readonly number[],
     what: string,
+    options?: WhitenedCostOptions,
   ) {
     if (sqrtInformation.length === 0 || sqrtInformation.length % n !== 0) {
       throw new RangeError(`${what}: sqrtInformation has ${sqrtInformation.length} entries, not k × ${n}`);
     }
-    this.#whitener = whitenerFor(sqrtInformation, n);
-    this.numResiduals = this.#whitener.rows;
+    this.whitener =
+      options?.diagonalPath === false
+        ? new Whitener(sqrtInformation, n, { diagonalPath: false })
+        : whitenerFor(sqrtInformation, n);
+    this.numResiduals = this.whitener.rows;
     this.parameterBlockSizes = ambientSizes;
     this.#localSizes = localSizes;
     this.#wanted = localSizes.map(() => false);
@@ -61,7 +75,7 @@ export abstract class WhitenedCost implements CostFunction {
     if (!this.computeError(parameters, wanted)) {
       return false;
     }
-    const whitener = this.#whitener;
+    const whitener = this.whitener;
     whitener.vector(this.error, residuals);
     if (jacobians) {
       for (let b = 0; b < this.#localSizes.length; b++) {
