@@ -161,7 +161,7 @@ export function marginalizeVariables(
       }
       corrector.correctResiduals(r, m);
     }
-    accumulateNormalEquations(h, g, d, r, m, jac, sizes, offs, scratch);
+    accumulateNormalEquations(h, g, d, r, m, jac, sizes, offs);
   }
 
   // Schur complement onto the kept block.
@@ -198,9 +198,14 @@ export function marginalizeVariables(
 /**
  * Adds one residual block's `Jᵀr` to g and `JᵀJ` to H (full, d × d). With distinct variables each
  * symmetric pair of entries is computed once: every entry still receives the same single sum,
- * term by term, as the plain loop over all rows and both triangles.
+ * term by term, as the plain loop over all rows and both triangles. When the gathered columns
+ * list their `partners`, only those pairs are added: every other pair's sum is +0, which leaves an
+ * entry of H as it was (H starts at +0 and is only added to, so no entry is −0); with a finite r,
+ * `Jᵀr` adds only each column's non-zero rows (the other terms are ±0), the same bits. Each
+ * Jacobian `jac[a]` is `m × sizes[a]` row-major, its columns at `offs[a]` … in H. Exported for its
+ * tests; not re-exported by the package.
  */
-function accumulateNormalEquations(
+export function accumulateNormalEquations(
   h: Float64Array,
   g: Float64Array,
   d: number,
@@ -209,8 +214,8 @@ function accumulateNormalEquations(
   jac: readonly Float64Array[],
   sizes: readonly number[],
   offs: readonly number[],
-  scratch: Scratch,
 ): void {
+  const scratch = SCRATCH;
   const k = jac.length;
   let distinct = true;
   for (let a = 1; a < k; a++) {
@@ -233,12 +238,33 @@ function accumulateNormalEquations(
     }
   }
   const c = columns.gather(jac, k, sizes, m, order, 0);
+  let rFinite = true;
+  for (let q = 0; q < m; q++) {
+    // v − v is 0 exactly for finite v.
+    const v = r[q]!;
+    rFinite &&= v - v === 0;
+  }
+  const partners = columns.paired ? columns.partners : undefined;
   for (let p = 0; p < c; p++) {
     if (columns.isZero(p)) {
       continue;
     }
     const xp = at[p]!;
-    g[xp] = g[xp]! + columns.dotResidual(p, r);
+    g[xp] = g[xp]! + (rFinite ? columns.dotFiniteResidual(p, r) : columns.dotResidual(p, r));
+    if (partners) {
+      // Only the columns sharing a non-zero row with p (t ≤ p when distinct), in ascending t.
+      const mask = distinct ? -1 >>> (31 - p) : -1;
+      for (let pairs = partners[p]! & mask; pairs !== 0; pairs &= pairs - 1) {
+        const t = 31 - Math.clz32(pairs & -pairs);
+        const xt = at[t]!;
+        const v = columns.dot(p, t);
+        h[xp * d + xt] = h[xp * d + xt]! + v;
+        if (distinct && t !== p) {
+          h[xt * d + xp] = h[xt * d + xp]! + v;
+        }
+      }
+      continue;
+    }
     for (let t = 0; t < (distinct ? p + 1 : c); t++) {
       const xt = at[t]!;
       const v = columns.dot(p, t);
