@@ -3,6 +3,14 @@ import { wrapAngle } from "./angles";
 import { eulerRateMatrix, rpyOfQuaternion } from "./rotation3d";
 import { copyNumbers } from "../core/copyNumbers";
 
+const AMBIENT = [4];
+const LOCAL = [3];
+/**
+ * E(roll, pitch) of the current evaluation, shared by every instance (written before it is read;
+ * a 9-entry typed array is allocated outside V8's heap, one per constraint otherwise).
+ */
+const RATE = new Float64Array(9);
+
 /**
  * Cost of fuse's AbsoluteOrientation3DStampedEulerConstraint over [Orientation3D]: the raw error
  * is `wrap(rpy(q) − rpy_m)` (3 values) and `r = A·e` with A k × 3 (the selected axes). The
@@ -11,11 +19,10 @@ import { copyNumbers } from "../core/copyNumbers";
  */
 export class AbsoluteOrientation3DEulerCost extends WhitenedCost {
   readonly #mean: Float64Array;
-  readonly #e = new Float64Array(9);
 
   /** @param mean roll, pitch, yaw; @param sqrtInformation k × 3. */
   public constructor(mean: ArrayLike<number>, sqrtInformation: ArrayLike<number>) {
-    super(3, sqrtInformation, [4], [3], "AbsoluteOrientation3DEulerCost");
+    super(3, sqrtInformation, AMBIENT, LOCAL, "AbsoluteOrientation3DEulerCost");
     if (mean.length !== 3) {
       throw new RangeError(`AbsoluteOrientation3DEulerCost: the mean has ${mean.length} values, expected 3`);
     }
@@ -31,8 +38,8 @@ export class AbsoluteOrientation3DEulerCost extends WhitenedCost {
       e[i] = wrapAngle(e[i]! - this.#mean[i]!);
     }
     if (wanted?.[0] === true) {
-      eulerRateMatrix(roll, pitch, this.#e);
-      this.rawJacobians[0]!.set(this.#e);
+      eulerRateMatrix(roll, pitch, RATE);
+      this.rawJacobians[0]!.set(RATE);
     }
     return true;
   }

@@ -24,7 +24,7 @@ export abstract class WhitenedCost implements CostFunction {
   /** Applies the constraint's A (shared with the cost functions of equal A). */
   protected readonly whitener: Whitener;
   readonly #localSizes: readonly number[];
-  /** Which Jacobians the current evaluation wants (reused). */
+  /** Which Jacobians the current evaluation wants (shared likewise: written before each read). */
   readonly #wanted: boolean[];
   /** The raw error, length n (shared by the cost functions of the same shape, see `rawBuffers`). */
   protected readonly error: Float64Array;
@@ -52,9 +52,11 @@ export abstract class WhitenedCost implements CostFunction {
         : whitenerFor(sqrtInformation, n);
     this.numResiduals = this.whitener.rows;
     this.parameterBlockSizes = ambientSizes;
-    this.#localSizes = localSizes;
-    this.#wanted = localSizes.map(() => false);
-    ({ error: this.error, rawJacobians: this.rawJacobians } = rawBuffers(n, localSizes));
+    const buffers = rawBuffers(n, localSizes);
+    this.#localSizes = buffers.localSizes;
+    this.#wanted = buffers.wanted;
+    this.error = buffers.error;
+    this.rawJacobians = buffers.rawJacobians;
   }
 
   /** Fills `error` and, when `withJacobians`, the requested `rawJacobians` (`wanted[b]`). False when undefined. */
@@ -91,24 +93,49 @@ export abstract class WhitenedCost implements CostFunction {
 
 /** The raw error and Jacobian buffers of one shape of cost function. */
 interface RawBuffers {
+  readonly n: number;
+  /** The tangent sizes (a private copy). */
+  readonly localSizes: readonly number[];
   readonly error: Float64Array;
   readonly rawJacobians: readonly Float64Array[];
+  readonly wanted: boolean[];
 }
 
-const RAW_BUFFERS = new Map<string, RawBuffers>();
+/** One entry per shape (a handful: one per 3D cost function class). */
+const RAW_BUFFERS: RawBuffers[] = [];
 
 /**
  * The raw buffers for an error of length n and blocks of these tangent sizes, one set per shape
  * for every cost function: `evaluate` fills them with `computeError` and reads them back before it
  * returns, and `computeError` writes every raw Jacobian entry it is asked for, so no evaluation
- * sees another's values.
+ * sees another's values. Found by comparing the sizes (no key string is built: a cost function is
+ * built for every new constraint).
  */
 function rawBuffers(n: number, localSizes: readonly number[]): RawBuffers {
-  const key = `${n}:${localSizes.join(",")}`;
-  let buffers = RAW_BUFFERS.get(key);
-  if (buffers == undefined) {
-    buffers = { error: new Float64Array(n), rawJacobians: localSizes.map((l) => new Float64Array(n * l)) };
-    RAW_BUFFERS.set(key, buffers);
+  for (const buffers of RAW_BUFFERS) {
+    if (buffers.n === n && sameSizes(buffers.localSizes, localSizes)) {
+      return buffers;
+    }
   }
+  const buffers: RawBuffers = {
+    n,
+    localSizes: [...localSizes],
+    error: new Float64Array(n),
+    rawJacobians: localSizes.map((l) => new Float64Array(n * l)),
+    wanted: localSizes.map(() => false),
+  };
+  RAW_BUFFERS.push(buffers);
   return buffers;
+}
+
+function sameSizes(a: readonly number[], b: readonly number[]): boolean {
+  if (a.length !== b.length) {
+    return false;
+  }
+  for (let i = 0; i < a.length; i++) {
+    if (a[i] !== b[i]) {
+      return false;
+    }
+  }
+  return true;
 }
