@@ -166,7 +166,7 @@ export function marginalizeVariables(
 
   // Schur complement onto the kept block.
   const { hk, gk } = schurComplement(h, g, d, dm, zeroBefore, scratch);
-  const factor = sqrtInformation(hk, gk, dk);
+  const factor = sqrtInformation(hk, gk, dk, scratch);
   if (factor == undefined) {
     return tx;
   }
@@ -339,7 +339,8 @@ class Scratch {
 const SCRATCH = new Scratch();
 
 /**
- * Returns H_kk − H_km·H_mm⁻¹·H_mk and g_k − H_km·H_mm⁻¹·g_m (H full symmetric d × d).
+ * Returns H_kk − H_km·H_mm⁻¹·H_mk and g_k − H_km·H_mm⁻¹·g_m (H full symmetric d × d), in the
+ * leading dk × dk and dk entries of reused buffers (valid until the next call).
  *
  * H_mm (a chain of states) is factored on its envelope, each right-hand side is forward-
  * substituted from its first non-zero, and back substitution stops at the first marginalized
@@ -355,8 +356,9 @@ function schurComplement(
   scratch: Scratch,
 ): { hk: Float64Array; gk: Float64Array } {
   const dk = d - dm;
-  const hk = new Float64Array(dk * dk);
-  const gk = new Float64Array(dk);
+  // Reused: every entry of the leading dk × dk (dk) is written here.
+  const hk = scratch.buffer("hk", dk * dk);
+  const gk = scratch.buffer("gk", dk);
   for (let i = 0; i < dk; i++) {
     gk[i] = g[dm + i]!;
     for (let j = 0; j < dk; j++) {
@@ -487,30 +489,38 @@ function spdSolver(h: Float64Array, d: number, n: number, zeroBefore: Int32Array
 }
 
 /**
- * A (rows × n, row-major) and b with AᵀA = H and Aᵀb = g: `A = Lᵀ`, `b = L⁻¹g` from the Cholesky
- * factor, or for a singular H one row `√λ·vᵀ` (with `b = vᵀg/√λ`) per informative eigenpair.
- * Undefined when H carries no information.
+ * A (rows × n, row-major) and b with AᵀA = H and Aᵀb = g (H the leading n × n of `h`, g the
+ * leading n of `g`): `A = Lᵀ`, `b = L⁻¹g` from the Cholesky factor, or for a singular H one row
+ * `√λ·vᵀ` (with `b = vᵀg/√λ`) per informative eigenpair. Undefined when H carries no information.
+ * `b` is new; the Cholesky branch's `a` is a reused buffer (valid until the next call).
  */
 function sqrtInformation(
   h: Float64Array,
   g: Float64Array,
   n: number,
+  scratch: Scratch,
 ): { a: Float64Array; b: Float64Array; rows: number } | undefined {
-  const l = Float64Array.from(h);
+  const l = scratch.buffer("hkFactor", n * n);
+  for (let i = 0; i < n * n; i++) {
+    l[i] = h[i]!;
+  }
   if (choleskyInPlace(l, n)) {
-    const a = new Float64Array(n * n);
+    const a = scratch.zeroed("a", n * n);
     for (let i = 0; i < n; i++) {
       for (let j = 0; j <= i; j++) {
         a[j * n + i] = l[i * n + j]!; // A = Lᵀ (upper)
       }
     }
-    const b = Float64Array.from(g);
+    const b = new Float64Array(n);
+    for (let i = 0; i < n; i++) {
+      b[i] = g[i]!;
+    }
     forwardSubstituteInPlace(l, n, b);
     return { a, b, rows: n };
   }
   const values = new Float64Array(n);
   const vectors = new Float64Array(n * n);
-  symmetricEigenInPlace(Float64Array.from(h), n, values, vectors);
+  symmetricEigenInPlace(h.slice(0, n * n), n, values, vectors);
   const max = values.reduce((acc, v) => Math.max(acc, v), 0);
   const keep: number[] = [];
   for (let k = 0; k < n; k++) {
