@@ -39,7 +39,10 @@ const SCRATCH = {
 export class Omnidirectional3DStateCost extends WhitenedCost {
   readonly #dt: number;
 
-  /** @param dt seconds; @param sqrtInformation 15 × 15 row-major. */
+  /**
+   * @param dt seconds; @param sqrtInformation 15 × 15 row-major; @param options see
+   * `WhitenedCostOptions` (the results are the same bits with every option).
+   */
   public constructor(dt: number, sqrtInformation: ArrayLike<number>, options?: WhitenedCostOptions) {
     super(15, sqrtInformation, AMBIENT, LOCAL, "Omnidirectional3DStateCost", options);
     this.#dt = dt;

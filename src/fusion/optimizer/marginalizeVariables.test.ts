@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { GraphProblem } from "./GraphProblem";
 import { LevenbergMarquardt } from "./LevenbergMarquardt";
 import { MarginalConstraint } from "./MarginalConstraint";
+import { costFunctionFor } from "./costFunctionFor";
 import { marginalizeVariables } from "./marginalizeVariables";
 import { linearStep, position, testContext } from "./testing";
 import {
@@ -169,6 +170,45 @@ describe("marginalizeVariables", () => {
     expect(got[1]).toBeCloseTo(want[1]!, 9);
     const gotCov = lm2.covariance(partProblem.problem, [partProblem.blockOf(kept)!])!;
     gotCov.forEach((v, i) => { expect(v).toBeCloseTo(wantCov[i]!, 9); });
+  });
+
+  it("refuses a constraint with a non-finite residual or Jacobian entry, and only then", () => {
+    const { graph, stamps, ids } = chainGraph();
+    const old = stamps.slice(0, 3).map((t) => position(ids, t).uuid);
+    const spoiled = graph.getConnectedConstraints(old[1]!)[0]!;
+    /** The usual cost, with `value` written over one output entry of `spoiled`'s evaluations. */
+    const spoiling = (value: number, where: "residual" | "jacobian" | "none") => (c: Constraint) => {
+      const built = costFunctionFor(c);
+      if (c !== spoiled || where === "none") {
+        return built;
+      }
+      const cost = built.cost;
+      return {
+        ...built,
+        cost: {
+          numResiduals: cost.numResiduals,
+          parameterBlockSizes: cost.parameterBlockSizes,
+          evaluate: (p: readonly Float64Array[], r: Float64Array, j: readonly (Float64Array | null)[] | null) => {
+            const ok = cost.evaluate(p, r, j);
+            if (where === "residual") {
+              r[cost.numResiduals - 1] = value;
+            } else if (j?.[0]) {
+              j[0][1] = value;
+            }
+            return ok;
+          },
+        },
+      };
+    };
+    for (const value of [NaN, Infinity, -Infinity]) {
+      for (const where of ["residual", "jacobian"] as const) {
+        expect(() => marginalizeVariables("fls", old, graph, 0, spoiling(value, where))).toThrow(RangeError);
+      }
+    }
+    for (const value of [Number.MAX_VALUE, -0, 5e-324]) {
+      expect(() => marginalizeVariables("fls", old, graph, 0, spoiling(value, "jacobian"))).not.toThrow();
+    }
+    expect(() => marginalizeVariables("fls", old, graph, 0, spoiling(NaN, "none"))).not.toThrow();
   });
 
   it("returns an empty removal-only transaction when nothing remains connected", () => {
