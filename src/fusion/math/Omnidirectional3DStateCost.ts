@@ -1,6 +1,6 @@
 import { WhitenedCost, type WhitenedCostOptions } from "./WhitenedCost";
 import { wrapAngle } from "./angles";
-import { rotationMatrix, rpyOfQuaternion } from "./rotation3d";
+import { eulerRateMatrix, rotationMatrix, rpyOfQuaternion } from "./rotation3d";
 
 const LOCAL = [3, 3, 3, 3, 3, 3, 3, 3, 3, 3];
 const AMBIENT = [3, 4, 3, 3, 3, 3, 4, 3, 3, 3];
@@ -92,26 +92,8 @@ export class Omnidirectional3DStateCost extends WhitenedCost {
     rotationMatrix(q1, 0, r);
     rpyOfQuaternion(q1, 0, rpy, 0);
     rpyOfQuaternion(q2, 0, rpy, 3);
-    // E(roll1, pitch1) as eulerRateMatrix builds it; the sines and cosines are kept for ∂/∂q1.
-    const roll = rpy[0]!;
-    const pitch = rpy[1]!;
-    const sr = Math.sin(roll);
-    const cr = Math.cos(roll);
-    const tp = Math.tan(pitch);
-    const cp = Math.cos(pitch);
-    const cpi = 1 / cp;
-    trig[0] = sr;
-    trig[1] = cr;
-    trig[2] = cp;
-    e1[0] = 1;
-    e1[1] = sr * tp;
-    e1[2] = cr * tp;
-    e1[3] = 0;
-    e1[4] = cr;
-    e1[5] = -sr;
-    e1[6] = 0;
-    e1[7] = sr * cpi;
-    e1[8] = cr * cpi;
+    // The sines and cosines E(roll1, pitch1) is built from are kept for ∂/∂q1.
+    eulerRateMatrix(rpy[0]!, rpy[1]!, e1, trig);
     const ux = v1[0]! * dt + a1[0]! * h;
     const uy = v1[1]! * dt + a1[1]! * h;
     const uz = v1[2]! * dt + a1[2]! * h;
@@ -151,24 +133,10 @@ export class Omnidirectional3DStateCost extends WhitenedCost {
     return d;
   }
 
-  /** E(roll2, pitch2) into SCRATCH.e2 (after `#error`), as eulerRateMatrix builds it. */
+  /** E(roll2, pitch2) into SCRATCH.e2 (after `#error`). */
   #rateMatrix2(): Float64Array {
     const { rpy, e2 } = SCRATCH;
-    const roll = rpy[3]!;
-    const pitch = rpy[4]!;
-    const sr = Math.sin(roll);
-    const cr = Math.cos(roll);
-    const tp = Math.tan(pitch);
-    const cpi = 1 / Math.cos(pitch);
-    e2[0] = 1;
-    e2[1] = sr * tp;
-    e2[2] = cr * tp;
-    e2[3] = 0;
-    e2[4] = cr;
-    e2[5] = -sr;
-    e2[6] = 0;
-    e2[7] = sr * cpi;
-    e2[8] = cr * cpi;
+    eulerRateMatrix(rpy[3]!, rpy[4]!, e2);
     return e2;
   }
 

@@ -50,12 +50,20 @@ export function quaternionOfRpy(roll: number, pitch: number, yaw: number, out: F
 /**
  * out ← E(roll, pitch): Euler-angle rates = E · body angular velocity. It is also the derivative
  * of (roll, pitch, yaw)(q ⊗ exp(δ)) with respect to δ at δ = 0 (singular at pitch = ±π/2).
+ * With `trig`, also writes sin(roll), cos(roll) and cos(pitch) there, for callers that need them
+ * too (the same values E is built from).
  */
-export function eulerRateMatrix(roll: number, pitch: number, out: Float64Array): void {
+export function eulerRateMatrix(roll: number, pitch: number, out: Float64Array, trig?: Float64Array): void {
   const sr = Math.sin(roll);
   const cr = Math.cos(roll);
   const tp = Math.tan(pitch);
-  const cpi = 1 / Math.cos(pitch);
+  const cp = Math.cos(pitch);
+  const cpi = 1 / cp;
+  if (trig != undefined) {
+    trig[0] = sr;
+    trig[1] = cr;
+    trig[2] = cp;
+  }
   out[0] = 1;
   out[1] = sr * tp;
   out[2] = cr * tp;
