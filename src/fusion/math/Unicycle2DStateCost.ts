@@ -1,4 +1,5 @@
 import type { CostFunction } from "./CostFunction";
+import type { JacobianPattern, PatternedCost } from "./JacobianPattern";
 import { RecentByNumbers } from "./RecentByNumbers";
 import { wrapAngle } from "./angles";
 import { predictUnicycle2D } from "./unicycle2d";
@@ -24,6 +25,23 @@ const STATE_OFFSETS: readonly number[] = [0, 2, 3, 5, 6];
 /** For each component of a state: its block, and its column inside the block. */
 const COLUMN_BLOCK: readonly number[] = [0, 0, 1, 2, 2, 3, 4, 4];
 const COLUMN_LOCAL: readonly number[] = [0, 1, 0, 0, 1, 0, 0, 1];
+/**
+ * The Jacobian's possible non-zeros when A is diagonal: ∂r/∂s2 = A has row c in column c only;
+ * ∂r/∂s1 = −A·F adds, to column c, the rows k of F's off-identity entries (k, c).
+ */
+const DIAGONAL_PATTERN: JacobianPattern = (() => {
+  const state1 = Array.from({ length: 8 }, (_, c) => 1 << c);
+  for (let n = 0; n < F_ENTRIES.length; n += 2) {
+    state1[F_ENTRIES[n + 1]!] = state1[F_ENTRIES[n + 1]!]! | (1 << F_ENTRIES[n]!);
+  }
+  const state2 = Array.from({ length: 8 }, (_, c) => 1 << c);
+  const blocks = (masks: number[]): number[][] =>
+    STATE_OFFSETS.map((off, b) => masks.slice(off, off + BLOCK_SIZES[b]!));
+  return Object.freeze({
+    numResiduals: 8,
+    rowMasks: Object.freeze([...blocks(state1), ...blocks(state2)]),
+  });
+})();
 
 /**
  * Cost of `fuse_models::Unicycle2DStateKinematicConstraint` (reference/fuse.md §6.3): parameter
@@ -31,7 +49,7 @@ const COLUMN_LOCAL: readonly number[] = [0, 1, 0, 0, 1, 0, 0, 1];
  * aLinear2]`, `r = A·(s2 − f(s1, dt))` with the yaw component wrapped, `A` the 8 × 8 square-root
  * information of `Q·dt`. Jacobians: `∂r/∂s2 = A` (split by block), `∂r/∂s1 = −A·F`.
  */
-export class Unicycle2DStateCost implements CostFunction {
+export class Unicycle2DStateCost implements CostFunction, PatternedCost {
   public readonly numResiduals = 8;
   public readonly parameterBlockSizes: readonly number[] = BLOCK_SIZES;
   /** The time between the two states, in seconds. */
@@ -39,6 +57,11 @@ export class Unicycle2DStateCost implements CostFunction {
   readonly #a: Float64Array;
   /** A's diagonal when A is diagonal (always for Unicycle2D's diagonal Q·dt), else undefined. */
   readonly #diag: Float64Array | undefined;
+  /**
+   * With A diagonal, which entries can be non-zero (the others are written as ±0 whatever the
+   * states); undefined for a dense A.
+   */
+  public readonly jacobianPattern: JacobianPattern | undefined;
 
   /**
    * @param dt seconds from state 1 to state 2.
@@ -58,6 +81,7 @@ export class Unicycle2DStateCost implements CostFunction {
     const whitening = whiteningOf(sqrtInformation);
     this.#a = whitening.a;
     this.#diag = whitening.diag;
+    this.jacobianPattern = whitening.diag ? DIAGONAL_PATTERN : undefined;
   }
 
   public evaluate(

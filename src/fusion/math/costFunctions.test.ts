@@ -256,6 +256,71 @@ describe("Unicycle2DStateCost", () => {
   });
 });
 
+describe("Unicycle2DStateCost's Jacobian pattern", () => {
+  const anyValue = fc.oneof(
+    { weight: 8, arbitrary: fc.double({ min: -50, max: 50 }) },
+    { weight: 1, arbitrary: fc.constantFrom(0, -0, Math.PI / 2, Infinity, -Infinity, NaN) },
+  );
+  const state = fc.array(anyValue, { minLength: 8, maxLength: 8 });
+  const split = (s: number[]): Float64Array[] => [
+    f(s[0]!, s[1]!),
+    f(s[2]!),
+    f(s[3]!, s[4]!),
+    f(s[5]!),
+    f(s[6]!, s[7]!),
+  ];
+
+  it("writes ±0 outside its pattern with a diagonal A, whatever the states (non-finite included)", () => {
+    const diag = fc.array(fc.oneof(fc.double({ min: 0, max: 30, noNaN: true }), fc.constant(-0)), {
+      minLength: 8,
+      maxLength: 8,
+    });
+    fc.assert(
+      fc.property(
+        diag,
+        fc.double({ min: -2, max: 2, noNaN: true }),
+        state,
+        state,
+        (d, dt, s1, s2) => {
+          const a = new Float64Array(64).fill(-0);
+          d.forEach((v, i) => (a[i * 9] = v));
+          const cost = new Unicycle2DStateCost(dt, a);
+          const pattern = cost.jacobianPattern!;
+          expect(pattern.numResiduals).toBe(8);
+          expect(pattern.rowMasks.map((b) => b.length)).toEqual([...cost.parameterBlockSizes]);
+          // NaN marks what evaluate left unwritten: every entry must be written.
+          const jacobians = cost.parameterBlockSizes.map((size) =>
+            new Float64Array(8 * size).fill(NaN),
+          );
+          cost.evaluate([...split(s1), ...split(s2)], new Float64Array(8), jacobians);
+          jacobians.forEach((j, b) => {
+            const size = cost.parameterBlockSizes[b]!;
+            for (let q = 0; q < 8; q++) {
+              for (let i = 0; i < size; i++) {
+                if (((pattern.rowMasks[b]![i]! >>> q) & 1) === 0 && j[q * size + i] !== 0) {
+                  expect.fail(
+                    `block ${b} row ${q} column ${i} is ${j[q * size + i]!} outside the pattern`,
+                  );
+                }
+              }
+            }
+          });
+        },
+      ),
+      RUNS,
+    );
+  });
+
+  it("states none for a dense A", () => {
+    const a = new Float64Array(64);
+    for (let i = 0; i < 8; i++) {
+      a[i * 9] = 1;
+    }
+    a[3] = 1e-300;
+    expect(new Unicycle2DStateCost(0.1, a).jacobianPattern).toBeUndefined();
+  });
+});
+
 describe("MarginalCost", () => {
   it("computes b + Σ A_i (x_i ⊟ x̄_i) on a worked example", () => {
     const cost = new MarginalCost(

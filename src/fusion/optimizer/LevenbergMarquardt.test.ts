@@ -5,8 +5,10 @@ import { LevenbergMarquardt } from "./LevenbergMarquardt";
 import { Problem } from "./Problem";
 import { AbsoluteCost } from "../math/AbsoluteCost";
 import { AbsolutePose2DCost } from "../math/AbsolutePose2DCost";
+import type { CostFunction } from "../math/CostFunction";
 import { RelativeCost } from "../math/RelativeCost";
 import { RelativePose2DCost } from "../math/RelativePose2DCost";
+import { Unicycle2DStateCost } from "../math/Unicycle2DStateCost";
 import { wrapAngle } from "../math/angles";
 import { HuberLoss } from "../math/losses";
 
@@ -256,6 +258,94 @@ describe("LevenbergMarquardt", () => {
     const lm = new LevenbergMarquardt();
     expect(lm.solve(problem).usable).toBe(true);
     expect(lm.covariance(problem, [b])).toBeUndefined();
+  });
+
+  it("takes a cost's Jacobian pattern to the same bits as the general path (shuffled blocks, a held one)", () => {
+    // A chain of Unicycle2D states, its blocks added in a shuffled order (so a residual block's
+    // columns neither ascend nor stay together), with priors on the first state; once with the
+    // costs as they are, once behind a wrapper that hides their pattern.
+    const hidden = (cost: Unicycle2DStateCost): CostFunction => ({
+      numResiduals: cost.numResiduals,
+      parameterBlockSizes: cost.parameterBlockSizes,
+      evaluate: (p, r, j) => cost.evaluate(p, r, j),
+    });
+    fc.assert(
+      fc.property(
+        fc.array(fc.double({ min: -3, max: 3, noNaN: true }), { minLength: 40, maxLength: 40 }),
+        fc.array(fc.nat(), { minLength: 20, maxLength: 20 }),
+        fc.boolean(),
+        (seed, shuffle, hold) => {
+          const solve = (
+            how: "patterned" | "general",
+          ): { data: Float64Array[]; summary: unknown; cov: unknown } => {
+            const states = 4;
+            const sizes = [2, 1, 2, 1, 2];
+            const data: Float64Array[] = [];
+            let at = 0;
+            for (let s = 0; s < states; s++) {
+              for (const size of sizes) {
+                data.push(
+                  Float64Array.from({ length: size }, () => seed[at++ % seed.length]! * (s + 1)),
+                );
+              }
+            }
+            const order = data.map((_, i) => i);
+            for (let i = order.length - 1; i > 0; i--) {
+              const k = shuffle[i % shuffle.length]! % (i + 1);
+              [order[i], order[k]] = [order[k]!, order[i]!];
+            }
+            const problem = new Problem();
+            const index: number[] = [];
+            for (const i of order) {
+              index[i] = problem.addParameterBlock(data[i]!, {
+                angular: i % 5 === 1 ? [true] : undefined,
+                constant: hold && i === 7,
+              });
+            }
+            const a = new Float64Array(64);
+            for (let i = 0; i < 8; i++) {
+              a[i * 9] = 1 + 0.25 * i;
+            }
+            for (let b = 0; b < 5; b++) {
+              problem.addResidualBlock(
+                new AbsoluteCost(
+                  new Array<number>(sizes[b]!).fill(0.5),
+                  Array.from({ length: sizes[b]! ** 2 }, (_, k) =>
+                    k % (sizes[b]! + 1) === 0 ? 3 : 0,
+                  ),
+                ),
+                undefined,
+                [index[b]!],
+              );
+            }
+            for (let s = 0; s + 1 < states; s++) {
+              const cost = new Unicycle2DStateCost(0.1 + 0.05 * s, a);
+              problem.addResidualBlock(
+                how === "patterned" ? cost : hidden(cost),
+                undefined,
+                Array.from({ length: 10 }, (_, k) => index[5 * s + k]!),
+              );
+            }
+            const lm = new LevenbergMarquardt();
+            const summary = lm.solve(problem);
+            const cov = lm.covariance(problem, [index[15]!, index[16]!]);
+            return { data, summary, cov };
+          };
+          const general = solve("general");
+          const patterned = solve("patterned");
+          expect(patterned.summary).toEqual(general.summary);
+          patterned.data.forEach((d, i) => {
+            d.forEach((v, k) => {
+              if (!Object.is(v, general.data[i]![k])) {
+                expect.fail(`block ${i}[${k}] = ${v}, the general path's ${general.data[i]![k]!}`);
+              }
+            });
+          });
+          expect(patterned.cov).toEqual(general.cov);
+        },
+      ),
+      { seed: 7, numRuns: 60 },
+    );
   });
 
   it("stops at the iteration cap with a usable, not converged, summary", () => {

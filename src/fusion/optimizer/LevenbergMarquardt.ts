@@ -1,6 +1,8 @@
 import { JacobianColumns } from "./JacobianColumns";
+import { PatternProducts } from "./PatternProducts";
 import type { Problem } from "./Problem";
 import { Corrector } from "../math/Corrector";
+import { jacobianPatternOf, type JacobianPattern } from "../math/JacobianPattern";
 import { subtractDot } from "../math/dense";
 import { envelopeCholeskyTrimmed } from "../math/envelopeCholesky";
 
@@ -103,6 +105,9 @@ export class LevenbergMarquardt {
   /** Number of stored envelope entries. */
   #envelope = 0;
   #residuals = new Float64Array(0);
+  /** The Jacobian blocks, views of #jacobianValues #jacobianStride values apart. */
+  #jacobianValues = new Float64Array(0);
+  #jacobianStride = 0;
   #jacobians: Float64Array[] = [];
   #jacPointers: (Float64Array | null)[] = [];
   /** Per residual block, the global columns of its free parameters: #cols[#colStart[k] …]. */
@@ -116,6 +121,15 @@ export class LevenbergMarquardt {
   /** The residual block being linearized: its Jacobian by columns, its blocks' tangent sizes. */
   readonly #columns = new JacobianColumns();
   readonly #blockSizes: number[] = [];
+  /**
+   * Per residual block, its pattern's products when its cost states a pattern, it has no loss
+   * and all its blocks are free (else undefined: the general gather). Set by #prepare.
+   */
+  #patterned: (PatternProducts | undefined)[] = [];
+  /** The products worked out per pattern, for the current stride (a few patterns at most). */
+  #products: PatternProducts[] = [];
+  /** A patterned residual block's global columns, in its blocks' order. */
+  #globals = new Int32Array(0);
   /** The problem (and its revision) whose JᵀJ in #h is current (set by solve, cleared by #prepare). */
   #hValidFor: Problem | undefined;
   #hValidRevision = -1;
@@ -484,12 +498,70 @@ export class LevenbergMarquardt {
       this.#residuals = new Float64Array(maxM);
     }
     const jacSize = maxM * maxSize;
-    if (this.#jacobians.length < maxBlocks || (this.#jacobians[0]?.length ?? 0) < jacSize) {
+    if (this.#jacobians.length < maxBlocks || this.#jacobianStride < jacSize) {
       const count = Math.max(maxBlocks, this.#jacobians.length);
-      const size = Math.max(jacSize, this.#jacobians[0]?.length ?? 0);
-      this.#jacobians = Array.from({ length: count }, () => new Float64Array(size));
+      const size = Math.max(jacSize, this.#jacobianStride);
+      const values = new Float64Array(count * size);
+      this.#jacobianValues = values;
+      this.#jacobianStride = size;
+      this.#jacobians = Array.from({ length: count }, (_, a) => values.subarray(a * size, (a + 1) * size));
       this.#jacPointers = new Array<Float64Array | null>(count).fill(null);
     }
+    this.#preparePatterns(problem, maxBlocks * maxSize);
+  }
+
+  /** Which residual blocks take their pattern's products (see #patterned). */
+  #preparePatterns(problem: Problem, maxColumns: number): void {
+    const stride = this.#jacobianStride;
+    if (this.#products.length > 0 && this.#products[0]!.stride !== stride) {
+      this.#products = [];
+    }
+    if (this.#globals.length < maxColumns) {
+      this.#globals = new Int32Array(maxColumns);
+    }
+    const residualBlocks = problem.residualBlocks;
+    const patterned = this.#patterned;
+    patterned.length = residualBlocks.length;
+    const blocks = problem.blocks;
+    const offsets = this.#offsets;
+    for (let k = 0; k < residualBlocks.length; k++) {
+      const rb = residualBlocks[k]!;
+      const pattern = rb.loss ? undefined : jacobianPatternOf(rb.cost);
+      if (
+        pattern?.numResiduals !== rb.cost.numResiduals ||
+        pattern.numResiduals > 32 ||
+        pattern.rowMasks.length !== rb.blockIndices.length
+      ) {
+        patterned[k] = undefined;
+        continue;
+      }
+      // Every block free, and each one once (so that each entry of JᵀJ gets one sum).
+      const idx = rb.blockIndices;
+      let usable = true;
+      for (let a = 0; usable && a < idx.length; a++) {
+        const b = idx[a]!;
+        usable = offsets[b]! >= 0 && pattern.rowMasks[a]!.length === blocks[b]!.localSize;
+        for (let e = 0; usable && e < a; e++) {
+          usable = idx[e] !== b;
+        }
+      }
+      patterned[k] = usable ? this.#productsOf(pattern, stride) : undefined;
+    }
+  }
+
+  #productsOf(pattern: JacobianPattern, stride: number): PatternProducts {
+    for (const p of this.#products) {
+      if (p.pattern === pattern) {
+        return p;
+      }
+    }
+    // Costs share their pattern objects, so this stays a handful; bounded all the same.
+    if (this.#products.length >= 8) {
+      this.#products.shift();
+    }
+    const made = new PatternProducts(pattern, stride);
+    this.#products.push(made);
+    return made;
   }
 
   /** Evaluates cost, gradient g = J̃ᵀr̃ and H = J̃ᵀJ̃ (lower envelope) at the current values. */
@@ -510,6 +582,9 @@ export class LevenbergMarquardt {
     const colStart = this.#colStart;
     const cols = this.#cols;
     const slot = this.#slot;
+    const patterned = this.#patterned;
+    const globals = this.#globals;
+    const jacobianValues = this.#jacobianValues;
     let cost = 0;
     const residualBlocks = problem.residualBlocks;
     for (let rbIndex = 0; rbIndex < residualBlocks.length; rbIndex++) {
@@ -542,9 +617,18 @@ export class LevenbergMarquardt {
       } else {
         cost += 0.5 * s;
       }
+      const c0 = colStart[rbIndex]!;
+      const products = patterned[rbIndex];
+      if (products != undefined) {
+        for (let c = 0; c < products.columns; c++) {
+          globals[c] = cols[c0 + slot[c0 + c]!]!;
+        }
+        if (products.accumulate(jacobianValues, r, globals, h, rowBase, g)) {
+          continue;
+        }
+      }
       // Gather the free blocks' Jacobians column-major (ascending global columns), then JᵀJ
       // and Jᵀr over the local columns.
-      const c0 = colStart[rbIndex]!;
       columns.gather(ptrs, k, sizes, m, slot, c0);
       columns.addToSkyline(h, rowBase, g, cols, c0, r);
     }

@@ -1,0 +1,28 @@
+/**
+ * Which Jacobian entries of a cost function can be non-zero: for each parameter block (in the
+ * order `evaluate` receives them), for each of its tangent columns, a bit mask of the rows that
+ * may hold a value other than ±0 (bit q = row q, so at most 32 residuals).
+ *
+ * The guarantee a cost function gives by exposing one: whatever the parameter values, every
+ * entry `evaluate` writes outside the masks is exactly +0 or −0. A mask may name rows that turn
+ * out to be zero (it is a superset of the non-zeros), never fewer.
+ */
+export interface JacobianPattern {
+  /** Number of residuals the masks cover (≤ 32). */
+  readonly numResiduals: number;
+  /** `rowMasks[a][i]`: the rows of column i of parameter block a that may be non-zero. */
+  readonly rowMasks: readonly (readonly number[])[];
+}
+
+/**
+ * A cost function that may state its Jacobian's pattern (undefined when it cannot promise one,
+ * e.g. a dense whitening).
+ */
+export interface PatternedCost {
+  readonly jacobianPattern: JacobianPattern | undefined;
+}
+
+/** The cost's pattern when it states one (duck-typed: costs without the property have none). */
+export function jacobianPatternOf(cost: object): JacobianPattern | undefined {
+  return (cost as Partial<PatternedCost>).jacobianPattern;
+}
