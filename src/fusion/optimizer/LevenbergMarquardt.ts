@@ -3,8 +3,8 @@ import { PatternProducts } from "./PatternProducts";
 import type { Problem } from "./Problem";
 import { Corrector } from "../math/Corrector";
 import { jacobianPatternOf, type JacobianPattern } from "../math/JacobianPattern";
-import { subtractDot } from "../math/dense";
 import { envelopeCholeskyTrimmed } from "../math/envelopeCholesky";
+import { envelopeSolve } from "../math/envelopeSolve";
 
 /** Solver options, named after Ceres' `Solver::Options` (and with its defaults). */
 export interface SolverOptions {
@@ -716,23 +716,7 @@ export class LevenbergMarquardt {
 
   /** Solves L·Lᵀ·x = b in place with the envelope factor in #l (and #invDiag). */
   #solveFactored(b: Float64Array): void {
-    const n = this.#n;
-    const l = this.#l;
-    const inv = this.#invDiag;
-    const first = this.#first;
-    const rowBase = this.#rowBase;
-    for (let i = 0; i < n; i++) {
-      const fi = first[i]!;
-      b[i] = subtractDot(b[i]!, l, rowBase[i]! + fi, b, fi, i - fi) * inv[i]!;
-    }
-    for (let i = n - 1; i >= 0; i--) {
-      const ri = rowBase[i]!;
-      const xi = b[i]! * inv[i]!;
-      b[i] = xi;
-      for (let k = first[i]!; k < i; k++) {
-        b[k] = b[k]! - l[ri + k]! * xi;
-      }
-    }
+    envelopeSolve(this.#l, this.#n, this.#first, this.#rowBase, this.#invDiag, b);
   }
 
   /**
