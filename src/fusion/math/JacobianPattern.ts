@@ -20,6 +20,12 @@ export interface JacobianPattern {
  */
 export interface PatternedCost {
   readonly jacobianPattern: JacobianPattern | undefined;
+  /**
+   * `evaluate` with every Jacobian wanted, writing only the entries inside the pattern (the same
+   * values `evaluate` writes there) and leaving the others as they are: for a caller whose
+   * buffers already hold ±0 outside the pattern. Only called while `jacobianPattern` is defined.
+   */
+  evaluatePattern?(parameters: readonly Float64Array[], residuals: Float64Array, jacobians: readonly Float64Array[]): boolean;
 }
 
 /** The cost's pattern when it states one (duck-typed: costs without the property have none). */

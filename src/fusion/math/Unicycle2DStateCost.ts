@@ -54,7 +54,8 @@ export class Unicycle2DStateCost implements CostFunction, PatternedCost {
   public readonly parameterBlockSizes: readonly number[] = BLOCK_SIZES;
   /** The time between the two states, in seconds. */
   public readonly dt: number;
-  readonly #a: Float64Array;
+  /** A itself; undefined when A is diagonal with +0 everywhere else (then #diag says it all). */
+  readonly #a: Float64Array | undefined;
   /** A's diagonal when A is diagonal (always for Unicycle2D's diagonal Q·dt), else undefined. */
   readonly #diag: Float64Array | undefined;
   /**
@@ -84,6 +85,49 @@ export class Unicycle2DStateCost implements CostFunction, PatternedCost {
     this.jacobianPattern = whitening.diag ? DIAGONAL_PATTERN : undefined;
   }
 
+  /**
+   * `evaluate` writing only the pattern's entries (see PatternedCost): the residuals, −A·F's
+   * diagonal and F terms, A's diagonal. Throws when A is not diagonal (no pattern then).
+   */
+  public evaluatePattern(parameters: readonly Float64Array[], residuals: Float64Array, jacobians: readonly Float64Array[]): boolean {
+    const diag = this.#diag;
+    if (diag == undefined) {
+      throw new Error("Unicycle2DStateCost.evaluatePattern: A is not diagonal");
+    }
+    const { s1, pred, e, f } = SCRATCH;
+    gatherState(parameters, 0, s1);
+    predictUnicycle2D(s1, this.dt, pred, f);
+    gatherState(parameters, 5, e);
+    for (let i = 0; i < 8; i++) {
+      e[i] = e[i]! - pred[i]!;
+    }
+    e[2] = wrapAngle(e[2]!);
+    for (let r = 0; r < 8; r++) {
+      residuals[r] = diag[r]! * e[r]!;
+    }
+    const a = this.#a;
+    for (let b = 0; b < 5; b++) {
+      const size = BLOCK_SIZES[b]!;
+      const off = STATE_OFFSETS[b]!;
+      const j1 = jacobians[b]!;
+      const j2 = jacobians[5 + b]!;
+      for (let c = 0; c < size; c++) {
+        // As evaluate's scatter of −A and A, on the diagonal.
+        j1[(off + c) * size + c] = -diag[off + c]!;
+        j2[(off + c) * size + c] = diag[off + c]!;
+      }
+    }
+    for (let n = 0; n < F_ENTRIES.length; n += 2) {
+      const k = F_ENTRIES[n]!;
+      const c = F_ENTRIES[n + 1]!;
+      const j = jacobians[COLUMN_BLOCK[c]!]!;
+      const at = k * BLOCK_SIZES[COLUMN_BLOCK[c]!]! + COLUMN_LOCAL[c]!;
+      // −A's (k, c) entry (off the diagonal: a zero), then F's term, as evaluate.
+      j[at] = (a == undefined ? -0 : -a[k * 8 + c]!) - diag[k]! * f[k * 8 + c]!;
+    }
+    return true;
+  }
+
   public evaluate(
     parameters: readonly Float64Array[],
     residuals: Float64Array,
@@ -106,7 +150,7 @@ export class Unicycle2DStateCost implements CostFunction, PatternedCost {
     e[2] = wrapAngle(e[2]!);
     const a = this.#a;
     const diag = this.#diag;
-    if (diag) {
+    if (diag != undefined) {
       for (let r = 0; r < 8; r++) {
         residuals[r] = diag[r]! * e[r]!;
       }
@@ -114,7 +158,7 @@ export class Unicycle2DStateCost implements CostFunction, PatternedCost {
       for (let r = 0; r < 8; r++) {
         let s = 0;
         for (let c = 0; c < 8; c++) {
-          s += a[r * 8 + c]! * e[c]!;
+          s += a![r * 8 + c]! * e[c]!;
         }
         residuals[r] = s;
       }
@@ -125,7 +169,11 @@ export class Unicycle2DStateCost implements CostFunction, PatternedCost {
     if (wantJ1) {
       // ∂r/∂s1 = −A·F, written straight into the blocks: −A, then F's 13 off-identity entries'
       // terms, in the same order as the product's sums.
-      scatterColumns(a, jacobians, 0, -1);
+      if (a == undefined) {
+        scatterDiagonal(diag!, jacobians, 0, -1);
+      } else {
+        scatterColumns(a, jacobians, 0, -1);
+      }
       for (let n = 0; n < F_ENTRIES.length; n += 2) {
         const k = F_ENTRIES[n]!;
         const c = F_ENTRIES[n + 1]!;
@@ -136,17 +184,21 @@ export class Unicycle2DStateCost implements CostFunction, PatternedCost {
         const size = BLOCK_SIZES[COLUMN_BLOCK[c]!]!;
         const at = COLUMN_LOCAL[c]!;
         const fkc = f[k * 8 + c]!;
-        if (diag) {
+        if (diag != undefined) {
           // A diagonal: only row k of A·F picks up F[k][c].
           j[k * size + at] = j[k * size + at]! - diag[k]! * fkc;
         } else {
           for (let r = 0; r < 8; r++) {
-            j[r * size + at] = j[r * size + at]! - a[r * 8 + k]! * fkc;
+            j[r * size + at] = j[r * size + at]! - a![r * 8 + k]! * fkc;
           }
         }
       }
     }
-    scatterColumns(a, jacobians, 5);
+    if (a == undefined) {
+      scatterDiagonal(diag!, jacobians, 5, 1);
+    } else {
+      scatterColumns(a, jacobians, 5);
+    }
     return true;
   }
 }
@@ -197,11 +249,41 @@ function scatterColumns(
   }
 }
 
-/** A kinematic constraint's `A` (a private copy) and its diagonal when `A` is diagonal. */
+/**
+ * `scatterColumns` of diag(d) with +0 off the diagonal, to the bit (−0 there when `sign` is −1,
+ * as −(+0)), without reading an 8 × 8 matrix.
+ */
+function scatterDiagonal(d: Float64Array, jacobians: readonly (Float64Array | null)[], first: number, sign: 1 | -1): void {
+  const zero = sign === 1 ? 0 : -0;
+  for (let b = 0; b < 5; b++) {
+    const j = jacobians[first + b];
+    if (!j) {
+      continue;
+    }
+    const size = BLOCK_SIZES[b]!;
+    const off = STATE_OFFSETS[b]!;
+    for (let i = 0; i < 8 * size; i++) {
+      j[i] = zero;
+    }
+    for (let c = 0; c < size; c++) {
+      j[(off + c) * size + c] = sign === 1 ? d[off + c]! : -d[off + c]!;
+    }
+  }
+}
+
+/**
+ * A kinematic constraint's `A` (a private copy, undefined when A is diagonal with +0 everywhere
+ * else) and its diagonal when `A` is diagonal.
+ */
 interface Whitening {
-  readonly a: Float64Array;
+  readonly a: Float64Array | undefined;
   readonly diag: Float64Array | undefined;
 }
+
+/** whiteningOf's key for a plain diagonal A (its 8 diagonal entries), reused. */
+const DIAGONAL_KEY = new Float64Array(8);
+/** The RecentByNumbers tag of keys that are a plain diagonal A's diagonal (0: all 64 entries). */
+const DIAGONAL_TAG = 1;
 
 /** The last few whitenings built: the motion model's segments at a fixed rate share their `A`. */
 const RECENT_WHITENINGS = new RecentByNumbers<Whitening>(4);
@@ -212,6 +294,24 @@ const RECENT_WHITENINGS = new RecentByNumbers<Whitening>(4);
  * it again), else a new one.
  */
 function whiteningOf(sqrtInformation: ArrayLike<number>): Whitening {
+  // What Unicycle2D builds: diagonal, +0 elsewhere. Then the diagonal alone is the key and the
+  // whitening (no 64-entry copy, which would need a backing store of its own).
+  let plainDiagonal = true;
+  for (let i = 0; i < 64 && plainDiagonal; i++) {
+    plainDiagonal = i % 9 === 0 || Object.is(sqrtInformation[i], 0);
+  }
+  if (plainDiagonal) {
+    const key = DIAGONAL_KEY;
+    for (let i = 0; i < 8; i++) {
+      key[i] = sqrtInformation[i * 9]!;
+    }
+    const known = RECENT_WHITENINGS.find(key, DIAGONAL_TAG);
+    if (known != undefined) {
+      return known;
+    }
+    const diag = Float64Array.from(key);
+    return RECENT_WHITENINGS.remember(diag, DIAGONAL_TAG, { a: undefined, diag });
+  }
   const found = RECENT_WHITENINGS.find(sqrtInformation, 0);
   if (found != undefined) {
     return found;

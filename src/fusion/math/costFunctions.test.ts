@@ -10,6 +10,7 @@ import { RelativePose2DCost } from "./RelativePose2DCost";
 import { Unicycle2DStateCost } from "./Unicycle2DStateCost";
 import { wrapAngle } from "./angles";
 import { centralDifferenceJacobians, evaluateWithJacobians } from "./finiteDifference";
+import { predictUnicycle2D } from "./unicycle2d";
 
 const f = (...v: number[]): Float64Array => Float64Array.from(v);
 
@@ -307,6 +308,81 @@ describe("Unicycle2DStateCost's Jacobian pattern", () => {
           });
         },
       ),
+      RUNS,
+    );
+  });
+
+  it("with a plain diagonal A (+0 elsewhere) writes −A·F and A exactly, zeros' signs included", () => {
+    const diag = fc.array(fc.double({ min: 0.01, max: 30, noNaN: true }), { minLength: 8, maxLength: 8 });
+    fc.assert(
+      fc.property(diag, fc.double({ min: 0.001, max: 2, noNaN: true }), state, state, (d, dt, s1, s2) => {
+        const a = new Float64Array(64);
+        d.forEach((v, i) => (a[i * 9] = v));
+        const cost = new Unicycle2DStateCost(dt, a);
+        const jacobians = cost.parameterBlockSizes.map((size) => new Float64Array(8 * size).fill(NaN));
+        cost.evaluate([...split(s1), ...split(s2)], new Float64Array(8), jacobians);
+        // The product written out: ∂r/∂s1 = −A − (A·(F − I)), ∂r/∂s2 = A, F by predictUnicycle2D.
+        const fm = new Float64Array(64);
+        predictUnicycle2D(Float64Array.from(s1), dt, new Float64Array(8), fm);
+        const offsets = [0, 2, 3, 5, 6];
+        // F's entries off the identity that the model can make non-zero (row · 8 + column).
+        const F_OFF_IDENTITY = new Set([2, 10, 3, 11, 4, 12, 6, 14, 7, 15, 21, 30, 39]);
+        jacobians.forEach((j, b) => {
+          const size = cost.parameterBlockSizes[b]!;
+          const off = offsets[b % 5]!;
+          for (let r = 0; r < 8; r++) {
+            for (let c = 0; c < size; c++) {
+              const col = off + c;
+              let expected = b < 5 ? -a[r * 8 + col]! : a[r * 8 + col]!;
+              if (b < 5 && F_OFF_IDENTITY.has(r * 8 + col)) {
+                expected = expected - d[r]! * fm[r * 8 + col]!;
+              }
+              if (!Object.is(j[r * size + c], expected)) {
+                expect.fail(`block ${b} (${r}, ${c}) = ${j[r * size + c]!}, expected ${expected}`);
+              }
+            }
+          }
+        });
+      }),
+      RUNS,
+    );
+  });
+
+  it("evaluatePattern writes evaluate's values inside the pattern and nothing else", () => {
+    const diag = fc.array(fc.oneof(fc.double({ min: 0, max: 30, noNaN: true }), fc.constant(-0)), {
+      minLength: 8,
+      maxLength: 8,
+    });
+    fc.assert(
+      fc.property(diag, fc.boolean(), fc.double({ min: -2, max: 2, noNaN: true }), state, state, (d, minusZeros, dt, s1, s2) => {
+        // Off-diagonal +0 (the plain diagonal) or −0 (a full copy of A is kept).
+        const a = new Float64Array(64).fill(minusZeros ? -0 : 0);
+        d.forEach((v, i) => (a[i * 9] = v));
+        const cost = new Unicycle2DStateCost(dt, a);
+        const pattern = cost.jacobianPattern!;
+        const parameters = [...split(s1), ...split(s2)];
+        const full = cost.parameterBlockSizes.map((size) => new Float64Array(8 * size));
+        const rFull = new Float64Array(8);
+        expect(cost.evaluate(parameters, rFull, full)).toBe(true);
+        const marked = cost.parameterBlockSizes.map((size) => new Float64Array(8 * size).fill(12345));
+        const rPattern = new Float64Array(8);
+        expect(cost.evaluatePattern(parameters, rPattern, marked)).toBe(true);
+        rPattern.forEach((v, i) => {
+          expect(Object.is(v, rFull[i])).toBe(true);
+        });
+        marked.forEach((j, b) => {
+          const size = cost.parameterBlockSizes[b]!;
+          for (let q = 0; q < 8; q++) {
+            for (let i = 0; i < size; i++) {
+              const inside = ((pattern.rowMasks[b]![i]! >>> q) & 1) === 1;
+              const want = inside ? full[b]![q * size + i]! : 12345;
+              if (!Object.is(j[q * size + i], want)) {
+                expect.fail(`block ${b} (${q}, ${i}) = ${j[q * size + i]!}, expected ${want}`);
+              }
+            }
+          }
+        });
+      }),
       RUNS,
     );
   });

@@ -2,7 +2,8 @@ import { JacobianColumns } from "./JacobianColumns";
 import { PatternProducts } from "./PatternProducts";
 import type { Problem } from "./Problem";
 import { Corrector } from "../math/Corrector";
-import { jacobianPatternOf, type JacobianPattern } from "../math/JacobianPattern";
+import type { CostFunction } from "../math/CostFunction";
+import { jacobianPatternOf, type JacobianPattern, type PatternedCost } from "../math/JacobianPattern";
 import { envelopeCholeskyTrimmed } from "../math/envelopeCholesky";
 import { envelopeSolve } from "../math/envelopeSolve";
 
@@ -105,8 +106,7 @@ export class LevenbergMarquardt {
   /** Number of stored envelope entries. */
   #envelope = 0;
   #residuals = new Float64Array(0);
-  /** The Jacobian blocks, views of #jacobianValues #jacobianStride values apart. */
-  #jacobianValues = new Float64Array(0);
+  /** The Jacobian blocks' size (they are `#jacobians`; patterned blocks have their own). */
   #jacobianStride = 0;
   #jacobians: Float64Array[] = [];
   #jacPointers: (Float64Array | null)[] = [];
@@ -126,7 +126,9 @@ export class LevenbergMarquardt {
    * and all its blocks are free (else undefined: the general gather). Set by #prepare.
    */
   #patterned: (PatternProducts | undefined)[] = [];
-  /** The products worked out per pattern, for the current stride (a few patterns at most). */
+  /** Per residual block with products: whether its cost has `evaluatePattern`. */
+  #evaluatesPattern: boolean[] = [];
+  /** The products worked out per pattern (a few patterns at most). */
   #products: PatternProducts[] = [];
   /** A patterned residual block's global columns, in its blocks' order. */
   #globals = new Int32Array(0);
@@ -501,10 +503,8 @@ export class LevenbergMarquardt {
     if (this.#jacobians.length < maxBlocks || this.#jacobianStride < jacSize) {
       const count = Math.max(maxBlocks, this.#jacobians.length);
       const size = Math.max(jacSize, this.#jacobianStride);
-      const values = new Float64Array(count * size);
-      this.#jacobianValues = values;
       this.#jacobianStride = size;
-      this.#jacobians = Array.from({ length: count }, (_, a) => values.subarray(a * size, (a + 1) * size));
+      this.#jacobians = Array.from({ length: count }, () => new Float64Array(size));
       this.#jacPointers = new Array<Float64Array | null>(count).fill(null);
     }
     this.#preparePatterns(problem, maxBlocks * maxSize);
@@ -512,16 +512,14 @@ export class LevenbergMarquardt {
 
   /** Which residual blocks take their pattern's products (see #patterned). */
   #preparePatterns(problem: Problem, maxColumns: number): void {
-    const stride = this.#jacobianStride;
-    if (this.#products.length > 0 && this.#products[0]!.stride !== stride) {
-      this.#products = [];
-    }
     if (this.#globals.length < maxColumns) {
       this.#globals = new Int32Array(maxColumns);
     }
     const residualBlocks = problem.residualBlocks;
     const patterned = this.#patterned;
     patterned.length = residualBlocks.length;
+    const evaluatesPattern = this.#evaluatesPattern;
+    evaluatesPattern.length = residualBlocks.length;
     const blocks = problem.blocks;
     const offsets = this.#offsets;
     for (let k = 0; k < residualBlocks.length; k++) {
@@ -545,11 +543,12 @@ export class LevenbergMarquardt {
           usable = idx[e] !== b;
         }
       }
-      patterned[k] = usable ? this.#productsOf(pattern, stride) : undefined;
+      patterned[k] = usable ? this.#productsOf(pattern) : undefined;
+      evaluatesPattern[k] = usable && typeof (rb.cost as Partial<PatternedCost>).evaluatePattern === "function";
     }
   }
 
-  #productsOf(pattern: JacobianPattern, stride: number): PatternProducts {
+  #productsOf(pattern: JacobianPattern): PatternProducts {
     for (const p of this.#products) {
       if (p.pattern === pattern) {
         return p;
@@ -559,7 +558,7 @@ export class LevenbergMarquardt {
     if (this.#products.length >= 8) {
       this.#products.shift();
     }
-    const made = new PatternProducts(pattern, stride);
+    const made = new PatternProducts(pattern);
     this.#products.push(made);
     return made;
   }
@@ -584,7 +583,7 @@ export class LevenbergMarquardt {
     const slot = this.#slot;
     const patterned = this.#patterned;
     const globals = this.#globals;
-    const jacobianValues = this.#jacobianValues;
+    const evaluatesPattern = this.#evaluatesPattern;
     let cost = 0;
     const residualBlocks = problem.residualBlocks;
     for (let rbIndex = 0; rbIndex < residualBlocks.length; rbIndex++) {
@@ -592,6 +591,35 @@ export class LevenbergMarquardt {
       const m = rb.cost.numResiduals;
       const idx = rb.blockIndices;
       const k = idx.length;
+      const c0 = colStart[rbIndex]!;
+      const products = patterned[rbIndex];
+      if (products != undefined) {
+        // Its own Jacobian buffer (±0 outside the pattern), no loss, every block free.
+        const own = products.blocks;
+        const evaluated = evaluatesPattern[rbIndex] === true
+          ? (rb.cost as CostFunction & PatternedCost).evaluatePattern!(rb.parameters, r, own)
+          : rb.cost.evaluate(rb.parameters, r, own);
+        if (!evaluated) {
+          return NaN;
+        }
+        let s = 0;
+        for (let i = 0; i < m; i++) {
+          s += r[i]! * r[i]!;
+        }
+        cost += 0.5 * s;
+        for (let c = 0; c < products.columns; c++) {
+          globals[c] = cols[c0 + slot[c0 + c]!]!;
+        }
+        if (products.accumulate(products.values, r, globals, h, rowBase, g)) {
+          continue;
+        }
+        for (let a = 0; a < k; a++) {
+          sizes[a] = blocks[idx[a]!]!.localSize;
+        }
+        columns.gather(own, k, sizes, m, slot, c0);
+        columns.addToSkyline(h, rowBase, g, cols, c0, r);
+        continue;
+      }
       for (let a = 0; a < k; a++) {
         ptrs[a] = offsets[idx[a]!]! >= 0 ? jacs[a]! : null;
         sizes[a] = blocks[idx[a]!]!.localSize;
@@ -616,16 +644,6 @@ export class LevenbergMarquardt {
         corr.correctResiduals(r, m);
       } else {
         cost += 0.5 * s;
-      }
-      const c0 = colStart[rbIndex]!;
-      const products = patterned[rbIndex];
-      if (products != undefined) {
-        for (let c = 0; c < products.columns; c++) {
-          globals[c] = cols[c0 + slot[c0 + c]!]!;
-        }
-        if (products.accumulate(jacobianValues, r, globals, h, rowBase, g)) {
-          continue;
-        }
       }
       // Gather the free blocks' Jacobians column-major (ascending global columns), then JᵀJ
       // and Jᵀr over the local columns.

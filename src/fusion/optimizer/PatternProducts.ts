@@ -20,6 +20,13 @@ export class PatternProducts {
   public readonly pattern: JacobianPattern;
   /** The distance between consecutive Jacobian blocks in the buffer `accumulate` reads. */
   public readonly stride: number;
+  /**
+   * A Jacobian buffer laid out as `accumulate` reads it (block a at `a·stride`), all +0 when
+   * made, and its blocks as views (what to hand to `evaluate`): written only by costs of this
+   * pattern, it holds ±0 outside the pattern for good, so `evaluatePattern` may fill it.
+   */
+  public readonly values: Float64Array;
+  public readonly blocks: readonly Float64Array[];
   /** Number of columns (the blocks' tangent sizes added up), in block order. */
   public readonly columns: number;
   /** Per column: its term count, then (Jacobian offset, residual row) per term, rows ascending. */
@@ -31,27 +38,34 @@ export class PatternProducts {
   /** Jᵀr of the columns, summed before any is added (a non-finite one means a non-finite entry). */
   readonly #sums: Float64Array;
 
-  /** @throws RangeError when the pattern has more than 32 residuals or `stride` is too small. */
-  public constructor(pattern: JacobianPattern, stride: number) {
+  /**
+   * `stride` defaults to the largest block (m × its size).
+   * @throws RangeError when the pattern has more than 32 residuals or `stride` is too small.
+   */
+  public constructor(pattern: JacobianPattern, stride?: number) {
     const m = pattern.numResiduals;
     if (m > 32) {
       throw new RangeError(`PatternProducts: ${m} residuals, at most 32`);
     }
     this.pattern = pattern;
-    this.stride = stride;
+    const width = stride ?? m * Math.max(0, ...pattern.rowMasks.map((block) => block.length));
+    this.stride = width;
+    const values = new Float64Array(width * pattern.rowMasks.length);
+    this.values = values;
+    this.blocks = pattern.rowMasks.map((block, a) => values.subarray(a * width, a * width + m * block.length));
     const masks: number[] = [];
     const offsets: number[] = [];
     const sizes: number[] = [];
     pattern.rowMasks.forEach((block, a) => {
-      if (m * block.length > stride) {
+      if (m * block.length > width) {
         throw new RangeError(
-          `PatternProducts: block ${a} (${m} × ${block.length}) exceeds the stride ${stride}`,
+          `PatternProducts: block ${a} (${m} × ${block.length}) exceeds the stride ${width}`,
         );
       }
       block.forEach((mask, i) => {
         masks.push(mask);
         // Offset of row 0 of the column; row q adds q times the block's width.
-        offsets.push(a * stride + i);
+        offsets.push(a * width + i);
         sizes.push(block.length);
       });
     });
