@@ -110,6 +110,41 @@ describe("uuid5 against the uuid package", () => {
   });
 });
 
+describe("uuid5's hash", () => {
+  it("hashes through the platform's one-shot SHA-1 where there is one (here, in Node)", async () => {
+    const spy = vi.spyOn(process, "getBuiltinModule");
+    try {
+      vi.resetModules();
+      const fresh = await import("./uuid");
+      expect(spy).toHaveBeenCalledWith("node:crypto");
+      expect(fresh.uuidFromName("fuse_variables::Position2DStamped")).toBe(
+        packageV5("fuse_variables::Position2DStamped", PACKAGE_NIL),
+      );
+    } finally {
+      spy.mockRestore();
+      vi.resetModules();
+    }
+  });
+
+  it("gives the same strings through the uuid package where the platform has no SHA-1 (a browser)", async () => {
+    const spy = vi.spyOn(process, "getBuiltinModule").mockReturnValue(undefined);
+    try {
+      vi.resetModules();
+      const fresh = await import("./uuid");
+      fc.assert(
+        fc.property(fc.string({ maxLength: 40 }), fc.uint8Array({ maxLength: 100 }), (name, bytes) => {
+          expect(fresh.uuidFromNamespace(name, bytes)).toBe(packageV5(bytes, packageV5(name, PACKAGE_NIL)));
+          expect(fresh.uuidFromNamespace(name, bytes)).toBe(uuidFromNamespace(name, bytes));
+        }),
+        { numRuns: 300 },
+      );
+    } finally {
+      spy.mockRestore();
+      vi.resetModules();
+    }
+  });
+});
+
 describe("randomUuid (fuse's random constraint UUIDs)", () => {
   const V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
