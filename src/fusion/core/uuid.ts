@@ -59,6 +59,11 @@ function nativeSha1(): Sha1 | undefined {
 const sha1 = nativeSha1();
 /** namespace ‖ name for sha1, grown to the longest name seen (names are a few dozen bytes). */
 let hashInput = new Uint8Array(64);
+/**
+ * The first bytes of hashInput that the last hash read: kept while the length stays (stamped
+ * UUIDs all hash 16 + 24 bytes), as a view per UUID was a tenth of its allocation.
+ */
+let hashView = hashInput.subarray(0, 0);
 
 /**
  * RFC 4122 version-5 UUID of `name` in the namespace given by its 16 bytes: the same string as
@@ -73,10 +78,13 @@ function uuid5(namespace: Uint8Array, name: Uint8Array): string {
   const length = 16 + name.length;
   if (hashInput.length < length) {
     hashInput = new Uint8Array(Math.max(length, 2 * hashInput.length));
+    hashView = hashInput.subarray(0, length);
+  } else if (hashView.length !== length) {
+    hashView = hashInput.subarray(0, length);
   }
   hashInput.set(namespace, 0);
   hashInput.set(name, 16);
-  const digest = sha1(hashInput.subarray(0, length));
+  const digest = sha1(hashView);
   for (let i = 0; i < 16; i++) {
     generated[i] = digest[i]!;
   }
