@@ -132,6 +132,9 @@ export class LevenbergMarquardt {
   #products: PatternProducts[] = [];
   /** A patterned residual block's global columns, in its blocks' order. */
   #globals = new Int32Array(0);
+  /** Per residual block, where its products' positions start in #positions (set by #prepare). */
+  #positionStart = new Int32Array(0);
+  #positions = new Int32Array(0);
   /** The problem (and its revision) whose JᵀJ in #h is current (set by solve, cleared by #prepare). */
   #hValidFor: Problem | undefined;
   #hValidRevision = -1;
@@ -546,6 +549,33 @@ export class LevenbergMarquardt {
       patterned[k] = usable ? this.#productsOf(pattern) : undefined;
       evaluatesPattern[k] = usable && typeof (rb.cost as Partial<PatternedCost>).evaluatePattern === "function";
     }
+    // Where each patterned block's sums go in g and h (the same for every linearization of
+    // this problem, so worked out here once).
+    if (this.#positionStart.length < residualBlocks.length) {
+      this.#positionStart = new Int32Array(Math.max(residualBlocks.length, 2 * this.#positionStart.length));
+    }
+    let total = 0;
+    for (let k = 0; k < residualBlocks.length; k++) {
+      this.#positionStart[k] = total;
+      total += patterned[k]?.positionCount ?? 0;
+    }
+    if (this.#positions.length < total) {
+      this.#positions = new Int32Array(Math.max(total, 2 * this.#positions.length));
+    }
+    const globals = this.#globals;
+    const cols = this.#cols;
+    const slot = this.#slot;
+    for (let k = 0; k < residualBlocks.length; k++) {
+      const products = patterned[k];
+      if (products == undefined) {
+        continue;
+      }
+      const c0 = this.#colStart[k]!;
+      for (let c = 0; c < products.columns; c++) {
+        globals[c] = cols[c0 + slot[c0 + c]!]!;
+      }
+      products.positions(globals, this.#rowBase, this.#positions, this.#positionStart[k]!);
+    }
   }
 
   #productsOf(pattern: JacobianPattern): PatternProducts {
@@ -582,7 +612,8 @@ export class LevenbergMarquardt {
     const cols = this.#cols;
     const slot = this.#slot;
     const patterned = this.#patterned;
-    const globals = this.#globals;
+    const positions = this.#positions;
+    const positionStart = this.#positionStart;
     const evaluatesPattern = this.#evaluatesPattern;
     let cost = 0;
     const residualBlocks = problem.residualBlocks;
@@ -607,10 +638,7 @@ export class LevenbergMarquardt {
           s += r[i]! * r[i]!;
         }
         cost += 0.5 * s;
-        for (let c = 0; c < products.columns; c++) {
-          globals[c] = cols[c0 + slot[c0 + c]!]!;
-        }
-        if (products.accumulate(products.values, r, globals, h, rowBase, g)) {
+        if (products.accumulateAt(products.values, r, positions, positionStart[rbIndex]!, h, g)) {
           continue;
         }
         for (let a = 0; a < k; a++) {

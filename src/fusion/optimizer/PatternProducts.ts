@@ -37,6 +37,8 @@ export class PatternProducts {
   readonly #pairs: Int32Array;
   /** Jᵀr of the columns, summed before any is added (a non-finite one means a non-finite entry). */
   readonly #sums: Float64Array;
+  /** Number of pairs in #pairs. */
+  readonly #pairCount: number;
 
   /**
    * `stride` defaults to the largest block (m × its size).
@@ -108,6 +110,41 @@ export class PatternProducts {
     this.#single = Int32Array.from(single);
     this.#pairs = Int32Array.from(pairs);
     this.#sums = new Float64Array(masks.length);
+    let count = 0;
+    for (let k = 0; k < pairs.length; k += 3 + 2 * pairs[k + 2]!) {
+      count++;
+    }
+    this.#pairCount = count;
+  }
+
+  /** How many entries `positions` writes: one per column, one per pair of columns sharing a row. */
+  public get positionCount(): number {
+    return this.columns + this.#single.length / 4 + this.#pairCount;
+  }
+
+  /**
+   * Where the sums go, for column c at global column `globals[c]` (distinct columns: each entry
+   * gets one sum) and the skyline's `rowBase` (element (i, j) at `rowBase[i] + j`): each
+   * column's index in g, then each pair's index in h, written to `out` from `at`
+   * (`positionCount` entries). Valid while the problem's columns and envelope stay.
+   */
+  public positions(globals: Int32Array, rowBase: Int32Array, out: Int32Array, at: number): void {
+    let w = at;
+    for (let c = 0; c < this.columns; c++) {
+      out[w++] = globals[c]!;
+    }
+    const single = this.#single;
+    for (let k = 0; k < single.length; k += 4) {
+      const a = globals[single[k]!]!;
+      const b = globals[single[k + 1]!]!;
+      out[w++] = a >= b ? rowBase[a]! + b : rowBase[b]! + a;
+    }
+    const pairs = this.#pairs;
+    for (let k = 0; k < pairs.length; k += 3 + 2 * pairs[k + 2]!) {
+      const a = globals[pairs[k]!]!;
+      const b = globals[pairs[k + 1]!]!;
+      out[w++] = a >= b ? rowBase[a]! + b : rowBase[b]! + a;
+    }
   }
 
   /**
@@ -124,6 +161,20 @@ export class PatternProducts {
     globals: Int32Array,
     h: Float64Array,
     rowBase: Int32Array,
+    g: Float64Array,
+  ): boolean {
+    const where = new Int32Array(this.positionCount);
+    this.positions(globals, rowBase, where, 0);
+    return this.accumulateAt(jac, r, where, 0, h, g);
+  }
+
+  /** `accumulate` with its sums' places worked out by `positions` (in `where` from `at`). */
+  public accumulateAt(
+    jac: Float64Array,
+    r: Float64Array,
+    where: Int32Array,
+    at: number,
+    h: Float64Array,
     g: Float64Array,
   ): boolean {
     const m = this.pattern.numResiduals;
@@ -151,32 +202,29 @@ export class PatternProducts {
       }
       sums[c] = acc;
     }
+    let w = at;
     for (let c = 0; c < columns; c++) {
-      const gc = globals[c]!;
+      const gc = where[w++]!;
       g[gc] = g[gc]! + sums[c]!;
     }
     const single = this.#single;
     for (k = 0; k < single.length; k += 4) {
-      const a = globals[single[k]!]!;
-      const b = globals[single[k + 1]!]!;
       // One term: the sum 0 + x is x, but for x = −0 (+0 then): the same as adding x itself
       // to an entry that is not −0.
       const x = jac[single[k + 2]!]! * jac[single[k + 3]!]!;
-      const at = a >= b ? rowBase[a]! + b : rowBase[b]! + a;
-      h[at] = h[at]! + x;
+      const e = where[w++]!;
+      h[e] = h[e]! + x;
     }
     const pairs = this.#pairs;
     k = 0;
     while (k < pairs.length) {
-      const a = globals[pairs[k]!]!;
-      const b = globals[pairs[k + 1]!]!;
       const end = k + 3 + 2 * pairs[k + 2]!;
       let acc = 0;
       for (k += 3; k < end; k += 2) {
         acc += jac[pairs[k]!]! * jac[pairs[k + 1]!]!;
       }
-      const at = a >= b ? rowBase[a]! + b : rowBase[b]! + a;
-      h[at] = h[at]! + acc;
+      const e = where[w++]!;
+      h[e] = h[e]! + acc;
     }
     return true;
   }
