@@ -86,6 +86,36 @@ export class Unicycle2DStateCost implements CostFunction, PatternedCost {
   }
 
   /**
+   * r = A·(s2 − f(s1, dt)), yaw wrapped, into `residuals`; with `jacobianOut`, f's Jacobian F
+   * into it as well.
+   */
+  #residuals(parameters: readonly Float64Array[], residuals: Float64Array, jacobianOut: Float64Array | undefined): void {
+    const { s1, pred, e } = SCRATCH;
+    gatherState(parameters, 0, s1);
+    predictUnicycle2D(s1, this.dt, pred, jacobianOut);
+    gatherState(parameters, 5, e);
+    for (let i = 0; i < 8; i++) {
+      e[i] = e[i]! - pred[i]!;
+    }
+    e[2] = wrapAngle(e[2]!);
+    const a = this.#a;
+    const diag = this.#diag;
+    if (diag != undefined) {
+      for (let r = 0; r < 8; r++) {
+        residuals[r] = diag[r]! * e[r]!;
+      }
+    } else {
+      for (let r = 0; r < 8; r++) {
+        let s = 0;
+        for (let c = 0; c < 8; c++) {
+          s += a![r * 8 + c]! * e[c]!;
+        }
+        residuals[r] = s;
+      }
+    }
+  }
+
+  /**
    * `evaluate` writing only the pattern's entries (see PatternedCost): the residuals, −A·F's
    * diagonal and F terms, A's diagonal. Throws when A is not diagonal (no pattern then).
    */
@@ -94,17 +124,8 @@ export class Unicycle2DStateCost implements CostFunction, PatternedCost {
     if (diag == undefined) {
       throw new Error("Unicycle2DStateCost.evaluatePattern: A is not diagonal");
     }
-    const { s1, pred, e, f } = SCRATCH;
-    gatherState(parameters, 0, s1);
-    predictUnicycle2D(s1, this.dt, pred, f);
-    gatherState(parameters, 5, e);
-    for (let i = 0; i < 8; i++) {
-      e[i] = e[i]! - pred[i]!;
-    }
-    e[2] = wrapAngle(e[2]!);
-    for (let r = 0; r < 8; r++) {
-      residuals[r] = diag[r]! * e[r]!;
-    }
+    const f = SCRATCH.f;
+    this.#residuals(parameters, residuals, f);
     const a = this.#a;
     for (let b = 0; b < 5; b++) {
       const size = BLOCK_SIZES[b]!;
@@ -133,8 +154,6 @@ export class Unicycle2DStateCost implements CostFunction, PatternedCost {
     residuals: Float64Array,
     jacobians: readonly (Float64Array | null)[] | null,
   ): boolean {
-    const { s1, pred, e, f } = SCRATCH;
-    gatherState(parameters, 0, s1);
     const wantJ1 =
       jacobians != null &&
       (jacobians[0] != null ||
@@ -142,27 +161,10 @@ export class Unicycle2DStateCost implements CostFunction, PatternedCost {
         jacobians[2] != null ||
         jacobians[3] != null ||
         jacobians[4] != null);
-    predictUnicycle2D(s1, this.dt, pred, wantJ1 ? f : undefined);
-    gatherState(parameters, 5, e);
-    for (let i = 0; i < 8; i++) {
-      e[i] = e[i]! - pred[i]!;
-    }
-    e[2] = wrapAngle(e[2]!);
+    const f = SCRATCH.f;
+    this.#residuals(parameters, residuals, wantJ1 ? f : undefined);
     const a = this.#a;
     const diag = this.#diag;
-    if (diag != undefined) {
-      for (let r = 0; r < 8; r++) {
-        residuals[r] = diag[r]! * e[r]!;
-      }
-    } else {
-      for (let r = 0; r < 8; r++) {
-        let s = 0;
-        for (let c = 0; c < 8; c++) {
-          s += a![r * 8 + c]! * e[c]!;
-        }
-        residuals[r] = s;
-      }
-    }
     if (!jacobians) {
       return true;
     }
