@@ -6,6 +6,10 @@ const LOCAL = [3, 3, 3, 3, 3, 3, 3, 3, 3, 3];
 const AMBIENT = [3, 4, 3, 3, 3, 3, 4, 3, 3, 3];
 /** Entries of one block's Jacobian (15 × 3). */
 const BLOCK = 45;
+/** The diagonal of A = I: `#whitenedJacobians` with it gives the raw Jacobians. */
+const UNIT_DIAGONAL = new Float64Array(15).fill(1);
+/** The raw Jacobian buffers asked for (null for the others), refilled by every evaluation. */
+const RAW_WANTED: (Float64Array | null)[] = new Array<Float64Array | null>(10).fill(null);
 /**
  * The working values of an evaluation (R(q1), the Euler-rate matrices of q1 and q2, both
  * orientations' roll/pitch/yaw, two 3 × 3 Jacobian factors, the position step and q1's roll and
@@ -68,7 +72,13 @@ export class Omnidirectional3DStateCost extends WhitenedCost {
   protected computeError(parameters: readonly Float64Array[], wanted: readonly boolean[] | null): boolean {
     this.#error(parameters);
     if (wanted != null) {
-      this.#rawJacobians(parameters, wanted);
+      // The raw Jacobians are the whitened ones of A = I: 0 + 1·x is x, but +0 for −0, which
+      // the general whitening turns into +0 all the same.
+      const raw = RAW_WANTED;
+      for (let b = 0; b < 10; b++) {
+        raw[b] = wanted[b] === true ? this.rawJacobians[b]! : null;
+      }
+      this.#whitenedJacobians(parameters, UNIT_DIAGONAL, raw);
     }
     return true;
   }
@@ -140,76 +150,10 @@ export class Omnidirectional3DStateCost extends WhitenedCost {
     return e2;
   }
 
-  /** The raw (unwhitened) Jacobians `wanted` into `rawJacobians` (after `#error`). */
-  #rawJacobians(parameters: readonly Float64Array[], wanted: readonly boolean[]): void {
-    const dt = this.#dt;
-    const h = 0.5 * dt * dt;
-    const { r, e1, u } = SCRATCH;
-    // Each Jacobian is 15 × 3 row-major: entry (row, col) at row * 3 + col.
-    const J = this.rawJacobians;
-    for (let b = 0; b < 10; b++) {
-      if (wanted[b] === true) {
-        J[b]!.fill(0);
-      }
-    }
-    const j0 = J[0]!;
-    const j1 = J[1]!;
-    const j2 = J[2]!;
-    const j3 = J[3]!;
-    const j4 = J[4]!;
-    const j5 = J[5]!;
-    const j6 = J[6]!;
-    const j7 = J[7]!;
-    const j8 = J[8]!;
-    const j9 = J[9]!;
-    for (let i = 0; i < 3; i++) {
-      if (wanted[0] === true) {j0[i * 3 + i] = -1;}
-      if (wanted[5] === true) {j5[i * 3 + i] = 1;}
-      if (wanted[2] === true) {j2[(6 + i) * 3 + i] = -1;}
-      if (wanted[7] === true) {j7[(6 + i) * 3 + i] = 1;}
-      if (wanted[3] === true) {j3[(9 + i) * 3 + i] = -1;}
-      if (wanted[8] === true) {j8[(9 + i) * 3 + i] = 1;}
-      if (wanted[4] === true) {
-        j4[(6 + i) * 3 + i] = -dt;
-        j4[(12 + i) * 3 + i] = -1;
-      }
-      if (wanted[9] === true) {j9[(12 + i) * 3 + i] = 1;}
-      for (let c = 0; c < 3; c++) {
-        if (wanted[2] === true) {j2[i * 3 + c] = -r[i * 3 + c]! * dt;}
-        if (wanted[4] === true) {j4[i * 3 + c] = -r[i * 3 + c]! * h;}
-        if (wanted[3] === true) {j3[(3 + i) * 3 + c] = -e1[i * 3 + c]! * dt;}
-      }
-    }
-    if (wanted[1] === true) {
-      // Position rows: −∂(R·u)/∂δ = R·[u]×.
-      const skew = positionSkew(u);
-      for (let i = 0; i < 3; i++) {
-        for (let c = 0; c < 3; c++) {
-          j1[i * 3 + c] = r[i * 3]! * skew[c]! + r[i * 3 + 1]! * skew[3 + c]! + r[i * 3 + 2]! * skew[6 + c]!;
-        }
-      }
-      // Orientation rows: −(I + dt·∂(E·ω)/∂rpy)·E.
-      const d = this.#orientationFactor(parameters[3]!);
-      for (let i = 0; i < 3; i++) {
-        for (let c = 0; c < 3; c++) {
-          j1[(3 + i) * 3 + c] = -(d[i * 3]! * e1[c]! + d[i * 3 + 1]! * e1[3 + c]! + d[i * 3 + 2]! * e1[6 + c]!);
-        }
-      }
-    }
-    if (wanted[6] === true) {
-      const e2 = this.#rateMatrix2();
-      for (let i = 0; i < 3; i++) {
-        for (let c = 0; c < 3; c++) {
-          j6[(3 + i) * 3 + c] = e2[i * 3 + c]!;
-        }
-      }
-    }
-  }
-
   /**
    * The whitened Jacobians asked for, for a diagonal A (`s`, finite and non-zero) (after
    * `#error`): every entry the raw Jacobian leaves zero is +0, what the general whitening gives
-   * (0 + s·±0); every other is 0 + s[row]·raw, computed as the raw path computes raw.
+   * (0 + s·±0); every other is 0 + s[row]·raw. With `s` all ones, the raw Jacobians.
    */
   #whitenedJacobians(parameters: readonly Float64Array[], s: Float64Array, jacobians: readonly (Float64Array | null)[]): void {
     const dt = this.#dt;

@@ -625,7 +625,9 @@ export class LevenbergMarquardt {
       const c0 = colStart[rbIndex]!;
       const products = patterned[rbIndex];
       if (products != undefined) {
-        // Its own Jacobian buffer (±0 outside the pattern), no loss, every block free.
+        // Its own Jacobian buffer (±0 outside the pattern), no loss, every block free. Kept
+        // apart from the general path below, calls included: folded into it (one evaluate and
+        // one gather call for both kinds of Jacobian array), jackal 3D ran about 5 % slower.
         const own = products.blocks;
         const evaluated = evaluatesPattern[rbIndex] === true
           ? (rb.cost as CostFunction & PatternedCost).evaluatePattern!(rb.parameters, r, own)
