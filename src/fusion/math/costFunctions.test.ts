@@ -13,6 +13,14 @@ import { centralDifferenceJacobians, evaluateWithJacobians } from "./finiteDiffe
 import { predictUnicycle2D } from "./unicycle2d";
 
 const f = (...v: number[]): Float64Array => Float64Array.from(v);
+/** A Unicycle2D state's 8 values as its 5 parameter blocks (position, yaw, velocity, yaw rate, acceleration). */
+const split = (s: number[]): Float64Array[] => [
+  f(s[0]!, s[1]!),
+  f(s[2]!),
+  f(s[3]!, s[4]!),
+  f(s[5]!),
+  f(s[6]!, s[7]!),
+];
 
 /** Asserts every analytic Jacobian block equals the central finite difference within tol. */
 function expectJacobiansMatch(cost: CostFunction, params: Float64Array[], tol = 1e-6): void {
@@ -183,13 +191,6 @@ describe("Unicycle2DStateCost", () => {
     }
     return a;
   };
-  const split = (s: number[]): Float64Array[] => [
-    f(s[0]!, s[1]!),
-    f(s[2]!),
-    f(s[3]!, s[4]!),
-    f(s[5]!),
-    f(s[6]!, s[7]!),
-  ];
 
   it("is zero for a state that follows the model exactly", () => {
     // yaw 0.5, body velocity (1, 0.2), yaw rate 0.3, accel (0.4, -0.1), dt 0.5 — computed by hand:
@@ -263,13 +264,6 @@ describe("Unicycle2DStateCost's Jacobian pattern", () => {
     { weight: 1, arbitrary: fc.constantFrom(0, -0, Math.PI / 2, Infinity, -Infinity, NaN) },
   );
   const state = fc.array(anyValue, { minLength: 8, maxLength: 8 });
-  const split = (s: number[]): Float64Array[] => [
-    f(s[0]!, s[1]!),
-    f(s[2]!),
-    f(s[3]!, s[4]!),
-    f(s[5]!),
-    f(s[6]!, s[7]!),
-  ];
 
   it("writes ±0 outside its pattern with a diagonal A, whatever the states (non-finite included)", () => {
     const diag = fc.array(fc.oneof(fc.double({ min: 0, max: 30, noNaN: true }), fc.constant(-0)), {
