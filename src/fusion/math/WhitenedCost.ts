@@ -1,6 +1,7 @@
 import type { CostFunction } from "./CostFunction";
 import { Whitener } from "./Whitener";
 import { whitenerFor } from "./whitenerFor";
+import { sameNumbers } from "../core/sameNumbers";
 
 /** Options of a whitened cost function. */
 export interface WhitenedCostOptions {
@@ -113,7 +114,7 @@ const RAW_BUFFERS: RawBuffers[] = [];
  */
 function rawBuffers(n: number, localSizes: readonly number[]): RawBuffers {
   for (const buffers of RAW_BUFFERS) {
-    if (buffers.n === n && sameSizes(buffers.localSizes, localSizes)) {
+    if (buffers.n === n && sameNumbers(buffers.localSizes, localSizes)) {
       return buffers;
     }
   }
@@ -126,16 +127,4 @@ function rawBuffers(n: number, localSizes: readonly number[]): RawBuffers {
   };
   RAW_BUFFERS.push(buffers);
   return buffers;
-}
-
-function sameSizes(a: readonly number[], b: readonly number[]): boolean {
-  if (a.length !== b.length) {
-    return false;
-  }
-  for (let i = 0; i < a.length; i++) {
-    if (a[i] !== b[i]) {
-      return false;
-    }
-  }
-  return true;
 }
