@@ -25,6 +25,20 @@ export interface MotionModelSegment {
   readonly variables: readonly Variable[];
 }
 
+/**
+ * A history entry. A class, not an object literal, as GraphProblem's slots are (V8 would allocate
+ * the literal's objects in the old generation, where a dead one keeps its young constraints and
+ * variables alive until the next full collection).
+ */
+class HistorySegment implements MotionModelSegment {
+  public constructor(
+    public readonly beginningStamp: Stamp,
+    public readonly endingStamp: Stamp,
+    public readonly constraints: readonly Constraint[],
+    public readonly variables: readonly Variable[],
+  ) {}
+}
+
 /** Thrown by `query` when the oldest involved stamp is outside the history buffer. */
 export class TimestampOutOfBufferError extends RangeError {
   public constructor(message: string) {
@@ -147,7 +161,7 @@ export class TimestampManager {
         this.#generator(last, last);
       }
       if (!this.#history.has(last)) {
-        this.#insert(last, { beginningStamp: NaN, endingStamp: NaN, constraints: [], variables: [] });
+        this.#insert(last, new HistorySegment(NaN, NaN, [], []));
       }
     }
     this.#purge();
@@ -194,7 +208,7 @@ export class TimestampManager {
     for (const v of variables) {
       tx.addVariable(v);
     }
-    this.#insert(begin, { beginningStamp: begin, endingStamp: end, constraints, variables });
+    this.#insert(begin, new HistorySegment(begin, end, constraints, variables));
   }
 
   #removeSegment(key: Stamp, seg: MotionModelSegment, tx: Transaction): void {

@@ -59,16 +59,23 @@ export interface StateLayout {
   constraint(source: string, variables: readonly string[], dt: number, covariance: Matrix, sqrtInformation?: Matrix): Constraint;
 }
 
-/** One state of the history: the stored values and the variable UUIDs at that stamp. */
-interface StateEntry {
-  readonly state: Float64Array;
-  uuids: readonly string[] | undefined;
+/**
+ * One state of the history: the stored values and the variable UUIDs at that stamp. A class, not
+ * an object literal, as GraphProblem's slots are (V8 would allocate the literal's objects in the
+ * old generation, where a dead one keeps its young state alive until the next full collection).
+ */
+class StateEntry {
   /**
    * The stamp of the history state this state was last predicted from in `graphCallback`
    * (undefined when it was not predicted there): while that predecessor is unchanged, the
    * prediction would give the same values again.
    */
-  predictedFrom: Stamp | undefined;
+  public predictedFrom: Stamp | undefined = undefined;
+
+  public constructor(
+    public readonly state: Float64Array,
+    public uuids: readonly string[] | undefined,
+  ) {}
 }
 
 const NS_PER_SEC = 1e9;
@@ -352,7 +359,7 @@ export abstract class StateChainMotionModel implements MotionModel {
       existing.uuids ??= uuids;
       return;
     }
-    const entry: StateEntry = { state, uuids, predictedFrom: undefined };
+    const entry = new StateEntry(state, uuids);
     this.#history.set(stamp, entry);
     const i = upperBound(this.#stamps, stamp);
     this.#stamps.splice(i, 0, stamp);

@@ -6,30 +6,47 @@ import { QUATERNION_MANIFOLD } from "../math/manifold";
 
 const ANGULAR: readonly boolean[] = [true];
 
-/** A graph variable's parameter block, kept between builds while the variable is the same object. */
-interface Slot {
-  readonly variable: Variable;
-  readonly block: ParameterBlock;
-  /** The variable's stamp, Infinity when unstamped (the sort key). */
-  readonly stamp: number;
-  /** The tie-break key `uuidPrefixKey(variable.uuid)` (NaN when the UUID is not lower-case canonical). */
-  readonly uuidKey: number;
-  index: number;
-  /** The build that last used it. */
-  build: number;
+/**
+ * A graph variable's parameter block, kept between builds while the variable is the same object.
+ *
+ * Slots and entries are class instances, not object literals: V8 allocates the objects of a
+ * literal directly in the old generation once most of them have outlived a young-generation
+ * collection (as a window's objects do while the code is still slow), and a dead old slot then
+ * keeps its young variable, block and data alive through every young collection until the next
+ * full one. Classes have no such allocation site.
+ */
+class Slot {
+  public constructor(
+    public readonly variable: Variable,
+    public readonly block: ParameterBlock,
+    /** The variable's stamp, Infinity when unstamped (the sort key). */
+    public readonly stamp: number,
+    /** The tie-break key `uuidPrefixKey(variable.uuid)` (NaN when the UUID is not lower-case canonical). */
+    public readonly uuidKey: number,
+    public index: number,
+    /** The build that last used it. */
+    public build: number,
+  ) {}
 }
 
 /** A graph constraint's residual block and the slots of its variables, kept between builds. */
-interface Entry {
-  readonly constraint: Constraint;
+class Entry {
   /** Undefined until the first build that adds it. */
-  residual: ResidualBlock | undefined;
+  public residual: ResidualBlock | undefined = undefined;
   /** Per variable of the constraint; current when the slot's build is the current one. */
-  readonly slots: (Slot | undefined)[];
+  public readonly slots: (Slot | undefined)[];
   /** The slots' block indices in this build (filled by each rebuild). */
-  readonly indices: number[];
-  /** The build that last used it. */
-  build: number;
+  public readonly indices: number[];
+
+  public constructor(
+    public readonly constraint: Constraint,
+    variables: number,
+    /** The build that last used it. */
+    public build: number,
+  ) {
+    this.slots = new Array<Slot | undefined>(variables);
+    this.indices = new Array<number>(variables).fill(-1);
+  }
 }
 
 /**
@@ -79,13 +96,7 @@ export class GraphProblem {
       const vars = c.variables;
       let entry = entries.get(c);
       if (entry == undefined) {
-        entry = {
-          constraint: c,
-          residual: undefined,
-          slots: new Array<Slot | undefined>(vars.length),
-          indices: new Array<number>(vars.length).fill(-1),
-          build,
-        };
+        entry = new Entry(c, vars.length, build);
         entries.set(c, entry);
       }
       entry.build = build;
@@ -173,14 +184,7 @@ export class GraphProblem {
     if (slot?.variable === variable) {
       slot.build = build;
     } else {
-      slot = {
-        variable,
-        block: parameterBlockOf(variable),
-        stamp: variable.stamp ?? Infinity,
-        uuidKey: uuidPrefixKey(variable.uuid),
-        index: -1,
-        build,
-      };
+      slot = new Slot(variable, parameterBlockOf(variable), variable.stamp ?? Infinity, uuidPrefixKey(variable.uuid), -1, build);
       this.#slots.set(uuid, slot);
     }
     this.#order[this.#orderCount++] = slot;

@@ -84,7 +84,7 @@ export class Problem {
     if (manifold.ambientSize !== data.length) {
       throw new RangeError(`parameter block has ${data.length} values, its manifold ${manifold.ambientSize}`);
     }
-    return { data, manifold, localSize: manifold.tangentSize, constant: options?.constant ?? false };
+    return new StoredParameterBlock(data, manifold, manifold.tangentSize, options?.constant ?? false);
   }
 
   /** Adds a parameter block over `data` (see `Problem.parameterBlock`) and returns its index. */
@@ -176,6 +176,20 @@ export class Problem {
   #block(index: number): ParameterBlock | undefined {
     return index >= 0 && index < this.#blockCount ? this.#blocks[index] : undefined;
   }
+}
+
+/**
+ * The parameter blocks `Problem.parameterBlock` makes. A class, not an object literal, as
+ * GraphProblem's slots are (V8 would allocate the literal's objects in the old generation, where
+ * a dead one keeps its young data alive until the next full collection).
+ */
+class StoredParameterBlock implements ParameterBlock {
+  public constructor(
+    public readonly data: Float64Array,
+    public readonly manifold: Manifold,
+    public readonly localSize: number,
+    public constant: boolean,
+  ) {}
 }
 
 /** The residual blocks a Problem creates: their indices move when the problem is rebuilt. */
