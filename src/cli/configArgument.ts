@@ -22,3 +22,16 @@ export function configArgument(arg: string, fuseYaml?: string): PipelineConfig {
     throw err;
   }
 }
+
+/**
+ * Whether the `--config` (and `--fusion`) arguments give a fusion section, read without printing
+ * warnings; false when the config cannot be loaded (the command then reports why through
+ * `configArgument`).
+ */
+export function configHasFusion(arg: string, fuseYaml?: string): boolean {
+  try {
+    return loadConfig(arg, (path) => readFileSync(path, "utf8"), { fuseYaml }).fusion != undefined;
+  } catch {
+    return false;
+  }
+}

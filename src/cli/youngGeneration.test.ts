@@ -1,92 +1,118 @@
-// The CLI's young-generation restart (bin/youngGeneration.mjs): which commands restart, with which
-// Node arguments, and that the restarted process runs with the flag and returns the command's result.
-import { spawnSync } from "node:child_process";
+// The fusion preview's young generation in the CLI (src/cli/youngGeneration.ts): which Node
+// arguments a fusion run gets, and that `analyze` with a fusion section runs in a second Node
+// with them (same output, exit code and signals) while a synchronizer-only run stays in one.
+import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 
-import { RECORDING_COMMANDS, restartArguments, SEMI_SPACE_MB, SEMI_SPACE_VARIABLE } from "../../bin/youngGeneration.mjs";
+import { CliError } from "./CliError";
+import { FUSION_SEMI_SPACE_MB, fusionNodeArguments, SEMI_SPACE_VARIABLE } from "./youngGeneration";
 import { REPO_ROOT } from "../recording/testing/paths";
 
-const NODE = "/usr/bin/node";
-const SCRIPT = "/x/bin/lockstep.js";
-
-describe("restartArguments", () => {
-  it("restarts the recording commands with the flag first, Node's arguments, the script and the CLI arguments", () => {
-    for (const command of ["analyze", "bench", "demo", "doctor", "replay"]) {
-      expect(RECORDING_COMMANDS.has(command)).toBe(true);
-      expect(restartArguments([NODE, SCRIPT, command, "a.bag", "--json"], ["--enable-source-maps"], {})).toEqual([
-        `--max-semi-space-size=${SEMI_SPACE_MB}`,
-        "--enable-source-maps",
-        SCRIPT,
-        command,
-        "a.bag",
-        "--json",
-      ]);
-    }
-  });
-
-  it("finds the command after leading options", () => {
-    expect(restartArguments([NODE, SCRIPT, "--no-color", "analyze", "a.bag"], [], {})?.slice(-3)).toEqual([
-      "--no-color",
-      "analyze",
-      "a.bag",
+describe("fusionNodeArguments", () => {
+  it("asks for the fusion semi-space when Node has none", () => {
+    expect(fusionNodeArguments([], {})).toEqual([`--max-semi-space-size=${FUSION_SEMI_SPACE_MB}`]);
+    expect(fusionNodeArguments(["--enable-source-maps", "--max-semi-space-sizes"], { NODE_OPTIONS: "--trace-warnings" })).toEqual([
+      `--max-semi-space-size=${FUSION_SEMI_SPACE_MB}`,
     ]);
   });
 
-  it("runs help, info, serve and no command in this process", () => {
-    for (const args of [[], ["--help"], ["info", "a.bag"], ["serve", "a.bag"], ["help", "analyze"]]) {
-      expect(restartArguments([NODE, SCRIPT, ...args], [], {})).toBeUndefined();
-    }
+  it("keeps a size Node was given, as a flag or in NODE_OPTIONS (which also ends the second start)", () => {
+    expect(fusionNodeArguments(["--max-semi-space-size=8"], {})).toEqual([]);
+    expect(fusionNodeArguments(["--max-semi-space-size", "8"], {})).toEqual([]);
+    expect(fusionNodeArguments([], { NODE_OPTIONS: "--trace-warnings  --max-semi-space-size=8" })).toEqual([]);
   });
 
-  it("keeps a semi-space size Node was given (flag or NODE_OPTIONS), which also ends the restart", () => {
-    expect(restartArguments([NODE, SCRIPT, "analyze"], ["--max-semi-space-size=8"], {})).toBeUndefined();
-    expect(restartArguments([NODE, SCRIPT, "analyze"], ["--max-semi-space-size", "8"], {})).toBeUndefined();
-    expect(restartArguments([NODE, SCRIPT, "analyze"], [], { NODE_OPTIONS: "--trace-warnings --max-semi-space-size=8" })).toBeUndefined();
-    expect(restartArguments([NODE, SCRIPT, "analyze"], ["--max-semi-space-sizes"], {})).toBeDefined();
-  });
-
-  it("takes the size from LOCKSTEP_SEMI_SPACE_MB: 0 runs here, a bad value is an error naming it", () => {
-    expect(restartArguments([NODE, SCRIPT, "analyze"], [], { [SEMI_SPACE_VARIABLE]: "0" })).toBeUndefined();
-    expect(restartArguments([NODE, SCRIPT, "analyze"], [], { [SEMI_SPACE_VARIABLE]: "128" })?.[0]).toBe("--max-semi-space-size=128");
-    for (const bad of ["-1", "1.5", "64MB", "5000"]) {
-      expect(() => restartArguments([NODE, SCRIPT, "analyze"], [], { [SEMI_SPACE_VARIABLE]: bad })).toThrow(
-        new RegExp(`${SEMI_SPACE_VARIABLE}=${bad} is not a size in MB`),
-      );
+  it("takes the size from LOCKSTEP_SEMI_SPACE_MB (0: Node's default); a bad value is a usage error naming it", () => {
+    expect(fusionNodeArguments([], { [SEMI_SPACE_VARIABLE]: "0" })).toEqual([]);
+    expect(fusionNodeArguments([], { [SEMI_SPACE_VARIABLE]: "128" })).toEqual(["--max-semi-space-size=128"]);
+    expect(fusionNodeArguments([], { [SEMI_SPACE_VARIABLE]: "" })).toEqual([`--max-semi-space-size=${FUSION_SEMI_SPACE_MB}`]);
+    for (const bad of ["-1", "1.5", "64MB", "5000", " 64"]) {
+      const call = (): string[] => fusionNodeArguments([], { [SEMI_SPACE_VARIABLE]: bad });
+      expect(call).toThrow(CliError);
+      expect(call).toThrow(`${SEMI_SPACE_VARIABLE}=${bad} is not a size in MB from 0 to 4096`);
     }
   });
 });
 
-describe("the restarted CLI", () => {
+describe("lockstep analyze and the young generation", () => {
   const BIN = join(REPO_ROOT, "bin/lockstep.js");
-  const run = (args: string[], env: Record<string, string> = {}) =>
-    spawnSync(process.execPath, [BIN, ...args], { cwd: REPO_ROOT, encoding: "utf8", env: { ...process.env, NODE_OPTIONS: "", ...env } });
+  const BAG = join(REPO_ROOT, "samples/husky-2015.bag");
+  const FUSION = join(REPO_ROOT, "config/husky.json");
+  const SYNC_ONLY = JSON.stringify({
+    inputs: [{ topic: "/imu/data" }, { topic: "/husky_velocity_controller/odom" }],
+    policy: { type: "fkie/approximate-time" },
+  });
+  // A preload (through NODE_OPTIONS, so every Node of the run loads it) prints each process's pid
+  // and Node arguments.
+  const dir = mkdtempSync(join(tmpdir(), "lockstep-young-"));
+  const preload = join(dir, "argv.cjs");
+  writeFileSync(preload, 'process.stderr.write(`node ${process.pid}: ${JSON.stringify(process.execArgv)}\\n`);\n');
+  const env = { ...process.env, NODE_OPTIONS: `--require ${preload}`, [SEMI_SPACE_VARIABLE]: "" };
+  afterAll(() => {
+    rmSync(dir, { recursive: true, force: true });
+  });
+  const nodes = (stderr: string): string[] => [...stderr.matchAll(/^node \d+: (.*)$/gm)].map((m) => m[1]!);
 
-  it("runs a recording command in a second Node under the flag, with its output and exit code", () => {
-    // A preload (through NODE_OPTIONS, so both processes load it) prints each process's Node arguments.
-    const dir = mkdtempSync(join(tmpdir(), "lockstep-young-"));
-    const preload = join(dir, "argv.cjs");
-    writeFileSync(preload, 'process.stderr.write("node args: " + JSON.stringify(process.execArgv) + "\\n");\n');
-    try {
-      const r = run(["bench", "--definitely-not-an-option"], { NODE_OPTIONS: `--require ${preload}` });
-      expect(r.status).toBe(2);
-      expect(r.stderr).toMatch(/unknown option '--definitely-not-an-option'/);
-      expect(r.stderr.match(/^node args: .*$/gm)).toEqual(["node args: []", `node args: ["--max-semi-space-size=${SEMI_SPACE_MB}"]`]);
-      const here = run(["info", "--definitely-not-an-option"], { NODE_OPTIONS: `--require ${preload}` });
-      expect(here.status).toBe(2);
-      expect(here.stderr.match(/^node args: .*$/gm)).toEqual(["node args: []"]);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+  it("runs a config with a fusion section in a second Node with the flag, with the command's output and exit code", () => {
+    const r = spawnSync(process.execPath, [BIN, "analyze", BAG, "--config", FUSION, "--no-diagnosis"], { cwd: REPO_ROOT, encoding: "utf8", env });
+    expect(r.status).toBe(0);
+    expect(nodes(r.stderr)).toEqual(["[]", `["--max-semi-space-size=${FUSION_SEMI_SPACE_MB}"]`]);
+    expect(r.stdout).toMatch(/fusion: final pose at \d+: x -39\.891 m, y -77\.102 m/);
+    const missing = spawnSync(process.execPath, [BIN, "analyze", join(dir, "missing.bag"), "--config", FUSION], { cwd: REPO_ROOT, encoding: "utf8", env });
+    expect(missing.status).toBe(1);
+    expect(nodes(missing.stderr)).toHaveLength(2);
+    expect(missing.stderr).toMatch(/missing\.bag/);
   });
 
-  it("rejects a bad LOCKSTEP_SEMI_SPACE_MB before doing anything, with exit code 2", () => {
-    const r = run(["analyze", "missing.bag"], { [SEMI_SPACE_VARIABLE]: "lots" });
-    expect(r.status).toBe(2);
-    expect(r.stderr).toBe(
-      `lockstep: ${SEMI_SPACE_VARIABLE}=lots is not a size in MB from 0 to 4096 (0 keeps Node's default young generation; unset it for ${SEMI_SPACE_MB})\n`,
-    );
+  it("runs a synchronizer-only config, or any config with LOCKSTEP_SEMI_SPACE_MB=0, in one Node", () => {
+    const sync = spawnSync(process.execPath, [BIN, "analyze", BAG, "--config", SYNC_ONLY, "--no-diagnosis"], { cwd: REPO_ROOT, encoding: "utf8", env });
+    expect(sync.status).toBe(0);
+    expect(nodes(sync.stderr)).toEqual(["[]"]);
+    const off = spawnSync(process.execPath, [BIN, "analyze", join(dir, "missing.bag"), "--config", FUSION], {
+      cwd: REPO_ROOT,
+      encoding: "utf8",
+      env: { ...env, [SEMI_SPACE_VARIABLE]: "0" },
+    });
+    expect(off.status).toBe(1);
+    expect(nodes(off.stderr)).toEqual(["[]"]);
+    const bad = spawnSync(process.execPath, [BIN, "analyze", BAG, "--config", FUSION], { cwd: REPO_ROOT, encoding: "utf8", env: { ...env, [SEMI_SPACE_VARIABLE]: "lots" } });
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain(`lockstep: ${SEMI_SPACE_VARIABLE}=lots is not a size in MB`);
+  });
+
+  it("passes SIGTERM on to the second Node and ends by it", async () => {
+    const child = spawn(process.execPath, [BIN, "analyze", BAG, "--config", FUSION, "--out", join(dir, "out")], { cwd: REPO_ROOT, env });
+    let stderr = "";
+    const second = await new Promise<number>((resolve, reject) => {
+      child.stderr.on("data", (d: Buffer) => {
+        stderr += d.toString();
+        const m = /^node (\d+): \["--max-semi-space-size/m.exec(stderr);
+        if (m) {
+          resolve(Number(m[1]));
+        }
+      });
+      child.on("exit", () => {
+        reject(new Error(`ended before the second Node started: ${stderr}`));
+      });
+    });
+    const ended = new Promise<NodeJS.Signals | null>((resolve) => {
+      child.on("exit", (_code, signal) => {
+        resolve(signal);
+      });
+    });
+    child.kill("SIGTERM");
+    expect(await ended).toBe("SIGTERM");
+    // The second Node is gone too (signal 0 only tests for the process).
+    await expect.poll(() => {
+      try {
+        process.kill(second, 0);
+        return "running";
+      } catch {
+        return "gone";
+      }
+    }).toBe("gone");
   });
 });

@@ -32,7 +32,8 @@ import type { TimeBase } from "../../time";
 import { CliError } from "../CliError";
 import { OutputFolder } from "../OutputFolder";
 import { ResultChannels } from "../ResultChannels";
-import { configArgument } from "../configArgument";
+import { configArgument, configHasFusion } from "../configArgument";
+import { rerunForFusion } from "../youngGeneration";
 
 /** Options of `runAnalyze`. */
 export interface AnalyzeOptions {
@@ -94,6 +95,11 @@ export function registerAnalyze(program: Command): void {
       `largest uncompressed chunk to decompress, in MiB (default ${DEFAULT_MAX_CHUNK_BYTES / 2 ** 20}); larger chunks are reported as damaged`,
     )
     .action(async (file: string, opts: { config: string; fusion?: string; out?: string; maxChunkSize?: string; diagnosis: boolean }) => {
+      const rerun = await rerunForFusion({ fusion: configHasFusion(opts.config, opts.fusion) });
+      if (rerun != undefined) {
+        process.exitCode = rerun;
+        return;
+      }
       const config = configArgument(opts.config, opts.fusion);
       const maxChunkBytes = opts.maxChunkSize == undefined ? undefined : parseMiB(opts.maxChunkSize);
       const result = await runAnalyze({ file, config, out: opts.out, maxChunkBytes, ...(opts.diagnosis ? {} : { diagnosis: false }) });

@@ -1,9 +1,10 @@
 import type { Command } from "commander";
 import { spawnSync } from "node:child_process";
 
-import type { BenchmarkReport } from "../../../bench/Benchmark";
+import type { Benchmark, BenchmarkReport } from "../../../bench/Benchmark";
 import { ConfigError } from "../../pipeline";
 import { CliError } from "../CliError";
+import { fusionNodeArguments } from "../youngGeneration";
 
 /**
  * Registers `lockstep bench [NAME…] [--n N] [--json] [--list]` (DESIGN §3.3, §5). Runs the
@@ -88,7 +89,7 @@ async function bench(names: string[], opts: BenchOptions): Promise<void> {
       n: opts.n,
       rounds,
       json,
-      runLockstep: (name) => runInChild(process.argv[1]!, name, opts.n),
+      runLockstep: (name) => runInChild(process.argv[1]!, name, opts.n, selected.find((b) => b.name === name)),
     });
     if (!ok) {
       process.exitCode = 1;
@@ -103,7 +104,7 @@ async function bench(names: string[], opts: BenchOptions): Promise<void> {
   const script = opts.inProcess === true ? undefined : process.argv[1];
   for (const b of selected) {
     if (script != undefined) {
-      const child = runInChild(script, b.name, opts.n);
+      const child = runInChild(script, b.name, opts.n, b);
       failed ||= !child.ok;
       for (const report of child.reports) {
         failed ||= !report.ok;
@@ -137,13 +138,18 @@ async function bench(names: string[], opts: BenchOptions): Promise<void> {
   }
 }
 
-/** Runs one benchmark in a fresh process (`bench NAME --in-process --json`); its stderr is passed on. */
+/**
+ * Runs one benchmark in a fresh process (`bench NAME --in-process --json`); its stderr is passed
+ * on. A fusion benchmark (policy `fuse/…`) gets the young generation `analyze` gives a fusion run.
+ */
 function runInChild(
   script: string,
   name: string,
   n: string | undefined,
+  benchmark: Benchmark | undefined,
 ): { ok: boolean; reports: BenchmarkReport[] } {
-  const args = [...process.execArgv, script, "bench", name, "--in-process", "--json"];
+  const flags = benchmark?.policy.startsWith("fuse/") === true ? fusionNodeArguments() : [];
+  const args = [...flags, ...process.execArgv, script, "bench", name, "--in-process", "--json"];
   if (n != undefined) {
     args.push("--n", n);
   }

@@ -4,7 +4,8 @@ import type { PipelineConfig } from "../../pipeline";
 import { describeDiagnosis, DiagnosisExtension, DropExplainer, type Diagnosis } from "../../pipeline/diagnosis";
 import type { RecordedMessage } from "../../recording";
 import { CliError } from "../CliError";
-import { configArgument } from "../configArgument";
+import { configArgument, configHasFusion } from "../configArgument";
+import { rerunForFusion } from "../youngGeneration";
 import { runAnalyze, type AnalyzeResult } from "./analyze";
 
 /** What `doctor` computed on a recording: the analysis, the diagnosis and the stamp trace it holds. */
@@ -44,6 +45,11 @@ export function registerDoctor(program: Command): void {
     .option("--json", "print the diagnosis as JSON")
     .option("--explain <n>", "explain the n-th synchronizer drop (1-based, the order of drops.jsonl's sync lines) instead")
     .action(async (file: string, opts: { config: string; fusion?: string; json?: boolean; explain?: string }) => {
+      const rerun = await rerunForFusion({ fusion: configHasFusion(opts.config, opts.fusion) });
+      if (rerun != undefined) {
+        process.exitCode = rerun;
+        return;
+      }
       const config = configArgument(opts.config, opts.fusion);
       const explain = opts.explain == undefined ? undefined : Number(opts.explain);
       if (explain != undefined && !(Number.isInteger(explain) && explain >= 1)) {
