@@ -114,6 +114,14 @@ function uuid5(namespace: Uint8Array, name: Uint8Array): string {
   return formatDigestUuid(sha1Hex(hashView));
 }
 
+/** {@link uuid5} of bytes already laid out as namespace (16 bytes) ‖ name, without copying them. */
+function uuid5Of(input: Uint8Array): string {
+  if (sha1Hex == undefined) {
+    return formatUuid(uuidv5(input.subarray(16), input.subarray(0, 16), generated));
+  }
+  return formatDigestUuid(sha1Hex(input));
+}
+
 /**
  * Which fuse generation's stamp encoding to use for stamped-variable UUIDs (reference/fuse.md
  * §1.7): `"ros1"` = `u32le(sec) ‖ u32le(nsec)` (fuse 0.x, `devel`), `"ros2"` = `i64le(nanoseconds)`
@@ -212,9 +220,6 @@ export class StampedUuids {
   public readonly recipe: UuidRecipe;
   /** Per type: the namespace bytes and, per device, the recently generated UUIDs by stamp. */
   readonly #types = new Map<string, { readonly ns: Uint8Array; readonly devices: Map<string, RecentUuids> }>();
-  readonly #devices = new Map<string, Uint8Array>();
-  readonly #bytes = new Uint8Array(24);
-  readonly #view = new DataView(this.#bytes.buffer);
 
   public constructor(timeBase: TimeBase, recipe: UuidRecipe) {
     this.timeBase = timeBase;
@@ -234,30 +239,25 @@ export class StampedUuids {
     }
     let recent = entry.devices.get(deviceId);
     if (recent == undefined) {
-      recent = { current: new Map(), previous: new Map() };
+      recent = new RecentUuids(entry.ns, uuidBytes(deviceId));
       entry.devices.set(deviceId, recent);
     }
     const hit = recent.current.get(stamp) ?? recent.previous.get(stamp);
     if (hit != undefined) {
       return hit;
     }
-    let device = this.#devices.get(deviceId);
-    if (device == undefined) {
-      device = uuidBytes(deviceId);
-      this.#devices.set(deviceId, device);
-    }
     // Split the relative stamp into whole seconds and nanoseconds (exact: |stamp| < 2^52).
     const relSec = Math.floor(stamp / NS_PER_SEC);
     const nsec = stamp - relSec * NS_PER_SEC;
     const sec = this.timeBase.baseSec + relSec;
+    const view = recent.stampView;
     if (this.recipe === "ros1") {
-      this.#view.setUint32(0, sec >>> 0, true);
-      this.#view.setUint32(4, nsec, true);
+      view.setUint32(STAMP_AT, sec >>> 0, true);
+      view.setUint32(STAMP_AT + 4, nsec, true);
     } else {
-      this.#view.setBigInt64(0, BigInt(sec) * 1_000_000_000n + BigInt(nsec), true);
+      view.setBigInt64(STAMP_AT, BigInt(sec) * 1_000_000_000n + BigInt(nsec), true);
     }
-    this.#bytes.set(device, 8);
-    const uuid = uuid5(entry.ns, this.#bytes);
+    const uuid = uuid5Of(recent.input);
     if (recent.current.size >= RECENT_PER_TYPE) {
       // Two generations: O(1) eviction, and the newest RECENT_PER_TYPE are always remembered.
       recent.previous = recent.current;
@@ -271,8 +271,21 @@ export class StampedUuids {
 /** How many UUIDs per (type, device) StampedUuids remembers at least (at most twice as many). */
 const RECENT_PER_TYPE = 1024;
 
-/** The remembered UUIDs of one type and device, by stamp. */
-interface RecentUuids {
-  current: Map<Stamp, string>;
-  previous: Map<Stamp, string>;
+/** Where a stamped-variable UUID's name (stamp ‖ device) starts in its hash input. */
+const STAMP_AT = 16;
+
+/**
+ * The remembered UUIDs of one type and device, by stamp, and their hash input laid out once:
+ * type namespace ‖ stamp (8 bytes, written per UUID) ‖ device.
+ */
+class RecentUuids {
+  public current = new Map<Stamp, string>();
+  public previous = new Map<Stamp, string>();
+  public readonly input = new Uint8Array(STAMP_AT + 8 + 16);
+  public readonly stampView = new DataView(this.input.buffer);
+
+  public constructor(namespace: Uint8Array, device: Uint8Array) {
+    this.input.set(namespace, 0);
+    this.input.set(device, STAMP_AT + 8);
+  }
 }

@@ -37,9 +37,11 @@ const PRODUCT6 = new Float64Array(36);
 
 /**
  * A 6×6 covariance (row-major, 36 values) rotated by block-diag(R, R), as tf2's
- * `transformCovariance` does for pose, twist and accel covariances. Returns a new array.
+ * `transformCovariance` does for pose, twist and accel covariances. Returns a new array: a plain
+ * one, as a sensor reads a few of its entries once and drops it (a Float64Array of 36 entries has
+ * a backing store outside V8's heap, several times the cost of the whole rotation).
  */
-export function rotateCovariance6(cov: ArrayLike<number>, r: readonly number[]): Float64Array {
+export function rotateCovariance6(cov: ArrayLike<number>, r: readonly number[]): number[] {
   const big = ROTATION6;
   for (let i = 0; i < 3; i++) {
     for (let j = 0; j < 3; j++) {
@@ -59,14 +61,14 @@ export function rotateCovariance6(cov: ArrayLike<number>, r: readonly number[]):
       }
     }
   }
-  const out = new Float64Array(36);
+  const out: number[] = [];
   for (let i = 0; i < 6; i++) {
     for (let j = 0; j < 6; j++) {
       let s = 0;
       for (let k = 0; k < 6; k++) {
         s += tmp[i * 6 + k]! * big[j * 6 + k]!;
       }
-      out[i * 6 + j] = s;
+      out.push(s);
     }
   }
   return out;
