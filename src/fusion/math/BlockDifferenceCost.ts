@@ -1,3 +1,4 @@
+import type { JacobianPattern, PatternedCost } from "./JacobianPattern";
 import { LinearErrorCost } from "./LinearErrorCost";
 import { copyNumbers } from "../core/copyNumbers";
 
@@ -5,8 +6,12 @@ import { copyNumbers } from "../core/copyNumbers";
  * What AbsoluteCost and RelativeCost share: blocks of the same size n combined with signs ±1,
  * minus a measured value, `e = Σ_b sign_b·x_b − measured` (angular components wrapped), and
  * `r = A·e`; block b's Jacobian is the constant `sign_b·A`. Allocates nothing per evaluation.
+ * Its Jacobian pattern is A's: column c of every block may be non-zero in the rows where A's
+ * column c is (`sign·±0` is ±0 elsewhere), so the solver adds only those products.
  */
-export abstract class BlockDifferenceCost extends LinearErrorCost {
+export abstract class BlockDifferenceCost extends LinearErrorCost implements PatternedCost {
+  /** A's non-zero pattern for every block (shared by every cost over an equal A); none above 32 rows. */
+  public readonly jacobianPattern: JacobianPattern | undefined;
   readonly #signs: readonly (1 | -1)[];
   readonly #measured: Float64Array;
 
@@ -24,6 +29,7 @@ export abstract class BlockDifferenceCost extends LinearErrorCost {
     what: string,
   ) {
     super(measured.length, signs.length, sqrtInformation, angular, what);
+    this.jacobianPattern = patternOf(this.sqrtInformation, measured.length, signs.length, this.numResiduals);
     this.#signs = signs;
     this.#measured = copyNumbers(measured);
   }
@@ -71,4 +77,37 @@ export abstract class BlockDifferenceCost extends LinearErrorCost {
       }
     }
   }
+}
+
+/**
+ * The patterns built so far, by A (costs over equal A share the Whitener's copy of it) and block
+ * count: the solver finds the products of a pattern by the pattern object itself.
+ */
+const PATTERNS = new WeakMap<Float64Array, (JacobianPattern | undefined)[]>();
+
+/** Every block's columns masked by the rows where A (rows × n) is not ±0; undefined above 32 rows. */
+function patternOf(a: Float64Array, n: number, blocks: number, rows: number): JacobianPattern | undefined {
+  if (rows > 32) {
+    return undefined;
+  }
+  let byBlocks = PATTERNS.get(a);
+  if (byBlocks == undefined) {
+    byBlocks = [];
+    PATTERNS.set(a, byBlocks);
+  }
+  let pattern = byBlocks[blocks];
+  if (pattern == undefined) {
+    const columns = Array.from({ length: n }, (_, c) => {
+      let mask = 0;
+      for (let r = 0; r < rows; r++) {
+        if (a[r * n + c] !== 0) {
+          mask |= 1 << r;
+        }
+      }
+      return mask;
+    });
+    pattern = Object.freeze({ numResiduals: rows, rowMasks: Object.freeze(Array.from({ length: blocks }, () => columns)) });
+    byBlocks[blocks] = pattern;
+  }
+  return pattern;
 }

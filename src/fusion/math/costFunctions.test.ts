@@ -391,6 +391,41 @@ describe("Unicycle2DStateCost's Jacobian pattern", () => {
   });
 });
 
+describe("AbsoluteCost and RelativeCost Jacobian patterns", () => {
+  it("write ±0 outside A's pattern, whatever the values, and share the pattern of an equal A", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 3 }),
+        fc.array(fc.oneof(fc.constant(0), fc.constant(-0), fc.double({ noNaN: false })), { minLength: 9, maxLength: 9 }),
+        fc.array(fc.double(), { minLength: 6, maxLength: 6 }),
+        (n, entries, values) => {
+          const a = entries.slice(0, n * n);
+          for (const cost of [new AbsoluteCost(values.slice(0, n), a), new RelativeCost(values.slice(0, n), a)]) {
+            const pattern = cost.jacobianPattern!;
+            expect(pattern.numResiduals).toBe(n);
+            expect(pattern.rowMasks.map((b) => b.length)).toEqual([...cost.parameterBlockSizes]);
+            const blocks = cost.parameterBlockSizes.length;
+            const params = Array.from({ length: blocks }, (_, b) => Float64Array.from(values.slice(b * n, b * n + n)));
+            const jacobians = Array.from({ length: blocks }, () => new Float64Array(n * n).fill(NaN));
+            cost.evaluate(params, new Float64Array(n), jacobians);
+            jacobians.forEach((j, b) => {
+              for (let q = 0; q < n; q++) {
+                for (let i = 0; i < n; i++) {
+                  const inside = ((pattern.rowMasks[b]![i]! >>> q) & 1) === 1;
+                  expect(inside || j[q * n + i] === 0).toBe(true);
+                  expect(inside).toBe(a[q * n + i] !== 0);
+                }
+              }
+            });
+          }
+          expect(new AbsoluteCost(values.slice(0, n), a).jacobianPattern).toBe(new AbsoluteCost(values.slice(0, n), a).jacobianPattern);
+        },
+      ),
+      { seed: 11, numRuns: 300 },
+    );
+  });
+});
+
 describe("MarginalCost", () => {
   it("computes b + Σ A_i (x_i ⊟ x̄_i) on a worked example", () => {
     const cost = new MarginalCost(

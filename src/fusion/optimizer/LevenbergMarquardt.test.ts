@@ -263,15 +263,17 @@ describe("LevenbergMarquardt", () => {
 
   it("takes a cost's Jacobian pattern to the same bits as the general path (shuffled blocks, a held one)", () => {
     // A chain of Unicycle2D states, its blocks added in a shuffled order (so a residual block's
-    // columns neither ascend nor stay together), with priors on the first state; once with the
-    // costs as they are, once behind a wrapper that hides their pattern.
-    const hidden = (cost: Unicycle2DStateCost): CostFunction => ({
+    // columns neither ascend nor stay together), with priors on the first state (AbsoluteCost,
+    // dense A on the 2-vectors) and relative constraints between the states' velocities
+    // (RelativeCost, A with a zero entry); once with the costs as they are, once behind a wrapper
+    // that hides their pattern.
+    const hidden = (cost: CostFunction): CostFunction => ({
       numResiduals: cost.numResiduals,
       parameterBlockSizes: cost.parameterBlockSizes,
       evaluate: (p, r, j) => cost.evaluate(p, r, j),
     });
     // The pattern without evaluatePattern: the solver's buffer gets evaluate's full writes.
-    const patternOnly = (cost: Unicycle2DStateCost): CostFunction & PatternedCost => ({
+    const patternOnly = (cost: CostFunction & PatternedCost): CostFunction & PatternedCost => ({
       numResiduals: cost.numResiduals,
       parameterBlockSizes: cost.parameterBlockSizes,
       jacobianPattern: cost.jacobianPattern,
@@ -314,12 +316,16 @@ describe("LevenbergMarquardt", () => {
             for (let i = 0; i < 8; i++) {
               a[i * 9] = 1 + 0.25 * i;
             }
+            const wrap = (cost: CostFunction & PatternedCost): CostFunction =>
+              how === "patterned" ? cost : how === "pattern only" ? patternOnly(cost) : hidden(cost);
             for (let b = 0; b < 5; b++) {
               problem.addResidualBlock(
-                new AbsoluteCost(
-                  new Array<number>(sizes[b]!).fill(0.5),
-                  Array.from({ length: sizes[b]! ** 2 }, (_, k) =>
-                    k % (sizes[b]! + 1) === 0 ? 3 : 0,
+                wrap(
+                  new AbsoluteCost(
+                    new Array<number>(sizes[b]!).fill(0.5),
+                    Array.from({ length: sizes[b]! ** 2 }, (_, k) =>
+                      k % (sizes[b]! + 1) === 0 ? 3 : 0.5 + 0.25 * k,
+                    ),
                   ),
                 ),
                 undefined,
@@ -327,9 +333,16 @@ describe("LevenbergMarquardt", () => {
               );
             }
             for (let s = 0; s + 1 < states; s++) {
+              problem.addResidualBlock(
+                wrap(new RelativeCost([0.1, -0.2], [2, 0, -0.5, 1.5])),
+                undefined,
+                [index[5 * s + 2]!, index[5 * s + 7]!],
+              );
+            }
+            for (let s = 0; s + 1 < states; s++) {
               const cost = new Unicycle2DStateCost(0.1 + 0.05 * s, a);
               problem.addResidualBlock(
-                how === "patterned" ? cost : how === "pattern only" ? patternOnly(cost) : hidden(cost),
+                wrap(cost),
                 undefined,
                 Array.from({ length: 10 }, (_, k) => index[5 * s + k]!),
               );
