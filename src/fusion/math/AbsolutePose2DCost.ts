@@ -1,3 +1,4 @@
+import type { JacobianPattern, PatternedCost } from "./JacobianPattern";
 import { Pose2DErrorCost } from "./Pose2DErrorCost";
 import { wrapAngle } from "./angles";
 
@@ -5,9 +6,16 @@ import { wrapAngle } from "./angles";
  * Cost of fuse's `AbsolutePose2DStampedConstraint` (reference/fuse.md §6.1): parameter blocks
  * `[position (x, y), orientation (yaw)]`, measured `mean = (x, y, yaw)`,
  * `r = A·[x − z_x, y − z_y, wrap(yaw − z_yaw)]`. `A` is `k × 3` (k ≤ 3 for partial poses, with
- * zero columns for unmeasured components). Jacobians: `A[:, 0:2]` and `A[:, 2]`.
+ * zero columns for unmeasured components). Jacobians: `A[:, 0:2]` and `A[:, 2]`, so the Jacobian
+ * pattern is A's non-zeros (a yaw-only measurement leaves the position columns out).
  */
-export class AbsolutePose2DCost extends Pose2DErrorCost {
+export class AbsolutePose2DCost extends Pose2DErrorCost implements PatternedCost {
+  /**
+   * A's non-zero pattern, split into the position and orientation blocks (shared by equal
+   * patterns); none for more than 3 rows.
+   */
+  public readonly jacobianPattern: JacobianPattern | undefined;
+
   /**
    * @param mean `(x, y, yaw)`.
    * @param sqrtInformation `k × 3` row-major `A`.
@@ -15,6 +23,7 @@ export class AbsolutePose2DCost extends Pose2DErrorCost {
    */
   public constructor(mean: ArrayLike<number>, sqrtInformation: ArrayLike<number>) {
     super([2, 1], mean, sqrtInformation, "AbsolutePose2DCost", "mean");
+    this.jacobianPattern = patternOf(this.sqrtInformation, this.numResiduals);
   }
 
   protected override computeError(parameters: readonly Float64Array[]): void {
@@ -39,4 +48,29 @@ export class AbsolutePose2DCost extends Pose2DErrorCost {
       }
     }
   }
+}
+
+/** The patterns built so far, by their column masks and row count (k ≤ 3: 3 bits per column). */
+const PATTERNS = new Map<number, JacobianPattern>();
+
+/** Columns x, y (position block) and yaw (orientation block) masked by the rows where A is not ±0. */
+function patternOf(a: Float64Array, rows: number): JacobianPattern | undefined {
+  if (rows > 3) {
+    return undefined;
+  }
+  const masks = [0, 0, 0];
+  for (let r = 0; r < rows; r++) {
+    for (let c = 0; c < 3; c++) {
+      if (a[r * 3 + c] !== 0) {
+        masks[c] = masks[c]! | (1 << r);
+      }
+    }
+  }
+  const key = ((rows * 8 + masks[0]!) * 8 + masks[1]!) * 8 + masks[2]!;
+  let pattern = PATTERNS.get(key);
+  if (pattern == undefined) {
+    pattern = Object.freeze({ numResiduals: rows, rowMasks: Object.freeze([masks.slice(0, 2), masks.slice(2)]) });
+    PATTERNS.set(key, pattern);
+  }
+  return pattern;
 }

@@ -391,6 +391,38 @@ describe("Unicycle2DStateCost's Jacobian pattern", () => {
   });
 });
 
+describe("AbsolutePose2DCost's Jacobian pattern", () => {
+  it("writes ±0 outside A's pattern (position block: A's first two columns, orientation: the third)", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 3 }),
+        fc.array(fc.oneof(fc.constant(0), fc.constant(-0), fc.double()), { minLength: 9, maxLength: 9 }),
+        fc.array(fc.double(), { minLength: 6, maxLength: 6 }),
+        (k, entries, values) => {
+          const a = entries.slice(0, 3 * k);
+          const cost = new AbsolutePose2DCost(values.slice(0, 3), a);
+          const pattern = cost.jacobianPattern!;
+          expect(pattern.numResiduals).toBe(k);
+          expect(pattern.rowMasks.map((b) => b.length)).toEqual([2, 1]);
+          const jacobians = [new Float64Array(2 * k).fill(NaN), new Float64Array(k).fill(NaN)];
+          cost.evaluate([Float64Array.of(values[3]!, values[4]!), Float64Array.of(values[5]!)], new Float64Array(k), jacobians);
+          for (let q = 0; q < k; q++) {
+            for (let c = 0; c < 3; c++) {
+              const [b, i, size] = c < 2 ? [0, c, 2] : [1, 0, 1];
+              const inside = ((pattern.rowMasks[b]![i]! >>> q) & 1) === 1;
+              expect(inside).toBe(a[q * 3 + c] !== 0);
+              expect(inside || jacobians[b]![q * size + i] === 0).toBe(true);
+            }
+          }
+          expect(new AbsolutePose2DCost(values.slice(0, 3), a).jacobianPattern).toBe(pattern);
+        },
+      ),
+      { seed: 12, numRuns: 300 },
+    );
+    expect(new AbsolutePose2DCost([0, 0, 0], new Array<number>(12).fill(1)).jacobianPattern).toBeUndefined();
+  });
+});
+
 describe("AbsoluteCost and RelativeCost Jacobian patterns", () => {
   it("write ±0 outside A's pattern, whatever the values, and share the pattern of an equal A", () => {
     fc.assert(

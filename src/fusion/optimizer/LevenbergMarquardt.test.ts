@@ -264,8 +264,8 @@ describe("LevenbergMarquardt", () => {
   it("takes a cost's Jacobian pattern to the same bits as the general path (shuffled blocks, a held one)", () => {
     // A chain of Unicycle2D states, its blocks added in a shuffled order (so a residual block's
     // columns neither ascend nor stay together), with priors on the first state (AbsoluteCost,
-    // dense A on the 2-vectors) and relative constraints between the states' velocities
-    // (RelativeCost, A with a zero entry); once with the costs as they are, once behind a wrapper
+    // dense A on the 2-vectors), relative constraints between the states' velocities
+    // (RelativeCost, A with a zero entry) and absolute poses (AbsolutePose2DCost); once with the costs as they are, once behind a wrapper
     // that hides their pattern.
     const hidden = (cost: CostFunction): CostFunction => ({
       numResiduals: cost.numResiduals,
@@ -339,6 +339,13 @@ describe("LevenbergMarquardt", () => {
                 [index[5 * s + 2]!, index[5 * s + 7]!],
               );
             }
+            // Absolute poses: yaw only (A's position columns zero), and all three components.
+            problem.addResidualBlock(wrap(new AbsolutePose2DCost([0.2, -0.1, 0.3], [0, 0, 2])), undefined, [index[5]!, index[6]!]);
+            problem.addResidualBlock(
+              wrap(new AbsolutePose2DCost([0.2, -0.1, 0.3], [1, 0.5, 0, 0, 2, 0.25, 0, 0, 3])),
+              undefined,
+              [index[10]!, index[11]!],
+            );
             for (let s = 0; s + 1 < states; s++) {
               const cost = new Unicycle2DStateCost(0.1 + 0.05 * s, a);
               problem.addResidualBlock(
