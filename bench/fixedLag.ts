@@ -24,6 +24,9 @@
  * what is timed (on husky about 14 % of the CPU time and 10 % of the wall time; nothing
  * measurable on jackal).
  *
+ * `lockstep bench` runs each of these (policy `fuse/…`) in a Node with the young generation the
+ * CLI gives a run with fusion (src/cli/youngGeneration.ts); `--in-process` runs them as started.
+ *
  * Extra figures: `realTimeFactor` (recording seconds per second of run time, of the median run),
  * `recordingSec`, and the final pose. The runner cases also report their CPU time
  * (`cpuNsPerMsg`, all threads: the garbage collector's helpers included, so it can exceed wall
