@@ -95,3 +95,16 @@ export async function rerunForFusion(run: { readonly fusion: boolean }): Promise
   }
   return code ?? 1;
 }
+
+/**
+ * {@link rerunForFusion} with the second run's exit code made this process's (`process.exitCode`):
+ * true when the command ran there (the caller returns), false when it is to run here.
+ */
+export async function ranInFusionNode(run: { readonly fusion: boolean }): Promise<boolean> {
+  const code = await rerunForFusion(run);
+  if (code == undefined) {
+    return false;
+  }
+  process.exitCode = code;
+  return true;
+}

@@ -33,7 +33,7 @@ import { CliError } from "../CliError";
 import { OutputFolder } from "../OutputFolder";
 import { ResultChannels } from "../ResultChannels";
 import { configArgument, configHasFusion } from "../configArgument";
-import { rerunForFusion } from "../youngGeneration";
+import { ranInFusionNode } from "../youngGeneration";
 
 /** Options of `runAnalyze`. */
 export interface AnalyzeOptions {
@@ -95,9 +95,7 @@ export function registerAnalyze(program: Command): void {
       `largest uncompressed chunk to decompress, in MiB (default ${DEFAULT_MAX_CHUNK_BYTES / 2 ** 20}); larger chunks are reported as damaged`,
     )
     .action(async (file: string, opts: { config: string; fusion?: string; out?: string; maxChunkSize?: string; diagnosis: boolean }) => {
-      const rerun = await rerunForFusion({ fusion: configHasFusion(opts.config, opts.fusion) });
-      if (rerun != undefined) {
-        process.exitCode = rerun;
+      if (await ranInFusionNode({ fusion: configHasFusion(opts.config, opts.fusion) })) {
         return;
       }
       const config = configArgument(opts.config, opts.fusion);

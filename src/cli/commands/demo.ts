@@ -8,7 +8,7 @@ import { fileURLToPath } from "node:url";
 import { CliError } from "../CliError";
 import { runAnalyze } from "./analyze";
 import { configArgument } from "../configArgument";
-import { rerunForFusion } from "../youngGeneration";
+import { ranInFusionNode } from "../youngGeneration";
 
 /**
  * The repository root: the nearest folder above this module with a package.json (this module is
@@ -44,9 +44,7 @@ export function registerDemo(program: Command): void {
       const recording = join(ROOT, "samples/husky-2015.bag");
       const configPath = join(ROOT, "config/husky.json");
       // The husky preset has a fusion section: the demo gets the fusion preview's young generation.
-      const rerun = await rerunForFusion({ fusion: true });
-      if (rerun != undefined) {
-        process.exitCode = rerun;
+      if (await ranInFusionNode({ fusion: true })) {
         return;
       }
       const out = resolve(opts.out);

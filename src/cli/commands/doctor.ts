@@ -5,7 +5,7 @@ import { describeDiagnosis, DiagnosisExtension, DropExplainer, type Diagnosis } 
 import type { RecordedMessage } from "../../recording";
 import { CliError } from "../CliError";
 import { configArgument, configHasFusion } from "../configArgument";
-import { rerunForFusion } from "../youngGeneration";
+import { ranInFusionNode } from "../youngGeneration";
 import { runAnalyze, type AnalyzeResult } from "./analyze";
 
 /** What `doctor` computed on a recording: the analysis, the diagnosis and the stamp trace it holds. */
@@ -45,9 +45,7 @@ export function registerDoctor(program: Command): void {
     .option("--json", "print the diagnosis as JSON")
     .option("--explain <n>", "explain the n-th synchronizer drop (1-based, the order of drops.jsonl's sync lines) instead")
     .action(async (file: string, opts: { config: string; fusion?: string; json?: boolean; explain?: string }) => {
-      const rerun = await rerunForFusion({ fusion: configHasFusion(opts.config, opts.fusion) });
-      if (rerun != undefined) {
-        process.exitCode = rerun;
+      if (await ranInFusionNode({ fusion: configHasFusion(opts.config, opts.fusion) })) {
         return;
       }
       const config = configArgument(opts.config, opts.fusion);
