@@ -11,6 +11,7 @@ import { Unicycle2DStateCost } from "./Unicycle2DStateCost";
 import { wrapAngle } from "./angles";
 import { centralDifferenceJacobians, evaluateWithJacobians } from "./finiteDifference";
 import { predictUnicycle2D } from "./unicycle2d";
+import { diagonal } from "../core/Matrix";
 
 const f = (...v: number[]): Float64Array => Float64Array.from(v);
 /** A Unicycle2D state's 8 values as its 5 parameter blocks (position, yaw, velocity, yaw rate, acceleration). */
@@ -21,6 +22,9 @@ const split = (s: number[]): Float64Array[] => [
   f(s[5]!),
   f(s[6]!, s[7]!),
 ];
+
+/** The 8 × 8 identity, row-major (a fresh array each call). */
+const identity8 = (): Float64Array => diagonal(new Array<number>(8).fill(1)).data;
 
 /** Asserts every analytic Jacobian block equals the central finite difference within tol. */
 function expectJacobiansMatch(cost: CostFunction, params: Float64Array[], tol = 1e-6): void {
@@ -184,13 +188,6 @@ describe("RelativeCost", () => {
 });
 
 describe("Unicycle2DStateCost", () => {
-  const identity8 = (): Float64Array => {
-    const a = new Float64Array(64);
-    for (let i = 0; i < 8; i++) {
-      a[i * 9] = 1;
-    }
-    return a;
-  };
 
   it("is zero for a state that follows the model exactly", () => {
     // yaw 0.5, body velocity (1, 0.2), yaw rate 0.3, accel (0.4, -0.1), dt 0.5 — computed by hand:
@@ -238,8 +235,7 @@ describe("Unicycle2DStateCost", () => {
     const diag = fc.array(fc.double({ min: 0.1, max: 30, noNaN: true }), { minLength: 8, maxLength: 8 });
     fc.assert(
       fc.property(diag, fc.double({ min: 0.001, max: 2, noNaN: true }), state, state, (d, dt, s1, s2) => {
-        const a = new Float64Array(64);
-        d.forEach((v, i) => (a[i * 9] = v));
+        const a = diagonal(d).data;
         const cost = new Unicycle2DStateCost(dt, a);
         const yaw2 = wrapAngle(s1[2] + s1[5] * dt + (s2[2] % 2.5));
         const p = [...split(s1), ...split([...s2.slice(0, 2), yaw2, ...s2.slice(3)])];
@@ -310,8 +306,7 @@ describe("Unicycle2DStateCost's Jacobian pattern", () => {
     const diag = fc.array(fc.double({ min: 0.01, max: 30, noNaN: true }), { minLength: 8, maxLength: 8 });
     fc.assert(
       fc.property(diag, fc.double({ min: 0.001, max: 2, noNaN: true }), state, state, (d, dt, s1, s2) => {
-        const a = new Float64Array(64);
-        d.forEach((v, i) => (a[i * 9] = v));
+        const a = diagonal(d).data;
         const cost = new Unicycle2DStateCost(dt, a);
         const jacobians = cost.parameterBlockSizes.map((size) => new Float64Array(8 * size).fill(NaN));
         cost.evaluate([...split(s1), ...split(s2)], new Float64Array(8), jacobians);
@@ -382,10 +377,7 @@ describe("Unicycle2DStateCost's Jacobian pattern", () => {
   });
 
   it("states none for a dense A", () => {
-    const a = new Float64Array(64);
-    for (let i = 0; i < 8; i++) {
-      a[i * 9] = 1;
-    }
+    const a = identity8();
     a[3] = 1e-300;
     expect(new Unicycle2DStateCost(0.1, a).jacobianPattern).toBeUndefined();
   });
