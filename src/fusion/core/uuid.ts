@@ -58,14 +58,6 @@ function nativeSha1Hex(): Sha1Hex | undefined {
  * `createHash`, a hash object per UUID (twice the time, and most of a UUID's allocation).
  */
 const sha1Hex = nativeSha1Hex();
-/** namespace ‖ name for sha1Hex, grown to the longest name seen (names are a few dozen bytes). */
-let hashInput = new Uint8Array(64);
-/**
- * The first bytes of hashInput that the last hash read: kept while the length stays (stamped
- * UUIDs all hash 16 + 24 bytes), as a view per UUID was a tenth of its allocation.
- */
-let hashView = hashInput.subarray(0, 0);
-
 /** Where each of a digest's first 32 hex digits goes in the 36 characters of a UUID. */
 const HEX_DIGIT_AT = DIGIT_AT.flatMap((c) => [c, c + 1]);
 /**
@@ -93,33 +85,25 @@ function formatDigestUuid(hex: string): string {
 }
 
 /**
- * RFC 4122 version-5 UUID of `name` in the namespace given by its 16 bytes: the same string as
+ * RFC 4122 version-5 UUID of the bytes `input` = namespace (16 bytes) ‖ name: the same string as
  * the `uuid` package's `v5(name, namespace)` (SHA-1 of namespace ‖ name, its first 16 bytes with
  * the version set to 5 and the variant to RFC 4122), hashed by the platform's one-shot SHA-1
- * where there is one, else by the package.
+ * where there is one, else by the package. Stamped UUIDs lay their input out once per type and
+ * device and call this directly.
  */
-function uuid5(namespace: Uint8Array, name: Uint8Array): string {
-  if (sha1Hex == undefined) {
-    return formatUuid(uuidv5(name, namespace, generated));
-  }
-  const length = 16 + name.length;
-  if (hashInput.length < length) {
-    hashInput = new Uint8Array(Math.max(length, 2 * hashInput.length));
-    hashView = hashInput.subarray(0, length);
-  } else if (hashView.length !== length) {
-    hashView = hashInput.subarray(0, length);
-  }
-  hashInput.set(namespace, 0);
-  hashInput.set(name, 16);
-  return formatDigestUuid(sha1Hex(hashView));
-}
-
-/** {@link uuid5} of bytes already laid out as namespace (16 bytes) ‖ name, without copying them. */
 function uuid5Of(input: Uint8Array): string {
   if (sha1Hex == undefined) {
     return formatUuid(uuidv5(input.subarray(16), input.subarray(0, 16), generated));
   }
   return formatDigestUuid(sha1Hex(input));
+}
+
+/** {@link uuid5Of} of `name` in the namespace given by its 16 bytes. */
+function uuid5(namespace: Uint8Array, name: Uint8Array): string {
+  const input = new Uint8Array(16 + name.length);
+  input.set(namespace, 0);
+  input.set(name, 16);
+  return uuid5Of(input);
 }
 
 /**
