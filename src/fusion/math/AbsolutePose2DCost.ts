@@ -1,4 +1,4 @@
-import type { JacobianPattern, PatternedCost } from "./JacobianPattern";
+import { nonZeroRowMasks, type JacobianPattern, type PatternedCost } from "./JacobianPattern";
 import { Pose2DErrorCost } from "./Pose2DErrorCost";
 import { wrapAngle } from "./angles";
 
@@ -58,14 +58,7 @@ function patternOf(a: Float64Array, rows: number): JacobianPattern | undefined {
   if (rows > 3) {
     return undefined;
   }
-  const masks = [0, 0, 0];
-  for (let r = 0; r < rows; r++) {
-    for (let c = 0; c < 3; c++) {
-      if (a[r * 3 + c] !== 0) {
-        masks[c] = masks[c]! | (1 << r);
-      }
-    }
-  }
+  const masks = nonZeroRowMasks(a, rows, 3);
   const key = ((rows * 8 + masks[0]!) * 8 + masks[1]!) * 8 + masks[2]!;
   let pattern = PATTERNS.get(key);
   if (pattern == undefined) {

@@ -1,4 +1,4 @@
-import type { JacobianPattern, PatternedCost } from "./JacobianPattern";
+import { nonZeroRowMasks, type JacobianPattern, type PatternedCost } from "./JacobianPattern";
 import { LinearErrorCost } from "./LinearErrorCost";
 import { copyNumbers } from "../core/copyNumbers";
 
@@ -97,15 +97,7 @@ function patternOf(a: Float64Array, n: number, blocks: number, rows: number): Ja
   }
   let pattern = byBlocks[blocks];
   if (pattern == undefined) {
-    const columns = Array.from({ length: n }, (_, c) => {
-      let mask = 0;
-      for (let r = 0; r < rows; r++) {
-        if (a[r * n + c] !== 0) {
-          mask |= 1 << r;
-        }
-      }
-      return mask;
-    });
+    const columns = nonZeroRowMasks(a, rows, n);
     pattern = Object.freeze({ numResiduals: rows, rowMasks: Object.freeze(Array.from({ length: blocks }, () => columns)) });
     byBlocks[blocks] = pattern;
   }

@@ -32,3 +32,20 @@ export interface PatternedCost {
 export function jacobianPatternOf(cost: object): JacobianPattern | undefined {
   return (cost as Partial<PatternedCost>).jacobianPattern;
 }
+
+/**
+ * For each of the `cols` columns of a row-major `rows × cols` matrix (rows ≤ 32), the bit mask of
+ * the rows where it is not ±0 (NaN counts as non-zero): the pattern of a Jacobian that is the
+ * matrix itself, or a constant multiple of it.
+ */
+export function nonZeroRowMasks(a: ArrayLike<number>, rows: number, cols: number): number[] {
+  const masks = new Array<number>(cols).fill(0);
+  for (let r = 0; r < rows; r++) {
+    for (let c = 0; c < cols; c++) {
+      if (a[r * cols + c] !== 0) {
+        masks[c] = masks[c]! | (1 << r);
+      }
+    }
+  }
+  return masks;
+}
