@@ -6,15 +6,16 @@ import { CliError } from "./CliError";
 /**
  * The `--config <file.json | inline JSON>` argument of a command, read from disk and validated
  * (`loadConfig`); `fuseYaml` is the `--fusion <fuse.yaml>` argument, which replaces the config's
- * fusion section. Warnings about fuse parameters Lockstep ignores go to stderr, one line each.
- * Throws CliError(2) naming the file and every offending field.
+ * fusion section. Warnings about fuse parameters Lockstep ignores go to `onWarning` (default:
+ * {@link printConfigWarning}). Throws CliError(2) naming the file and every offending field.
  */
-export function configArgument(arg: string, fuseYaml?: string): PipelineConfig {
+export function configArgument(
+  arg: string,
+  fuseYaml?: string,
+  onWarning: (message: string) => void = printConfigWarning,
+): PipelineConfig {
   try {
-    return loadConfig(arg, (path) => readFileSync(path, "utf8"), {
-      fuseYaml,
-      onWarning: (message) => process.stderr.write(`warning: ${message}\n`),
-    });
+    return loadConfig(arg, (path) => readFileSync(path, "utf8"), { fuseYaml, onWarning });
   } catch (err) {
     if (err instanceof ConfigLoadError) {
       throw new CliError(err.message, 2);
@@ -23,15 +24,7 @@ export function configArgument(arg: string, fuseYaml?: string): PipelineConfig {
   }
 }
 
-/**
- * Whether the `--config` (and `--fusion`) arguments give a fusion section, read without printing
- * warnings; false when the config cannot be loaded (the command then reports why through
- * `configArgument`).
- */
-export function configHasFusion(arg: string, fuseYaml?: string): boolean {
-  try {
-    return loadConfig(arg, (path) => readFileSync(path, "utf8"), { fuseYaml }).fusion != undefined;
-  } catch {
-    return false;
-  }
+/** Prints a config warning to stderr, one line. */
+export function printConfigWarning(message: string): void {
+  process.stderr.write(`warning: ${message}\n`);
 }

@@ -2,7 +2,7 @@
 // arguments a fusion run gets, and that `analyze` with a fusion section runs in a second Node
 // with them (same output, exit code and signals) while a synchronizer-only run stays in one.
 import { spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -65,6 +65,27 @@ describe("lockstep analyze and the young generation", () => {
     expect(missing.status).toBe(1);
     expect(nodes(missing.stderr)).toHaveLength(2);
     expect(missing.stderr).toMatch(/missing\.bag/);
+  });
+
+  it("prints the config's warnings once, from the Node that runs the command", () => {
+    const fuseYaml = join(dir, "extra.fuse.yaml");
+    writeFileSync(
+      fuseYaml,
+      readFileSync(join(REPO_ROOT, "config/husky.fuse.yaml"), "utf8").replace(
+        /^ {4}lag_duration: 1\.0$/m,
+        "    lag_duration: 1.0\n    not_a_fuse_parameter: 3",
+      ),
+    );
+    const r = spawnSync(process.execPath, [BIN, "analyze", BAG, "--config", FUSION, "--fusion", fuseYaml, "--no-diagnosis"], {
+      cwd: REPO_ROOT,
+      encoding: "utf8",
+      env,
+    });
+    expect(r.status).toBe(0);
+    const lines = r.stderr.split("\n").filter((l) => l.startsWith("node ") || l.startsWith("warning: "));
+    expect(lines).toHaveLength(3);
+    expect(lines[1]).toMatch(/--max-semi-space-size/);
+    expect(lines[2]).toMatch(/^warning: .*not_a_fuse_parameter: not a fuse optimizer parameter/);
   });
 
   it("runs a synchronizer-only config, or any config with LOCKSTEP_SEMI_SPACE_MB=0, in one Node", () => {

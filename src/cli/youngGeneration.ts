@@ -1,6 +1,8 @@
 import { spawn } from "node:child_process";
 
 import { CliError } from "./CliError";
+import { configArgument, printConfigWarning } from "./configArgument";
+import type { PipelineConfig } from "../pipeline";
 
 /**
  * The young generation (V8's semi-space, MB) the fusion preview runs with in the CLI.
@@ -57,7 +59,7 @@ export function fusionNodeArguments(
  * when this process should run the command itself. When the second run ends by a signal, this
  * process ends by the same signal. Throws CliError(2) for a bad `LOCKSTEP_SEMI_SPACE_MB`.
  */
-export async function rerunForFusion(run: { readonly fusion: boolean }): Promise<number | undefined> {
+async function rerunForFusion(run: { readonly fusion: boolean }): Promise<number | undefined> {
   const flags = run.fusion ? fusionNodeArguments() : [];
   const script = process.argv[1];
   if (flags.length === 0 || script == undefined) {
@@ -107,4 +109,20 @@ export async function ranInFusionNode(run: { readonly fusion: boolean }): Promis
   }
   process.exitCode = code;
   return true;
+}
+
+/**
+ * The command's `--config` (and `--fusion`) argument read once ({@link configArgument}), or
+ * undefined when its fusion section made the command run in a second Node
+ * ({@link ranInFusionNode}; the caller returns). The config's warnings are printed by the Node
+ * that runs the command, once. Throws CliError(2) for a bad config, before any second Node.
+ */
+export async function configInFusionNode(arg: string, fuseYaml?: string): Promise<PipelineConfig | undefined> {
+  const warnings: string[] = [];
+  const config = configArgument(arg, fuseYaml, (message) => warnings.push(message));
+  if (await ranInFusionNode({ fusion: config.fusion != undefined })) {
+    return undefined;
+  }
+  warnings.forEach(printConfigWarning);
+  return config;
 }

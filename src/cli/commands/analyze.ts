@@ -32,8 +32,7 @@ import type { TimeBase } from "../../time";
 import { CliError } from "../CliError";
 import { OutputFolder } from "../OutputFolder";
 import { ResultChannels } from "../ResultChannels";
-import { configArgument, configHasFusion } from "../configArgument";
-import { ranInFusionNode } from "../youngGeneration";
+import { configInFusionNode } from "../youngGeneration";
 
 /** Options of `runAnalyze`. */
 export interface AnalyzeOptions {
@@ -95,10 +94,10 @@ export function registerAnalyze(program: Command): void {
       `largest uncompressed chunk to decompress, in MiB (default ${DEFAULT_MAX_CHUNK_BYTES / 2 ** 20}); larger chunks are reported as damaged`,
     )
     .action(async (file: string, opts: { config: string; fusion?: string; out?: string; maxChunkSize?: string; diagnosis: boolean }) => {
-      if (await ranInFusionNode({ fusion: configHasFusion(opts.config, opts.fusion) })) {
+      const config = await configInFusionNode(opts.config, opts.fusion);
+      if (config == undefined) {
         return;
       }
-      const config = configArgument(opts.config, opts.fusion);
       const maxChunkBytes = opts.maxChunkSize == undefined ? undefined : parseMiB(opts.maxChunkSize);
       const result = await runAnalyze({ file, config, out: opts.out, maxChunkBytes, ...(opts.diagnosis ? {} : { diagnosis: false }) });
       process.stdout.write(`${result.lines.join("\n")}\n`);

@@ -4,8 +4,7 @@ import type { PipelineConfig } from "../../pipeline";
 import { describeDiagnosis, DiagnosisExtension, DropExplainer, type Diagnosis } from "../../pipeline/diagnosis";
 import type { RecordedMessage } from "../../recording";
 import { CliError } from "../CliError";
-import { configArgument, configHasFusion } from "../configArgument";
-import { ranInFusionNode } from "../youngGeneration";
+import { configInFusionNode } from "../youngGeneration";
 import { runAnalyze, type AnalyzeResult } from "./analyze";
 
 /** What `doctor` computed on a recording: the analysis, the diagnosis and the stamp trace it holds. */
@@ -45,10 +44,10 @@ export function registerDoctor(program: Command): void {
     .option("--json", "print the diagnosis as JSON")
     .option("--explain <n>", "explain the n-th synchronizer drop (1-based, the order of drops.jsonl's sync lines) instead")
     .action(async (file: string, opts: { config: string; fusion?: string; json?: boolean; explain?: string }) => {
-      if (await ranInFusionNode({ fusion: configHasFusion(opts.config, opts.fusion) })) {
+      const config = await configInFusionNode(opts.config, opts.fusion);
+      if (config == undefined) {
         return;
       }
-      const config = configArgument(opts.config, opts.fusion);
       const explain = opts.explain == undefined ? undefined : Number(opts.explain);
       if (explain != undefined && !(Number.isInteger(explain) && explain >= 1)) {
         throw new CliError(`--explain: "${String(opts.explain)}" is not a drop number; give 1 for the first drop`, 2);
