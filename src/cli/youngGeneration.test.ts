@@ -25,6 +25,17 @@ describe("fusionNodeArguments", () => {
     expect(fusionNodeArguments([], { NODE_OPTIONS: "--trace-warnings  --max-semi-space-size=8" })).toEqual([]);
   });
 
+  it("leaves a Node that opens an inspector alone (the process being debugged runs the command; a second one would take its port)", () => {
+    for (const flag of ["--inspect", "--inspect=0", "--inspect-brk=127.0.0.1:9230", "--inspect-wait"]) {
+      expect(fusionNodeArguments([flag], {})).toEqual([]);
+      expect(fusionNodeArguments([], { NODE_OPTIONS: `--trace-warnings ${flag}` })).toEqual([]);
+    }
+    // Options that only name the port or the inspector's id open none.
+    expect(fusionNodeArguments(["--inspect-port=9230", "--inspect-publish-uid=http"], {})).toEqual([
+      `--max-semi-space-size=${FUSION_SEMI_SPACE_MB}`,
+    ]);
+  });
+
   it("takes the size from LOCKSTEP_SEMI_SPACE_MB (0: Node's default); a bad value is a usage error naming it", () => {
     expect(fusionNodeArguments([], { [SEMI_SPACE_VARIABLE]: "0" })).toEqual([]);
     expect(fusionNodeArguments([], { [SEMI_SPACE_VARIABLE]: "128" })).toEqual(["--max-semi-space-size=128"]);

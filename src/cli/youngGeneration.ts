@@ -25,17 +25,25 @@ export const SEMI_SPACE_VARIABLE = "LOCKSTEP_SEMI_SPACE_MB";
 const FLAG = "--max-semi-space-size";
 
 /**
+ * Node options that open an inspector (`--inspect`, `--inspect-brk`, `--inspect-wait`, with or
+ * without `=[host:]port`). A Node started with one runs fusion in itself: the user debugs the
+ * process they started, and a second Node given the same option would try to bind the same port.
+ */
+const INSPECTOR = /^--inspect(-brk|-wait)?(=|$)/;
+
+/**
  * The Node arguments that give a fusion run its young generation (`--max-semi-space-size=N`), or
  * an empty list when Node already has a semi-space size (a flag or NODE_OPTIONS: the user's
- * choice, and what ends the restart) or the size is 0. Throws CliError(2) naming the variable
- * when `LOCKSTEP_SEMI_SPACE_MB` is not a whole number of MB from 0 to 4096.
+ * choice, and what ends the restart), opens an inspector (see INSPECTOR), or the size is 0.
+ * Throws CliError(2) naming the variable when `LOCKSTEP_SEMI_SPACE_MB` is not a whole number of
+ * MB from 0 to 4096.
  */
 export function fusionNodeArguments(
   execArgv: readonly string[] = process.execArgv,
   env: Readonly<Record<string, string | undefined>> = process.env,
 ): string[] {
   const nodeOptions = (env.NODE_OPTIONS ?? "").split(/\s+/);
-  if ([...execArgv, ...nodeOptions].some((a) => a === FLAG || a.startsWith(`${FLAG}=`))) {
+  if ([...execArgv, ...nodeOptions].some((a) => a === FLAG || a.startsWith(`${FLAG}=`) || INSPECTOR.test(a))) {
     return [];
   }
   const value = env[SEMI_SPACE_VARIABLE];
