@@ -9,6 +9,7 @@ import { Readable, Writable } from "node:stream";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 
 import { runAnalyze } from "./analyze";
+import { runDoctor } from "./doctor";
 import { replay } from "./replay";
 import { parseConfig, Pipeline, type PipelineConfig } from "../../pipeline";
 import { diagnose, DropExplainer, runTrace, StampTrace, TraceRecorder, type Diagnosis } from "../../pipeline/diagnosis";
@@ -106,6 +107,27 @@ describe.skipIf(!HAS_SHARED_DATA)("doctor on mustang-2014.bag, ros/approximate-t
       expect(await replayTuples(parseConfig({ slots: 3, policy: c.policy }), trace)).toBe(c.tuples);
     }
   }, 120_000);
+});
+
+describe.skipIf(!HAS_SHARED_DATA)("doctor on inputs that never carry a header stamp (rosbag2's talker bag, needs ../shared/data)", () => {
+  it("answers with the missing stamps and the receive-time stamp source, whose sets analyze confirms", async () => {
+    const file = sharedRecording("rosbag2-upstream/mcap-talker");
+    const inputs = [{ topic: "/rosout" }, { topic: "/topic" }];
+    const { diagnosis, analysis } = await runDoctor(file, parseConfig({ inputs, policy: { type: "ros/approximate-time", queueSize: 10 } }));
+    expect(analysis.summary.tuples).toBe(0);
+    const cause = diagnosis!.causes[0]!;
+    expect(cause.id).toBe("missing-stamps");
+    expect(cause.message).toContain('"stamp": "receive" on /rosout and /topic');
+    const fixed = await runAnalyze({
+      file,
+      config: parseConfig({ inputs: inputs.map((i) => ({ ...i, stamp: "receive" })), policy: { type: "ros/approximate-time", queueSize: 10 } }),
+      diagnosis: false,
+      progress: false,
+    });
+    expect(fixed.summary.tuples).toBeGreaterThan(0);
+    expect(cause.setsLost).toBe(fixed.summary.tuples);
+    expect(diagnosis!.headline).toMatch(/^\/rosout has 10 messages without a header .* \(\/topic 10 more on the other inputs\)/);
+  }, 60_000);
 });
 
 describe("diagnosis against replay (properties)", () => {

@@ -2,36 +2,70 @@ import { readStamp } from "../../messages";
 import type { PipelineConfig } from "../config";
 import type { PipelineContext, PipelineExtension, PipelineInput, PipelineMessageEvent } from "../types";
 import { StampTrace } from "./StampTrace";
+import { TimeBase } from "../../time";
 
 /**
  * A pipeline extension that records the stamp trace of the pipeline's inputs (see StampTrace):
  * one event per input message and slot, in push order, exactly as the combiner receives them.
  * It reads only header stamps and receive times, so its cost is a few array writes per message.
- * `trace` is undefined until the first stamp fixes the time base.
+ *
+ * Until a header stamp fixes the pipeline's time base, input messages without one are recorded
+ * on a base of their own receive times, so that a recording whose inputs never carry a header
+ * stamp still has a trace (and a diagnosis: "stamped with their receive times they would give N
+ * sets"). When the pipeline's base is fixed, those events move to it if their receive times lie
+ * in its window (one clock, as in a recording) and are left out otherwise (as before any trace).
+ * `trace` is undefined until the first input message.
  */
 export class TraceRecorder<M extends PipelineInput = PipelineInput> implements PipelineExtension<M> {
   public readonly name: string = "trace";
   readonly #topics: string[];
   readonly #capacity: number | undefined;
   #trace: StampTrace | undefined;
+  /** Whether #trace is on a base of receive times, the pipeline's time base not fixed yet. */
+  #provisional = false;
 
   public constructor(config: PipelineConfig, capacity?: number) {
     this.#topics = (config.inputs ?? []).map((i) => i.topic);
     this.#capacity = capacity;
   }
 
-  /** The trace so far (undefined before the first stamp). */
+  /** The trace so far (undefined before the first input message). */
   public get trace(): StampTrace | undefined {
     return this.#trace;
   }
 
   public start(context: PipelineContext): void {
-    this.#trace = new StampTrace(this.#topics, context.timeBase, this.#capacity);
+    const early = this.#provisional ? this.#trace : undefined;
+    const trace = new StampTrace(this.#topics, context.timeBase, this.#capacity);
+    this.#trace = trace;
+    this.#provisional = false;
+    if (early != undefined) {
+      moveEvents(early, trace);
+    }
   }
 
   public message(event: PipelineMessageEvent<M>): void {
-    const trace = this.#trace;
-    if (trace == undefined || event.slots.length === 0) {
+    if (event.slots.length === 0) {
+      return;
+    }
+    let trace = this.#trace;
+    if (trace == undefined || this.#provisional) {
+      // No time base yet, so this message has no usable header stamp (one with a valid stamp
+      // fixes the base before it gets here): record it by its receive time.
+      const { sec, nsec } = event.input.receiveTime;
+      trace ??= new StampTrace(this.#topics, TimeBase.forFirstSecNsec(sec, nsec), this.#capacity);
+      this.#trace = trace;
+      this.#provisional = true;
+      let arrival: number;
+      try {
+        arrival = trace.base.fromSecNsec(sec, nsec);
+      } catch {
+        return; // a receive time 52 days from the first one: not a clock the trace can hold
+      }
+      const kind = readStamp(event.input.message) === "zero-stamp" ? "zero-stamp" : "no-header";
+      for (const slot of event.slots) {
+        trace.add(slot, NaN, arrival, kind);
+      }
       return;
     }
     const arrival = event.arrival ?? NaN;
@@ -45,5 +79,22 @@ export class TraceRecorder<M extends PipelineInput = PipelineInput> implements P
     for (const slot of event.slots) {
       trace.add(slot, NaN, arrival, kind);
     }
+  }
+}
+
+/**
+ * Appends the events of a trace recorded on receive times to the trace on the pipeline's time
+ * base, each whose receive time lies in that base's window (all of them when both are one clock).
+ */
+function moveEvents(from: StampTrace, to: StampTrace): void {
+  to.truncated += from.truncated;
+  for (let i = 0; i < from.length; i++) {
+    let arrival: number;
+    try {
+      arrival = to.base.fromNanoseconds(from.base.toNanoseconds(from.arrival(i)));
+    } catch {
+      continue;
+    }
+    to.add(from.slot(i), NaN, arrival, from.kind(i));
   }
 }

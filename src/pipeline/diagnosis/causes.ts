@@ -311,13 +311,22 @@ function dataCauses(input: CauseInput): DiagnosisCause[] {
         return s === s ? undefined : trace.arrival(i);
       },
     });
-    const worst = [...missing].sort((a, b) => b.headerless + b.zeroStamps - (a.headerless + a.zeroStamps))[0]!;
+    const ranked = [...missing].sort((a, b) => b.headerless + b.zeroStamps - (a.headerless + a.zeroStamps));
+    const worst = ranked[0]!;
+    const others = ranked.slice(1).map((t) => `${t.topic} ${countText(t.headerless + t.zeroStamps)}`);
+    // Inputs none of whose messages has a usable stamp (in slot order): for them, the input's
+    // receive-time stamp source gives exactly the repaired run's stamps.
+    const unstamped = missing.filter((t) => t.headerless + t.zeroStamps === t.messages).map((t) => t.topic);
+    const how =
+      unstamped.length === 0
+        ? ""
+        : ` "stamp": "receive" on ${unstamped.join(" and ")} stamps ${unstamped.length === 1 ? "it" : "them"} so (in the panel: the input's Stamp source).`;
     out.push({
       id: "missing-stamps",
       topic: worst.topic,
       setsLost: Math.max(0, repaired.tuples - cur),
       evidence: Object.fromEntries(missing.map((t) => [t.topic, { headerless: t.headerless, zeroStamps: t.zeroStamps }])),
-      message: `${worst.topic} has ${countText(worst.headerless)} messages without a header and ${countText(worst.zeroStamps)} with a zero stamp, which no set can use: stamped with their receive times they would give ${countText(repaired.tuples)} sets (${countText(Math.max(0, repaired.tuples - cur))} lost).`,
+      message: `${worst.topic} has ${countText(worst.headerless)} messages without a header and ${countText(worst.zeroStamps)} with a zero stamp${others.length === 0 ? "" : ` (${others.join(", ")} more on the other inputs)`}, which no set can use: stamped with their receive times they would give ${countText(repaired.tuples)} sets (${countText(Math.max(0, repaired.tuples - cur))} lost).${how}`,
       runs: 1,
     });
   }

@@ -344,6 +344,9 @@ function headlineOf(
       `No searched setting of ${policy.type} gives more than ${countText(own.best.run.tuples)} sets on these stamps; switch to ${alt?.message ?? alternative.space.type}.`,
     );
     return parts.join(" ");
+  } else if (top) {
+    // What the cause costs, no parameter recovers: "already gives" would read as all is well.
+    parts.push(`No searched setting of ${policy.type} recovers them (the most any gives is ${countText(own.best.run.tuples)}).`);
   } else {
     parts.push(`${policy.type} already gives ${countText(cur)} sets, within 2 % of the most any searched setting gives (${countText(own.best.run.tuples)}).`);
   }
