@@ -10,7 +10,7 @@ import { runAnalyze, type AnalyzeResult } from "./analyze";
 /** What `doctor` computed on a recording: the analysis, the diagnosis and the stamp trace it holds. */
 export interface DoctorResult {
   readonly analysis: AnalyzeResult;
-  /** Undefined when no input message had a header stamp. */
+  /** Undefined when the recording has no message on the input topics. */
   readonly diagnosis: Diagnosis | undefined;
   /** The diagnosis extension (its `trace` is the stamps the policy saw, for explanations and replays). */
   readonly extension: DiagnosisExtension<RecordedMessage>;
@@ -65,7 +65,7 @@ export function registerDoctor(program: Command): void {
         return;
       }
       if (diagnosis == undefined) {
-        throw new CliError(`${file}: no input message with a header stamp on ${(config.inputs ?? []).map((i) => i.topic).join(", ")}; nothing to diagnose`, 1);
+        throw new CliError(`${file}: no message on ${(config.inputs ?? []).map((i) => i.topic).join(", ")}; nothing to diagnose (lockstep info lists the recording's topics)`, 1);
       }
       if (opts.json === true) {
         process.stdout.write(`${JSON.stringify(diagnosis)}\n`);
