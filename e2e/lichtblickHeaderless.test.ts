@@ -1,0 +1,115 @@
+// The Diagnosis tab in Lichtblick 1.10.0 web on inputs that never carry a header stamp, as a user
+// meets it: rosbag2's own talker MCAP (/rosout and /topic, std_msgs types) through
+// ros/approximate-time gives no set; "Diagnose" answers with the missing stamps and the stamp
+// source that fixes them; choosing "Receive time" as both inputs' Stamp source and re-running gives
+// the sets the diagnosis promised. The expected headline and count come from `lockstep doctor --json`
+// on the same file and config.
+import { execFile } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import type { Browser, Locator, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+import { addLockstepPanel, APPS, chooseOption, installExtension, openPanelSettings, openRecording, panelNumber, realAppSkipReason, serveApp, SHARED, type AppServer } from "./realApp";
+import { ARTIFACTS, ensurePackaged, launchChromium, ROOT } from "./setup";
+
+const RECORDING = "rosbag2-upstream/mcap-talker/talker.mcap";
+const CONFIG = { inputs: [{ topic: "/rosout" }, { topic: "/topic" }], policy: { type: "ros/approximate-time", queueSize: 10 } };
+
+interface DoctorJson {
+  tuples: number;
+  headline: string;
+  causes: { id: string; setsLost: number }[];
+}
+
+async function doctor(file: string, config: unknown): Promise<DoctorJson> {
+  const dir = mkdtempSync(join(tmpdir(), "lockstep-headerless-"));
+  writeFileSync(join(dir, "config.json"), JSON.stringify(config));
+  const { stdout } = await promisify(execFile)("node", [join(ROOT, "bin/lockstep.js"), "doctor", file, "--config", join(dir, "config.json"), "--json"]);
+  return JSON.parse(stdout) as DoctorJson;
+}
+
+/** The select of the n-th settings field with this label (the slots' fields share labels). */
+function nthSelect(page: Page, label: string, n: number): Locator {
+  return page
+    .locator(`xpath=//div[@title="${label}" or normalize-space(text())="${label}"]/parent::div/following-sibling::div[1]`)
+    .nth(n)
+    .locator('[role="button"], [role="combobox"]')
+    .first();
+}
+
+async function pick(page: Page, label: string, n: number, option: RegExp): Promise<void> {
+  await nthSelect(page, label, n).click();
+  await page.getByRole("option", { name: option }).first().click();
+}
+
+const skip = realAppSkipReason(APPS.lichtblick);
+
+describe.skipIf(skip != undefined)(`The Diagnosis tab on inputs without header stamps, Lichtblick 1.10.0 (real app, ${skip ?? "../shared/hosts"})`, () => {
+  let browser: Browser | undefined;
+  let server: AppServer | undefined;
+  let foxe: string;
+  let expected: Promise<DoctorJson>;
+
+  beforeAll(async () => {
+    foxe = ensurePackaged();
+    expected = doctor(join(SHARED, "data", RECORDING), CONFIG);
+    expected.catch(() => undefined); // awaited in the test
+    [server, browser] = await Promise.all([serveApp(APPS.lichtblick), launchChromium()]);
+  }, 600_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    server?.stop();
+  });
+
+  it("talker MCAP: no set; Diagnose names the missing stamps and the fix; Receive time on both inputs gives the promised sets", { timeout: 900_000 }, async () => {
+    const context = await browser!.newContext({ viewport: { width: 1400, height: 900 } });
+    const page: Page = await context.newPage();
+    const errors: string[] = [];
+    page.on("pageerror", (e) => errors.push(e.message));
+    await openRecording(page, server!, server!.dataUrl(RECORDING));
+    await installExtension(page, foxe);
+    await addLockstepPanel(page);
+    await page.getByText("This data source has no topic with header stamps").waitFor({ timeout: 120_000 });
+
+    // Two inputs, their topics (offered with "no header stamp"), and the policy, in the settings sidebar.
+    await openPanelSettings(page);
+    const addInput = page.locator('[data-testid^="settings__nodeHeaderToggle__"]', { hasText: "Input topics" }).first().locator("xpath=..").getByTitle("Add input");
+    await addInput.click();
+    await addInput.click();
+    await pick(page, "Topic", 0, /^\/rosout .*no header stamp/);
+    await pick(page, "Topic", 1, /^\/topic .*no header stamp/);
+    await chooseOption(page, "Type", "ros/approximate-time");
+
+    const d = await expected;
+    expect(d.tuples).toBe(0);
+    expect(d.causes[0]!.id).toBe("missing-stamps");
+    const promised = d.causes[0]!.setsLost;
+    expect(promised).toBeGreaterThan(0);
+
+    await page.locator('[data-testid="analyze-button"]').click();
+    await page.locator('[data-testid="analysis-done"]').waitFor({ timeout: 600_000 });
+    await expect.poll(async () => await panelNumber(page, "tuple-count")).toBe(0);
+    await page.locator('[data-testid="tab-diagnosis"]').click();
+    await page.locator('[data-testid="diagnosis-run"]').click();
+    const headline = page.locator('[data-testid="diagnosis-headline"]');
+    await headline.waitFor({ timeout: 300_000 });
+    expect(await headline.textContent()).toBe(d.headline);
+    expect(d.headline).toContain('"stamp": "receive" on /rosout and /topic');
+    await page.screenshot({ path: join(ARTIFACTS, "lichtblick-diagnosis-headerless.png") });
+
+    // What the diagnosis says to do: both inputs stamped by receive time, re-run.
+    await pick(page, "Stamp source", 0, /^Receive time$/);
+    await pick(page, "Stamp source", 1, /^Receive time$/);
+    await page.locator('[data-testid="analyze-button"]').click();
+    await page.locator('[data-testid="analysis-done"]').waitFor({ timeout: 600_000 });
+    await expect.poll(async () => await panelNumber(page, "tuple-count")).toBe(promised);
+    await page.screenshot({ path: join(ARTIFACTS, "lichtblick-diagnosis-headerless-fixed.png") });
+    expect(await page.locator('[data-testid="config-error"]').count()).toBe(0);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
