@@ -14,6 +14,7 @@ import type {
   PipelineMessageEvent,
   PipelineTuple,
   SlotItem,
+  UnstampedReason,
 } from "./types";
 import type { DropReason } from "../time/DropReason";
 
@@ -310,6 +311,7 @@ export class Pipeline<M extends PipelineInput = PipelineInput> {
     let stamp: Stamp | undefined;
     let arrival: Stamp | undefined;
     let header: MessageHeader | StampProblem | undefined;
+    let unstamped: UnstampedReason | undefined;
 
     if (isTf || isTfStatic) {
       this.#addTf(input, isTfStatic ? "static" : "dynamic", index);
@@ -319,18 +321,21 @@ export class Pipeline<M extends PipelineInput = PipelineInput> {
       const sourced = input.decodeError == undefined ? this.#stampReaders.get(topic)!(input) : "undecodable";
       const valid = typeof sourced === "string" ? undefined : this.#validStamp(topic, sourced.sec, nsecOf(sourced));
       if (typeof sourced !== "string" && typeof valid === "string") {
+        unstamped = "invalid-stamp";
         arrival = this.#arrival(input);
         topicStats.addMessage(arrival ?? NaN);
         for (const slot of slots) {
           this.#emitDrop(input, slot, NaN, "invalid-stamp", valid, index);
         }
       } else if (sourced === "undecodable") {
+        unstamped = "undecodable";
         arrival = this.#arrival(input);
         topicStats.addMessage(arrival ?? NaN);
         for (const slot of slots) {
           this.#emitDrop(input, slot, NaN, "undecodable", input.decodeError, index);
         }
       } else if (typeof sourced === "string") {
+        unstamped = sourced;
         if (!this.#timeBase && sourced === "no-header" && this.#policyAcceptsHeaderless()) {
           // A headerless message is matched by its arrival time, so it can start the time base.
           this.#ensureStarted(input.receiveTime.sec, input.receiveTime.nsec);
@@ -380,7 +385,7 @@ export class Pipeline<M extends PipelineInput = PipelineInput> {
       if (header == undefined && this.#timeBase) {
         header = readHeader(input.message, this.#timeBase);
       }
-      const event: PipelineMessageEvent<M> = { input, index, slots, stamp, arrival, header };
+      const event: PipelineMessageEvent<M> = { input, index, slots, stamp, arrival, header, unstamped };
       for (const ext of this.#extensions) {
         ext.message?.(event);
       }

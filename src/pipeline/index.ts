@@ -47,6 +47,7 @@ export type {
   PipelineTuple,
   ReceiveTime,
   SlotItem,
+  UnstampedReason,
 } from "./types";
 export {
   SyncGraph,

@@ -98,7 +98,16 @@ export interface PipelineMessageEvent<M extends PipelineInput = PipelineInput> {
    * here for every extension, or why it has none usable; undefined before the time base is known.
    */
   readonly header: MessageHeader | StampProblem | undefined;
+  /**
+   * For a message of an input topic whose stamp (from the input's stamp source) the policy does
+   * not get: why (`undefined` when `stamp` is set, and for other topics). A `no-header` message
+   * still reaches a policy that takes headerless messages, by its arrival.
+   */
+  readonly unstamped?: UnstampedReason;
 }
+
+/** Why an input message has no usable stamp (the pipeline's drop reason for it, or `no-header`). */
+export type UnstampedReason = "no-header" | "zero-stamp" | "invalid-stamp" | "undecodable";
 
 /** What an extension gets when the pipeline starts (at the first stamp). */
 export interface PipelineContext {

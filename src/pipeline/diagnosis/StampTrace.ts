@@ -1,7 +1,16 @@
 import { TimeBase, type Stamp } from "../../time";
 
-/** What became of one recorded input message before it reached the policy. */
-export type TraceEventKind = "stamped" | "no-header" | "zero-stamp";
+/**
+ * What became of one recorded input message before it reached the policy: stamped; without a
+ * header (a policy that takes headerless messages still gets it, by arrival); or dropped by the
+ * pipeline before the policy for a zero (unset) stamp, a stamp it cannot place on the time base
+ * (`invalid-stamp`: outside the window of the first stamps, another clock) or bytes that did not
+ * decode.
+ */
+export type TraceEventKind = "stamped" | "no-header" | "zero-stamp" | "invalid-stamp" | "undecodable";
+
+/** The kinds by their stored code (the index). */
+const KINDS: readonly TraceEventKind[] = ["stamped", "no-header", "zero-stamp", "invalid-stamp", "undecodable"];
 
 /**
  * The synchronizer's view of a recording: every message of an input topic, once per slot it
@@ -10,8 +19,8 @@ export type TraceEventKind = "stamped" | "no-header" | "zero-stamp";
  * policy on a trace gives exactly the sets the pipeline gives (see `runTrace`).
  *
  * Stamps are relative to `base` (see time/TimeBase); a message without a header has stamp NaN;
- * a zero (unset) header stamp is kept as kind "zero-stamp" (the pipeline drops it before the
- * policy). Memory: 17 bytes per event, growing by doubling up to `capacity` events; events past
+ * the messages the pipeline drops before the policy keep their kind ("zero-stamp",
+ * "invalid-stamp", "undecodable") with stamp NaN. Memory: 17 bytes per event, growing by doubling up to `capacity` events; events past
  * the capacity are counted in `truncated` and not stored.
  *
  * ```ts
@@ -54,8 +63,8 @@ export class StampTrace {
   }
 
   /**
-   * Appends one event: `stamp` NaN for a headerless message, `kind` "zero-stamp" for an unset
-   * header stamp (its `stamp` is then ignored).
+   * Appends one event: `stamp` NaN for a headerless message; for a kind the pipeline drops before
+   * the policy (see TraceEventKind) `stamp` is ignored.
    */
   public add(slot: number, stamp: Stamp, arrival: Stamp, kind: TraceEventKind = "stamped"): void {
     if (this.#length >= this.capacity) {
@@ -67,8 +76,8 @@ export class StampTrace {
     }
     const i = this.#length++;
     this.#slots[i] = slot;
-    this.#kinds[i] = kind === "stamped" ? (stamp === stamp ? 0 : 1) : kind === "no-header" ? 1 : 2;
-    this.#stamps[i] = kind === "zero-stamp" ? NaN : stamp;
+    this.#kinds[i] = kind === "stamped" ? (stamp === stamp ? 0 : 1) : KINDS.indexOf(kind);
+    this.#stamps[i] = kind === "stamped" || kind === "no-header" ? stamp : NaN;
     this.#arrivals[i] = arrival;
   }
 
@@ -89,21 +98,27 @@ export class StampTrace {
 
   /** What the pipeline made of event i's header. */
   public kind(i: number): TraceEventKind {
-    const k = this.#kinds[i]!;
-    return k === 0 ? "stamped" : k === 1 ? "no-header" : "zero-stamp";
+    return KINDS[this.#kinds[i]!]!;
   }
 
   /**
-   * The trace as `lockstep replay` input (JSON Lines, absolute ns), zero-stamp events left out
-   * (the pipeline drops them before the policy, replay would pass 0 to it).
+   * Whether the pipeline drops event i before the policy: a zero or invalid stamp, an undecodable
+   * message, or a headerless one without a receive time on the time base.
+   */
+  public droppedBeforePolicy(i: number): boolean {
+    return this.#kinds[i]! >= 2 || (this.#kinds[i] === 1 && this.#arrivals[i] !== this.#arrivals[i]);
+  }
+
+  /**
+   * The trace as `lockstep replay` input (JSON Lines, absolute ns), the events the pipeline drops
+   * before the policy left out (replay would pass them to it).
    */
   public *replayLines(): Generator<string> {
     for (let i = 0; i < this.#length; i++) {
-      const kind = this.#kinds[i]!;
-      if (kind === 2) {
+      if (this.droppedBeforePolicy(i)) {
         continue;
       }
-      const stamp = kind === 1 ? "null" : `"${this.base.format(this.#stamps[i]!)}"`;
+      const stamp = this.#kinds[i] === 1 ? "null" : `"${this.base.format(this.#stamps[i]!)}"`;
       yield `{"slot":${this.#slots[i]!},"stamp":${stamp},"arrival":"${this.base.format(this.#arrivals[i]!)}"}`;
     }
   }

@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 
 import { TraceRecorder } from "./TraceRecorder";
 import { diagnose } from "./diagnose";
+import { runTrace } from "./runTrace";
 import { Pipeline } from "../Pipeline";
 import { parseConfig } from "../parseConfig";
 import type { PipelineInput } from "../types";
@@ -17,19 +18,26 @@ function input(topic: string, ns: number, message: unknown): PipelineInput {
   return { topic, receiveTime: { sec: T0 + Math.floor(ns / 1e9), nsec: ns % 1e9 }, message };
 }
 
-/** Feeds `messages` to a pipeline of `config` with a recorder; returns the recorder and the tuples. */
-function record(config: unknown, messages: readonly PipelineInput[]): { recorder: TraceRecorder; tuples: number } {
+/**
+ * Feeds `messages` to a pipeline of `config` with a recorder; returns the recorder, the tuples and
+ * the drops by reason.
+ */
+function record(config: unknown, messages: readonly PipelineInput[]): { recorder: TraceRecorder; tuples: number; drops: Record<string, number> } {
   const parsed = parseConfig(config);
   const pipeline = new Pipeline(parsed);
   const recorder = new TraceRecorder(parsed);
   pipeline.use(recorder);
   let tuples = 0;
+  const drops: Record<string, number> = {};
   pipeline.onTuple(() => tuples++);
+  pipeline.onDrop((d) => {
+    drops[d.reason] = (drops[d.reason] ?? 0) + 1;
+  });
   for (const m of messages) {
     pipeline.push(m);
   }
   pipeline.finish();
-  return { recorder, tuples };
+  return { recorder, tuples, drops };
 }
 
 describe("TraceRecorder on inputs without header stamps", () => {
@@ -93,7 +101,7 @@ describe("TraceRecorder on inputs without header stamps", () => {
     ]);
   });
 
-  it("leaves them out when their receive times are on another clock than the header stamps (more than 52 days apart)", () => {
+  it("keeps them without a receive time when their receive times are on another clock than the header stamps (more than 52 days apart)", () => {
     const messages = [
       input("/a", 0, { data: 1 }),
       // sim-time header stamps, a few seconds after 0
@@ -103,6 +111,93 @@ describe("TraceRecorder on inputs without header stamps", () => {
     const { recorder } = record({ inputs: [{ topic: "/a" }, { topic: "/b" }], policy: POLICY }, messages);
     const trace = recorder.trace!;
     expect(trace.base.baseSec).toBe(0);
-    expect(Array.from({ length: trace.length }, (_, i) => trace.kind(i))).toEqual(["stamped", "stamped"]);
+    expect(Array.from({ length: trace.length }, (_, i) => [trace.kind(i), Number.isNaN(trace.arrival(i))])).toEqual([
+      ["no-header", true],
+      ["stamped", false],
+      ["stamped", false],
+    ]);
+  });
+});
+
+describe("TraceRecorder on header stamps the pipeline cannot use", () => {
+  const h = (sec: number, nsec: number): unknown => ({ header: { stamp: { sec, nsec }, frame_id: "f" } });
+
+  it("names stamps on another clock (sim time beside wall time) as such, with the sets receive times give", () => {
+    const messages: PipelineInput[] = [];
+    for (let k = 0; k < 60; k++) {
+      const ns = k * 50_000_000;
+      messages.push(input("/a", ns, h(T0 + Math.floor(ns / 1e9), ns % 1e9)));
+      // /b's node runs on sim time: its stamps count from 100 s.
+      messages.push(input("/b", ns + 2_000_000, h(100 + Math.floor(ns / 1e9), ns % 1e9)));
+    }
+    const inputs = [{ topic: "/a" }, { topic: "/b" }];
+    const { recorder, tuples, drops } = record({ inputs, policy: POLICY }, messages);
+    expect(tuples).toBe(0);
+    expect(drops["invalid-stamp"]).toBe(60);
+    const d = diagnose(recorder.trace!, parseConfig({ inputs, policy: POLICY }).policy);
+    expect(d.facts.map((t) => [t.topic, t.offClockStamps, t.headerless])).toEqual([
+      ["/a", 0, 0],
+      ["/b", 60, 0],
+    ]);
+    const cause = d.causes.find((c) => c.id === "missing-stamps")!;
+    expect(cause.topic).toBe("/b");
+    expect(cause.message).toContain("/b has 60 messages stamped more than 52 days from the first stamps, on another clock");
+    expect(cause.message).not.toContain("without a header");
+    expect(cause.message).toContain('"stamp": "receive" on /b');
+    const fixed = record({ inputs: [inputs[0]!, { topic: "/b", stamp: "receive" }], policy: POLICY }, messages);
+    expect(fixed.tuples).toBeGreaterThan(0);
+    expect(cause.setsLost).toBe(fixed.tuples);
+  });
+
+  it("a policy re-run on the trace gives the pipeline's sets and drops, whatever mix of unusable messages (property)", () => {
+    const kinds = ["stamped", "headerless", "zero", "offClock", "undecodable"] as const;
+    const policies = [
+      { type: "ros/approximate-time", queueSize: 5 },
+      { type: "fkie/approximate-time", maxQueueSize: 4 },
+      { type: "python/approximate-time", queueSize: 5, slop: "30ms", allowHeaderless: true },
+      { type: "ros/latest-time" },
+    ];
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...policies),
+        fc.array(
+          fc.record({ slot: fc.integer({ min: 0, max: 1 }), gapUs: fc.integer({ min: 0, max: 40_000 }), kind: fc.constantFrom(...kinds) }),
+          { minLength: 1, maxLength: 80 },
+        ),
+        (policy, steps) => {
+          let ns = 0;
+          const messages = steps.map((st): PipelineInput => {
+            ns += st.gapUs * 1000;
+            const topic = st.slot === 0 ? "/a" : "/b";
+            const sec = T0 + Math.floor(ns / 1e9);
+            const nsec = ns % 1e9;
+            switch (st.kind) {
+              case "stamped":
+                return input(topic, ns, h(sec, nsec));
+              case "headerless":
+                return input(topic, ns, { data: ns });
+              case "zero":
+                return input(topic, ns, h(0, 0));
+              case "offClock":
+                return input(topic, ns, h(100, nsec));
+              case "undecodable":
+                return { ...input(topic, ns, undefined), decodeError: "truncated" };
+            }
+          });
+          const config = { inputs: [{ topic: "/a" }, { topic: "/b" }], policy };
+          const { recorder, tuples, drops } = record(config, messages);
+          const trace = recorder.trace;
+          if (trace == undefined) {
+            return;
+          }
+          const run = runTrace(parseConfig(config).policy, trace);
+          expect(run.tuples).toBe(tuples);
+          // The trace holds the messages of the first time base's clock; stamps placed on it by
+          // the pipeline before that base count the same.
+          expect(run.drops).toEqual(drops);
+        },
+      ),
+      { numRuns: 200 },
+    );
   });
 });

@@ -1,4 +1,3 @@
-import { readStamp } from "../../messages";
 import type { PipelineConfig } from "../config";
 import type { PipelineContext, PipelineExtension, PipelineInput, PipelineMessageEvent } from "../types";
 import { StampTrace } from "./StampTrace";
@@ -12,8 +11,8 @@ import { TimeBase } from "../../time";
  * Until a header stamp fixes the pipeline's time base, input messages without one are recorded
  * on a base of their own receive times, so that a recording whose inputs never carry a header
  * stamp still has a trace (and a diagnosis: "stamped with their receive times they would give N
- * sets"). When the pipeline's base is fixed, those events move to it if their receive times lie
- * in its window (one clock, as in a recording) and are left out otherwise (as before any trace).
+ * sets"). When the pipeline's base is fixed, those events move to it, with their receive times
+ * when those lie in its window (one clock, as in a recording), else with an unknown one.
  * `trace` is undefined until the first input message.
  */
 export class TraceRecorder<M extends PipelineInput = PipelineInput> implements PipelineExtension<M> {
@@ -62,9 +61,8 @@ export class TraceRecorder<M extends PipelineInput = PipelineInput> implements P
       } catch {
         return; // a receive time 52 days from the first one: not a clock the trace can hold
       }
-      const kind = readStamp(event.input.message) === "zero-stamp" ? "zero-stamp" : "no-header";
       for (const slot of event.slots) {
-        trace.add(slot, NaN, arrival, kind);
+        trace.add(slot, NaN, arrival, event.unstamped ?? "no-header");
       }
       return;
     }
@@ -75,25 +73,25 @@ export class TraceRecorder<M extends PipelineInput = PipelineInput> implements P
       }
       return;
     }
-    const kind = readStamp(event.input.message) === "zero-stamp" ? "zero-stamp" : "no-header";
     for (const slot of event.slots) {
-      trace.add(slot, NaN, arrival, kind);
+      trace.add(slot, NaN, arrival, event.unstamped ?? "no-header");
     }
   }
 }
 
 /**
  * Appends the events of a trace recorded on receive times to the trace on the pipeline's time
- * base, each whose receive time lies in that base's window (all of them when both are one clock).
+ * base; a receive time outside that base's window (another clock) becomes unknown (NaN), as the
+ * pipeline's own arrival of a message it could not place.
  */
 function moveEvents(from: StampTrace, to: StampTrace): void {
   to.truncated += from.truncated;
   for (let i = 0; i < from.length; i++) {
-    let arrival: number;
+    let arrival = NaN;
     try {
       arrival = to.base.fromNanoseconds(from.base.toNanoseconds(from.arrival(i)));
     } catch {
-      continue;
+      // another clock: unknown
     }
     to.add(from.slot(i), NaN, arrival, from.kind(i));
   }

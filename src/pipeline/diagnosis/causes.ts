@@ -303,30 +303,45 @@ function dataCauses(input: CauseInput): DiagnosisCause[] {
       });
     }
   }
-  const missing = facts.topics.filter((t) => t.headerless + t.zeroStamps > 0);
+  // Messages without a usable stamp, which receive times can stamp (undecodable ones stay lost).
+  const unusable = (t: TopicFacts): number => t.headerless + t.zeroStamps + t.offClockStamps;
+  const missing = facts.topics.filter((t) => unusable(t) > 0);
   if (missing.length > 0) {
     const repaired = runTrace(policy, trace, {
       stampOverride: (i) => {
-        const s = trace.stamp(i);
-        return s === s ? undefined : trace.arrival(i);
+        const kind = trace.kind(i);
+        return kind === "stamped" || kind === "undecodable" ? undefined : trace.arrival(i);
       },
     });
-    const ranked = [...missing].sort((a, b) => b.headerless + b.zeroStamps - (a.headerless + a.zeroStamps));
+    const ranked = [...missing].sort((a, b) => unusable(b) - unusable(a));
     const worst = ranked[0]!;
-    const others = ranked.slice(1).map((t) => `${t.topic} ${countText(t.headerless + t.zeroStamps)}`);
+    const others = ranked.slice(1).map((t) => `${t.topic} ${countText(unusable(t))}`);
     // Inputs none of whose messages has a usable stamp (in slot order): for them, the input's
     // receive-time stamp source gives exactly the repaired run's stamps.
-    const unstamped = missing.filter((t) => t.headerless + t.zeroStamps === t.messages).map((t) => t.topic);
+    const unstamped = missing.filter((t) => unusable(t) === t.messages).map((t) => t.topic);
     const how =
       unstamped.length === 0
         ? ""
-        : ` "stamp": "receive" on ${unstamped.join(" and ")} stamps ${unstamped.length === 1 ? "it" : "them"} so (in the panel: the input's Stamp source).`;
+        : ` "stamp": "receive" on ${unstamped.join(" and ")} stamps ${unstamped.length === 1 ? "it" : "them"} so (in the panel: the input's Stamp source)${worst.offClockStamps > 0 ? ", or put every node on one clock (use_sim_time)" : ""}.`;
+    const kinds = (
+      [
+        [worst.headerless, "without a header"],
+        [worst.zeroStamps, "with a zero stamp"],
+        [worst.offClockStamps, "stamped more than 52 days from the first stamps, on another clock such as sim time against wall time"],
+      ] as const
+    ).filter(([n]) => n > 0);
+    const what =
+      kinds.length === 1
+        ? `${countText(kinds[0]![0])} messages ${kinds[0]![1]}, which no set can use`
+        : `${countText(unusable(worst))} messages no set can use (${kinds.map(([n, k]) => `${countText(n)} ${k}`).join(", ")})`;
     out.push({
       id: "missing-stamps",
       topic: worst.topic,
       setsLost: Math.max(0, repaired.tuples - cur),
-      evidence: Object.fromEntries(missing.map((t) => [t.topic, { headerless: t.headerless, zeroStamps: t.zeroStamps }])),
-      message: `${worst.topic} has ${countText(worst.headerless)} messages without a header and ${countText(worst.zeroStamps)} with a zero stamp${others.length === 0 ? "" : ` (${others.join(", ")} more on the other inputs)`}, which no set can use: stamped with their receive times they would give ${countText(repaired.tuples)} sets (${countText(Math.max(0, repaired.tuples - cur))} lost).${how}`,
+      evidence: Object.fromEntries(
+        missing.map((t) => [t.topic, { headerless: t.headerless, zeroStamps: t.zeroStamps, offClockStamps: t.offClockStamps }]),
+      ),
+      message: `${worst.topic} has ${what}${others.length === 0 ? "" : `, and ${others.join(", ")} more on the other inputs`}: stamped with their receive times they would give ${countText(repaired.tuples)} sets (${countText(Math.max(0, repaired.tuples - cur))} lost).${how}`,
       runs: 1,
     });
   }

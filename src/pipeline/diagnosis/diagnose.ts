@@ -196,6 +196,12 @@ export function describeDiagnosis(d: Diagnosis): string[] {
     if (t.headerless + t.zeroStamps > 0) {
       parts.push(`${t.headerless} without header, ${t.zeroStamps} zero stamps`);
     }
+    if (t.offClockStamps > 0) {
+      parts.push(`${countText(t.offClockStamps)} stamps on another clock`);
+    }
+    if (t.undecodable > 0) {
+      parts.push(`${countText(t.undecodable)} undecodable`);
+    }
     lines.push(`  ${t.topic} [slot ${t.slot}]: ${parts.join(", ")}`);
   }
   if (d.eventsNotDiagnosed > 0) {

@@ -13,6 +13,13 @@ export interface TopicFacts {
   readonly headerless: number;
   /** Messages whose header stamp is 0 (unset). */
   readonly zeroStamps: number;
+  /**
+   * Messages whose header stamp the pipeline could not place on its time base: more than 52 days
+   * from the first stamps, so on another clock (sim time against wall time, say).
+   */
+  readonly offClockStamps: number;
+  /** Messages whose bytes did not decode. */
+  readonly undecodable: number;
   /** Messages per second of stamp time (count − 1 over first-to-last stamp); null below 2 stamps. */
   readonly rateHz: number | null;
   /** Forward gaps between consecutive stamps (ns). */
@@ -57,6 +64,8 @@ export function traceFacts(trace: StampTrace): TraceFacts {
   const latencies: number[][] = Array.from({ length: slots }, () => []);
   const headerless = new Array<number>(slots).fill(0);
   const zero = new Array<number>(slots).fill(0);
+  const offClock = new Array<number>(slots).fill(0);
+  const undecodable = new Array<number>(slots).fill(0);
   const ties = new Array<number>(slots).fill(0);
   const bursts = new Array<number>(slots).fill(0);
   const run = new Array<number>(slots).fill(0);
@@ -75,8 +84,8 @@ export function traceFacts(trace: StampTrace): TraceFacts {
     bursts[slot] = Math.max(bursts[slot]!, run[slot]!);
     lastArrival[slot] = a;
     const kind = trace.kind(i);
-    if (kind === "zero-stamp") {
-      zero[slot]!++;
+    if (kind === "zero-stamp" || kind === "invalid-stamp" || kind === "undecodable") {
+      (kind === "zero-stamp" ? zero : kind === "invalid-stamp" ? offClock : undecodable)[slot]!++;
       continue;
     }
     const s = trace.stamp(i);
@@ -130,6 +139,8 @@ export function traceFacts(trace: StampTrace): TraceFacts {
       messages: counts[slot]!,
       headerless: headerless[slot]!,
       zeroStamps: zero[slot]!,
+      offClockStamps: offClock[slot]!,
+      undecodable: undecodable[slot]!,
       rateHz: st.length >= 2 && hi > lo ? ((st.length - 1) * 1e9) / (hi - lo) : null,
       period: exactSpread(sortedGaps),
       jitter: sortedGaps.length > 0 ? rank(sortedGaps, 0.95) - rank(sortedGaps, 0.05) : null,

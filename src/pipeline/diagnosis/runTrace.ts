@@ -69,7 +69,7 @@ export function runTrace(policy: PolicyConfig, trace: StampTrace, options: RunTr
   // replay's base: the whole second of the first event it reads.
   let first = -1;
   for (let i = 0; i < n && first < 0; i++) {
-    if (trace.kind(i) !== "zero-stamp" && !(skip?.(i) ?? false)) {
+    if (!trace.droppedBeforePolicy(i) && !(skip?.(i) ?? false)) {
       first = i;
     }
   }
@@ -141,10 +141,11 @@ export function runTrace(policy: PolicyConfig, trace: StampTrace, options: RunTr
     current = i;
     const kind = trace.kind(i);
     const s = stampOf(i);
-    // The pipeline drops these before the policy: unset stamps, and headerless messages that
+    // The pipeline drops these before the policy (unless a stamp override gives them a stamp):
+    // unset stamps, stamps off the time base, undecodable messages, and headerless messages that
     // came before any receive time could be placed on the time base.
     const early: DropReason | undefined =
-      kind === "zero-stamp" && s !== s ? "zero-stamp" : s !== s && trace.arrival(i) !== trace.arrival(i) ? "no-header" : undefined;
+      s === s ? undefined : kind !== "stamped" && kind !== "no-header" ? kind : trace.arrival(i) !== trace.arrival(i) ? "no-header" : undefined;
     if (early != undefined) {
       drops[early] = (drops[early] ?? 0) + 1;
       if (record) {
