@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 
 import { TraceRecorder } from "./TraceRecorder";
 import { diagnose } from "./diagnose";
+import { DropExplainer } from "./explainDrop";
 import { runTrace } from "./runTrace";
 import { Pipeline } from "../Pipeline";
 import { parseConfig } from "../parseConfig";
@@ -67,6 +68,10 @@ describe("TraceRecorder on inputs without header stamps", () => {
           const d = diagnose(trace, parseConfig({ inputs, policy: POLICY }).policy);
           const cause = d.causes.find((c) => c.id === "missing-stamps")!;
           expect(cause.setsLost).toBe(fixed.tuples);
+          const explainer = new DropExplainer(trace, parseConfig({ inputs, policy: POLICY }).policy);
+          const x = explainer.explain(explainer.drops[0]!)!;
+          expect(x.reason).toBe("no-header");
+          expect(x.message).toContain(`"stamp": "receive" on ${x.topic}`);
           const present = ["/a", "/b"].filter((t) => messages.some((m) => m.topic === t));
           expect(cause.message).toContain(`"stamp": "receive" on ${present.join(" and ")}`);
           if (fixed.tuples > 0) {
@@ -147,6 +152,11 @@ describe("TraceRecorder on header stamps the pipeline cannot use", () => {
     const fixed = record({ inputs: [inputs[0]!, { topic: "/b", stamp: "receive" }], policy: POLICY }, messages);
     expect(fixed.tuples).toBeGreaterThan(0);
     expect(cause.setsLost).toBe(fixed.tuples);
+    // Each such drop, explained, says so.
+    const explainer = new DropExplainer(recorder.trace!, parseConfig({ inputs, policy: POLICY }).policy);
+    const first = explainer.explain(explainer.drops[0]!)!;
+    expect([first.topic, first.reason]).toEqual(["/b", "invalid-stamp"]);
+    expect(first.message).toMatch(/^stamp off the time base: .*\(another clock/);
   });
 
   it("a policy re-run on the trace gives the pipeline's sets and drops, whatever mix of unusable messages (property)", () => {

@@ -219,6 +219,20 @@ export class DropExplainer {
               : `out-of-order reset: a stamp on another input went backwards and the policy discarded what it held, this message included.`,
         };
       }
+      case "no-header":
+        return {
+          ...base,
+          message: `no header: this ${t.topics[slot]!} message has no header stamp and ${this.#policy.type} matches by header stamps; "stamp": "receive" on ${t.topics[slot]!} matches it by its receive time.`,
+        };
+      case "zero-stamp":
+        return { ...base, message: `zero stamp: this message's header stamp is 0 (never set by its publisher), so the pipeline drops it before the policy.` };
+      case "invalid-stamp":
+        return {
+          ...base,
+          message: `stamp off the time base: this message's header stamp lies more than 52 days from the first stamps (another clock, such as sim time against wall time) or is not a time, so the pipeline drops it before the policy.`,
+        };
+      case "undecodable":
+        return { ...base, message: `undecodable: this message's bytes did not decode, so it never reached the policy.` };
       default:
         break;
     }
