@@ -211,3 +211,50 @@ describe("TraceRecorder on header stamps the pipeline cannot use", () => {
     );
   });
 });
+
+describe("the diagnosis of an input whose machine clock is off (stamps hours from the others')", () => {
+  it("names the clock, costs it by a run with the clock set right, and its stopgap count is the pipeline's with receive-time stamps", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: -36, max: 36 }).filter((tenths) => Math.abs(tenths) >= 2),
+        fc.integer({ min: 0, max: 4 }),
+        (tenthsOfHours, jitterMs) => {
+          const offsetSec = tenthsOfHours * 360;
+          const messages: PipelineInput[] = [];
+          for (let k = 0; k < 80; k++) {
+            const ns = k * 50_000_000;
+            const wobble = ((k * 7) % (2 * jitterMs + 1)) - jitterMs;
+            messages.push(input("/a", ns + 1_000_000, { header: { stamp: { sec: T0 + Math.floor(ns / 1e9), nsec: ns % 1e9 } } }));
+            const b = ns + 5_000_000 + wobble * 1_000_000;
+            messages.push(input("/b", b + 2_000_000, { header: { stamp: { sec: T0 + offsetSec + Math.floor(b / 1e9), nsec: b % 1e9 } } }));
+          }
+          const policy = { type: "python/approximate-time", queueSize: 10, slop: "20ms" };
+          const inputs = [{ topic: "/a" }, { topic: "/b" }];
+          const { recorder, tuples } = record({ inputs, policy }, messages);
+          expect(tuples).toBe(0);
+          const d = diagnose(recorder.trace!, parseConfig({ inputs, policy }).policy);
+          const top = d.causes[0]!;
+          expect([top.id, top.topic]).toEqual(["clock-offset", "/b"]);
+          expect(top.message).toContain(`/b's stamps run ${Math.abs(offsetSec).toFixed(1)} s ${offsetSec > 0 ? "ahead of" : "behind"}`);
+          // The offset it measured (the median latency against the other input's) is the true one
+          // within the latencies and jitter; its cost is the pipeline's sets with /b's stamps moved by it.
+          const offsetNs = top.evidence.offsetNs as number;
+          expect(Math.abs(offsetNs - offsetSec * 1e9)).toBeLessThanOrEqual(10_000_000);
+          const corrected = messages.map((m) => {
+            const stamp = (m.message as { header: { stamp: { sec: number; nsec: number } } }).header.stamp;
+            const ns = BigInt(stamp.sec) * 1_000_000_000n + BigInt(stamp.nsec) - BigInt(offsetNs);
+            const moved = { sec: Number(ns / 1_000_000_000n), nsec: Number(ns % 1_000_000_000n) };
+            return m.topic === "/b" ? { ...m, message: { header: { stamp: moved } } } : m;
+          });
+          expect(top.setsLost).toBe(record({ inputs, policy }, corrected).tuples - tuples);
+          const received = record({ inputs: [inputs[0]!, { topic: "/b", stamp: "receive" }], policy }, messages).tuples;
+          expect(top.evidence.tuplesReceiveStamps).toBe(received);
+          expect(top.message).toContain(`"stamp": "receive" on /b gives ${received}`);
+          // A wider limit only matches across the wrong clock: the headline does not offer it.
+          expect(d.headline).not.toMatch(/Change|switch to/);
+        },
+      ),
+      { numRuns: 12 },
+    );
+  });
+});

@@ -79,6 +79,19 @@ const CASES: readonly CauseCase[] = [
     fixable: false,
   },
   {
+    // /topic1's machine clock runs an hour ahead: its stamps do, its receive times do not.
+    cause: "clock-offset",
+    policy: { type: "python/approximate-time", queueSize: 10, slop: "20ms" },
+    inputs: [{ periodMs: 50 }, { periodMs: 50, offsetMs: 3, clockOffsetMs: 3_600_000 }],
+    fixable: false,
+  },
+  {
+    cause: "clock-offset",
+    policy: { type: "fkie/approximate-time", maxTimespan: "10ms" },
+    inputs: [{ periodMs: 20 }, { periodMs: 100, offsetMs: 4, latencyMs: 6, clockOffsetMs: -7_200_000 }],
+    fixable: false,
+  },
+  {
     cause: "stamps-never-line-up",
     policy: { type: "ros/exact-time", queueSize: 10 },
     inputs: [{ periodMs: 20, jitterMs: 2 }, { periodMs: 100, offsetMs: 3, jitterMs: 2 }],

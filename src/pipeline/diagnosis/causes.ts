@@ -101,9 +101,10 @@ export function findCauses(input: CauseInput): DiagnosisCause[] {
       message: `${sparse.topic} (${hzText(sparse.rateHz)}) is much slower than ${fast.topic} (${hzText(fast.rateHz)}): every set needs one of its ${countText(sparse.messages)} messages, so there can be at most that many sets.`,
     });
   }
+  const costed = new Set(causes.filter((c) => c.id === "clock-offset").map((c) => c.topic));
   for (const t of facts.topics) {
     const share = t.futureStamps / Math.max(1, t.messages);
-    if (t.latency != undefined && share > 0.1 && t.latency.min < -1_000_000) {
+    if (t.latency != undefined && share > 0.1 && t.latency.min < -1_000_000 && !costed.has(t.topic)) {
       causes.push({
         id: "clock-offset",
         topic: t.topic,
@@ -345,6 +346,10 @@ function dataCauses(input: CauseInput): DiagnosisCause[] {
       runs: 1,
     });
   }
+  const skewed = clockSkewCause(input);
+  if (skewed != undefined) {
+    out.push(skewed);
+  }
   const alt = input.bestAlternative;
   if (policy.type.endsWith("exact-time")) {
     const sparse: TopicFacts = facts.topics[facts.sparsestSlot]!;
@@ -362,4 +367,61 @@ function dataCauses(input: CauseInput): DiagnosisCause[] {
     }
   }
   return out;
+}
+
+/** Smallest difference (ns) between one input's latency and the others' that is taken for a clock offset. */
+const CLOCK_SKEW_NS = 1_000_000_000;
+
+/**
+ * One input's stamps on a clock that is off from the other inputs' (its median latency, receive −
+ * stamp, differs from theirs by more than 1 s: no transport is that late or early while the
+ * others are not, so its machine's clock is wrong). Costs what a run with that input's stamps
+ * moved by the offset gives; also counts the receive-time stamp source as the stopgap.
+ */
+function clockSkewCause(input: CauseInput): DiagnosisCause | undefined {
+  const { trace, facts, policy, current } = input;
+  const withLatency = facts.topics.filter((t) => t.latency != undefined);
+  if (withLatency.length < 2) {
+    return undefined;
+  }
+  // The input off the others: the largest |median latency|; the others' median is the reference.
+  const off = [...withLatency].sort((a, b) => Math.abs(b.latency!.median) - Math.abs(a.latency!.median))[0]!;
+  const others = withLatency.filter((t) => t !== off).map((t) => t.latency!.median).sort((a, b) => a - b);
+  const reference = others[Math.floor(others.length / 2)]!;
+  // What moves its stamps onto the others' clock (s + shift): negative when they run ahead. Whole
+  // milliseconds keep the stamps exact integers of ns.
+  const shift = Math.round((off.latency!.median - reference) / 1e6) * 1e6;
+  if (!(Math.abs(shift) > CLOCK_SKEW_NS)) {
+    return undefined;
+  }
+  const shifted = runTrace(policy, trace, {
+    stampOverride: (i) => {
+      const s = trace.stamp(i);
+      return trace.slot(i) === off.slot && s === s ? s + shift : undefined;
+    },
+  });
+  const lost = shifted.tuples - current.tuples;
+  if (lost <= 0) {
+    return undefined;
+  }
+  const received = runTrace(policy, trace, {
+    // As the receive-time stamp source: every message of the input that decoded, whatever its header.
+    stampOverride: (i) => (trace.slot(i) === off.slot && trace.kind(i) !== "undecodable" ? trace.arrival(i) : undefined),
+  });
+  const ahead = shift < 0;
+  return {
+    id: "clock-offset",
+    topic: off.topic,
+    setsLost: lost,
+    evidence: { offsetNs: -shift, latencyMedian: off.latency!.median, othersLatencyMedian: reference, tuplesShifted: shifted.tuples, tuplesReceiveStamps: received.tuples },
+    message:
+      `${off.topic}'s stamps run ${secondsText(Math.abs(shift))} ${ahead ? "ahead of" : "behind"} the other inputs' (against their receive times): its machine's clock is off, so its stamps never meet theirs. ` +
+      `With that clock set right (its stamps moved by ${secondsText(Math.abs(shift))}) the policy gives ${countText(shifted.tuples)} sets (${countText(lost)} lost); sync the clocks (chrony/NTP), or as a stopgap "stamp": "receive" on ${off.topic} gives ${countText(received.tuples)}.`,
+    runs: 2,
+  };
+}
+
+/** A long duration in seconds ("3600.0 s"), as a clock offset is read. */
+function secondsText(ns: number): string {
+  return `${(ns / 1e9).toFixed(1)} s`;
 }

@@ -341,6 +341,11 @@ function headlineOf(
   if (top) {
     parts.push(top.message);
   }
+  if (top?.id === "clock-offset") {
+    // What the search finds then only widens a limit to the clock offset: matches across a wrong
+    // clock, not a fix. The cause says what to change.
+    return parts.join(" ");
+  }
   const better = alternative != undefined && alternative.first.run.tuples > 2 * own.best.run.tuples;
   if (first) {
     parts.push(`Change ${first.message}.`);

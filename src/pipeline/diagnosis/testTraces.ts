@@ -7,6 +7,8 @@ export interface SyntheticInput {
   readonly offsetMs?: number;
   /** Receive time − stamp (ms). Default 0. */
   readonly latencyMs?: number;
+  /** The input's machine clock is off by this much (ms): its stamps move by it, its receive times do not. */
+  readonly clockOffsetMs?: number;
   /** Deterministic stamp jitter amplitude (ms). Default 0. */
   readonly jitterMs?: number;
   /** Every n-th message gets its stamp moved back by `backMs` (ms). */
@@ -39,6 +41,7 @@ export function syntheticTrace(inputs: readonly SyntheticInput[], durationMs: nu
         stampMs -= input.backMs ?? input.periodMs * 2;
       }
       const ns = (ms: number): bigint => BigInt(Math.round((EPOCH_MS + ms) * 1e6));
+      stampMs += input.clockOffsetMs ?? 0;
       const headerless = input.headerlessEvery != undefined && k % input.headerlessEvery === 0;
       const zero = input.zeroEvery != undefined && k % input.zeroEvery === 0;
       events.push({ slot, stamp: headerless || zero ? null : ns(stampMs), arrival: ns(arrivalMs), zero });
