@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import {
   APPS,
+  cliDoctor,
   expandNode,
   fieldValue,
   loadPresetInSidebar,
@@ -26,27 +27,12 @@ import {
   type AppServer,
 } from "./realApp";
 import { ARTIFACTS, ensurePackaged, HUSKY_PRESET, launchChromium, ROOT } from "./setup";
+import type { Diagnosis } from "../src/pipeline/diagnosis";
 
 const RECORDING = "ros2/husky-2015.mcap";
 const ILL_SUITED_TIMESPAN = "5ms";
 const HUSKY = HUSKY_PRESET;
 const CONFIG = { ...HUSKY, policy: { ...HUSKY.policy, maxTimespan: ILL_SUITED_TIMESPAN } };
-
-/** The parts of `lockstep doctor --json` compared. */
-interface DoctorJson {
-  tuples: number;
-  headline: string;
-  suggestions: { policy: Record<string, unknown>; tuples: number; message: string }[];
-}
-
-async function doctor(file: string, config: unknown): Promise<DoctorJson> {
-  const dir = mkdtempSync(join(tmpdir(), "lockstep-diagnosis-"));
-  writeFileSync(join(dir, "config.json"), JSON.stringify(config));
-  const { stdout } = await promisify(execFile)("node", [join(ROOT, "bin/lockstep.js"), "doctor", file, "--config", join(dir, "config.json"), "--json"], {
-    maxBuffer: 64 << 20,
-  });
-  return JSON.parse(stdout) as DoctorJson;
-}
 
 /** The first line of `lockstep analyze --out`'s explanations.jsonl (the first synchronizer drop, explained). */
 async function firstExplanation(file: string, config: unknown): Promise<{ reason: string; topic: string; message: string }> {
@@ -63,12 +49,12 @@ describe.skipIf(skip != undefined)(`The Diagnosis tab in Lichtblick 1.10.0 (real
   let browser: Browser | undefined;
   let server: AppServer | undefined;
   let foxe: string;
-  let expected: Promise<DoctorJson>;
+  let expected: Promise<Diagnosis>;
   let explained: Promise<{ reason: string; topic: string; message: string }>;
 
   beforeAll(async () => {
     foxe = ensurePackaged();
-    expected = doctor(join(SHARED, "data", RECORDING), CONFIG);
+    expected = cliDoctor(join(SHARED, "data", RECORDING), CONFIG);
     explained = firstExplanation(join(SHARED, "data", RECORDING), CONFIG);
     expected.catch(() => undefined); // awaited in the test
     explained.catch(() => undefined);

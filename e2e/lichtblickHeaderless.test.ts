@@ -4,32 +4,16 @@
 // source that fixes them; choosing "Receive time" as both inputs' Stamp source and re-running gives
 // the sets the diagnosis promised. The expected headline and count come from `lockstep doctor --json`
 // on the same file and config.
-import { execFile } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import { addLockstepPanel, APPS, chooseOption, installExtension, openPanelSettings, openRecording, panelNumber, realAppSkipReason, serveApp, SHARED, type AppServer } from "./realApp";
-import { ARTIFACTS, ensurePackaged, launchChromium, ROOT } from "./setup";
+import { addLockstepPanel, APPS, chooseOption, cliDoctor, installExtension, openPanelSettings, openRecording, panelNumber, realAppSkipReason, serveApp, SHARED, type AppServer } from "./realApp";
+import { ARTIFACTS, ensurePackaged, launchChromium } from "./setup";
+import type { Diagnosis } from "../src/pipeline/diagnosis";
 
 const RECORDING = "rosbag2-upstream/mcap-talker/talker.mcap";
 const CONFIG = { inputs: [{ topic: "/rosout" }, { topic: "/topic" }], policy: { type: "ros/approximate-time", queueSize: 10 } };
-
-interface DoctorJson {
-  tuples: number;
-  headline: string;
-  causes: { id: string; setsLost: number }[];
-}
-
-async function doctor(file: string, config: unknown): Promise<DoctorJson> {
-  const dir = mkdtempSync(join(tmpdir(), "lockstep-headerless-"));
-  writeFileSync(join(dir, "config.json"), JSON.stringify(config));
-  const { stdout } = await promisify(execFile)("node", [join(ROOT, "bin/lockstep.js"), "doctor", file, "--config", join(dir, "config.json"), "--json"]);
-  return JSON.parse(stdout) as DoctorJson;
-}
 
 /** The select of the n-th settings field with this label (the slots' fields share labels). */
 function nthSelect(page: Page, label: string, n: number): Locator {
@@ -51,11 +35,11 @@ describe.skipIf(skip != undefined)(`The Diagnosis tab on inputs without header s
   let browser: Browser | undefined;
   let server: AppServer | undefined;
   let foxe: string;
-  let expected: Promise<DoctorJson>;
+  let expected: Promise<Diagnosis>;
 
   beforeAll(async () => {
     foxe = ensurePackaged();
-    expected = doctor(join(SHARED, "data", RECORDING), CONFIG);
+    expected = cliDoctor(join(SHARED, "data", RECORDING), CONFIG);
     expected.catch(() => undefined); // awaited in the test
     [server, browser] = await Promise.all([serveApp(APPS.lichtblick), launchChromium()]);
   }, 600_000);

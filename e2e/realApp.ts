@@ -1,15 +1,17 @@
 // Driving the real web apps (Lichtblick 1.10.0, Foxglove Studio 1.76.0 from ../shared/hosts) as a
 // user does: served by the hosts' own server, the packaged `.foxe` installed through the app, the
 // panel added from the app's menu and configured in the app's settings sidebar.
-import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { execFile, execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { promisify } from "node:util";
 import type { Locator, Page } from "playwright-core";
 
 import type { AnalyzeSummary } from "./realAppChecks";
 import { ROOT } from "./setup";
+import type { Diagnosis } from "../src/pipeline/diagnosis";
 
 /** `lockstep serve` started for a test: its WebSocket URL and a stop that waits for the exit. */
 export interface ServeProcess {
@@ -62,6 +64,16 @@ export function cliAnalyze(file: string, config: unknown): { summary: AnalyzeSum
   writeFileSync(join(outDir, "config.json"), JSON.stringify(config));
   execFileSync("node", [join(ROOT, "bin/lockstep.js"), "analyze", file, "--config", join(outDir, "config.json"), "--out", outDir], { stdio: "pipe" });
   return { summary: JSON.parse(readFileSync(join(outDir, "summary.json"), "utf8")) as AnalyzeSummary, outDir };
+}
+
+/** `lockstep doctor --json` on a file and config: the diagnosis (run in the background). */
+export async function cliDoctor(file: string, config: unknown): Promise<Diagnosis> {
+  const dir = mkdtempSync(join(tmpdir(), "lockstep-realapp-"));
+  writeFileSync(join(dir, "config.json"), JSON.stringify(config));
+  const { stdout } = await promisify(execFile)("node", [join(ROOT, "bin/lockstep.js"), "doctor", file, "--config", join(dir, "config.json"), "--json"], {
+    maxBuffer: 64 << 20,
+  });
+  return JSON.parse(stdout) as Diagnosis;
 }
 
 /** The shared folder of real hosts and recordings (absent in a user's clone). */
