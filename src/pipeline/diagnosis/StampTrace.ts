@@ -20,8 +20,9 @@ const KINDS: readonly TraceEventKind[] = ["stamped", "no-header", "zero-stamp", 
  *
  * Stamps are relative to `base` (see time/TimeBase); a message without a header has stamp NaN;
  * the messages the pipeline drops before the policy keep their kind ("zero-stamp",
- * "invalid-stamp", "undecodable") with stamp NaN. Memory: 17 bytes per event, growing by doubling up to `capacity` events; events past
- * the capacity are counted in `truncated` and not stored.
+ * "invalid-stamp", "undecodable") with stamp NaN. Memory: 17 bytes per event, growing by
+ * doubling up to `capacity` events; events past the capacity are counted in `truncated` and not
+ * stored.
  *
  * ```ts
  * const trace = new StampTrace(["/imu", "/odom"], base);

@@ -55,11 +55,11 @@ export class TraceRecorder<M extends PipelineInput = PipelineInput> implements P
       trace ??= new StampTrace(this.#topics, TimeBase.forFirstSecNsec(sec, nsec), this.#capacity);
       this.#trace = trace;
       this.#provisional = true;
-      let arrival: number;
+      let arrival = NaN;
       try {
         arrival = trace.base.fromSecNsec(sec, nsec);
       } catch {
-        return; // a receive time 52 days from the first one: not a clock the trace can hold
+        // a receive time 52 days from the first one (another clock): unknown
       }
       for (const slot of event.slots) {
         trace.add(slot, NaN, arrival, event.unstamped ?? "no-header");
