@@ -258,3 +258,48 @@ describe("the diagnosis of an input whose machine clock is off (stamps hours fro
     );
   });
 });
+
+describe("the diagnosis of an input without a single message", () => {
+  it("names it first, and counts what the other inputs alone give (the pipeline over them, per-slot parameters narrowed)", () => {
+    fc.assert(
+      fc.property(fc.constantFrom(0, 1, 2), fc.integer({ min: 20, max: 120 }), (silentSlot, count) => {
+        const topics = ["/a", "/b", "/c"];
+        const live = topics.filter((_, i) => i !== silentSlot);
+        const messages: PipelineInput[] = [];
+        for (let k = 0; k < count; k++) {
+          const ns = k * 40_000_000;
+          live.forEach((topic, j) => {
+            const s = ns + j * 700_000;
+            messages.push(input(topic, s + 1_000_000, { header: { stamp: { sec: T0 + Math.floor(s / 1e9), nsec: s % 1e9 } } }));
+          });
+        }
+        const policy = { type: "fkie/approximate-time", maxQueueSize: 5, minDistance: ["10ms", "20ms", "30ms"] };
+        const inputs = topics.map((topic) => ({ topic }));
+        const { recorder, tuples } = record({ inputs, policy }, messages);
+        expect(tuples).toBe(0);
+        const d = diagnose(recorder.trace!, parseConfig({ inputs, policy }).policy);
+        const top = d.causes[0]!;
+        expect([top.id, top.topic]).toEqual(["silent-input", topics[silentSlot]]);
+        // The oracle: the pipeline over the two live inputs, each keeping its own minDistance.
+        const alone = record(
+          { inputs: live.map((topic) => ({ topic })), policy: { ...policy, minDistance: policy.minDistance.filter((_, i) => i !== silentSlot) } },
+          messages,
+        ).tuples;
+        expect(alone).toBeGreaterThan(0);
+        expect(top.evidence.tuplesWithoutThem).toBe(alone);
+        expect(d.headline).toBe(top.message);
+        expect(top.message).toContain(`${topics[silentSlot]} has no message`);
+      }),
+      { numRuns: 15 },
+    );
+  });
+
+  it("with two inputs, names the silent one first although no set can be counted without it", () => {
+    const messages = Array.from({ length: 30 }, (_, k) => input("/a", k * 50_000_000, { header: { stamp: { sec: T0, nsec: k * 30_000_000 } } }));
+    const inputs = [{ topic: "/a" }, { topic: "/b" }];
+    const { recorder } = record({ inputs, policy: POLICY }, messages);
+    const d = diagnose(recorder.trace!, parseConfig({ inputs, policy: POLICY }).policy);
+    expect([d.causes[0]!.id, d.causes[0]!.topic, d.causes[0]!.setsLost]).toEqual(["silent-input", "/b", 0]);
+    expect(d.headline).toMatch(/^\/b has no message: every set needs one message of each input/);
+  });
+});

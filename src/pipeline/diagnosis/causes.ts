@@ -1,5 +1,5 @@
 import type { PolicyConfig } from "../config";
-import type { StampTrace } from "./StampTrace";
+import { StampTrace } from "./StampTrace";
 import { defaultValue, type ParameterValue } from "./candidates";
 import type { TopicFacts, TraceFacts } from "./facts";
 import { countText, hzText, msText, policyJson, valueText } from "./format";
@@ -20,6 +20,7 @@ export const CAUSE_IDS = [
   "backward-stamps",
   "headerless-not-allowed",
   "missing-stamps",
+  "silent-input",
   "stamps-never-line-up",
   "slow-topic",
   "clock-offset",
@@ -123,9 +124,11 @@ export function findCauses(input: CauseInput): DiagnosisCause[] {
       });
     }
   }
+  // A silent input comes first whatever it costs: nothing else matters until it publishes.
+  const rank = (c: DiagnosisCause): number => (c.id === "silent-input" ? Infinity : c.setsLost);
   return causes
     .map((c, i) => ({ c, i }))
-    .sort((a, b) => (b.c.setsLost !== a.c.setsLost ? b.c.setsLost - a.c.setsLost : a.i - b.i))
+    .sort((a, b) => (rank(b.c) !== rank(a.c) ? rank(b.c) - rank(a.c) : a.i - b.i))
     .map(({ c }) => c);
 }
 
@@ -346,6 +349,10 @@ function dataCauses(input: CauseInput): DiagnosisCause[] {
       runs: 1,
     });
   }
+  const silent = silentInputCause(input);
+  if (silent != undefined) {
+    out.push(silent);
+  }
   const skewed = clockSkewCause(input);
   if (skewed != undefined) {
     out.push(skewed);
@@ -424,4 +431,57 @@ function clockSkewCause(input: CauseInput): DiagnosisCause | undefined {
 /** A long duration in seconds ("3600.0 s"), as a clock offset is read. */
 function secondsText(ns: number): string {
   return `${(ns / 1e9).toFixed(1)} s`;
+}
+
+/**
+ * Inputs without a single message while the others have some: every set needs one message of
+ * each input, so the policy can emit none. Costs what the same policy gives over the other
+ * inputs alone (per-slot parameters of the silent ones left out).
+ */
+function silentInputCause(input: CauseInput): DiagnosisCause | undefined {
+  const { trace, facts, policy, current } = input;
+  const silent = facts.topics.filter((t) => t.messages === 0);
+  if (silent.length === 0 || silent.length === facts.topics.length) {
+    return undefined;
+  }
+  const keep = facts.topics.filter((t) => t.messages > 0).map((t) => t.slot);
+  const without = withoutSlots(trace, keep);
+  const rec = policy as unknown as Record<string, unknown>;
+  const narrowed = Object.fromEntries(
+    Object.entries(rec).map(([k, v]) => [k, Array.isArray(v) && v.length === trace.slots ? keep.map((slot) => v[slot] as unknown) : v]),
+  ) as unknown as PolicyConfig;
+  let alone: number | undefined;
+  if (keep.length >= 2) {
+    try {
+      alone = runTrace(narrowed, without).tuples;
+    } catch {
+      alone = undefined; // a policy that needs more inputs than are left
+    }
+  }
+  const names = silent.map((t) => t.topic).join(" and ");
+  return {
+    id: "silent-input",
+    topic: silent[0]!.topic,
+    setsLost: Math.max(0, (alone ?? 0) - current.tuples),
+    evidence: { silent: silent.map((t) => t.topic), tuplesWithoutThem: alone ?? null },
+    message:
+      `${names} ${silent.length === 1 ? "has" : "have"} no message: every set needs one message of each input, so the policy can emit none` +
+      `${alone == undefined ? "" : `; the other inputs alone give ${countText(alone)} sets`}. Check that ${names} ${silent.length === 1 ? "is" : "are"} published and recorded under that name (remaps, namespaces; \`lockstep info\` lists a recording's topics).`,
+    runs: alone == undefined ? 0 : 1,
+  };
+}
+
+/** The events of the slots `keep` (in that order, renumbered from 0), as their own trace. */
+function withoutSlots(trace: StampTrace, keep: readonly number[]): StampTrace {
+  const out = new StampTrace(
+    keep.map((slot) => trace.topics[slot]!),
+    trace.base,
+  );
+  for (let i = 0; i < trace.length; i++) {
+    const k = keep.indexOf(trace.slot(i));
+    if (k >= 0) {
+      out.add(k, trace.stamp(i), trace.arrival(i), trace.kind(i));
+    }
+  }
+  return out;
 }

@@ -335,15 +335,16 @@ function headlineOf(
   alternative: PolicySearchResult | undefined,
 ): string {
   const cur = own.start.run.tuples;
-  const top = causes.find((c) => c.setsLost > 0);
+  const top = causes.find((c) => c.setsLost > 0 || c.id === "silent-input");
   const first = suggestions.find((s) => s.kind === "first");
   const parts: string[] = [];
   if (top) {
     parts.push(top.message);
   }
-  if (top?.id === "clock-offset") {
-    // What the search finds then only widens a limit to the clock offset: matches across a wrong
-    // clock, not a fix. The cause says what to change.
+  if (top?.id === "clock-offset" || top?.id === "silent-input") {
+    // No setting of the policy is the fix: what the search finds for a clock offset only widens a
+    // limit to it (matches across a wrong clock), and a silent input leaves nothing to search.
+    // The cause says what to change.
     return parts.join(" ");
   }
   const better = alternative != undefined && alternative.first.run.tuples > 2 * own.best.run.tuples;
