@@ -288,7 +288,7 @@ describe("the diagnosis of an input without a single message", () => {
         expect(alone).toBeGreaterThan(0);
         expect(top.evidence.tuplesWithoutThem).toBe(alone);
         expect(d.headline).toBe(top.message);
-        expect(top.message).toContain(`${topics[silentSlot]} has no message`);
+        expect(top.message).toContain(`${topics[silentSlot]!} has no message`);
       }),
       { numRuns: 15 },
     );
