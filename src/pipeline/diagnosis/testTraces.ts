@@ -1,4 +1,8 @@
 import { StampTrace } from "./StampTrace";
+import { TraceRecorder } from "./TraceRecorder";
+import { Pipeline } from "../Pipeline";
+import { parseConfig } from "../parseConfig";
+import type { PipelineInput } from "../types";
 
 /** One periodic input of a synthetic recording (times in ms). */
 export interface SyntheticInput {
@@ -60,4 +64,37 @@ export function syntheticTrace(inputs: readonly SyntheticInput[], durationMs: nu
     withZero.add(e.slot, trace.stamp(i), trace.arrival(i), e.zero ? "zero-stamp" : "stamped");
   });
   return withZero;
+}
+
+/** Whole second of the receive times `receivedAt` counts from (an epoch-scale recording). */
+export const T0 = 1_700_000_000;
+
+/** An input message received `ns` after T0. */
+export function receivedAt(topic: string, ns: number, message: unknown): PipelineInput {
+  return { topic, receiveTime: { sec: T0 + Math.floor(ns / 1e9), nsec: ns % 1e9 }, message };
+}
+
+/**
+ * Feeds `messages` to a pipeline of `config` with a TraceRecorder: the recorder, the tuples and
+ * the drops by reason (the oracle the diagnosis's counts are checked against).
+ */
+export function recordThroughPipeline(
+  config: unknown,
+  messages: readonly PipelineInput[],
+): { recorder: TraceRecorder; tuples: number; drops: Record<string, number> } {
+  const parsed = parseConfig(config);
+  const pipeline = new Pipeline(parsed);
+  const recorder = new TraceRecorder(parsed);
+  pipeline.use(recorder);
+  let tuples = 0;
+  const drops: Record<string, number> = {};
+  pipeline.onTuple(() => tuples++);
+  pipeline.onDrop((d) => {
+    drops[d.reason] = (drops[d.reason] ?? 0) + 1;
+  });
+  for (const m of messages) {
+    pipeline.push(m);
+  }
+  pipeline.finish();
+  return { recorder, tuples, drops };
 }
