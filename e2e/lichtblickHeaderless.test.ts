@@ -1,8 +1,8 @@
 // The Diagnosis tab in Lichtblick 1.10.0 web on inputs that never carry a header stamp, as a user
 // meets it: rosbag2's own talker MCAP (/rosout and /topic, std_msgs types) through
 // ros/approximate-time gives no set; "Diagnose" answers with the missing stamps and the stamp
-// source that fixes them; choosing "Receive time" as both inputs' Stamp source and re-running gives
-// the sets the diagnosis promised. The expected headline and count come from `lockstep doctor --json`
+// source that fixes them; its "Apply" sets both inputs' Stamp source to "Receive time", and the
+// re-run gives the sets the diagnosis promised. The expected headline and count come from `lockstep doctor --json`
 // on the same file and config.
 import { join } from "node:path";
 import type { Browser, Locator, Page } from "playwright-core";
@@ -49,7 +49,7 @@ describe.skipIf(skip != undefined)(`The Diagnosis tab on inputs without header s
     server?.stop();
   });
 
-  it("talker MCAP: no set; Diagnose names the missing stamps and the fix; Receive time on both inputs gives the promised sets", { timeout: 900_000 }, async () => {
+  it("talker MCAP: no set; Diagnose names the missing stamps and the fix; Apply (Receive time on both inputs) gives the promised sets", { timeout: 900_000 }, async () => {
     const context = await browser!.newContext({ viewport: { width: 1400, height: 900 } });
     const page: Page = await context.newPage();
     const errors: string[] = [];
@@ -85,9 +85,13 @@ describe.skipIf(skip != undefined)(`The Diagnosis tab on inputs without header s
     expect(d.headline).toContain('"stamp": "receive" on /rosout and /topic');
     await page.screenshot({ path: join(ARTIFACTS, "lichtblick-diagnosis-headerless.png") });
 
-    // What the diagnosis says to do: both inputs stamped by receive time, re-run.
-    await pick(page, "Stamp source", 0, /^Receive time$/);
-    await pick(page, "Stamp source", 1, /^Receive time$/);
+    // What the diagnosis says to do, applied from the cause: both inputs stamped by receive time
+    // (the sidebar shows it), then the offered re-run.
+    expect(await page.locator('[data-testid="diagnosis-stamp-fix-0"]').getAttribute("data-tuples")).toBe(String(promised));
+    await page.locator('[data-testid="diagnosis-stamp-apply-0"]').click();
+    await page.locator('[data-testid="analysis-stale"]').waitFor({ timeout: 60_000 });
+    await expect.poll(async () => await nthSelect(page, "Stamp source", 0).textContent()).toBe("Receive time");
+    await expect.poll(async () => await nthSelect(page, "Stamp source", 1).textContent()).toBe("Receive time");
     await page.locator('[data-testid="analyze-button"]').click();
     await page.locator('[data-testid="analysis-done"]').waitFor({ timeout: 600_000 });
     await expect.poll(async () => await panelNumber(page, "tuple-count")).toBe(promised);

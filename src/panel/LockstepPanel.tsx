@@ -40,7 +40,7 @@ function LockstepPanel({ context }: { context: PanelExtensionContext }): ReactEl
   const publisher = useRef<TuplePublisher | undefined>(undefined);
   const [tab, setTab] = useState(VIEWS[0]!.id);
   const [compareType, setCompareType] = useState("ros/approximate-time");
-  const { config, issues, setPolicy } = usePanelSettings(context, { topics: host.topics, publishReason: publishUnavailableReason(context) });
+  const { config, issues, setPolicy, setStampSources } = usePanelSettings(context, { topics: host.topics, publishReason: publishUnavailableReason(context) });
   const key = issues.length === 0 ? analysisKey(config) : undefined;
   const analysis = useAnalysis({ context, key, compareType, start: host.start, end: host.end, onHostChanges: onChanges, publisher, cache });
   useRenderLoop(context, analysis.handler);
@@ -93,6 +93,7 @@ function LockstepPanel({ context }: { context: PanelExtensionContext }): ReactEl
       analysis.engine.explain(slot, stamp);
     },
     applyPolicy: setPolicy,
+    applyStampSources: setStampSources,
   };
   return (
     <div

@@ -56,7 +56,12 @@ export function configIssues(config: LockstepConfig): ConfigIssue[] {
 export function usePanelSettings(
   context: PanelExtensionContext,
   env: { readonly topics: readonly Topic[] | undefined; readonly publishReason: string | undefined },
-): { config: LockstepConfig; issues: readonly ConfigIssue[]; setPolicy: (policy: Record<string, unknown>) => void } {
+): {
+  config: LockstepConfig;
+  issues: readonly ConfigIssue[];
+  setPolicy: (policy: Record<string, unknown>) => void;
+  setStampSources: (stamps: Readonly<Record<string, string>>) => void;
+} {
   const { topics, publishReason } = env;
   const [config, setConfig] = useState<LockstepConfig>(() => configFromState(context.initialState));
   const issues = useMemo(() => configIssues(config), [config]);
@@ -100,5 +105,9 @@ export function usePanelSettings(
   const setPolicy = useCallback((policy: Record<string, unknown>) => {
     setConfig((prev) => ({ ...prev, policy: policy as LockstepConfig["policy"] }));
   }, []);
-  return { config, issues, setPolicy };
+  // Input stamp sources by topic (the Diagnosis view's "Apply" of a cause's stamp fix), as edits.
+  const setStampSources = useCallback((stamps: Readonly<Record<string, string>>) => {
+    setConfig((prev) => ({ ...prev, inputs: prev.inputs.map((input) => (input.topic in stamps ? { ...input, stamp: stamps[input.topic] } : input)) }));
+  }, []);
+  return { config, issues, setPolicy, setStampSources };
 }

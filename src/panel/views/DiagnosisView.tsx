@@ -6,11 +6,14 @@ import type { Diagnosis } from "../../pipeline/diagnosis";
 /**
  * Why sets are missing and what to change: the diagnosis of the results so far (asked for with
  * the button, computed in the engine by re-running the policy on the stamps it saw), its causes
- * ranked by the sets each costs, and its suggestions with their exact outcome and an "Apply" that
- * makes the suggested policy the panel's (the analysis then re-runs with it).
+ * ranked by the sets each costs (with an "Apply" for a cause's input stamp sources), and its
+ * suggestions with their exact outcome and an "Apply" that makes the suggested policy the panel's
+ * (the analysis then re-runs with it).
  */
-export function DiagnosisView(props: { diagnosis: Diagnosis | undefined } & Pick<ViewProps, "theme" | "diagnose" | "applyPolicy" | "store">): ReactElement {
-  const { diagnosis: d, theme, diagnose, applyPolicy } = props;
+export function DiagnosisView(
+  props: { diagnosis: Diagnosis | undefined } & Pick<ViewProps, "theme" | "diagnose" | "applyPolicy" | "applyStampSources" | "store">,
+): ReactElement {
+  const { diagnosis: d, theme, diagnose, applyPolicy, applyStampSources } = props;
   const button = { background: theme.panel, color: theme.text, border: `1px solid ${theme.border}`, borderRadius: 4, padding: "2px 8px", cursor: "pointer" } as const;
   const hasData = props.store.stats != undefined;
   return (
@@ -32,6 +35,20 @@ export function DiagnosisView(props: { diagnosis: Diagnosis | undefined } & Pick
                   <li key={i} data-testid={`diagnosis-cause-${i}`} data-id={c.id} data-sets-lost={c.setsLost}>
                     <b>{c.id}</b>
                     {c.topic == undefined ? "" : ` (${c.topic})`}: {c.message}
+                    {c.stampFix != undefined && (
+                      <div data-testid={`diagnosis-stamp-fix-${i}`} data-tuples={c.stampFix.tuples}>
+                        Stamp {Object.keys(c.stampFix.stamps).join(" and ")} by receive time: {c.stampFix.tuples} sets{" "}
+                        <button
+                          data-testid={`diagnosis-stamp-apply-${i}`}
+                          style={button}
+                          onClick={() => {
+                            applyStampSources(c.stampFix!.stamps);
+                          }}
+                        >
+                          Apply
+                        </button>
+                      </div>
+                    )}
                   </li>
                 ))}
               </ol>
@@ -74,5 +91,5 @@ export const diagnosisView: PanelView = {
   id: "diagnosis",
   label: "diagnosis",
   scrolls: true,
-  render: (p) => <DiagnosisView diagnosis={p.store.diagnosis} store={p.store} theme={p.theme} diagnose={p.diagnose} applyPolicy={p.applyPolicy} />,
+  render: (p) => <DiagnosisView diagnosis={p.store.diagnosis} store={p.store} theme={p.theme} diagnose={p.diagnose} applyPolicy={p.applyPolicy} applyStampSources={p.applyStampSources} />,
 };

@@ -35,6 +35,8 @@ export interface ViewProps {
   readonly explain: (slot: number, stamp: number) => void;
   /** Replaces the configured policy (a suggestion's complete policy config); the analysis re-runs. */
   readonly applyPolicy: (policy: Record<string, unknown>) => void;
+  /** Sets input stamp sources by topic (a cause's stamp fix); the analysis re-runs. */
+  readonly applyStampSources: (stamps: Readonly<Record<string, string>>) => void;
 }
 
 /**

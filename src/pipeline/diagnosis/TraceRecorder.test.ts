@@ -46,6 +46,7 @@ describe("TraceRecorder on inputs without header stamps", () => {
           expect(x.message).toContain(`"stamp": "receive" on ${x.topic}`);
           const present = ["/a", "/b"].filter((t) => messages.some((m) => m.topic === t));
           expect(cause.message).toContain(`"stamp": "receive" on ${present.join(" and ")}`);
+          expect(cause.stampFix).toEqual({ stamps: Object.fromEntries(present.map((t) => [t, "receive"])), tuples: fixed.tuples });
           if (fixed.tuples > 0) {
             expect(d.headline).toContain(`No searched setting of ${POLICY.type} recovers them`);
           }
@@ -124,6 +125,7 @@ describe("TraceRecorder on header stamps the pipeline cannot use", () => {
     const fixed = recordThroughPipeline({ inputs: [inputs[0]!, { topic: "/b", stamp: "receive" }], policy: POLICY }, messages);
     expect(fixed.tuples).toBeGreaterThan(0);
     expect(cause.setsLost).toBe(fixed.tuples);
+    expect(cause.stampFix).toEqual({ stamps: { "/b": "receive" }, tuples: fixed.tuples });
     // Each such drop, explained, says so.
     const explainer = new DropExplainer(recorder.trace!, parseConfig({ inputs, policy: POLICY }).policy);
     const first = explainer.explain(explainer.drops[0]!)!;

@@ -48,6 +48,7 @@ describe("the diagnosis of an input whose machine clock is off (stamps hours fro
           expect(top.setsLost).toBe(recordThroughPipeline({ inputs, policy }, corrected).tuples - tuples);
           const received = recordThroughPipeline({ inputs: [inputs[0]!, { topic: "/b", stamp: "receive" }], policy }, messages).tuples;
           expect(top.evidence.tuplesReceiveStamps).toBe(received);
+          expect(top.stampFix).toEqual({ stamps: { "/b": "receive" }, tuples: received });
           expect(top.message).toContain(`"stamp": "receive" on /b gives ${received}`);
           // A wider limit only matches across the wrong clock: the headline does not offer it.
           expect(d.headline).not.toMatch(/Change|switch to/);

@@ -44,6 +44,11 @@ export interface DiagnosisCause {
   readonly message: string;
   /** The smallest change of the configured policy that removes it, and the sets it then gives. */
   readonly fix?: { readonly policy: Record<string, unknown>; readonly tuples: number };
+  /**
+   * Input stamp sources that work around it (input topic → `inputs[].stamp`, so far always
+   * "receive"), and the sets the policy then gives: an actual run on the recorded stamps.
+   */
+  readonly stampFix?: { readonly stamps: Readonly<Record<string, "receive">>; readonly tuples: number };
   /** Policy runs made to count it (dropped from the JSON). */
   readonly runs?: number;
 }
@@ -338,10 +343,15 @@ function dataCauses(input: CauseInput): DiagnosisCause[] {
       kinds.length === 1
         ? `${countText(kinds[0]![0])} messages ${kinds[0]![1]}, which no set can use`
         : `${countText(unusable(worst))} messages no set can use (${kinds.map(([n, k]) => `${countText(n)} ${k}`).join(", ")})`;
+    // When every input concerned has no usable stamp, their receive-time stamp source gives
+    // exactly the repaired run.
+    const stampFix =
+      unstamped.length === missing.length ? { stamps: Object.fromEntries(unstamped.map((t) => [t, "receive" as const])), tuples: repaired.tuples } : undefined;
     out.push({
       id: "missing-stamps",
       topic: worst.topic,
       setsLost: Math.max(0, repaired.tuples - cur),
+      ...(stampFix == undefined ? {} : { stampFix }),
       evidence: Object.fromEntries(
         missing.map((t) => [t.topic, { headerless: t.headerless, zeroStamps: t.zeroStamps, offClockStamps: t.offClockStamps }]),
       ),
@@ -421,6 +431,7 @@ function clockSkewCause(input: CauseInput): DiagnosisCause | undefined {
     topic: off.topic,
     setsLost: lost,
     evidence: { offsetNs: -shift, latencyMedian: off.latency!.median, othersLatencyMedian: reference, tuplesShifted: shifted.tuples, tuplesReceiveStamps: received.tuples },
+    stampFix: { stamps: { [off.topic]: "receive" }, tuples: received.tuples },
     message:
       `${off.topic}'s stamps run ${secondsText(Math.abs(shift))} ${ahead ? "ahead of" : "behind"} the other inputs' (against their receive times): its machine's clock is off, so its stamps never meet theirs. ` +
       `With that clock set right (its stamps moved by ${secondsText(Math.abs(shift))}) the policy gives ${countText(shifted.tuples)} sets (${countText(lost)} lost); sync the clocks (chrony/NTP), or as a stopgap "stamp": "receive" on ${off.topic} gives ${countText(received.tuples)}.`,
