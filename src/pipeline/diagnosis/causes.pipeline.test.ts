@@ -59,6 +59,43 @@ describe("the diagnosis of an input whose machine clock is off (stamps hours fro
   });
 });
 
+describe("the diagnosis of two inputs from a second machine whose clock is off", () => {
+  it("names both against the input on the recorder's clock; each count is the pipeline's", () => {
+    const messages: PipelineInput[] = [];
+    const stamp = (ns: number, offsetSec: number): unknown => ({ header: { stamp: { sec: T0 + offsetSec + Math.floor(ns / 1e9), nsec: ns % 1e9 } } });
+    for (let k = 0; k < 60; k++) {
+      const ns = k * 50_000_000;
+      messages.push(receivedAt("/a", ns + 1_000_000, stamp(ns, 0)));
+      // /b and /c come from a computer whose clock runs 40 minutes ahead.
+      messages.push(receivedAt("/b", ns + 3_000_000, stamp(ns + 1_000_000, 2400)));
+      messages.push(receivedAt("/c", ns + 4_000_000, stamp(ns + 2_000_000, 2400)));
+    }
+    const inputs = [{ topic: "/a" }, { topic: "/b" }, { topic: "/c" }];
+    const policy = { type: "fkie/approximate-time", maxTimespan: "10ms" };
+    const { recorder, tuples } = recordThroughPipeline({ inputs, policy }, messages);
+    expect(tuples).toBe(0);
+    const d = diagnose(recorder.trace!, parseConfig({ inputs, policy }).policy);
+    const top = d.causes[0]!;
+    expect(top.id).toBe("clock-offset");
+    expect(top.message).toMatch(/^The stamps of \/b \(2400\.0 s ahead\) and \/c \(2400\.0 s ahead\) are off from \/a's/);
+    const offsets = top.evidence.offsetsNs as Record<string, number>;
+    expect(Object.keys(offsets).sort()).toEqual(["/b", "/c"]);
+    const moved = messages.map((m) => {
+      const by = offsets[m.topic];
+      if (by == undefined) {
+        return m;
+      }
+      const st = (m.message as { header: { stamp: { sec: number; nsec: number } } }).header.stamp;
+      const ns = BigInt(st.sec) * 1_000_000_000n + BigInt(st.nsec) - BigInt(by);
+      return { ...m, message: { header: { stamp: { sec: Number(ns / 1_000_000_000n), nsec: Number(ns % 1_000_000_000n) } } } };
+    });
+    expect(top.setsLost).toBe(recordThroughPipeline({ inputs, policy }, moved).tuples - tuples);
+    expect(top.setsLost).toBeGreaterThan(0);
+    const received = recordThroughPipeline({ inputs: [inputs[0]!, { topic: "/b", stamp: "receive" }, { topic: "/c", stamp: "receive" }], policy }, messages).tuples;
+    expect(top.stampFix).toEqual({ stamps: { "/b": "receive", "/c": "receive" }, tuples: received });
+  });
+});
+
 describe("the diagnosis of an input without a single message", () => {
   it("names it first, and counts what the other inputs alone give (the pipeline over them, per-slot parameters narrowed)", () => {
     fc.assert(

@@ -390,10 +390,11 @@ function dataCauses(input: CauseInput): DiagnosisCause[] {
 const CLOCK_SKEW_NS = 1_000_000_000;
 
 /**
- * One input's stamps on a clock that is off from the other inputs' (its median latency, receive −
- * stamp, differs from theirs by more than 1 s: no transport is that late or early while the
- * others are not, so its machine's clock is wrong). Costs what a run with that input's stamps
- * moved by the offset gives; also counts the receive-time stamp source as the stopgap.
+ * Inputs whose stamps are on a clock that is off from the others' (a median latency, receive −
+ * stamp, more than 1 s from that of the input closest to the recorder's clock: no transport is
+ * that late or early while another input is not, so those machines' clocks are wrong). Costs what
+ * a run with each such input's stamps moved by its offset gives; also counts the receive-time
+ * stamp source on them as the stopgap.
  */
 function clockSkewCause(input: CauseInput): DiagnosisCause | undefined {
   const { trace, facts, policy, current } = input;
@@ -401,20 +402,26 @@ function clockSkewCause(input: CauseInput): DiagnosisCause | undefined {
   if (withLatency.length < 2) {
     return undefined;
   }
-  // The input off the others: the largest |median latency|; the others' median is the reference.
-  const off = [...withLatency].sort((a, b) => Math.abs(b.latency!.median) - Math.abs(a.latency!.median))[0]!;
-  const others = withLatency.filter((t) => t !== off).map((t) => t.latency!.median).sort((a, b) => a - b);
-  const reference = others[Math.floor(others.length / 2)]!;
-  // What moves its stamps onto the others' clock (s + shift): negative when they run ahead. Whole
-  // milliseconds keep the stamps exact integers of ns.
-  const shift = Math.round((off.latency!.median - reference) / 1e6) * 1e6;
-  if (!(Math.abs(shift) > CLOCK_SKEW_NS)) {
+  // The reference: the input whose stamps sit closest to their receive times.
+  const reference = [...withLatency].sort((a, b) => Math.abs(a.latency!.median) - Math.abs(b.latency!.median))[0]!;
+  // What moves each input's stamps onto the reference clock (s + shift): negative when they run
+  // ahead. Whole milliseconds keep the stamps exact integers of ns.
+  const shifts = new Float64Array(trace.slots);
+  const off = withLatency
+    .map((t) => ({ t, shift: Math.round((t.latency!.median - reference.latency!.median) / 1e6) * 1e6 }))
+    .filter(({ shift }) => Math.abs(shift) > CLOCK_SKEW_NS)
+    .sort((a, b) => Math.abs(b.shift) - Math.abs(a.shift));
+  if (off.length === 0) {
     return undefined;
+  }
+  for (const { t, shift } of off) {
+    shifts[t.slot] = shift;
   }
   const shifted = runTrace(policy, trace, {
     stampOverride: (i) => {
       const s = trace.stamp(i);
-      return trace.slot(i) === off.slot && s === s ? s + shift : undefined;
+      const shift = shifts[trace.slot(i)]!;
+      return shift !== 0 && s === s ? s + shift : undefined;
     },
   });
   const lost = shifted.tuples - current.tuples;
@@ -422,19 +429,31 @@ function clockSkewCause(input: CauseInput): DiagnosisCause | undefined {
     return undefined;
   }
   const received = runTrace(policy, trace, {
-    // As the receive-time stamp source: every message of the input that decoded, whatever its header.
-    stampOverride: (i) => (trace.slot(i) === off.slot && trace.kind(i) !== "undecodable" ? trace.arrival(i) : undefined),
+    // As the receive-time stamp source: every message of those inputs that decoded, whatever its header.
+    stampOverride: (i) => (shifts[trace.slot(i)] !== 0 && trace.kind(i) !== "undecodable" ? trace.arrival(i) : undefined),
   });
-  const ahead = shift < 0;
+  const topics = off.map(({ t }) => t.topic);
+  const names = topics.join(" and ");
+  const runs = (shift: number): string => `${secondsText(Math.abs(shift))} ${shift < 0 ? "ahead of" : "behind"}`;
+  const what =
+    off.length === 1
+      ? `${topics[0]!}'s stamps run ${runs(off[0]!.shift)} the other inputs' (against their receive times): its machine's clock is off, so its stamps never meet theirs.`
+      : `The stamps of ${off.map(({ t, shift }) => `${t.topic} (${secondsText(Math.abs(shift))} ${shift < 0 ? "ahead" : "behind"})`).join(" and ")} are off from ${reference.topic}'s (against their receive times): their machines' clocks are off, so their stamps never meet the others'.`;
   return {
     id: "clock-offset",
-    topic: off.topic,
+    topic: topics[0]!,
     setsLost: lost,
-    evidence: { offsetNs: -shift, latencyMedian: off.latency!.median, othersLatencyMedian: reference, tuplesShifted: shifted.tuples, tuplesReceiveStamps: received.tuples },
-    stampFix: { stamps: { [off.topic]: "receive" }, tuples: received.tuples },
+    evidence: {
+      offsetNs: -off[0]!.shift,
+      offsetsNs: Object.fromEntries(off.map(({ t, shift }) => [t.topic, -shift])),
+      referenceTopic: reference.topic,
+      tuplesShifted: shifted.tuples,
+      tuplesReceiveStamps: received.tuples,
+    },
+    stampFix: { stamps: Object.fromEntries(topics.map((t) => [t, "receive" as const])), tuples: received.tuples },
     message:
-      `${off.topic}'s stamps run ${secondsText(Math.abs(shift))} ${ahead ? "ahead of" : "behind"} the other inputs' (against their receive times): its machine's clock is off, so its stamps never meet theirs. ` +
-      `With that clock set right (its stamps moved by ${secondsText(Math.abs(shift))}) the policy gives ${countText(shifted.tuples)} sets (${countText(lost)} lost); sync the clocks (chrony/NTP), or as a stopgap "stamp": "receive" on ${off.topic} gives ${countText(received.tuples)}.`,
+      `${what} With ${off.length === 1 ? "that clock" : "those clocks"} set right (${off.length === 1 ? "its stamps" : "their stamps"} moved by ${off.map(({ shift }) => secondsText(Math.abs(shift))).join(" and ")}) ` +
+      `the policy gives ${countText(shifted.tuples)} sets (${countText(lost)} lost); sync the clocks (chrony/NTP), or as a stopgap "stamp": "receive" on ${names} gives ${countText(received.tuples)}.`,
     runs: 2,
   };
 }
