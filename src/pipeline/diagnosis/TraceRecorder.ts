@@ -48,51 +48,46 @@ export class TraceRecorder<M extends PipelineInput = PipelineInput> implements P
       return;
     }
     let trace = this.#trace;
+    let arrival = event.arrival ?? NaN;
     if (trace == undefined || this.#provisional) {
       // No time base yet, so this message has no usable header stamp (one with a valid stamp
       // fixes the base before it gets here): record it by its receive time.
       const { sec, nsec } = event.input.receiveTime;
-      trace ??= new StampTrace(this.#topics, TimeBase.forFirstSecNsec(sec, nsec), this.#capacity);
+      const base = trace?.base ?? TimeBase.forFirstSecNsec(sec, nsec);
+      trace ??= new StampTrace(this.#topics, base, this.#capacity);
       this.#trace = trace;
       this.#provisional = true;
-      let arrival = NaN;
-      try {
-        arrival = trace.base.fromSecNsec(sec, nsec);
-      } catch {
-        // a receive time 52 days from the first one (another clock): unknown
-      }
-      for (const slot of event.slots) {
-        trace.add(slot, NaN, arrival, event.unstamped ?? "no-header");
-      }
-      return;
-    }
-    const arrival = event.arrival ?? NaN;
-    if (event.stamp != undefined) {
-      for (const slot of event.slots) {
-        trace.add(slot, event.stamp, arrival);
-      }
-      return;
+      arrival = orUnknown(() => base.fromSecNsec(sec, nsec));
     }
     for (const slot of event.slots) {
-      trace.add(slot, NaN, arrival, event.unstamped ?? "no-header");
+      if (event.stamp != undefined) {
+        trace.add(slot, event.stamp, arrival);
+      } else {
+        trace.add(slot, NaN, arrival, event.unstamped ?? "no-header");
+      }
     }
   }
 }
 
 /**
  * Appends the events of a trace recorded on receive times to the trace on the pipeline's time
- * base; a receive time outside that base's window (another clock) becomes unknown (NaN), as the
+ * base; a receive time outside that base's window (another clock) becomes unknown, as the
  * pipeline's own arrival of a message it could not place.
  */
 function moveEvents(from: StampTrace, to: StampTrace): void {
   to.truncated += from.truncated;
   for (let i = 0; i < from.length; i++) {
-    let arrival = NaN;
-    try {
-      arrival = to.base.fromNanoseconds(from.base.toNanoseconds(from.arrival(i)));
-    } catch {
-      // another clock: unknown
-    }
+    const a = from.arrival(i);
+    const arrival = a === a ? orUnknown(() => to.base.fromNanoseconds(from.base.toNanoseconds(a))) : NaN;
     to.add(from.slot(i), NaN, arrival, from.kind(i));
+  }
+}
+
+/** A time converted onto a base, or NaN (unknown) when it lies outside the base's window. */
+function orUnknown(convert: () => number): number {
+  try {
+    return convert();
+  } catch {
+    return NaN;
   }
 }

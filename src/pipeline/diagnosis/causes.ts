@@ -1,3 +1,4 @@
+import { policyDescriptor } from "../../filters/policies/descriptors";
 import type { PolicyConfig } from "../config";
 import { StampTrace } from "./StampTrace";
 import { defaultValue, type ParameterValue } from "./candidates";
@@ -29,6 +30,24 @@ export const CAUSE_IDS = [
 
 /** A cause id. */
 export type CauseId = (typeof CAUSE_IDS)[number];
+
+/**
+ * Causes that block every set whatever they cost (an input without a single message): ranked
+ * first, and the verdict even when nothing can be counted without them.
+ */
+const BLOCKING: ReadonlySet<CauseId> = new Set<CauseId>(["silent-input"]);
+
+/**
+ * Causes that no setting of the policy removes, so a verdict naming one offers no policy change:
+ * for a clock offset the search only widens a limit to the offset (matching across the wrong
+ * clock), and a silent input leaves nothing to search.
+ */
+export const BEYOND_THE_POLICY: ReadonlySet<CauseId> = new Set<CauseId>(["clock-offset", "silent-input"]);
+
+/** Whether a cause can be the diagnosis's verdict: it costs sets, or it blocks them all. */
+export function isVerdict(cause: DiagnosisCause): boolean {
+  return cause.setsLost > 0 || BLOCKING.has(cause.id);
+}
 
 /** One reason sets are missing, with the evidence counted on the recording. */
 export interface DiagnosisCause {
@@ -129,8 +148,8 @@ export function findCauses(input: CauseInput): DiagnosisCause[] {
       });
     }
   }
-  // A silent input comes first whatever it costs: nothing else matters until it publishes.
-  const rank = (c: DiagnosisCause): number => (c.id === "silent-input" ? Infinity : c.setsLost);
+  // A blocking cause comes first whatever it costs: nothing else matters until it is gone.
+  const rank = (c: DiagnosisCause): number => (BLOCKING.has(c.id) ? Infinity : c.setsLost);
   return causes
     .map((c, i) => ({ c, i }))
     .sort((a, b) => (rank(b.c) !== rank(a.c) ? rank(b.c) - rank(a.c) : a.i - b.i))
@@ -476,9 +495,12 @@ function silentInputCause(input: CauseInput): DiagnosisCause | undefined {
   }
   const keep = facts.topics.filter((t) => t.messages > 0).map((t) => t.slot);
   const without = withoutSlots(trace, keep);
-  const rec = policy as unknown as Record<string, unknown>;
+  // The policy's per-slot parameters (by its descriptor) keep the entries of the inputs left.
+  const perSlot = new Set(
+    (policyDescriptor(policy.type)?.parameters ?? []).filter((p) => p.kind === "perSlotDuration" || p.kind === "perSlotSignedDuration").map((p) => p.name),
+  );
   const narrowed = Object.fromEntries(
-    Object.entries(rec).map(([k, v]) => [k, Array.isArray(v) && v.length === trace.slots ? keep.map((slot) => v[slot] as unknown) : v]),
+    Object.entries(policy).map(([k, v]) => [k, perSlot.has(k) && Array.isArray(v) ? keep.map((slot) => v[slot] as unknown) : v]),
   ) as unknown as PolicyConfig;
   let alone: number | undefined;
   if (keep.length >= 2) {

@@ -3,7 +3,7 @@ import type { PolicyConfig } from "../config";
 import type { StampTrace } from "./StampTrace";
 import type { ParameterValue } from "./candidates";
 import { roundDuration } from "./candidates";
-import { findCauses, type DiagnosisCause } from "./causes";
+import { BEYOND_THE_POLICY, findCauses, isVerdict, type DiagnosisCause } from "./causes";
 import { traceFacts, type TopicFacts, type TraceFacts } from "./facts";
 import { countText, msText, policyJson, valueJson, valueText } from "./format";
 import { runTrace, type TraceRun } from "./runTrace";
@@ -335,17 +335,14 @@ function headlineOf(
   alternative: PolicySearchResult | undefined,
 ): string {
   const cur = own.start.run.tuples;
-  const top = causes.find((c) => c.setsLost > 0 || c.id === "silent-input");
+  const top = causes.find(isVerdict);
   const first = suggestions.find((s) => s.kind === "first");
   const parts: string[] = [];
   if (top) {
     parts.push(top.message);
   }
-  if (top?.id === "clock-offset" || top?.id === "silent-input") {
-    // No setting of the policy is the fix: what the search finds for a clock offset only widens a
-    // limit to it (matches across a wrong clock), and a silent input leaves nothing to search.
-    // The cause says what to change.
-    return parts.join(" ");
+  if (top != undefined && BEYOND_THE_POLICY.has(top.id)) {
+    return parts.join(" "); // the cause says what to change
   }
   const better = alternative != undefined && alternative.first.run.tuples > 2 * own.best.run.tuples;
   if (first) {
