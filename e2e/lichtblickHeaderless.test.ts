@@ -5,29 +5,15 @@
 // re-run gives the sets the diagnosis promised. The expected headline and count come from `lockstep doctor --json`
 // on the same file and config.
 import { join } from "node:path";
-import type { Browser, Locator, Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import { addLockstepPanel, APPS, chooseOption, cliDoctor, installExtension, openPanelSettings, openRecording, panelNumber, realAppSkipReason, serveApp, SHARED, type AppServer } from "./realApp";
+import { addLockstepPanel, APPS, chooseOption, cliDoctor, fieldValue, installExtension, openPanelSettings, openRecording, panelNumber, realAppSkipReason, serveApp, SHARED, type AppServer } from "./realApp";
 import { ARTIFACTS, ensurePackaged, launchChromium } from "./setup";
 import type { Diagnosis } from "../src/pipeline/diagnosis";
 
 const RECORDING = "rosbag2-upstream/mcap-talker/talker.mcap";
 const CONFIG = { inputs: [{ topic: "/rosout" }, { topic: "/topic" }], policy: { type: "ros/approximate-time", queueSize: 10 } };
-
-/** The select of the n-th settings field with this label (the slots' fields share labels). */
-function nthSelect(page: Page, label: string, n: number): Locator {
-  return page
-    .locator(`xpath=//div[@title="${label}" or normalize-space(text())="${label}"]/parent::div/following-sibling::div[1]`)
-    .nth(n)
-    .locator('[role="button"], [role="combobox"]')
-    .first();
-}
-
-async function pick(page: Page, label: string, n: number, option: RegExp): Promise<void> {
-  await nthSelect(page, label, n).click();
-  await page.getByRole("option", { name: option }).first().click();
-}
 
 const skip = realAppSkipReason(APPS.lichtblick);
 
@@ -64,8 +50,8 @@ describe.skipIf(skip != undefined)(`The Diagnosis tab on inputs without header s
     const addInput = page.locator('[data-testid^="settings__nodeHeaderToggle__"]', { hasText: "Input topics" }).first().locator("xpath=..").getByTitle("Add input");
     await addInput.click();
     await addInput.click();
-    await pick(page, "Topic", 0, /^\/rosout .*no header stamp/);
-    await pick(page, "Topic", 1, /^\/topic .*no header stamp/);
+    await chooseOption(page, "Topic", /^\/rosout .*no header stamp/, 0);
+    await chooseOption(page, "Topic", /^\/topic .*no header stamp/, 1);
     await chooseOption(page, "Type", "ros/approximate-time");
 
     const d = await expected;
@@ -90,8 +76,8 @@ describe.skipIf(skip != undefined)(`The Diagnosis tab on inputs without header s
     expect(await page.locator('[data-testid="diagnosis-stamp-fix-0"]').getAttribute("data-tuples")).toBe(String(promised));
     await page.locator('[data-testid="diagnosis-stamp-apply-0"]').click();
     await page.locator('[data-testid="analysis-stale"]').waitFor({ timeout: 60_000 });
-    await expect.poll(async () => await nthSelect(page, "Stamp source", 0).textContent()).toBe("Receive time");
-    await expect.poll(async () => await nthSelect(page, "Stamp source", 1).textContent()).toBe("Receive time");
+    await expect.poll(async () => await fieldValue(page, "Stamp source", 0)).toBe("Receive time");
+    await expect.poll(async () => await fieldValue(page, "Stamp source", 1)).toBe("Receive time");
     await page.locator('[data-testid="analyze-button"]').click();
     await page.locator('[data-testid="analysis-done"]').waitFor({ timeout: 600_000 });
     await expect.poll(async () => await panelNumber(page, "tuple-count")).toBe(promised);

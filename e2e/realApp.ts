@@ -220,14 +220,17 @@ export async function expandNode(page: Page, label: string, firstField: string):
   await fieldInput(page, firstField).waitFor({ timeout: 10_000 });
 }
 
-/** The input area of the settings field with this label (the cell after its label). */
-export function fieldInput(page: Page, label: string): Locator {
-  return page.locator(`xpath=//div[@title="${label}" or normalize-space(text())="${label}"]/parent::div/following-sibling::div[1]`).first();
+/**
+ * The input area of the settings field with this label (the cell after its label); `nth` picks
+ * among fields that share a label (each input slot's "Topic", say), in sidebar order.
+ */
+export function fieldInput(page: Page, label: string, nth = 0): Locator {
+  return page.locator(`xpath=//div[@title="${label}" or normalize-space(text())="${label}"]/parent::div/following-sibling::div[1]`).nth(nth);
 }
 
-/** Picks an option of a select field in the settings sidebar. */
-export async function chooseOption(page: Page, label: string, option: string | RegExp): Promise<void> {
-  await fieldInput(page, label).locator('[role="button"], [role="combobox"]').first().click();
+/** Picks an option of a select field in the settings sidebar (the `nth` with this label). */
+export async function chooseOption(page: Page, label: string, option: string | RegExp, nth = 0): Promise<void> {
+  await fieldInput(page, label, nth).locator('[role="button"], [role="combobox"]').first().click();
   await page.getByRole("option", { name: option }).first().click();
 }
 
@@ -239,9 +242,9 @@ export async function typeInField(page: Page, label: string, text: string): Prom
   await input.press("Tab");
 }
 
-/** The value shown by a settings field (input value, or a select's text). */
-export async function fieldValue(page: Page, label: string): Promise<string> {
-  const cell = fieldInput(page, label);
+/** The value shown by a settings field (input value, or a select's text; the `nth` with this label). */
+export async function fieldValue(page: Page, label: string, nth = 0): Promise<string> {
+  const cell = fieldInput(page, label, nth);
   const select = cell.locator('[role="button"], [role="combobox"]').first();
   if ((await select.count()) > 0) {
     return (await select.textContent()) ?? "";
