@@ -11,6 +11,19 @@ import { receivedAt, recordThroughPipeline, T0 } from "./testTraces";
 
 const POLICY = { type: "ros/approximate-time", queueSize: 10 } as const;
 
+/** The messages with each listed topic's header stamps moved back by its clock offset (ns). */
+function withClocksSetRight(messages: readonly PipelineInput[], offsetsNs: Readonly<Record<string, number>>): PipelineInput[] {
+  return messages.map((m) => {
+    const by = offsetsNs[m.topic];
+    if (by == undefined) {
+      return m;
+    }
+    const stamp = (m.message as { header: { stamp: { sec: number; nsec: number } } }).header.stamp;
+    const ns = BigInt(stamp.sec) * 1_000_000_000n + BigInt(stamp.nsec) - BigInt(by);
+    return { ...m, message: { header: { stamp: { sec: Number(ns / 1_000_000_000n), nsec: Number(ns % 1_000_000_000n) } } } };
+  });
+}
+
 describe("the diagnosis of an input whose machine clock is off (stamps hours from the others')", () => {
   it("names the clock, costs it by a run with the clock set right, and its stopgap count is the pipeline's with receive-time stamps", () => {
     fc.assert(
@@ -39,12 +52,7 @@ describe("the diagnosis of an input whose machine clock is off (stamps hours fro
           // within the latencies and jitter; its cost is the pipeline's sets with /b's stamps moved by it.
           const offsetNs = top.evidence.offsetNs as number;
           expect(Math.abs(offsetNs - offsetSec * 1e9)).toBeLessThanOrEqual(10_000_000);
-          const corrected = messages.map((m) => {
-            const stamp = (m.message as { header: { stamp: { sec: number; nsec: number } } }).header.stamp;
-            const ns = BigInt(stamp.sec) * 1_000_000_000n + BigInt(stamp.nsec) - BigInt(offsetNs);
-            const moved = { sec: Number(ns / 1_000_000_000n), nsec: Number(ns % 1_000_000_000n) };
-            return m.topic === "/b" ? { ...m, message: { header: { stamp: moved } } } : m;
-          });
+          const corrected = withClocksSetRight(messages, { "/b": offsetNs });
           expect(top.setsLost).toBe(recordThroughPipeline({ inputs, policy }, corrected).tuples - tuples);
           const received = recordThroughPipeline({ inputs: [inputs[0]!, { topic: "/b", stamp: "receive" }], policy }, messages).tuples;
           expect(top.evidence.tuplesReceiveStamps).toBe(received);
@@ -80,15 +88,7 @@ describe("the diagnosis of two inputs from a second machine whose clock is off",
     expect(top.message).toMatch(/^The stamps of \/b \(2400\.0 s ahead\) and \/c \(2400\.0 s ahead\) are off from \/a's/);
     const offsets = top.evidence.offsetsNs as Record<string, number>;
     expect(Object.keys(offsets).sort()).toEqual(["/b", "/c"]);
-    const moved = messages.map((m) => {
-      const by = offsets[m.topic];
-      if (by == undefined) {
-        return m;
-      }
-      const st = (m.message as { header: { stamp: { sec: number; nsec: number } } }).header.stamp;
-      const ns = BigInt(st.sec) * 1_000_000_000n + BigInt(st.nsec) - BigInt(by);
-      return { ...m, message: { header: { stamp: { sec: Number(ns / 1_000_000_000n), nsec: Number(ns % 1_000_000_000n) } } } };
-    });
+    const moved = withClocksSetRight(messages, offsets);
     expect(top.setsLost).toBe(recordThroughPipeline({ inputs, policy }, moved).tuples - tuples);
     expect(top.setsLost).toBeGreaterThan(0);
     const received = recordThroughPipeline({ inputs: [inputs[0]!, { topic: "/b", stamp: "receive" }, { topic: "/c", stamp: "receive" }], policy }, messages).tuples;
