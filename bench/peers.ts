@@ -34,28 +34,38 @@ export const PEERS_SOURCE = join(ROOT, "..", "shared", "bench", "peers");
 export interface PeerPair {
   /** The Lockstep benchmark (a registry name). */
   readonly lockstep: string;
-  /** The C++ library's program and arguments, relative to the scratch folder. */
+  /**
+   * The C++ library's program and arguments, relative to the scratch folder: the `-inline` build,
+   * the stub time code inlined (the best case for C++, which the targets are read against).
+   */
   readonly cpp: readonly string[];
+  /**
+   * The same program's `-outline` build: the time code called across object files, as a program
+   * linked against librclcpp.so calls it (what a ROS node gets).
+   */
+  readonly cppLinked: readonly string[];
   /** The floor it is read against: `bare` (stamps only) or `messages` (message objects). */
   readonly floor: "bare" | "messages";
 }
 
 /**
- * One comparison on both time bases: `w3/<name>` (stamps from 0) against the C++ program as
- * given, `w3e/<name>` (epoch stamps) against the same program with `--epoch`.
+ * One comparison on both time bases: `w3/<name>` (stamps from 0) against the C++ program's two
+ * builds as given, `w3e/<name>` (epoch stamps) against the same programs with `--epoch`.
  */
-function onBothBases(name: string, cpp: readonly string[], floor: PeerPair["floor"]): PeerPair[] {
+function onBothBases(name: string, program: string, args: readonly string[], floor: PeerPair["floor"]): PeerPair[] {
+  const inline = [`bin/${program}-inline`, ...args];
+  const outline = [`bin/${program}-outline`, ...args];
   return [
-    { lockstep: `w3/${name}`, cpp, floor },
-    { lockstep: `w3e/${name}`, cpp: [...cpp, "--epoch"], floor },
+    { lockstep: `w3/${name}`, cpp: inline, cppLinked: outline, floor },
+    { lockstep: `w3e/${name}`, cpp: [...inline, "--epoch"], cppLinked: [...outline, "--epoch"], floor },
   ];
 }
 
 /** What `--peers` compares (W3.md's figures; bare policies against the bare floor). */
 export const PEER_PAIRS: readonly PeerPair[] = Object.freeze([
-  ...onBothBases("fkie-approximate-time/bare", ["bin/fkie_bench-inline", "bare"], "bare"),
-  ...onBothBases("fkie-approximate-time/pipeline", ["bin/fkie_bench-inline", "pipeline"], "messages"),
-  ...onBothBases("ros-approximate-time/pipeline", ["bin/ros2_bench-inline", "subscriber"], "messages"),
+  ...onBothBases("fkie-approximate-time/bare", "fkie_bench", ["bare"], "bare"),
+  ...onBothBases("fkie-approximate-time/pipeline", "fkie_bench", ["pipeline"], "messages"),
+  ...onBothBases("ros-approximate-time/pipeline", "ros2_bench", ["subscriber"], "messages"),
 ]);
 
 /** The floors, keyed like `PeerPair.floor`: C++ and the shared JavaScript one. */

@@ -77,11 +77,16 @@ export function benchWithPeers(options: PeersRunOptions): boolean {
       }
       const pair = PEER_PAIRS.find((p) => p.lockstep === name);
       if (pair && dir != undefined) {
-        const r = runPeer(dir, pair.cpp, n, log);
-        if (r) {
-          record(`peer:${name}`, r.nsPerMsg);
-          if (r.outputHash != undefined && r.outputHash !== reports.get(name)?.outputHash) {
-            log(`${name}: the C++ peer's output hash ${r.outputHash} differs from Lockstep's`);
+        for (const [key, command] of [
+          [`peer:${name}`, pair.cpp],
+          [`peer:linked:${name}`, pair.cppLinked],
+        ] as const) {
+          const r = runPeer(dir, command, n, log);
+          if (r) {
+            record(key, r.nsPerMsg);
+            if (r.outputHash != undefined && r.outputHash !== reports.get(name)?.outputHash) {
+              log(`${name}: the C++ peer ${command.join(" ")}'s output hash ${r.outputHash} differs from Lockstep's`);
+            }
           }
         }
       }
@@ -114,8 +119,13 @@ export function benchWithPeers(options: PeersRunOptions): boolean {
     const cpp = figures.get(`peer:${name}`)?.wall;
     if (cpp) {
       line.cppNsPerMsg = round(med(cpp)!, 1);
-      // How many times faster than the C++ library ("≥ 2×" targets).
+      // How many times faster than the C++ library ("≥ 2×" targets, read against this build).
       line.cppOverLockstep = ratio(cpp, f.wall)!;
+    }
+    const cppLinked = figures.get(`peer:linked:${name}`)?.wall;
+    if (cppLinked) {
+      line.cppLinkedNsPerMsg = round(med(cppLinked)!, 1);
+      line.cppLinkedOverLockstep = ratio(cppLinked, f.wall)!;
     }
     const kind = pair?.floor ?? familyFloor(name);
     if (kind != undefined) {

@@ -32,6 +32,7 @@ import type { TimeBase } from "../../time";
 import { CliError } from "../CliError";
 import { OutputFolder } from "../OutputFolder";
 import { ResultChannels } from "../ResultChannels";
+import { RECORDING_ARGUMENT } from "../recordingArgument";
 import { configInFusionNode } from "../youngGeneration";
 
 /** Options of `runAnalyze`. */
@@ -84,7 +85,7 @@ export function registerAnalyze(program: Command): void {
   program
     .command("analyze")
     .description("run the pipeline (sync and fusion) over a .bag or .mcap recording")
-    .argument("<file>", "a ROS 1 bag, an MCAP file, a rosbag2 bag folder or .db3 file")
+    .argument("<file>", RECORDING_ARGUMENT)
     .requiredOption("--config <file|json>", "pipeline config (JSON file or inline JSON)")
     .option("--fusion <fuse.yaml>", "fuse's own YAML parameter file, replacing the config's fusion section")
     .option("--out <dir>", "write tuples.jsonl, drops.jsonl, summary.json and synchronized.mcap here")

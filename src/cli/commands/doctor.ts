@@ -6,6 +6,7 @@ import type { RecordedMessage } from "../../recording";
 import { CliError } from "../CliError";
 import { configInFusionNode } from "../youngGeneration";
 import { runAnalyze, type AnalyzeResult } from "./analyze";
+import { RECORDING_ARGUMENT } from "../recordingArgument";
 
 /** What `doctor` computed on a recording: the analysis, the diagnosis and the stamp trace it holds. */
 export interface DoctorResult {
@@ -38,7 +39,7 @@ export function registerDoctor(program: Command): void {
   program
     .command("doctor")
     .description("why are synchronized sets missing, what to change, and how many sets the change gives")
-    .argument("<file>", "a ROS 1 bag or an MCAP file")
+    .argument("<file>", RECORDING_ARGUMENT)
     .requiredOption("--config <file|json>", "pipeline config (JSON file or inline JSON)")
     .option("--fusion <fuse.yaml>", "fuse's own YAML parameter file, replacing the config's fusion section")
     .option("--json", "print the diagnosis as JSON")

@@ -60,5 +60,7 @@ describe.skipIf(!HAS_SHARED_DATA)("lockstep info", () => {
     const text = describeFacts("bag", services).join("\n");
     expect(text).toMatch(/\/test_service1\/_service_event\n {2}type test_msgs\/srv\/BasicTypes_Event, encoding cdr, 4 messages.*\n {2}not decodable: no message definition/);
     expect(services.topics.find((t) => t.topic === "/test_topic1")!.stampSource).toBe("none");
+    // One message is "1 message", not "1 messages".
+    expect(text).toMatch(/\/test_topic1\n {2}type test_msgs\/msg\/Strings, encoding cdr, 1 message\n/);
   });
 });

@@ -1,8 +1,10 @@
 import type { Command } from "commander";
 
+import { countOf } from "../../pipeline/diagnosis/format";
 import { recordingFacts, RecordingError, type RecordingFacts, type TopicFacts } from "../../recording";
 import { openRecordingFile } from "../../recording/node";
 import { CliError } from "../CliError";
+import { RECORDING_ARGUMENT } from "../recordingArgument";
 
 function ms(ns: number): string {
   return `${(ns / 1e6).toFixed(2)} ms`;
@@ -28,7 +30,7 @@ export function describeFacts(file: string, facts: RecordingFacts): string[] {
   }
   for (const t of facts.topics) {
     lines.push(t.topic);
-    lines.push(`  type ${t.type || "(none)"}, encoding ${t.encoding ?? "?"}, ${t.messages} messages${t.rateHz == undefined ? "" : `, ${t.rateHz.toFixed(2)} Hz`}`);
+    lines.push(`  type ${t.type || "(none)"}, encoding ${t.encoding ?? "?"}, ${countOf(t.messages, "message")}${t.rateHz == undefined ? "" : `, ${t.rateHz.toFixed(2)} Hz`}`);
     const reason = facts.unreadableTopics[t.topic];
     if (reason != undefined) {
       lines.push(`  not decodable: ${reason}`);
@@ -53,7 +55,7 @@ export function registerInfo(program: Command): void {
   program
     .command("info")
     .description("show a recording's topics, types, rates, stamps, latency and ordering facts")
-    .argument("<recording>", "a ROS 1 bag, an MCAP file, a rosbag2 bag folder or .db3 file")
+    .argument("<recording>", RECORDING_ARGUMENT)
     .option("--json", "print the facts as one JSON object")
     .action(async (file: string, opts: { json?: boolean }) => {
       let recording;

@@ -7,6 +7,7 @@ import { RecordingError, type Recording, type RecordingChannel } from "../../rec
 import { openRecordingFile } from "../../recording/node";
 import { CliError } from "../CliError";
 import { escapeControlCharacters } from "../logText";
+import { RECORDING_ARGUMENT } from "../recordingArgument";
 import { BoundedClientSocket, type ClientSendStats } from "../serve/BoundedClientSocket";
 import { ClientRelay, describe } from "../serve/ClientRelay";
 import { shiftHeaderStamp, startsWithHeader, type ShiftableEncoding } from "../serve/headerStamp";
@@ -419,7 +420,7 @@ export function registerServe(program: Command): void {
     .description(
       "play a recording as a live Foxglove WebSocket server on 127.0.0.1 (time capability; what clients publish is relayed and logged)",
     )
-    .argument("<file>", "recording to play (.bag or .mcap)")
+    .argument("<file>", `the recording to play: ${RECORDING_ARGUMENT}`)
     .option("--port <n>", "TCP port on 127.0.0.1", "8765")
     .option("--speed <x>", "playback speed factor (1 = real time)", "1")
     .option("--loop", "start over at the end", false)

@@ -3,7 +3,7 @@ import type { PolicyConfig } from "../config";
 import { StampTrace } from "./StampTrace";
 import { defaultValue, type ParameterValue } from "./candidates";
 import type { TopicFacts, TraceFacts } from "./facts";
-import { countText, hzText, msText, policyJson, valueText } from "./format";
+import { countOf, countText, hzText, msText, policyJson, valueText } from "./format";
 import { runTrace, type TraceRun } from "./runTrace";
 import type { Evaluation, PolicySearchResult } from "./search";
 import type { SearchablePolicy } from "./searchSpace";
@@ -123,7 +123,7 @@ export function findCauses(input: CauseInput): DiagnosisCause[] {
       topic: sparse.topic,
       setsLost: 0,
       evidence: { messages: sparse.messages, rateHz: sparse.rateHz, fastestTopic: fast.topic, fastestRateHz: fast.rateHz },
-      message: `${sparse.topic} (${hzText(sparse.rateHz)}) is much slower than ${fast.topic} (${hzText(fast.rateHz)}): every set needs one of its ${countText(sparse.messages)} messages, so there can be at most that many sets.`,
+      message: `${sparse.topic} (${hzText(sparse.rateHz)}) is much slower than ${fast.topic} (${hzText(fast.rateHz)}): every set needs one of its ${countOf(sparse.messages, "message")}, so there can be at most that many sets.`,
     });
   }
   const costed = new Set(causes.filter((c) => c.id === "clock-offset").map((c) => c.topic));
@@ -144,7 +144,7 @@ export function findCauses(input: CauseInput): DiagnosisCause[] {
         topic: t.topic,
         setsLost: 0,
         evidence: { receiveTies: t.receiveTies, largestBurst: t.largestBurst },
-        message: `${t.topic} arrives in bursts: ${countText(t.receiveTies)} messages share a receive time with the one before, up to ${t.largestBurst} at once; a queue must hold a whole burst.`,
+        message: `${t.topic} arrives in bursts: ${countOf(t.receiveTies, "message")} share a receive time with the one before, up to ${t.largestBurst} at once; a queue must hold a whole burst.`,
       });
     }
   }
@@ -166,7 +166,7 @@ function parameterCause(
   fix: Evaluation,
 ): DiagnosisCause | undefined {
   const { facts, current } = input;
-  const lostText = `${countText(lost)} sets lost`;
+  const lostText = `${countOf(lost, "set")} lost`;
   const drops = current.drops;
   const fromText = valueText(kind, from);
   const toText = valueText(kind, to);
@@ -230,7 +230,7 @@ function parameterCause(
       ...(back ? { topic: back.topic } : {}),
       setsLost: lost,
       evidence: { backwardSteps: facts.topics.map((x) => x.backwardSteps), drops: drops["out-of-order-reset"] ?? 0 },
-      message: `${back?.topic ?? "an input"}'s stamps go backwards ${back?.backwardSteps ?? 0} times and each step resets the policy (${countText(drops["out-of-order-reset"] ?? 0)} messages discarded): ${lostText}; ros1OutOfOrder true (fkie 1.x) only resets on a step behind a held message.`,
+      message: `${back?.topic ?? "an input"}'s stamps go backwards ${countOf(back?.backwardSteps ?? 0, "time")} and each step resets the policy (${countOf(drops["out-of-order-reset"] ?? 0, "message")} discarded): ${lostText}; ros1OutOfOrder true (fkie 1.x) only resets on a step behind a held message.`,
     };
   }
   if (name === "allowHeaderless") {
@@ -240,7 +240,7 @@ function parameterCause(
       ...(t ? { topic: t.topic } : {}),
       setsLost: lost,
       evidence: { headerless: facts.topics.map((x) => x.headerless) },
-      message: `${t?.topic ?? "an input"} has ${countText(t?.headerless ?? 0)} messages without a header: ${lostText}; allowHeaderless true matches them by their receive time.`,
+      message: `${t?.topic ?? "an input"} has ${countOf(t?.headerless ?? 0, "message")} without a header: ${lostText}; allowHeaderless true matches them by their receive time.`,
     };
   }
   return undefined;
@@ -252,7 +252,7 @@ function queueCause(name: string, queue: number, lost: number, facts: TraceFacts
   const sparse = facts.topics[facts.sparsestSlot]!;
   const period = fast.period?.median ?? 0;
   const coverage = queue * period;
-  const lostText = `${countText(lost)} sets lost`;
+  const lostText = `${countOf(lost, "set")} lost`;
   const evidence = {
     parameter: name,
     value: queue,
@@ -326,7 +326,7 @@ function dataCauses(input: CauseInput): DiagnosisCause[] {
           drops: current.drops["out-of-order-reset"] ?? 0,
           tuplesWithoutThem: repaired.tuples,
         },
-        message: `${worst.topic}'s stamps go backwards ${countText(worst.backwardSteps)} times${(current.drops["out-of-order-reset"] ?? 0) > 0 ? ` (${countText(current.drops["out-of-order-reset"] ?? 0)} messages discarded by resets)` : ""}: without those messages the policy gives ${countText(repaired.tuples)} sets (${countText(lost)} lost); stamp at the sensor, or reorder upstream.`,
+        message: `${worst.topic}'s stamps go backwards ${countOf(worst.backwardSteps, "time")}${(current.drops["out-of-order-reset"] ?? 0) > 0 ? ` (${countOf(current.drops["out-of-order-reset"] ?? 0, "message")} discarded by resets)` : ""}: without those messages the policy gives ${countOf(repaired.tuples, "set")} (${countText(lost)} lost); stamp at the sensor, or reorder upstream.`,
         runs: 1,
       });
     }
@@ -360,8 +360,8 @@ function dataCauses(input: CauseInput): DiagnosisCause[] {
     ).filter(([n]) => n > 0);
     const what =
       kinds.length === 1
-        ? `${countText(kinds[0]![0])} messages ${kinds[0]![1]}, which no set can use`
-        : `${countText(unusable(worst))} messages no set can use (${kinds.map(([n, k]) => `${countText(n)} ${k}`).join(", ")})`;
+        ? `${countOf(kinds[0]![0], "message")} ${kinds[0]![1]}, which no set can use`
+        : `${countOf(unusable(worst), "message")} no set can use (${kinds.map(([n, k]) => `${countText(n)} ${k}`).join(", ")})`;
     // When every input concerned has no usable stamp, their receive-time stamp source gives
     // exactly the repaired run.
     const stampFix =
@@ -374,7 +374,7 @@ function dataCauses(input: CauseInput): DiagnosisCause[] {
       evidence: Object.fromEntries(
         missing.map((t) => [t.topic, { headerless: t.headerless, zeroStamps: t.zeroStamps, offClockStamps: t.offClockStamps }]),
       ),
-      message: `${worst.topic} has ${what}${others.length === 0 ? "" : `, and ${others.join(", ")} more on the other inputs`}: stamped with their receive times they would give ${countText(repaired.tuples)} sets (${countText(Math.max(0, repaired.tuples - cur))} lost).${how}`,
+      message: `${worst.topic} has ${what}${others.length === 0 ? "" : `, and ${others.join(", ")} more on the other inputs`}: stamped with their receive times they would give ${countOf(repaired.tuples, "set")} (${countText(Math.max(0, repaired.tuples - cur))} lost).${how}`,
       runs: 1,
     });
   }
@@ -397,7 +397,7 @@ function dataCauses(input: CauseInput): DiagnosisCause[] {
         topic: sparse.topic,
         setsLost: lost,
         evidence: { commonStamps: facts.commonStamps, sparsestMessages: sparse.messages, jitter },
-        message: `${policy.type} only pairs identical stamps, and only ${countText(facts.commonStamps)} stamps occur on every input (the stamps jitter by up to ${msText(jitter)})${alt != undefined ? `: ${alt.space.type} gives ${countText(alt.first.run.tuples)} sets (${countText(lost)} lost)` : ""}.`,
+        message: `${policy.type} only pairs identical stamps, and only ${countOf(facts.commonStamps, "stamp")} occur on every input (the stamps jitter by up to ${msText(jitter)})${alt != undefined ? `: ${alt.space.type} gives ${countOf(alt.first.run.tuples, "set")} (${countText(lost)} lost)` : ""}.`,
         ...(alt != undefined ? { fix: { policy: policyJson(alt.first.policy, alt.space, trace.slots), tuples: alt.first.run.tuples } } : {}),
       });
     }
@@ -472,7 +472,7 @@ function clockSkewCause(input: CauseInput): DiagnosisCause | undefined {
     stampFix: { stamps: Object.fromEntries(topics.map((t) => [t, "receive" as const])), tuples: received.tuples },
     message:
       `${what} With ${off.length === 1 ? "that clock" : "those clocks"} set right (${off.length === 1 ? "its stamps" : "their stamps"} moved by ${off.map(({ shift }) => secondsText(Math.abs(shift))).join(" and ")}) ` +
-      `the policy gives ${countText(shifted.tuples)} sets (${countText(lost)} lost); sync the clocks (chrony/NTP), or as a stopgap "stamp": "receive" on ${names} gives ${countText(received.tuples)}.`,
+      `the policy gives ${countOf(shifted.tuples, "set")} (${countText(lost)} lost); sync the clocks (chrony/NTP), or as a stopgap "stamp": "receive" on ${names} gives ${countText(received.tuples)}.`,
     runs: 2,
   };
 }
@@ -511,14 +511,15 @@ function silentInputCause(input: CauseInput): DiagnosisCause | undefined {
     }
   }
   const names = silent.map((t) => t.topic).join(" and ");
+  const one = silent.length === 1;
   return {
     id: "silent-input",
     topic: silent[0]!.topic,
     setsLost: Math.max(0, (alone ?? 0) - current.tuples),
     evidence: { silent: silent.map((t) => t.topic), tuplesWithoutThem: alone ?? null },
     message:
-      `${names} ${silent.length === 1 ? "has" : "have"} no message: every set needs one message of each input, so the policy can emit none` +
-      `${alone == undefined ? "" : `; the other inputs alone give ${countText(alone)} sets`}. Check that ${names} ${silent.length === 1 ? "is" : "are"} published and recorded under that name (remaps, namespaces; \`lockstep info\` lists a recording's topics).`,
+      `${names} ${one ? "has" : "have"} no message: every set needs one message of each input, so the policy can emit none` +
+      `${alone == undefined ? "" : `; the other inputs alone give ${countOf(alone, "set")}`}. Check that ${names} ${one ? "is" : "are"} published under that name (remaps, namespaces) and, in a recording, that ${one ? "it was" : "they were"} recorded (\`lockstep info\` lists a recording's topics).`,
     runs: alone == undefined ? 0 : 1,
   };
 }

@@ -5,7 +5,7 @@ import type { ParameterValue } from "./candidates";
 import { roundDuration } from "./candidates";
 import { BEYOND_THE_POLICY, findCauses, isVerdict, type DiagnosisCause } from "./causes";
 import { traceFacts, type TopicFacts, type TraceFacts } from "./facts";
-import { countText, msText, policyJson, valueJson, valueText } from "./format";
+import { countOf, countText, msText, policyJson, valueJson, valueText } from "./format";
 import { runTrace, type TraceRun } from "./runTrace";
 import { searchPolicy, type Evaluation, type PolicySearchResult } from "./search";
 import { familyOf, searchSpaceOf, type SearchablePolicy } from "./searchSpace";
@@ -78,7 +78,7 @@ export function diagnose(trace: StampTrace, policy: PolicyConfig, options: Diagn
       bestTuples: run.tuples,
       causes: findCauses({ trace, facts, policy, current: run }),
       suggestions: [],
-      headline: `${policy.type} pairs messages by arrival, not by stamp: nothing in the stamps to tune (${countText(run.tuples)} sets).`,
+      headline: `${policy.type} pairs messages by arrival, not by stamp: nothing in the stamps to tune (${countOf(run.tuples, "set")}).`,
       facts: facts.topics,
       runs: 1,
       events: trace.length,
@@ -119,7 +119,7 @@ export function diagnose(trace: StampTrace, policy: PolicyConfig, options: Diagn
     add(own.first, space, "first", `${changeText(own.first, space)}: ${resultText(own.first, current, own.best.run.tuples)}`);
   }
   if (own.best.changes.length > 0 && own.best.run.tuples > own.first.run.tuples) {
-    add(own.best, space, "most", `${changeText(own.best, space)}: ${countText(own.best.run.tuples)} sets, the most this policy gives here`);
+    add(own.best, space, "most", `${changeText(own.best, space)}: ${countOf(own.best.run.tuples, "set")}, the most this policy gives here`);
   }
   const lag = lagVariant(own.first, space, trace, facts, need);
   if (lag != undefined) {
@@ -128,7 +128,7 @@ export function diagnose(trace: StampTrace, policy: PolicyConfig, options: Diagn
       lag,
       space,
       "lag",
-      `${changeText(lag, space)}: ${countText(lag.run.tuples)} sets, emitted sooner (median lag ${msText(lag.run.lag?.median ?? 0)} instead of ${msText(own.first.run.lag?.median ?? 0)})`,
+      `${changeText(lag, space)}: ${countOf(lag.run.tuples, "set")}, emitted sooner (median lag ${msText(lag.run.lag?.median ?? 0)} instead of ${msText(own.first.run.lag?.median ?? 0)})`,
     );
   }
   let bestAlternative: PolicySearchResult | undefined;
@@ -136,7 +136,7 @@ export function diagnose(trace: StampTrace, policy: PolicyConfig, options: Diagn
   for (const alt of alternatives) {
     if (alt.best.run.tuples > 0) {
       const pick = alt.first;
-      add(pick, alt.space, "alternative", `${alt.space.type} with ${settingsText(pick, alt.space)}: ${countText(pick.run.tuples)} sets`);
+      add(pick, alt.space, "alternative", `${alt.space.type} with ${settingsText(pick, alt.space)}: ${countOf(pick.run.tuples, "set")}`);
       if (bestAlternative == undefined || alt.first.run.tuples > bestAlternative.first.run.tuples) {
         bestAlternative = alt;
       }
@@ -191,13 +191,13 @@ export function describeDiagnosis(d: Diagnosis): string[] {
       parts.push(`${t.backwardSteps} backward steps`);
     }
     if (t.futureStamps > 0) {
-      parts.push(`${countText(t.futureStamps)} stamps in the future of their receive time`);
+      parts.push(`${countOf(t.futureStamps, "stamp")} in the future of their receive time`);
     }
     if (t.headerless + t.zeroStamps > 0) {
       parts.push(`${t.headerless} without header, ${t.zeroStamps} zero stamps`);
     }
     if (t.offClockStamps > 0) {
-      parts.push(`${countText(t.offClockStamps)} stamps on another clock`);
+      parts.push(`${countOf(t.offClockStamps, "stamp")} on another clock`);
     }
     if (t.undecodable > 0) {
       parts.push(`${countText(t.undecodable)} undecodable`);
@@ -261,7 +261,7 @@ function settingsText(e: Evaluation, space: SearchablePolicy): string {
 
 function resultText(e: Evaluation, current: number, most: number): string {
   const tail = e.run.tuples >= most ? "the most this policy gives here" : `the most this policy gives here is ${countText(most)}`;
-  return `${countText(e.run.tuples)} sets instead of ${countText(current)} (${tail})`;
+  return `${countOf(e.run.tuples, "set")} instead of ${countText(current)} (${tail})`;
 }
 
 /**
@@ -350,18 +350,18 @@ function headlineOf(
   } else if (better) {
     const alt = suggestions.find((s) => s.kind === "alternative");
     parts.push(
-      `No searched setting of ${policy.type} gives more than ${countText(own.best.run.tuples)} sets on these stamps; switch to ${alt?.message ?? alternative.space.type}.`,
+      `No searched setting of ${policy.type} gives more than ${countOf(own.best.run.tuples, "set")} on these stamps; switch to ${alt?.message ?? alternative.space.type}.`,
     );
     return parts.join(" ");
   } else if (top) {
     // What the cause costs, no parameter recovers: "already gives" would read as all is well.
     parts.push(`No searched setting of ${policy.type} recovers them (the most any gives is ${countText(own.best.run.tuples)}).`);
   } else {
-    parts.push(`${policy.type} already gives ${countText(cur)} sets, within 2 % of the most any searched setting gives (${countText(own.best.run.tuples)}).`);
+    parts.push(`${policy.type} already gives ${countOf(cur, "set")}, within 2 % of the most any searched setting gives (${countText(own.best.run.tuples)}).`);
   }
   if (better) {
     parts.push(
-      `No setting of ${policy.type} gives more than ${countText(own.best.run.tuples)} sets on these stamps; ${alternative.space.type} gives ${countText(alternative.first.run.tuples)}.`,
+      `No setting of ${policy.type} gives more than ${countOf(own.best.run.tuples, "set")} on these stamps; ${alternative.space.type} gives ${countText(alternative.first.run.tuples)}.`,
     );
   }
   return parts.join(" ");

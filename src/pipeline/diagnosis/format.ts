@@ -8,6 +8,11 @@ export function countText(n: number): string {
   return n.toLocaleString("en-US");
 }
 
+/** A count with its noun, singular for exactly one ("1 set", "1,271 sets"). */
+export function countOf(n: number, singular: string, plural = `${singular}s`): string {
+  return `${countText(n)} ${n === 1 ? singular : plural}`;
+}
+
 /** A duration in ms with sensible precision ("106 ms", "4.2 ms", "0.05 ms"). */
 export function msText(ns: number): string {
   const ms = ns / 1e6;
