@@ -115,6 +115,17 @@ describe("settings tree ↔ config", () => {
     expect(issuesOf(c)).toEqual([]);
   });
 
+  it("an empty duration field offers the kind of value its default is not", () => {
+    const c = twoInputs();
+    expect(c.policy.type).toBe("fkie/approximate-time");
+    const nodes = buildSettingsNodes(c, env(c));
+    const placeholder = (key: string): unknown => (field(nodes, ["policy"], key) as { placeholder?: string }).placeholder;
+    // maxTimespan is unlimited by default: the placeholder offers a duration, not "unlimited" again.
+    expect(placeholder("maxTimespan")).toBe('unlimited (default), or e.g. "50ms"');
+    // maxAge is 1 s by default and may be unlimited.
+    expect(placeholder("maxAge")).toMatch(/^1\s?s \(default\), or "unlimited"$/);
+  });
+
   it("shows each validation error on the field that holds the value", () => {
     const cases: [LockstepConfig, string[], string][] = [
       [apply(twoInputs(), update(["policy", "maxTimespan"], "string", "fast")), ["policy"], "maxTimespan"],

@@ -109,6 +109,18 @@ function getPath(obj: Record<string, unknown>, dotted: string): unknown {
   return cur;
 }
 
+/**
+ * What an empty duration field shows: its default, and the other kind of value it takes (a
+ * duration when the default is unlimited, "unlimited" when it may be and is not by default).
+ */
+export function durationPlaceholder(spec: Pick<ParamSpec, "defaultText" | "nullable">): string {
+  if (spec.defaultText === "") {
+    return 'required, e.g. "50ms"';
+  }
+  const other = spec.nullable !== true ? "" : spec.defaultText === "unlimited" ? ', or e.g. "50ms"' : ', or "unlimited"';
+  return `${spec.defaultText} (default)${other}`;
+}
+
 /** The settings field that edits one policy parameter holding `value`. */
 export function paramField(spec: ParamSpec, value: unknown, slots: number, error?: string): SettingsTreeField {
   const common = { label: spec.label, help: spec.help, error };
@@ -129,10 +141,7 @@ export function paramField(spec: ParamSpec, value: unknown, slots: number, error
         ...common,
         input: "string",
         value: durationText(value),
-        placeholder:
-          spec.defaultText === ""
-            ? 'required, e.g. "50ms"'
-            : `${spec.defaultText} (default)${spec.nullable === true ? ', or "unlimited"' : ""}`,
+        placeholder: durationPlaceholder(spec),
       };
     case "boolean":
       return { ...common, input: "boolean", value: value === true };
