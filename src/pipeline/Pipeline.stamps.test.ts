@@ -79,6 +79,32 @@ describe("Pipeline stamps that cannot be used", () => {
     accounted(p, inputs.length, tuples.length, drops.length);
   });
 
+  it("inputs stamped by receive time fix the time base from their receive times, not from headers on another clock", () => {
+    const p = new Pipeline(
+      parseConfig({
+        inputs: [
+          { topic: "/a", stamp: "receive" },
+          { topic: "/b", stamp: "receive" },
+        ],
+        policy: { type: "fkie/exact-time", maxQueueSize: 100, maxAge: null },
+      }),
+    );
+    const drops: PipelineDrop[] = [];
+    let tuples = 0;
+    p.onDrop((d) => drops.push(d));
+    p.onTuple(() => tuples++);
+    for (let i = 0; i < 10; i++) {
+      // sim-time headers (seconds after 0) on messages received on the wall clock
+      for (const topic of ["/a", "/b"]) {
+        p.push({ ...stamped(topic, 3 + i), receiveTime: { sec: T + i, nsec: 0 } });
+      }
+    }
+    p.finish();
+    expect(drops).toEqual([]);
+    expect(tuples).toBe(10);
+    expect(p.timeBase!.baseSec).toBe(T);
+  });
+
   it("receive times from another clock (a live app's wall clock) are taken with their offset and reported", () => {
     const wall = 1_790_000_000;
     const inputs: PipelineInput[] = [];

@@ -1,5 +1,5 @@
 import { TransformBuffer } from "../filters/tf";
-import { nsecOf, readHeader, readStamp, readTransforms, type MessageHeader, type StampProblem } from "../messages";
+import { nsecOf, readHeader, readTransforms, type MessageHeader, type StampProblem } from "../messages";
 import { DEFAULT_STAMP_SOURCE, stampReaderFor, stampSourceProblem, type StampReader } from "../messages/stampSources";
 import { TimeBase, type Stamp } from "../time";
 import { ConfigError } from "./ConfigError";
@@ -246,12 +246,16 @@ export class Pipeline<M extends PipelineInput = PipelineInput> {
     return this.#receiveOffset;
   }
 
-  /** A valid header stamp of an input-topic message (what can fix the time base), if it has one. */
+  /**
+   * A valid stamp of an input-topic message, read by the input's stamp source (what the policy
+   * will get, so what can fix the time base), if it has one.
+   */
   #candidateStamp(input: M): { sec: number; nsec: number } | undefined {
-    if (!this.#slotsByTopic.has(input.topic) || input.decodeError != undefined) {
+    const read = this.#stampReaders.get(input.topic);
+    if (read == undefined || input.decodeError != undefined) {
       return undefined;
     }
-    const header = readStamp(input.message);
+    const header = read(input);
     if (typeof header === "string") {
       return undefined;
     }

@@ -2,7 +2,7 @@ import type { ReactElement } from "react";
 
 import type { PanelView, ViewProps } from "./PanelView";
 import type { Diagnosis } from "../../pipeline/diagnosis";
-import { countOf } from "../../pipeline/diagnosis/format";
+import { countOf, listText } from "../../pipeline/diagnosis/format";
 
 /**
  * Why sets are missing and what to change: the diagnosis of the results so far (asked for with
@@ -38,7 +38,7 @@ export function DiagnosisView(
                     {c.topic == undefined ? "" : ` (${c.topic})`}: {c.message}
                     {c.stampFix != undefined && (
                       <div data-testid={`diagnosis-stamp-fix-${i}`} data-tuples={c.stampFix.tuples}>
-                        Stamp {Object.keys(c.stampFix.stamps).join(" and ")} by receive time: {countOf(c.stampFix.tuples, "set")}{" "}
+                        Stamp {listText(Object.keys(c.stampFix.stamps))} by receive time: {countOf(c.stampFix.tuples, "set")}{" "}
                         <button
                           data-testid={`diagnosis-stamp-apply-${i}`}
                           style={button}

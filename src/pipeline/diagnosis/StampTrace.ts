@@ -38,6 +38,14 @@ export class StampTrace {
   public readonly capacity: number;
   /** Events that arrived after the capacity was reached (not stored). */
   public truncated = 0;
+  /**
+   * Whole seconds the pipeline took off the receive times to put them on the stamps' clock (its
+   * `receiveClockOffset`): 0 when they share one clock, as in a recording. When not 0 (a live
+   * app's wall clock against sim-time stamps), the arrivals here are not what a `"receive"` stamp
+   * source reads: that source puts an input on the receive clock, which only meets inputs on the
+   * same source.
+   */
+  public receiveClockOffsetSec = 0;
   #slots = new Uint8Array(1024);
   #kinds = new Uint8Array(1024);
   #stamps = new Float64Array(1024);

@@ -79,7 +79,7 @@ describe("TraceRecorder on inputs without header stamps", () => {
     ]);
   });
 
-  it("keeps them without a receive time when their receive times are on another clock than the header stamps (more than 52 days apart)", () => {
+  it("places their receive times as the pipeline does when those are on another clock than the header stamps (more than 52 days apart)", () => {
     const messages = [
       receivedAt("/a", 0, { data: 1 }),
       // sim-time header stamps, a few seconds after 0
@@ -89,10 +89,13 @@ describe("TraceRecorder on inputs without header stamps", () => {
     const { recorder } = recordThroughPipeline({ inputs: [{ topic: "/a" }, { topic: "/b" }], policy: POLICY }, messages);
     const trace = recorder.trace!;
     expect(trace.base.baseSec).toBe(0);
-    expect(Array.from({ length: trace.length }, (_, i) => [trace.kind(i), Number.isNaN(trace.arrival(i))])).toEqual([
-      ["no-header", true],
-      ["stamped", false],
-      ["stamped", false],
+    // The pipeline takes the receive clock's whole seconds off (T0 here), keeping the nanoseconds;
+    // the message recorded before the base was fixed is moved the same way.
+    expect(trace.receiveClockOffsetSec).toBe(T0);
+    expect(Array.from({ length: trace.length }, (_, i) => [trace.kind(i), trace.arrival(i)])).toEqual([
+      ["no-header", 0],
+      ["stamped", 5],
+      ["stamped", 6],
     ]);
   });
 });
@@ -119,7 +122,7 @@ describe("TraceRecorder on header stamps the pipeline cannot use", () => {
     ]);
     const cause = d.causes.find((c) => c.id === "missing-stamps")!;
     expect(cause.topic).toBe("/b");
-    expect(cause.message).toContain("/b has 60 messages stamped more than 52 days from the first stamps, on another clock");
+    expect(cause.message).toContain("/b has 60 messages with a stamp the time base cannot place (not a time, or more than 52 days from the first stamps: another clock");
     expect(cause.message).not.toContain("without a header");
     expect(cause.message).toContain('"stamp": "receive" on /b');
     const fixed = recordThroughPipeline({ inputs: [inputs[0]!, { topic: "/b", stamp: "receive" }], policy: POLICY }, messages);

@@ -5,6 +5,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 
 import { diagnose } from "./diagnose";
+import { DropExplainer } from "./explainDrop";
 import { parseConfig } from "../parseConfig";
 import type { PipelineInput } from "../types";
 import { receivedAt, recordThroughPipeline, T0 } from "./testTraces";
@@ -138,5 +139,133 @@ describe("the diagnosis of an input without a single message", () => {
     const d = diagnose(recorder.trace!, parseConfig({ inputs, policy: POLICY }).policy);
     expect([d.causes[0]!.id, d.causes[0]!.topic, d.causes[0]!.setsLost]).toEqual(["silent-input", "/b", 0]);
     expect(d.headline).toMatch(/^\/b has no message: every set needs one message of each input/);
+  });
+});
+
+describe("the diagnosis when receive times are on another clock than every stamp (a live app beside sim time)", () => {
+  it("its receive-time fix puts every input on receive times, and the pipeline with that fix gives the sets it promises", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 100_000 }), fc.integer({ min: 0, max: 4 }), (simStartSec, jitterMs) => {
+        const messages: PipelineInput[] = [];
+        for (let k = 1; k <= 40; k++) {
+          const ns = k * 50_000_000;
+          const wobble = ((k * 7) % (2 * jitterMs + 1)) - jitterMs;
+          // /a stamped on sim time, /b without a header; both received on the wall clock (T0 on).
+          messages.push(receivedAt("/a", ns + 1_000_000, { header: { stamp: { sec: simStartSec + Math.floor(ns / 1e9), nsec: ns % 1e9 } } }));
+          messages.push(receivedAt("/b", ns + 2_000_000 + wobble * 1_000_000, { data: k }));
+        }
+        const inputs = [{ topic: "/a" }, { topic: "/b" }];
+        const { recorder, tuples } = recordThroughPipeline({ inputs, policy: POLICY }, messages);
+        expect(tuples).toBe(0);
+        expect(recorder.trace!.receiveClockOffsetSec).not.toBe(0);
+        const d = diagnose(recorder.trace!, parseConfig({ inputs, policy: POLICY }).policy);
+        const cause = d.causes.find((c) => c.id === "missing-stamps")!;
+        expect(cause.stampFix?.stamps).toEqual({ "/a": "receive", "/b": "receive" });
+        // The oracle: the pipeline with the fix applied.
+        const fixed = recordThroughPipeline({ inputs: inputs.map((i) => ({ ...i, stamp: "receive" })), policy: POLICY }, messages);
+        expect(fixed.tuples).toBeGreaterThan(0);
+        expect(cause.stampFix?.tuples).toBe(fixed.tuples);
+        expect(cause.setsLost).toBe(fixed.tuples);
+        expect(cause.message).toContain('"stamp": "receive" on every input');
+        // Stamping only the headerless input, as a recording on one clock would, gives nothing here.
+        const half = recordThroughPipeline({ inputs: [inputs[0]!, { topic: "/b", stamp: "receive" }], policy: POLICY }, messages);
+        expect(half.tuples).toBe(0);
+      }),
+      { numRuns: 15 },
+    );
+  });
+});
+
+describe("the diagnosis of inputs that give the policy nothing, and of headerless messages a policy takes", () => {
+  const stamp = (ns: number): unknown => ({ header: { stamp: { sec: T0 + Math.floor(ns / 1e9), nsec: ns % 1e9 } } });
+  /** Stamped messages every `period` ms on each topic over 2 s, received 0.1 ms after their stamps. */
+  const every = (topics: readonly [string, number][]): PipelineInput[] => {
+    const out: PipelineInput[] = [];
+    for (let ms = 0; ms < 2000; ms++) {
+      for (const [topic, period] of topics) {
+        if (ms % period === 0) {
+          out.push(receivedAt(topic, ms * 1e6 + 1e5, stamp(ms * 1e6)));
+        }
+      }
+    }
+    return out;
+  };
+  const diagnosed = (inputs: { topic: string }[], policy: unknown, messages: PipelineInput[]) => {
+    const { recorder, tuples } = recordThroughPipeline({ inputs, policy }, messages);
+    return { tuples, d: diagnose(recorder.trace!, parseConfig({ inputs, policy }).policy) };
+  };
+  const three = [{ topic: "/a" }, { topic: "/b" }, { topic: "/c" }];
+
+  it("counts the other inputs alone with the latch's trigger renumbered onto them, and not at all when the trigger is the silent input", () => {
+    const messages = every([["/b", 10], ["/c", 50]]);
+    const { tuples, d } = diagnosed(three, { type: "fkie/latch", trigger: 1 }, messages);
+    expect(tuples).toBe(0);
+    const alone = recordThroughPipeline({ inputs: three.slice(1), policy: { type: "fkie/latch", trigger: 0 } }, messages).tuples;
+    expect(alone).toBeGreaterThan(0);
+    const cause = d.causes[0]!;
+    expect([cause.id, cause.topic, cause.evidence.tuplesWithoutThem]).toEqual(["silent-input", "/a", alone]);
+    // An arrival policy has no stamp parameter to search, but the silent input is still the verdict.
+    expect(d.headline).toBe(cause.message);
+    const onSilent = diagnosed(three, { type: "fkie/latch", trigger: 0 }, messages).d.causes[0]!;
+    expect([onSilent.id, onSilent.evidence.tuplesWithoutThem]).toEqual(["silent-input", null]);
+  });
+
+  it("narrows a per-slot group (ros/latest-time's rateConfig) to the inputs left", () => {
+    const messages = every([["/a", 10], ["/c", 50]]);
+    const rateConfig = [{ alphaRate: 0.9 }, { alphaRate: 0.5 }, { alphaRate: 0.7 }];
+    const { d } = diagnosed(three, { type: "ros/latest-time", rateConfig }, messages);
+    const alone = recordThroughPipeline(
+      { inputs: [three[0]!, three[2]!], policy: { type: "ros/latest-time", rateConfig: [rateConfig[0]!, rateConfig[2]!] } },
+      messages,
+    ).tuples;
+    expect(alone).toBeGreaterThan(0);
+    expect([d.causes[0]!.id, d.causes[0]!.topic, d.causes[0]!.evidence.tuplesWithoutThem]).toEqual(["silent-input", "/b", alone]);
+  });
+
+  it("names every input when none has a message although /tf fixed the time base", () => {
+    const tf = receivedAt("/tf", 1e6, {
+      transforms: [
+        {
+          header: { stamp: { sec: T0, nsec: 0 }, frame_id: "odom" },
+          child_frame_id: "base_link",
+          transform: { translation: { x: 0, y: 0, z: 0 }, rotation: { x: 0, y: 0, z: 0, w: 1 } },
+        },
+      ],
+    });
+    const { d } = diagnosed([{ topic: "/a" }, { topic: "/b" }], POLICY, [tf]);
+    expect([d.causes[0]!.id, d.causes[0]!.evidence.silent]).toEqual(["silent-input", ["/a", "/b"]]);
+    expect(d.headline).toMatch(/^\/a and \/b have no message: .* published under those names/);
+  });
+
+  it("names an input none of whose messages decodes", () => {
+    const messages: PipelineInput[] = [];
+    for (let k = 0; k < 50; k++) {
+      messages.push(receivedAt("/a", k * 2e7 + 1e5, stamp(k * 2e7)));
+      messages.push({ ...receivedAt("/b", k * 2e7 + 2e5, undefined), decodeError: "bad bytes" });
+    }
+    const { tuples, d } = diagnosed([{ topic: "/a" }, { topic: "/b" }], POLICY, messages);
+    expect(tuples).toBe(0);
+    expect([d.causes[0]!.id, d.causes[0]!.topic, d.causes[0]!.evidence.undecodable]).toEqual(["silent-input", "/b", ["/b"]]);
+    expect(d.headline).toMatch(/^None of \/b's 50 messages decodes: every set needs one message of each input/);
+  });
+
+  it("does not call headerless messages unusable for a policy that matches them by receive time, and explains a no-header drop with allowHeaderless", () => {
+    const messages: PipelineInput[] = [];
+    for (let k = 0; k < 50; k++) {
+      messages.push(receivedAt("/a", k * 2e7 + 1e5, stamp(k * 2e7)));
+      messages.push(receivedAt("/b", k * 2e7 + 2e5, { data: k }));
+    }
+    const inputs = [{ topic: "/a" }, { topic: "/b" }];
+    const takes = { type: "python/approximate-time", queueSize: 10, slop: "5ms", allowHeaderless: true };
+    const { tuples, d } = diagnosed(inputs, takes, messages);
+    expect(tuples).toBeGreaterThan(0);
+    expect(d.causes.map((c) => c.id)).not.toContain("missing-stamps");
+    // Without allowHeaderless the drop's explanation names the policy's own switch.
+    const refuses = { ...takes, allowHeaderless: false };
+    const { recorder } = recordThroughPipeline({ inputs, policy: refuses }, messages);
+    const explainer = new DropExplainer(recorder.trace!, parseConfig({ inputs, policy: refuses }).policy);
+    const first = explainer.explain(explainer.drops[0]!)!;
+    expect([first.topic, first.reason]).toEqual(["/b", "no-header"]);
+    expect(first.message).toContain("allowHeaderless true matches headerless messages by their receive time");
   });
 });

@@ -1,9 +1,10 @@
 import { policyDescriptor } from "../../filters/policies/descriptors";
 import type { PolicyConfig } from "../config";
+import { createPolicy } from "../createPolicy";
 import { StampTrace } from "./StampTrace";
 import { defaultValue, type ParameterValue } from "./candidates";
 import type { TopicFacts, TraceFacts } from "./facts";
-import { countOf, countText, hzText, msText, policyJson, valueText } from "./format";
+import { countOf, countText, hzText, listText, msText, policyJson, valueText } from "./format";
 import { runTrace, type TraceRun } from "./runTrace";
 import type { Evaluation, PolicySearchResult } from "./search";
 import type { SearchablePolicy } from "./searchSpace";
@@ -135,7 +136,7 @@ export function findCauses(input: CauseInput): DiagnosisCause[] {
         topic: t.topic,
         setsLost: 0,
         evidence: { futureStamps: t.futureStamps, latency: t.latency },
-        message: `${countText(t.futureStamps)} of ${t.topic}'s stamps lie in the future of their receive time (by up to ${msText(-t.latency.min)}): its clock runs ahead of the recorder's.`,
+        message: `${countText(t.futureStamps)} of ${t.topic}'s stamps ${t.futureStamps === 1 ? "lies" : "lie"} in the future of their receive time (by up to ${msText(-t.latency.min)}): its clock runs ahead of the recorder's.`,
       });
     }
     if (t.largestBurst >= 5) {
@@ -144,7 +145,7 @@ export function findCauses(input: CauseInput): DiagnosisCause[] {
         topic: t.topic,
         setsLost: 0,
         evidence: { receiveTies: t.receiveTies, largestBurst: t.largestBurst },
-        message: `${t.topic} arrives in bursts: ${countOf(t.receiveTies, "message")} share a receive time with the one before, up to ${t.largestBurst} at once; a queue must hold a whole burst.`,
+        message: `${t.topic} arrives in bursts: ${countOf(t.receiveTies, "message")} ${t.receiveTies === 1 ? "shares" : "share"} a receive time with the one before, up to ${t.largestBurst} at once; a queue must hold a whole burst.`,
       });
     }
   }
@@ -332,49 +333,66 @@ function dataCauses(input: CauseInput): DiagnosisCause[] {
     }
   }
   // Messages without a usable stamp, which receive times can stamp (undecodable ones stay lost).
-  const unusable = (t: TopicFacts): number => t.headerless + t.zeroStamps + t.offClockStamps;
+  // A policy that takes headerless messages already matches those by receive time.
+  const takesHeaderless = acceptsHeaderless(policy, trace);
+  const unusable = (t: TopicFacts): number => (takesHeaderless ? 0 : t.headerless) + t.zeroStamps + t.offClockStamps;
   const missing = facts.topics.filter((t) => unusable(t) > 0);
   if (missing.length > 0) {
-    const repaired = runTrace(policy, trace, {
-      stampOverride: (i) => {
-        const kind = trace.kind(i);
-        return kind === "stamped" || kind === "undecodable" ? undefined : trace.arrival(i);
-      },
-    });
-    const ranked = [...missing].sort((a, b) => unusable(b) - unusable(a));
-    const worst = ranked[0]!;
-    const others = ranked.slice(1).map((t) => `${t.topic} ${countText(unusable(t))}`);
     // Inputs none of whose messages has a usable stamp (in slot order): for them, the input's
     // receive-time stamp source gives exactly the repaired run's stamps.
     const unstamped = missing.filter((t) => unusable(t) === t.messages).map((t) => t.topic);
-    const how =
-      unstamped.length === 0
+    // With the receive times on another clock than the stamps, a receive-time stamp only meets
+    // other receive-time stamps: an input that has nothing else takes every input with it.
+    const everyInput = trace.receiveClockOffsetSec !== 0 && unstamped.length > 0;
+    const repaired = runTrace(policy, trace, {
+      stampOverride: (i) => {
+        const kind = trace.kind(i);
+        return kind === "undecodable" || (kind === "stamped" && !everyInput) ? undefined : trace.arrival(i);
+      },
+    });
+    const lost = Math.max(0, repaired.tuples - cur);
+    const ranked = [...missing].sort((a, b) => unusable(b) - unusable(a));
+    const worst = ranked[0]!;
+    const rest = ranked.slice(1);
+    const others =
+      rest.length === 0
         ? ""
-        : ` "stamp": "receive" on ${unstamped.join(" and ")} stamps ${unstamped.length === 1 ? "it" : "them"} so (in the panel: the input's Stamp source)${worst.offClockStamps > 0 ? ", or put every node on one clock (use_sim_time)" : ""}.`;
+        : rest.length === 1
+          ? `, and ${rest[0]!.topic} ${countText(unusable(rest[0]!))} more`
+          : `, and the other inputs ${countText(rest.reduce((n, t) => n + unusable(t), 0))} more (${listText(rest.map((t) => `${t.topic} ${countText(unusable(t))}`))})`;
+    const fixed = everyInput ? facts.topics.map((t) => t.topic) : unstamped;
     const kinds = (
       [
-        [worst.headerless, "without a header"],
+        [takesHeaderless ? 0 : worst.headerless, "without a header"],
         [worst.zeroStamps, "with a zero stamp"],
-        [worst.offClockStamps, "stamped more than 52 days from the first stamps, on another clock such as sim time against wall time"],
+        [worst.offClockStamps, "with a stamp the time base cannot place (not a time, or more than 52 days from the first stamps: another clock such as sim time against wall time)"],
       ] as const
     ).filter(([n]) => n > 0);
     const what =
       kinds.length === 1
         ? `${countOf(kinds[0]![0], "message")} ${kinds[0]![1]}, which no set can use`
         : `${countOf(unusable(worst), "message")} no set can use (${kinds.map(([n, k]) => `${countText(n)} ${k}`).join(", ")})`;
-    // When every input concerned has no usable stamp, their receive-time stamp source gives
-    // exactly the repaired run.
+    const result = everyInput
+      ? `: the receive times are on another clock than the stamps (${secondsText(Math.abs(trace.receiveClockOffsetSec) * 1e9)} apart), so receive-time stamps only meet receive-time stamps; with every input stamped by its receive time the policy gives ${countOf(repaired.tuples, "set")} (${countText(lost)} lost). "stamp": "receive" on every input (in the panel: each input's Stamp source) does that.`
+      : `: stamped with their receive times they would give ${countOf(repaired.tuples, "set")} (${countText(lost)} lost).` +
+        (unstamped.length === 0
+          ? ""
+          : ` "stamp": "receive" on ${listText(unstamped)} stamps ${unstamped.length === 1 ? "it" : "them"} so (in the panel: the input's Stamp source)${worst.offClockStamps > 0 ? ", or put every node on one clock (use_sim_time)" : ""}.`);
+    // When every input concerned has no usable stamp (or every input moves to receive times),
+    // their receive-time stamp source gives exactly the repaired run.
     const stampFix =
-      unstamped.length === missing.length ? { stamps: Object.fromEntries(unstamped.map((t) => [t, "receive" as const])), tuples: repaired.tuples } : undefined;
+      everyInput || unstamped.length === missing.length
+        ? { stamps: Object.fromEntries(fixed.map((t) => [t, "receive" as const])), tuples: repaired.tuples }
+        : undefined;
     out.push({
       id: "missing-stamps",
       topic: worst.topic,
-      setsLost: Math.max(0, repaired.tuples - cur),
+      setsLost: lost,
       ...(stampFix == undefined ? {} : { stampFix }),
       evidence: Object.fromEntries(
         missing.map((t) => [t.topic, { headerless: t.headerless, zeroStamps: t.zeroStamps, offClockStamps: t.offClockStamps }]),
       ),
-      message: `${worst.topic} has ${what}${others.length === 0 ? "" : `, and ${others.join(", ")} more on the other inputs`}: stamped with their receive times they would give ${countOf(repaired.tuples, "set")} (${countText(Math.max(0, repaired.tuples - cur))} lost).${how}`,
+      message: `${worst.topic} has ${what}${others}${result}`,
       runs: 1,
     });
   }
@@ -397,7 +415,7 @@ function dataCauses(input: CauseInput): DiagnosisCause[] {
         topic: sparse.topic,
         setsLost: lost,
         evidence: { commonStamps: facts.commonStamps, sparsestMessages: sparse.messages, jitter },
-        message: `${policy.type} only pairs identical stamps, and only ${countOf(facts.commonStamps, "stamp")} occur on every input (the stamps jitter by up to ${msText(jitter)})${alt != undefined ? `: ${alt.space.type} gives ${countOf(alt.first.run.tuples, "set")} (${countText(lost)} lost)` : ""}.`,
+        message: `${policy.type} only pairs identical stamps, and only ${countOf(facts.commonStamps, "stamp")} ${facts.commonStamps === 1 ? "occurs" : "occur"} on every input (the stamps jitter by up to ${msText(jitter)})${alt != undefined ? `: ${alt.space.type} gives ${countOf(alt.first.run.tuples, "set")} (${countText(lost)} lost)` : ""}.`,
         ...(alt != undefined ? { fix: { policy: policyJson(alt.first.policy, alt.space, trace.slots), tuples: alt.first.run.tuples } } : {}),
       });
     }
@@ -447,17 +465,20 @@ function clockSkewCause(input: CauseInput): DiagnosisCause | undefined {
   if (lost <= 0) {
     return undefined;
   }
+  // The stopgap: the receive-time stamp source on those inputs, or on every input when receive
+  // times are on another clock than all the stamps (they then only meet each other).
+  const everyInput = trace.receiveClockOffsetSec !== 0;
   const received = runTrace(policy, trace, {
     // As the receive-time stamp source: every message of those inputs that decoded, whatever its header.
-    stampOverride: (i) => (shifts[trace.slot(i)] !== 0 && trace.kind(i) !== "undecodable" ? trace.arrival(i) : undefined),
+    stampOverride: (i) => ((everyInput || shifts[trace.slot(i)] !== 0) && trace.kind(i) !== "undecodable" ? trace.arrival(i) : undefined),
   });
   const topics = off.map(({ t }) => t.topic);
-  const names = topics.join(" and ");
+  const stopgapTopics = everyInput ? facts.topics.map((t) => t.topic) : topics;
   const runs = (shift: number): string => `${secondsText(Math.abs(shift))} ${shift < 0 ? "ahead of" : "behind"}`;
   const what =
     off.length === 1
       ? `${topics[0]!}'s stamps run ${runs(off[0]!.shift)} the other inputs' (against their receive times): its machine's clock is off, so its stamps never meet theirs.`
-      : `The stamps of ${off.map(({ t, shift }) => `${t.topic} (${secondsText(Math.abs(shift))} ${shift < 0 ? "ahead" : "behind"})`).join(" and ")} are off from ${reference.topic}'s (against their receive times): their machines' clocks are off, so their stamps never meet the others'.`;
+      : `The stamps of ${listText(off.map(({ t, shift }) => `${t.topic} (${secondsText(Math.abs(shift))} ${shift < 0 ? "ahead" : "behind"})`))} are off from ${reference.topic}'s (against their receive times): their machines' clocks are off, so their stamps never meet the others'.`;
   return {
     id: "clock-offset",
     topic: topics[0]!,
@@ -469,12 +490,21 @@ function clockSkewCause(input: CauseInput): DiagnosisCause | undefined {
       tuplesShifted: shifted.tuples,
       tuplesReceiveStamps: received.tuples,
     },
-    stampFix: { stamps: Object.fromEntries(topics.map((t) => [t, "receive" as const])), tuples: received.tuples },
+    stampFix: { stamps: Object.fromEntries(stopgapTopics.map((t) => [t, "receive" as const])), tuples: received.tuples },
     message:
-      `${what} With ${off.length === 1 ? "that clock" : "those clocks"} set right (${off.length === 1 ? "its stamps" : "their stamps"} moved by ${off.map(({ shift }) => secondsText(Math.abs(shift))).join(" and ")}) ` +
-      `the policy gives ${countOf(shifted.tuples, "set")} (${countText(lost)} lost); sync the clocks (chrony/NTP), or as a stopgap "stamp": "receive" on ${names} gives ${countText(received.tuples)}.`,
+      `${what} With ${off.length === 1 ? "that clock" : "those clocks"} set right (${off.length === 1 ? "its stamps" : "their stamps"} moved by ${listText(off.map(({ shift }) => secondsText(Math.abs(shift))))}) ` +
+      `the policy gives ${countOf(shifted.tuples, "set")} (${countText(lost)} lost); sync the clocks (chrony/NTP), or as a stopgap "stamp": "receive" on ${everyInput ? "every input (the receive times are on another clock than all the stamps)" : listText(topics)} gives ${countText(received.tuples)}.`,
     runs: 2,
   };
+}
+
+/** Whether the policy matches messages without a header stamp (by their receive time). */
+function acceptsHeaderless(policy: PolicyConfig, trace: StampTrace): boolean {
+  try {
+    return createPolicy(policy, trace.slots, trace.base).acceptsHeaderless;
+  } catch {
+    return false; // a config the policy rejects: runTrace reports it
+  }
 }
 
 /** A long duration in seconds ("3600.0 s"), as a clock offset is read. */
@@ -483,45 +513,81 @@ function secondsText(ns: number): string {
 }
 
 /**
- * Inputs without a single message while the others have some: every set needs one message of
- * each input, so the policy can emit none. Costs what the same policy gives over the other
- * inputs alone (per-slot parameters of the silent ones left out).
+ * Inputs that give the policy nothing: without a single message, or with messages none of which
+ * decodes. Every set needs one message of each input, so the policy can emit none. Costs what the
+ * same policy gives over the other inputs alone (its per-slot parameters narrowed to them), when
+ * at least two are left and the policy can run on them.
  */
 function silentInputCause(input: CauseInput): DiagnosisCause | undefined {
   const { trace, facts, policy, current } = input;
   const silent = facts.topics.filter((t) => t.messages === 0);
-  if (silent.length === 0 || silent.length === facts.topics.length) {
+  const undecodable = facts.topics.filter((t) => t.messages > 0 && t.undecodable === t.messages);
+  if (silent.length + undecodable.length === 0) {
     return undefined;
   }
-  const keep = facts.topics.filter((t) => t.messages > 0).map((t) => t.slot);
-  const without = withoutSlots(trace, keep);
-  // The policy's per-slot parameters (by its descriptor) keep the entries of the inputs left.
-  const perSlot = new Set(
-    (policyDescriptor(policy.type)?.parameters ?? []).filter((p) => p.kind === "perSlotDuration" || p.kind === "perSlotSignedDuration").map((p) => p.name),
-  );
-  const narrowed = Object.fromEntries(
-    Object.entries(policy).map(([k, v]) => [k, perSlot.has(k) && Array.isArray(v) ? keep.map((slot) => v[slot] as unknown) : v]),
-  ) as unknown as PolicyConfig;
+  const keep = facts.topics.filter((t) => t.messages > t.undecodable).map((t) => t.slot);
+  const narrowed = keep.length >= 2 ? narrowToSlots(policy, keep) : undefined;
   let alone: number | undefined;
-  if (keep.length >= 2) {
+  if (narrowed != undefined) {
     try {
-      alone = runTrace(narrowed, without).tuples;
+      alone = runTrace(narrowed, withoutSlots(trace, keep)).tuples;
     } catch {
       alone = undefined; // a policy that needs more inputs than are left
     }
   }
-  const names = silent.map((t) => t.topic).join(" and ");
-  const one = silent.length === 1;
+  const parts: string[] = [];
+  const checks: string[] = [];
+  if (silent.length > 0) {
+    const names = listText(silent.map((t) => t.topic));
+    const one = silent.length === 1;
+    parts.push(`${names} ${one ? "has" : "have"} no message`);
+    checks.push(
+      `Check that ${names} ${one ? "is published under that name" : "are published under those names"} (remaps, namespaces) and, in a recording, that ${one ? "it was" : "they were"} recorded (\`lockstep info\` lists a recording's topics).`,
+    );
+  }
+  if (undecodable.length > 0) {
+    parts.push(`none of ${listText(undecodable.map((t) => `${t.topic}'s ${countOf(t.messages, "message")}`))} decodes`);
+    checks.push(`\`lockstep info\` says why ${listText(undecodable.map((t) => t.topic))} ${undecodable.length === 1 ? "does" : "do"} not decode (a missing or different message definition).`);
+  }
+  const named = [...silent, ...undecodable].sort((a, b) => a.slot - b.slot);
   return {
     id: "silent-input",
-    topic: silent[0]!.topic,
+    topic: named[0]!.topic,
     setsLost: Math.max(0, (alone ?? 0) - current.tuples),
-    evidence: { silent: silent.map((t) => t.topic), tuplesWithoutThem: alone ?? null },
+    evidence: { silent: silent.map((t) => t.topic), undecodable: undecodable.map((t) => t.topic), tuplesWithoutThem: alone ?? null },
     message:
-      `${names} ${one ? "has" : "have"} no message: every set needs one message of each input, so the policy can emit none` +
-      `${alone == undefined ? "" : `; the other inputs alone give ${countOf(alone, "set")}`}. Check that ${names} ${one ? "is" : "are"} published under that name (remaps, namespaces) and, in a recording, that ${one ? "it was" : "they were"} recorded (\`lockstep info\` lists a recording's topics).`,
+      `${upperFirst(parts.join(", and "))}: every set needs one message of each input, so the policy can emit none` +
+      `${alone == undefined ? "" : `; the other inputs alone give ${countOf(alone, "set")}`}. ${checks.join(" ")}`,
     runs: alone == undefined ? 0 : 1,
   };
+}
+
+/**
+ * The policy config over the slots `keep` only (in that order, renumbered from 0): its per-slot
+ * parameters (by its descriptor) keep those slots' entries, a trigger slot is renumbered.
+ * Undefined when the config names a slot left out (a trigger on it): no run can stand for it.
+ */
+function narrowToSlots(policy: PolicyConfig, keep: readonly number[]): PolicyConfig | undefined {
+  const out: Record<string, unknown> = { ...(policy as unknown as Record<string, unknown>) };
+  for (const p of policyDescriptor(policy.type)?.parameters ?? []) {
+    const v = out[p.name];
+    const perSlot = p.kind === "perSlotDuration" || p.kind === "perSlotSignedDuration" || (p.kind === "group" && p.perSlotGroup === true);
+    if (perSlot && Array.isArray(v) && v.length > 1) {
+      out[p.name] = keep.map((slot) => v[slot] as unknown);
+    } else if (p.kind === "trigger" && typeof v === "number") {
+      const at = keep.indexOf(v);
+      if (at < 0) {
+        return undefined;
+      }
+      out[p.name] = at;
+    }
+  }
+  return out as unknown as PolicyConfig;
+}
+
+/** The text with its first letter in capitals (a topic name starts with "/" and stays). */
+function upperFirst(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 /** The events of the slots `keep` (in that order, renumbered from 0), as their own trace. */

@@ -72,13 +72,17 @@ export function diagnose(trace: StampTrace, policy: PolicyConfig, options: Diagn
   const slots = trace.slots;
   if (space == undefined) {
     const run = runTrace(policy, trace);
+    const causes = findCauses({ trace, facts, policy, current: run });
+    // No stamp parameter to search, but a cause that costs sets (an input that gives nothing) is
+    // still the verdict.
+    const top = causes.find(isVerdict);
     return {
       policy: policy.type,
       tuples: run.tuples,
       bestTuples: run.tuples,
-      causes: findCauses({ trace, facts, policy, current: run }),
+      causes,
       suggestions: [],
-      headline: `${policy.type} pairs messages by arrival, not by stamp: nothing in the stamps to tune (${countOf(run.tuples, "set")}).`,
+      headline: top?.message ?? `${policy.type} pairs messages by arrival, not by stamp: nothing in the stamps to tune (${countOf(run.tuples, "set")}).`,
       facts: facts.topics,
       runs: 1,
       events: trace.length,
@@ -177,7 +181,7 @@ export function describeDiagnosis(d: Diagnosis): string[] {
   }
   lines.push("inputs:");
   for (const t of d.facts) {
-    const parts = [`${countText(t.messages)} msgs`];
+    const parts = [countOf(t.messages, "msg")];
     if (t.rateHz != undefined) {
       parts.push(hz(t.rateHz));
     }
@@ -188,16 +192,16 @@ export function describeDiagnosis(d: Diagnosis): string[] {
       parts.push(`latency ${msText(t.latency.min)} / ${msText(t.latency.median)} / ${msText(t.latency.max)}`);
     }
     if (t.backwardSteps > 0) {
-      parts.push(`${t.backwardSteps} backward steps`);
+      parts.push(countOf(t.backwardSteps, "backward step"));
     }
     if (t.futureStamps > 0) {
       parts.push(`${countOf(t.futureStamps, "stamp")} in the future of their receive time`);
     }
     if (t.headerless + t.zeroStamps > 0) {
-      parts.push(`${t.headerless} without header, ${t.zeroStamps} zero stamps`);
+      parts.push(`${countText(t.headerless)} without header, ${countOf(t.zeroStamps, "zero stamp")}`);
     }
     if (t.offClockStamps > 0) {
-      parts.push(`${countOf(t.offClockStamps, "stamp")} on another clock`);
+      parts.push(`${countOf(t.offClockStamps, "stamp")} off the time base (another clock, or not a time)`);
     }
     if (t.undecodable > 0) {
       parts.push(`${countText(t.undecodable)} undecodable`);

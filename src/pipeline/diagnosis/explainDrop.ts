@@ -1,9 +1,10 @@
-import type { DropReason } from "../../filters/DropReason";
-import { lowerBound, lowerBoundBy } from "../../time";
-import type { PolicyConfig } from "../config";
 import type { StampTrace } from "./StampTrace";
 import { msText } from "./format";
 import { fateReason, runTrace, type TraceRun } from "./runTrace";
+import type { DropReason } from "../../filters/DropReason";
+import { policyDescriptor } from "../../filters/policies/descriptors";
+import { lowerBound, lowerBoundBy } from "../../time";
+import type { PolicyConfig } from "../config";
 
 /** A message of another slot, as it bears on a drop. */
 export interface DropPartner {
@@ -222,7 +223,11 @@ export class DropExplainer {
       case "no-header":
         return {
           ...base,
-          message: `no header: this ${t.topics[slot]!} message has no header stamp and ${this.#policy.type} matches by header stamps; "stamp": "receive" on ${t.topics[slot]!} matches it by its receive time.`,
+          message:
+            `no header: this ${t.topics[slot]!} message has no header stamp and ${this.#policy.type} matches by header stamps; ` +
+            (hasParameter(this.#policy, "allowHeaderless")
+              ? `allowHeaderless true matches headerless messages by their receive time (or "stamp": "receive" on ${t.topics[slot]!}).`
+              : `"stamp": "receive" on ${t.topics[slot]!} matches it by its receive time.`),
         };
       case "zero-stamp":
         return { ...base, message: `zero stamp: this message's header stamp is 0 (never set by its publisher), so the pipeline drops it before the policy.` };
@@ -278,4 +283,9 @@ function limitText(name: string | undefined, value: unknown): string {
     return "";
   }
   return name === "queueSize" || name === "maxQueueSize" ? String(value) : msText(value);
+}
+
+/** Whether the policy's type has a parameter of that name (by its descriptor). */
+function hasParameter(policy: PolicyConfig, name: string): boolean {
+  return (policyDescriptor(policy.type)?.parameters ?? []).some((p) => p.name === name);
 }

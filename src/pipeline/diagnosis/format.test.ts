@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 
-import { countOf } from "./format";
+import { countOf, listText } from "./format";
 
 describe("countOf", () => {
   it("uses the singular for exactly one and the plural otherwise, with grouped digits", () => {
@@ -13,5 +13,14 @@ describe("countOf", () => {
   it("takes an irregular plural", () => {
     expect(countOf(1, "index", "indices")).toBe("1 index");
     expect(countOf(3, "index", "indices")).toBe("3 indices");
+  });
+});
+
+describe("listText", () => {
+  it("joins the last two with 'and' and the others with commas", () => {
+    expect(listText([])).toBe("");
+    expect(listText(["/a"])).toBe("/a");
+    expect(listText(["/a", "/b"])).toBe("/a and /b");
+    expect(listText(["/a", "/b", "/c"])).toBe("/a, /b and /c");
   });
 });

@@ -13,6 +13,11 @@ export function countOf(n: number, singular: string, plural = `${singular}s`): s
   return `${countText(n)} ${n === 1 ? singular : plural}`;
 }
 
+/** Items as a sentence lists them ("a", "a and b", "a, b and c"). */
+export function listText(items: readonly string[]): string {
+  return items.length <= 1 ? (items[0] ?? "") : `${items.slice(0, -1).join(", ")} and ${items.at(-1)!}`;
+}
+
 /** A duration in ms with sensible precision ("106 ms", "4.2 ms", "0.05 ms"). */
 export function msText(ns: number): string {
   const ms = ns / 1e6;
