@@ -26,11 +26,19 @@ import type { ReadOptions, RecordedMessage, Recording, RecordingChannel, Recordi
 
 /** Bytes examined at a time when looking for the next record after damage. */
 const RESYNC_BLOCK = 1 << 20;
+/**
+ * How far from where an unreadable record's length field says it ends the next record is looked
+ * for first (bytes lost or added inside it), before every byte after the damage is tried.
+ */
+const RESYNC_NEAR = 4096;
 const NS = 1_000_000_000n;
 /** MCAP opcodes (the specification's numbers). */
 const OP_HEADER = 0x01;
 const OP_FOOTER = 0x02;
 const OP_SCHEMA = 0x03;
+const OP_CHANNEL = 0x04;
+/** A footer record (opcode, length, summary start, summary offset start, CRC) and the closing magic. */
+const FOOTER_AND_MAGIC = 1 + 8 + 8 + 8 + 4 + 8;
 const OP_DATA_END = 0x0f;
 /**
  * Records smaller than this are decompressed and CRC-checked on the reading thread: handing them
@@ -98,17 +106,21 @@ function learn(
   contents: RecordContents,
   entries: Map<number, ChannelEntry>,
   wanted: (channel: McapTypes.Channel) => boolean,
-): void {
+): boolean {
+  let added = false;
   for (const r of contents.definitions) {
     if (r.type === "Schema") {
+      added ||= !known.schemas.has(r.id);
       known.addSchema(r);
     } else if (!known.channels.has(r.id)) {
+      added = true;
       known.addChannel(r);
       if (wanted(r)) {
         entries.set(r.id, { channel: channelOf(r, known.schemas.get(r.schemaId)) });
       }
     }
   }
+  return added;
 }
 
 /**
@@ -343,6 +355,10 @@ export class McapRecording implements Recording {
     const decode = options.decode === false ? "raw" : "decode";
     const known = new KnownChannels();
     const entries = new Map<number, ChannelEntry>();
+    // The summary's copies of the schemas and channels, learned only when a record names one the
+    // data section has not defined (its record was lost with a damaged chunk): the data section's
+    // own records come first.
+    let summaryLearned = false;
     const damage = new DamageLog(options.onDamage);
     const merge = new ScanMerge<McapMessage>();
     let pos = 8;
@@ -354,7 +370,7 @@ export class McapRecording implements Recording {
         const reason =
           resume == undefined && (pos + RECORD_PREFIX > total || opcodeThere)
             ? `the file is truncated: the record starting here is incomplete (the file ends at byte ${total})`
-            : `the record header here is corrupt (${opcodeThere ? "its length runs past the end of the file" : "unknown opcode"}); reading resumed at the next record, byte ${String(resume)}`;
+            : `the record header here is corrupt (${opcodeThere ? "its length runs past the end of the file" : "unknown opcode"}); ${resume == undefined ? "no readable record follows it" : `reading resumed at the next record, byte ${resume}`}`;
         damage.add(pos, reason);
         if (resume == undefined) {
           break;
@@ -374,9 +390,22 @@ export class McapRecording implements Recording {
       }
       let contents: RecordContents;
       try {
-        contents = readRecords(known, await source.read(pos, length), this.#handlers, wanted);
+        try {
+          contents = readRecords(known, await source.read(pos, length), this.#handlers, wanted);
+        } catch (err) {
+          const summary = summaryLearned ? undefined : await this.#summaryDefinitions(known);
+          summaryLearned = true;
+          if (summary == undefined || !learn(known, summary, entries, wanted)) {
+            throw err;
+          }
+          contents = readRecords(known, await source.read(pos, length), this.#handlers, wanted);
+        }
       } catch (err) {
-        const resume = await this.#findNextRecord(known, pos + 1);
+        // Its length field read right but its contents did not (a byte lost, added or flipped
+        // inside): the next record most likely starts where that length says, give or take the
+        // bytes lost or added. Scanning every byte after the damage instead would find records
+        // inside an uncompressed chunk, and lose the channels defined before the damage.
+        const resume = (await this.#findRecordNear(known, pos + length, pos + 1)) ?? (await this.#findNextRecord(known, pos + 1));
         const reason = `the ${op === OP_CHUNK ? "chunk" : "record"} here is unreadable: ${reasonOf(err)}`;
         damage.add(pos, resume == undefined ? reason : `${reason}; reading resumed at the next record, byte ${resume}`);
         if (resume == undefined) {
@@ -408,29 +437,120 @@ export class McapRecording implements Recording {
     const size = source.size;
     for (let start = from; start < size; start += RESYNC_BLOCK) {
       const bytes = (await source.read(start, Math.min(RESYNC_BLOCK + RECORD_PREFIX, size - start))).slice();
-      const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
       for (let i = 0; i < Math.min(RESYNC_BLOCK, bytes.length); i++) {
-        const op = bytes[i]!;
-        if (op < OP_SCHEMA || op > OP_DATA_END || i + RECORD_PREFIX > bytes.length) {
-          continue;
-        }
-        const pos = start + i;
-        const length = RECORD_PREFIX + Number(view.getBigUint64(i + 1, true));
-        if (!Number.isSafeInteger(length) || pos + length > size) {
-          continue;
-        }
-        if (op === OP_FOOTER || op === OP_DATA_END) {
-          return pos;
-        }
-        try {
-          readRecords(known, await source.read(pos, length), this.#handlers, () => false);
-          return pos;
-        } catch {
-          // not a record start
+        if (await this.#recordStartsAt(known, start + i, bytes, i)) {
+          return start + i;
         }
       }
     }
     return undefined;
+  }
+
+  /**
+   * The Schema and Channel records that open the summary section, found from the footer (at the
+   * summary start it names, or as near it as bytes lost or added before it moved it), or
+   * undefined when the footer or those records are not there. Read for a sequential scan, whose
+   * file is damaged or has no index.
+   */
+  async #summaryDefinitions(known: KnownChannels): Promise<RecordContents | undefined> {
+    const source = this.#source;
+    const size = source.size;
+    if (size < 8 + FOOTER_AND_MAGIC) {
+      return undefined;
+    }
+    const tail = await source.read(size - FOOTER_AND_MAGIC, FOOTER_AND_MAGIC);
+    const view = new DataView(tail.buffer, tail.byteOffset, tail.byteLength);
+    const magic = tail.subarray(FOOTER_AND_MAGIC - 8);
+    if (tail[0] !== OP_FOOTER || !(magic[1] === 0x4d && magic[2] === 0x43 && magic[3] === 0x41 && magic[4] === 0x50)) {
+      return undefined;
+    }
+    const start = Number(view.getBigUint64(9, true));
+    const declaredCrc = view.getUint32(25, true);
+    const footer = size - FOOTER_AND_MAGIC;
+    if (start <= 8 || !Number.isSafeInteger(start) || start >= size) {
+      return undefined;
+    }
+    for (let d = 0; d <= RESYNC_NEAR; d++) {
+      for (const at of d === 0 ? [start] : [start - d, start + d]) {
+        const contents = await this.#definitionsAt(known, at, footer);
+        // The summary's CRC runs from its start through the footer's summary offset field: a
+        // summary that does not match it is not trusted (a record flipped in it would misname).
+        if (contents != undefined && (declaredCrc === 0 || crc32(await source.read(at, footer + 25 - at)) === declaredCrc)) {
+          return contents;
+        }
+      }
+    }
+    return undefined;
+  }
+
+  /** The run of Schema and Channel records starting at `at` (before `end`), if one parses there. */
+  async #definitionsAt(known: KnownChannels, at: number, end: number): Promise<RecordContents | undefined> {
+    let p = at;
+    while (p + RECORD_PREFIX <= end) {
+      const head = await this.#source.read(p, RECORD_PREFIX);
+      if (head[0] !== OP_SCHEMA && head[0] !== OP_CHANNEL) {
+        break;
+      }
+      const length = RECORD_PREFIX + Number(new DataView(head.buffer, head.byteOffset, RECORD_PREFIX).getBigUint64(1, true));
+      if (!Number.isSafeInteger(length) || p + length > end) {
+        return undefined;
+      }
+      p += length;
+    }
+    if (p === at) {
+      return undefined;
+    }
+    try {
+      return readRecords(known, await this.#source.read(at, p - at), this.#handlers, () => false);
+    } catch {
+      return undefined;
+    }
+  }
+
+  /**
+   * The position nearest to `expected` (within RESYNC_NEAR, not before `from`) where a complete,
+   * well-formed record starts, or undefined.
+   */
+  async #findRecordNear(known: KnownChannels, expected: number, from: number): Promise<number | undefined> {
+    const source = this.#source;
+    const lo = Math.max(from, expected - RESYNC_NEAR);
+    const hi = Math.min(source.size, expected + RESYNC_NEAR);
+    if (lo >= hi) {
+      return undefined;
+    }
+    const bytes = (await source.read(lo, Math.min(hi - lo + RECORD_PREFIX, source.size - lo))).slice();
+    for (let d = 0; d <= RESYNC_NEAR; d++) {
+      for (const pos of d === 0 ? [expected] : [expected - d, expected + d]) {
+        if (pos >= lo && pos < hi && (await this.#recordStartsAt(known, pos, bytes, pos - lo))) {
+          return pos;
+        }
+      }
+    }
+    return undefined;
+  }
+
+  /**
+   * Whether a complete, well-formed record starts at `pos`, whose bytes begin at `bytes[i]` (the
+   * prefix must be in `bytes`; the rest is read when it looks like a record).
+   */
+  async #recordStartsAt(known: KnownChannels, pos: number, bytes: Uint8Array, i: number): Promise<boolean> {
+    const op = bytes[i]!;
+    if (op < OP_SCHEMA || op > OP_DATA_END || i + RECORD_PREFIX > bytes.length) {
+      return false;
+    }
+    const length = RECORD_PREFIX + Number(new DataView(bytes.buffer, bytes.byteOffset + i + 1, 8).getBigUint64(0, true));
+    if (!Number.isSafeInteger(length) || pos + length > this.#source.size) {
+      return false;
+    }
+    if (op === OP_FOOTER || op === OP_DATA_END) {
+      return true;
+    }
+    try {
+      readRecords(known, await this.#source.read(pos, length), this.#handlers, () => false);
+      return true;
+    } catch {
+      return false; // not a record start
+    }
   }
 }
 

@@ -335,6 +335,22 @@ describe("MCAP", () => {
     expect((forAll.error as RecordingError).damages.map((d) => d.offset)).toEqual([Number(chunk.chunkStartOffset)]);
   });
 
+  it("a byte lost inside the first chunk: that chunk alone is skipped, and later chunks are read with the channels the summary repeats", async () => {
+    const { channels, messages } = ros2Fixture(400);
+    const bytes = await writeMcap(channels, messages, { compress: zstdCompress, chunkSize: 2048 });
+    const reader = await McapIndexedReader.Initialize({ readable: new TempBuffer(bytes) });
+    const chunk = reader.chunkIndexes[0]!;
+    const at = Number(chunk.chunkStartOffset) + 100;
+    // Every offset after it moves by one byte, so neither the index nor the summary offsets hold.
+    const bad = new Uint8Array([...bytes.subarray(0, at), ...bytes.subarray(at + 1)]);
+    const { messages: read, error } = await drain(await mcapRecording(bad));
+    expect(error).toBeInstanceOf(RecordingError);
+    expect((error as RecordingError).damages.map((d) => d.offset)).toEqual([Number(chunk.chunkStartOffset)]);
+    const inChunk = messages.filter((m) => m.logTime >= chunk.messageStartTime && m.logTime <= chunk.messageEndTime);
+    expect(inChunk.length).toBeGreaterThan(0);
+    expect(read.map(ns)).toEqual(messages.filter((m) => !inChunk.includes(m)).map((m) => m.logTime));
+  });
+
   it("a corrupted MCAP chunk is skipped: the error names its offset and what its message indexes held", async () => {
     const { channels, messages } = ros2Fixture(400);
     const bytes = await writeMcap(channels, messages, { compress: zstdCompress, chunkSize: 2048 });

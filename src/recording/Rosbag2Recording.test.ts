@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
 
 import { ArrayByteSource } from "./ByteSource";
+import { RecordingError } from "./RecordingError";
 import { openRecording } from "./openRecording";
 import { openRecordingFile } from "./openRecordingFile";
 import { sqlJsWasmCandidates, loadSqlJsNode } from "./sqlJsNode";
@@ -201,6 +202,35 @@ describe("rosbag2 sqlite3 files written here (layouts, split order, compression)
     }
     expect(labels(onlyB)).toEqual(["f0-20b", "f1-20", "f1-25"]);
     await recording.close();
+  });
+
+  it("message rows no reader can place (a topic_id without a topic, a timestamp that is not a time) are skipped and named, once per kind", async () => {
+    const base = 1_432_235_498_000_000_000n;
+    const topics = [{ name: "/a", type: "std_msgs/msg/String" }];
+    const rows = Array.from({ length: 10 }, (_, k) => row(1, base + BigInt(k), `m${k}`));
+    const SQL = await loadSqlJsNode();
+    const db = new SQL.Database(await writeDb3(topics, rows));
+    db.exec("UPDATE messages SET topic_id = 99 WHERE id IN (2, 3); UPDATE messages SET timestamp = 'notatime' WHERE id = 5;");
+    const path = join(dir, "orphans.db3");
+    await writeFile(path, db.export());
+    db.close();
+    const recording = await openRecordingFile(path);
+    const read: RecordedMessage[] = [];
+    let error: unknown;
+    try {
+      for await (const m of recording.messages()) {
+        read.push(m);
+      }
+    } catch (err) {
+      error = err;
+    }
+    await recording.close();
+    expect(labels(read)).toEqual(["m0", "m3", "m5", "m6", "m7", "m8", "m9"].filter((l) => !["m1", "m2", "m4"].includes(l)));
+    expect(error).toBeInstanceOf(RecordingError);
+    expect((error as RecordingError).damages.map((d) => d.reason)).toEqual([
+      expect.stringMatching(/rows name a topic_id its topics table does not have: 2 skipped \(the first: row 2, topic_id 99\)/),
+      expect.stringMatching(/rows have a timestamp that is not a whole number of nanoseconds: 1 skipped \(the first: row 5 on \/a, timestamp "notatime"\)/),
+    ]);
   });
 
   it("definitions: the file's own (Jazzy), the standard ones (with or without /msg/), or the topic is named and skipped", async () => {

@@ -1,6 +1,7 @@
 import type { Database, SqlValue } from "@foxglove/sql.js";
 
 import type { ByteSource } from "./ByteSource";
+import { DamageLog } from "./DamageLog";
 import { RecordingError, errorText } from "./RecordingError";
 import type { Decompressors } from "./decompress";
 import { reportProgress, toRecordedMessage, type ChannelEntry } from "./recordedMessage";
@@ -202,12 +203,24 @@ export class Sqlite3Recording implements Recording {
       const ids = [...entries.keys()];
       const filter = ids.length === this.#topics.length ? "" : ` where topic_id in (${ids.join(",")})`;
       const statement = db.prepare(`select id, topic_id, cast(timestamp as text), data from messages${filter} order by timestamp, id`);
+      // Rows no reader can place are skipped and counted (one line each kind, however many).
+      const orphans = new SkippedRows(`${name}: message rows name a topic_id its topics table does not have`);
+      const untimed = new SkippedRows(`${name}: message rows have a timestamp that is not a whole number of nanoseconds`);
       try {
         let read = 0;
         while (statement.step()) {
           const [rowId, topicId, stamp, blob] = statement.get();
-          const entry = entries.get(Number(topicId))!;
-          const time = timeOfNsText(String(stamp));
+          const entry = entries.get(Number(topicId));
+          if (entry == undefined) {
+            orphans.add(`row ${String(rowId)}, topic_id ${String(topicId)}`);
+            continue;
+          }
+          const stampText = String(stamp);
+          if (!/^\d{1,20}$/.test(stampText)) {
+            untimed.add(`row ${String(rowId)} on ${entry.channel.topic}, timestamp "${stampText.slice(0, 40)}"`);
+            continue;
+          }
+          const time = timeOfNsText(stampText);
           let data = blob instanceof Uint8Array ? blob : new Uint8Array();
           if (compression === "zstd") {
             try {
@@ -227,10 +240,39 @@ export class Sqlite3Recording implements Recording {
       } finally {
         statement.free();
       }
+      const damage = new DamageLog(options.onDamage);
+      for (const skipped of [orphans, untimed]) {
+        skipped.report(damage);
+      }
+      damage.finish();
     } finally {
       db.close();
     }
     reportProgress(options, total, total);
+  }
+}
+
+/** Message rows of one kind that were skipped: how many, and the first, for one damage line. */
+class SkippedRows {
+  readonly #what: string;
+  #count = 0;
+  #first = "";
+
+  public constructor(what: string) {
+    this.#what = what;
+  }
+
+  public add(row: string): void {
+    if (this.#count++ === 0) {
+      this.#first = row;
+    }
+  }
+
+  /** Adds the damage line (offset 0: rows have no byte offset of their own) when any was skipped. */
+  public report(damage: DamageLog): void {
+    if (this.#count > 0) {
+      damage.add(0, `${this.#what}: ${this.#count} skipped (the first: ${this.#first})`);
+    }
   }
 }
 

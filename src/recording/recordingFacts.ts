@@ -1,3 +1,4 @@
+import { RecordingError, type RecordingDamage } from "./RecordingError";
 import { TopicFactsCollector, type MessageFacts } from "./TopicFacts";
 import { formatName } from "./formatName";
 import type { ReadProgress, RecordTime, Recording } from "./types";
@@ -16,13 +17,18 @@ export interface RecordingFacts extends MessageFacts {
   readonly endTime: string | undefined;
   /** Topics that cannot be decoded, with the reason (their messages are counted, not analyzed). */
   readonly unreadableTopics: Readonly<Record<string, string>>;
+  /**
+   * The damaged regions the read went past, in file order (empty for an intact file): the facts
+   * are those of everything readable around them.
+   */
+  readonly damages: readonly { readonly offset: number; readonly reason: string }[];
 }
 
 /**
  * Reads a whole recording once and returns its facts (per topic: type, encoding, count, rate,
  * stamp source and whether set, latency, backward stamp steps, receive-time ties). Runs wherever
- * the recording does (Node, browser, Worker). A read error after some messages is thrown (the
- * caller decides whether the partial facts matter).
+ * the recording does (Node, browser, Worker). Damage the reader went past is listed in
+ * `damages`; any other read error is thrown.
  */
 export async function recordingFacts(recording: Recording, onProgress?: (p: ReadProgress) => void): Promise<RecordingFacts> {
   const collector = new TopicFactsCollector();
@@ -33,20 +39,34 @@ export async function recordingFacts(recording: Recording, onProgress?: (p: Read
   const less = (a: RecordTime, b: RecordTime): boolean => a.sec < b.sec || (a.sec === b.sec && a.nsec < b.nsec);
   const ns = (t: RecordTime | undefined): string | undefined => (t ? (BigInt(t.sec) * 1_000_000_000n + BigInt(t.nsec)).toString() : undefined);
   // Unreadable topics are counted from raw data; the others are decoded for their stamps.
+  const damages: { offset: number; reason: string }[] = [];
   const passes: { topics: readonly string[] | undefined; decode: boolean }[] =
     unreadable.size === 0 ? [{ topics: undefined, decode: true }] : [{ topics: readable, decode: true }, { topics: [...unreadable.keys()], decode: false }];
   for (const pass of passes) {
     if (pass.topics?.length === 0) {
       continue;
     }
-    for await (const m of recording.messages({ topics: pass.topics, decode: pass.decode, onProgress })) {
-      collector.add(m, m.channel.messageEncoding);
-      const t = m.receiveTime;
-      if (!first || less(t, first)) {
-        first = t;
+    const skipped: RecordingDamage[] = [];
+    try {
+      for await (const m of recording.messages({ topics: pass.topics, decode: pass.decode, onProgress, onDamage: (d) => skipped.push(d) })) {
+        collector.add(m, m.channel.messageEncoding);
+        const t = m.receiveTime;
+        if (!first || less(t, first)) {
+          first = t;
+        }
+        if (!last || less(last, t)) {
+          last = t;
+        }
       }
-      if (!last || less(last, t)) {
-        last = t;
+    } catch (err) {
+      // The error that ends a read past damage names only what onDamage already told.
+      if (!(err instanceof RecordingError) || skipped.length === 0 || err.damages.length !== skipped.length) {
+        throw err;
+      }
+    }
+    for (const d of skipped) {
+      if (!damages.some((x) => x.offset === d.offset)) {
+        damages.push({ offset: d.offset, reason: d.reason });
       }
     }
   }
@@ -61,5 +81,6 @@ export async function recordingFacts(recording: Recording, onProgress?: (p: Read
     startTime: ns(first),
     endTime: ns(last),
     unreadableTopics: Object.fromEntries(unreadable),
+    damages: damages.sort((a, b) => a.offset - b.offset),
   };
 }

@@ -439,6 +439,17 @@ export async function runAnalyze(options: AnalyzeOptions): Promise<AnalyzeResult
         errors.add(`${topic}: none of its ${tally.failed} messages decode (dropped as undecodable): ${tally.first!}`);
       }
     }
+    if (!recording.info.indexed) {
+      // An unindexed file names its topics only as it is read: an input topic it never showed
+      // is the indexed check's missing topic, known only now.
+      (config.inputs ?? []).forEach((input, i) => {
+        if (!decoding.has(input.topic)) {
+          errors.add(
+            `/inputs/${i}/topic: "${input.topic}" has no message in ${options.file} (read to its end${error == undefined ? "" : " past its damage"}, without an index to list its topics)`,
+          );
+        }
+      });
+    }
     try {
       pipeline.finish();
     } catch (err) {

@@ -1,3 +1,6 @@
+import { mkdtemp, readFile, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
 
 import { describeFacts } from "./info";
@@ -62,5 +65,27 @@ describe.skipIf(!HAS_SHARED_DATA)("lockstep info", () => {
     expect(services.topics.find((t) => t.topic === "/test_topic1")!.stampSource).toBe("none");
     // One message is "1 message", not "1 messages".
     expect(text).toMatch(/\/test_topic1\n {2}type test_msgs\/msg\/Strings, encoding cdr, 1 message\n/);
+  });
+
+  it("a damaged recording: the facts of everything readable around the damage, which is named, and exit 1", async () => {
+    const bytes = await readFile(sharedRecording("husky-2015.bag"));
+    const path = join(await mkdtemp(join(tmpdir(), "lockstep-info-")), "cut.bag");
+    await writeFile(path, bytes.subarray(0, 800_000));
+    const out: string[] = [];
+    const err: string[] = [];
+    const spyOut = vi.spyOn(process.stdout, "write").mockImplementation((s: string | Uint8Array) => out.push(String(s)) > 0);
+    const spyErr = vi.spyOn(process.stderr, "write").mockImplementation((s: string | Uint8Array) => err.push(String(s)) > 0);
+    let code: number;
+    try {
+      code = await main(["info", path]);
+    } finally {
+      spyOut.mockRestore();
+      spyErr.mockRestore();
+    }
+    expect(code).toBe(1);
+    const text = out.join("");
+    expect(text).toMatch(/^damaged regions read past: 1 /m);
+    expect(text).toMatch(/^\/imu\/data\n {2}type sensor_msgs\/Imu, encoding ros1, [\d,]+ messages/m);
+    expect(err.join("")).toMatch(/at byte offset \d+: the file is truncated/);
   });
 });

@@ -28,6 +28,9 @@ export function describeFacts(file: string, facts: RecordingFacts): string[] {
     const span = Number(BigInt(facts.endTime) - BigInt(facts.startTime)) / 1e9;
     lines.push(`receive times: ${facts.startTime} … ${facts.endTime} (${span.toFixed(3)} s)`);
   }
+  if (facts.damages.length > 0) {
+    lines.push(`damaged regions read past: ${facts.damages.length} (the facts below are those of everything readable around them)`);
+  }
   for (const t of facts.topics) {
     lines.push(t.topic);
     lines.push(`  type ${t.type || "(none)"}, encoding ${t.encoding ?? "?"}, ${countOf(t.messages, "message")}${t.rateHz == undefined ? "" : `, ${t.rateHz.toFixed(2)} Hz`}`);
@@ -76,5 +79,9 @@ export function registerInfo(program: Command): void {
         await recording.close();
       }
       process.stdout.write(opts.json === true ? `${JSON.stringify({ file, ...facts })}\n` : `${describeFacts(file, facts).join("\n")}\n`);
+      if (facts.damages.length > 0) {
+        // The facts above are those of everything readable; the damage still fails the command.
+        throw new CliError(`${file} ${RecordingError.afterDamage(facts.damages.map((d) => ({ ...d, lost: undefined }))).message}`, 1);
+      }
     });
 }
