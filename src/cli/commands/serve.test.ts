@@ -141,9 +141,13 @@ describe("lockstep serve", () => {
     // eslint-disable-next-line no-control-regex
     expect(lines.every((l) => !/[\u0000-\u001f\u007f]/.test(l))).toBe(true);
 
-    // The recording's own topics cannot be taken over.
-    publisher.client.advertise({ topic: "/imu/data", encoding: "json", schemaName: "sensor_msgs/Imu" });
+    // The recording's own topics cannot be taken over, and what is published on such a refused
+    // channel is not logged as a publish.
+    const refused = publisher.client.advertise({ topic: "/imu/data", encoding: "json", schemaName: "sensor_msgs/Imu" });
     await until(() => lines.some((l) => l.includes("not relaying /imu/data")));
+    publisher.client.sendMessage(refused, new TextEncoder().encode('{"spoof":1}'));
+    await until(() => lines.some((l) => l.includes("/imu/data [sensor_msgs/Imu, json], which is not relayed: ignored")));
+    expect(lines.some((l) => l.startsWith("client publish /imu/data"))).toBe(false);
 
     // When the publisher leaves, its channels go.
     const gone = new Promise<number[]>((resolve) => {
@@ -152,6 +156,9 @@ describe("lockstep serve", () => {
     publisher.client.close();
     expect(await gone).toContain(channel.id);
     viewer.client.close();
+    // Closed connections are forgotten (each was logged with its figures).
+    await until(() => handle!.clientStats().length === 0);
+    expect(lines.filter((l) => / disconnected \(\d+ messages sent, \d+ skipped\)$/.test(l))).toHaveLength(2);
   });
 
   it("closes only the connection that sends a reserved opcode, bad UTF-8 or an oversized message", async () => {

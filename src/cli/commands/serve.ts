@@ -47,7 +47,10 @@ export interface ServeHandle {
    * offset when the recording turns out damaged, after everything readable was served.
    */
   readonly finished: Promise<void>;
-  /** What each client connected so far was sent and skipped (connection order). */
+  /**
+   * What each client connected now was sent and skipped (connection order); a closed
+   * connection's figures are in its "disconnected" log line.
+   */
   clientStats(): ClientSendStats[];
   /** Stops playback and closes every connection and the socket. */
   close(): Promise<void>;
@@ -101,7 +104,20 @@ function toNs(t: { sec: number; nsec: number }): bigint {
   return BigInt(t.sec) * NS + BigInt(t.nsec);
 }
 
+/** Longest single timer: Node runs a longer one (past 2^31 − 1 ms) at once, with a warning. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 async function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  // A very slow playback (a tiny --speed) waits longer than one timer can.
+  let left = ms;
+  while (left > MAX_TIMER_MS && !signal.aborted) {
+    await sleepOnce(MAX_TIMER_MS, signal);
+    left -= MAX_TIMER_MS;
+  }
+  await sleepOnce(left, signal);
+}
+
+async function sleepOnce(ms: number, signal: AbortSignal): Promise<void> {
   await new Promise<void>((resolve) => {
     if (signal.aborted) {
       resolve();
@@ -216,24 +232,6 @@ export async function startServe(options: ServeOptions): Promise<ServeHandle> {
   const recordingStart = recording.info.startTime ? toNs(recording.info.startTime) : undefined;
   let clock = options.now === true ? BigInt(Date.now()) * 1_000_000n : (recordingStart ?? 0n);
   const relay = new ClientRelay(server, { reservedTopics: new Set(channelIds.keys()), now: () => clock, log });
-  const publishesLogged = new Map<string, number>();
-  server.on("advertise", (ch) => {
-    relay.advertise(ch.client, ch);
-  });
-  server.on("unadvertise", (ch) => {
-    relay.unadvertise(ch.client, ch.channelId);
-  });
-  server.on("message", ({ client, channel, data }) => {
-    relay.message(client, channel.id, data);
-    const key = `${client.name}#${channel.id}`;
-    const n = (publishesLogged.get(key) ?? 0) + 1;
-    publishesLogged.set(key, n);
-    if (n <= LOGGED_PUBLISHES) {
-      log(describeClientMessage(channel, data));
-    } else if (n % 1000 === 0) {
-      log(`client publish ${describe(channel)}: ${n} messages so far`);
-    }
-  });
   let errors = 0;
   const logError = (line: string): void => {
     errors++;
@@ -243,6 +241,33 @@ export async function startServe(options: ServeOptions): Promise<ServeHandle> {
       log(`${errors} client protocol errors so far (only some are logged)`);
     }
   };
+  const publishesLogged = new Map<string, number>();
+  server.on("advertise", (ch) => {
+    relay.advertise(ch.client, ch);
+  });
+  server.on("unadvertise", (ch) => {
+    relay.unadvertise(ch.client, ch.channelId);
+  });
+  server.on("message", ({ client, channel, data }) => {
+    // The protocol library also takes a JSON frame whose op is the number of a binary message,
+    // with any JSON value as its "data": only bytes are a message.
+    if (!ArrayBuffer.isView(data)) {
+      logError(`client ${client.name}: a message on ${describe(channel)} that is not binary data (a JSON frame with a numeric op): ignored`);
+      return;
+    }
+    if (!relay.message(client, channel.id, data)) {
+      logError(`client ${client.name} published on ${describe(channel)}, which is not relayed: ignored`);
+      return;
+    }
+    const key = `${client.name}#${channel.id}`;
+    const n = (publishesLogged.get(key) ?? 0) + 1;
+    publishesLogged.set(key, n);
+    if (n <= LOGGED_PUBLISHES) {
+      log(describeClientMessage(channel, data));
+    } else if (n % 1000 === 0) {
+      log(`client publish ${describe(channel)}: ${n} messages so far`);
+    }
+  });
   server.on("error", (err) => {
     logError(`client protocol error: ${escapeControlCharacters(err.message)}`);
   });
@@ -298,10 +323,25 @@ export async function startServe(options: ServeOptions): Promise<ServeHandle> {
     log(`client ${name} connected`);
     conn.on("close", () => {
       relay.clientClosed({ name, connection: socket });
+      // Forget the closed connection (its stats were logged below), so connections that come and
+      // go cost nothing lasting.
+      sockets.splice(sockets.indexOf(socket), 1);
+      for (const key of [...publishesLogged.keys()]) {
+        if (key.startsWith(`${name}#`)) {
+          publishesLogged.delete(key);
+        }
+      }
       const s = socket.stats;
       log(`client ${name} disconnected (${s.sent} messages sent, ${s.skipped} skipped)`);
     });
-    server.handleConnection(socket, name);
+    try {
+      server.handleConnection(socket, name);
+    } catch (err) {
+      // The protocol library failed to greet this client (say, an advertisement too large to
+      // serialize): this connection ends, the server and its other clients go on.
+      logError(`client ${name}: ${escapeControlCharacters(err instanceof Error ? err.message : String(err))}; connection closed`);
+      conn.close(1011, "server error");
+    }
   });
   const address = wss.address();
   const boundPort = address != undefined && typeof address === "object" ? address.port : port;

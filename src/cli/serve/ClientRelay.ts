@@ -22,6 +22,12 @@ export interface ClientRelayOptions {
   readonly maxChannelsPerClient?: number;
   /** Relayed topics at a time, all clients together. Default 1024. */
   readonly maxTopics?: number;
+  /**
+   * Characters of all relayed schemas together. Default 8 Mi: every client is sent every
+   * channel's schema when it connects, in one message that must stay well inside what a client's
+   * connection may hold.
+   */
+  readonly maxSchemaChars?: number;
 }
 
 /** One relayed topic: the server channel and the client channels feeding it. */
@@ -29,10 +35,13 @@ interface RelayedTopic {
   readonly serverChannel: ChannelId;
   readonly encoding: string;
   readonly schemaName: string;
+  readonly schemaChars: number;
   readonly publishers: Set<string>;
 }
 
 const MAX_TOPIC_LENGTH = 1024;
+/** Characters of one advertised schema (ROS definitions with every dependency are a few KiB). */
+const MAX_CHANNEL_SCHEMA_CHARS = 1024 * 1024;
 const WARNING = 1;
 
 /** The schema encoding a client channel implies when it names none. */
@@ -59,9 +68,10 @@ function defaultSchemaEncoding(encoding: string): string {
  *
  * Refused (with a warning status to that client and a log line, nothing else happens): a topic
  * the recording serves, one advertised with a different encoding or schema name, malformed
- * fields, more than `maxTopics` in all; a client advertising more than `maxChannelsPerClient`
- * channels at a time is refused and disconnected (so its advertisements cannot grow the server
- * without bound). Messages
+ * fields, more than `maxTopics` in all, schemas past `maxSchemaChars` in all; a client
+ * advertising more than `maxChannelsPerClient` channels at a time (refused ones count), or a
+ * schema of more than 1 Mi characters, is refused and disconnected (so its advertisements cannot
+ * grow the server without bound). Messages
  * on a refused or unknown channel are ignored.
  */
 export class ClientRelay {
@@ -69,15 +79,24 @@ export class ClientRelay {
   readonly #options: ClientRelayOptions;
   readonly #maxPerClient: number;
   readonly #maxTopics: number;
+  readonly #maxSchemaChars: number;
   readonly #topics = new Map<string, RelayedTopic>();
   /** Per client connection: its channel id → relayed topic name. */
   readonly #clients = new Map<IWebSocket, Map<number, string>>();
+  /**
+   * Per client connection: every channel id it advertises now, relayed or refused (the protocol
+   * library keeps them all, so all count toward the per-client limit).
+   */
+  readonly #advertised = new Map<IWebSocket, Set<number>>();
+  /** Characters of the relayed topics' schemas. */
+  #schemaChars = 0;
 
   public constructor(server: RelayServer, options: ClientRelayOptions) {
     this.#server = server;
     this.#options = options;
     this.#maxPerClient = options.maxChannelsPerClient ?? 64;
     this.#maxTopics = options.maxTopics ?? 1024;
+    this.#maxSchemaChars = options.maxSchemaChars ?? 8 * 1024 * 1024;
   }
 
   /** Topics relayed now. */
@@ -91,7 +110,27 @@ export class ClientRelay {
       this.#options.log(`client ${client.name}: not relaying ${describe(channel)}: ${why}`);
       this.#server.sendStatus({ level: WARNING, message: `lockstep serve does not relay ${describeRaw(channel)}: ${why}` }, client.connection);
     };
+    let advertised = this.#advertised.get(client.connection);
+    if (advertised == undefined) {
+      advertised = new Set();
+      this.#advertised.set(client.connection, advertised);
+    }
+    advertised.add(channel.id);
+    if (advertised.size > this.#maxPerClient) {
+      // Disconnected too: the protocol library keeps every advertisement of a connection, refused
+      // ones included, so a client that keeps advertising would otherwise grow the server without
+      // bound.
+      refuse(`a client may advertise at most ${this.#maxPerClient} channels at a time; disconnecting it`);
+      client.connection.close();
+      return;
+    }
     const { topic, encoding, schemaName, schema } = channel as Partial<Record<string, unknown>>;
+    if (typeof schema === "string" && schema.length > MAX_CHANNEL_SCHEMA_CHARS) {
+      // Disconnected too: the protocol library keeps the advertisement, schema and all.
+      refuse(`its schema has ${schema.length} characters, more than ${MAX_CHANNEL_SCHEMA_CHARS}; disconnecting it`);
+      client.connection.close();
+      return;
+    }
     if (typeof topic !== "string" || topic === "" || topic.length > MAX_TOPIC_LENGTH || typeof encoding !== "string" || typeof schemaName !== "string" || (schema != undefined && typeof schema !== "string")) {
       refuse(`topic, encoding and schemaName must be strings (topic 1 to ${MAX_TOPIC_LENGTH} characters)`);
       return;
@@ -100,13 +139,6 @@ export class ClientRelay {
     if (mine == undefined) {
       mine = new Map();
       this.#clients.set(client.connection, mine);
-    }
-    if (mine.size >= this.#maxPerClient) {
-      // Disconnected too: the protocol library keeps every advertisement of a connection, so a
-      // client that keeps advertising would otherwise grow the server without bound.
-      refuse(`a client may publish at most ${this.#maxPerClient} channels at a time; disconnecting it`);
-      client.connection.close();
-      return;
     }
     if (this.#options.reservedTopics.has(topic)) {
       refuse("the recording already serves this topic");
@@ -125,6 +157,12 @@ export class ClientRelay {
         refuse(`at most ${this.#maxTopics} topics are relayed at a time`);
         return;
       }
+      const schemaChars = typeof schema === "string" ? schema.length : 0;
+      if (this.#schemaChars + schemaChars > this.#maxSchemaChars) {
+        refuse(`its schema (${schemaChars} characters) would take the relayed schemas past ${this.#maxSchemaChars} characters`);
+        return;
+      }
+      this.#schemaChars += schemaChars;
       const serverChannel = this.#server.addChannel({
         topic,
         encoding,
@@ -132,7 +170,7 @@ export class ClientRelay {
         schema: typeof schema === "string" ? schema : "",
         schemaEncoding: typeof channel.schemaEncoding === "string" ? channel.schemaEncoding : defaultSchemaEncoding(encoding),
       });
-      this.#topics.set(topic, { serverChannel, encoding, schemaName, publishers: new Set([key]) });
+      this.#topics.set(topic, { serverChannel, encoding, schemaName, schemaChars, publishers: new Set([key]) });
     }
     mine.set(channel.id, topic);
     this.#options.log(`client advertise ${describe(channel)} from ${client.name}: relayed`);
@@ -140,6 +178,7 @@ export class ClientRelay {
 
   /** A client stopped advertising its channel `channelId`. */
   public unadvertise(client: { name: string; connection: IWebSocket }, channelId: number): void {
+    this.#advertised.get(client.connection)?.delete(channelId);
     const topic = this.#clients.get(client.connection)?.get(channelId);
     if (topic == undefined) {
       return;
@@ -161,6 +200,7 @@ export class ClientRelay {
 
   /** A client disconnected: its channels go. */
   public clientClosed(client: { name: string; connection: IWebSocket }): void {
+    this.#advertised.delete(client.connection);
     const mine = this.#clients.get(client.connection);
     if (mine == undefined) {
       return;
@@ -180,6 +220,7 @@ export class ClientRelay {
     relayed.publishers.delete(`${client.name}#${channelId}`);
     if (relayed.publishers.size === 0) {
       this.#topics.delete(topic);
+      this.#schemaChars -= relayed.schemaChars;
       this.#server.removeChannel(relayed.serverChannel);
     }
   }
