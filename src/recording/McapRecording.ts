@@ -362,6 +362,8 @@ export class McapRecording implements Recording {
     const damage = new DamageLog(options.onDamage);
     const merge = new ScanMerge<McapMessage>();
     let pos = 8;
+    /** Whether the data section ended with its closing record (Data End or Footer). */
+    let closed = false;
     while (pos < total) {
       const length = await recordLength(source, pos);
       if (length == undefined) {
@@ -386,6 +388,7 @@ export class McapRecording implements Recording {
         if (!(tail[0] === 0x89 && tail[1] === 0x4d && tail[2] === 0x43 && tail[3] === 0x41 && tail[4] === 0x50)) {
           damage.add(total, `the file is truncated after its data section (at byte ${pos}): every message was read, its summary is lost`);
         }
+        closed = true;
         break;
       }
       let contents: RecordContents;
@@ -421,6 +424,11 @@ export class McapRecording implements Recording {
       }
       pos += length;
       reportProgress(options, pos, total);
+    }
+    if (!closed && pos >= total) {
+      // Cut right after a complete record: nothing looks damaged, but an MCAP closes with its
+      // data end, summary and footer.
+      damage.add(total, `the file is truncated: it ends at byte ${total}, after a complete record but before the data end and footer an MCAP closes with (what followed is lost; every record before was read)`);
     }
     for (const { item, offset } of merge.finish()) {
       yield toMessage(item, entries.get(item.channelId)!, decode, offset);

@@ -314,6 +314,21 @@ describe("MCAP", () => {
     expect(read.map(ns)).toEqual(messages.slice(0, expectedCount).map((m) => m.logTime));
   });
 
+  it("an MCAP cut exactly between two records is named truncated at its end, after every record before it", async () => {
+    const { channels, messages } = ros2Fixture(400);
+    const bytes = await writeMcap(channels, messages, { compress: zstdCompress, chunkSize: 2048 });
+    const offsets = await chunkOffsets(bytes);
+    const k = 3;
+    const cut = bytes.subarray(0, Number(offsets[k]!));
+    const { messages: read, error } = await drain(await mcapRecording(cut));
+    expect(error).toBeInstanceOf(RecordingError);
+    expect((error as RecordingError).damages.map((d) => d.offset)).toEqual([cut.byteLength]);
+    expect((error as RecordingError).reason).toMatch(/^the file is truncated: it ends at byte \d+, after a complete record/);
+    const reader = await McapIndexedReader.Initialize({ readable: new TempBuffer(bytes) });
+    const before = reader.chunkIndexes.slice(0, k);
+    expect(read.length).toBe(messages.filter((m) => before.some((c) => m.logTime >= c.messageStartTime && m.logTime <= c.messageEndTime)).length);
+  });
+
   it("a chunk holding no wanted topic is not read: its damage concerns only a read that wants its topics", async () => {
     // The first half of the file records only /a, the second only /b, so some chunks hold only /b.
     const { channels, messages } = ros2Fixture(400);
