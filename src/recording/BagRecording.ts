@@ -329,11 +329,22 @@ export class BagRecording implements Recording {
 /**
  * Checks what @foxglove/rosbag does not: every chunk the index lists starts a chunk record inside
  * the file, before the index (a record whose header parses must be a chunk), and names only
- * connections the index has. A flipped byte in the index otherwise sends the reader to the wrong
- * place or silently hides a chunk; such an index is not used (the file is scanned instead).
+ * connections the index has, counts messages in each chunk, and lists chunks at all when there is
+ * room for them. A flipped byte in the index otherwise sends the reader to the wrong place or
+ * silently hides a chunk; such an index is not used (the file is scanned instead).
  */
 async function checkChunkInfos(bag: Bag, source: ByteSource, indexPos: number): Promise<void> {
+  // No chunk listed while records lie between the bag header and the index (a damaged chunk
+  // count): the index would hide them all.
+  if (bag.chunkInfos.length === 0 && (await readRecordHeader(source, FIRST_RECORD)).end < indexPos) {
+    throw new Error(`the index lists no chunk, but records lie between the bag header and the index at byte ${indexPos}`);
+  }
   for (const info of bag.chunkInfos) {
+    // A writer never closes an empty chunk: a chunk info that counts no message is damaged, and
+    // would hide its chunk.
+    if (info.connections.every(({ count }) => count === 0)) {
+      throw new Error(`the chunk info of the chunk at byte ${info.chunkPosition} counts no message`);
+    }
     if (!Number.isSafeInteger(info.chunkPosition) || info.chunkPosition < FIRST_RECORD || info.chunkPosition >= indexPos) {
       throw new Error(`a chunk info record points to byte ${info.chunkPosition}, outside the chunk area (${FIRST_RECORD} to ${indexPos})`);
     }

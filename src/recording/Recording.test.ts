@@ -120,6 +120,51 @@ describe.skipIf(!HAS_SHARED_DATA)("truncated and corrupted bags", () => {
     full = (await drain(await openRecording(new ArrayByteSource(bytes)))).messages;
   });
 
+  /** Where the value of header field `name` of the record at `pos` starts (a ROS bag record header). */
+  const fieldAt = (pos: number, name: string): number => {
+    const view = new DataView(bytes.buffer, bytes.byteOffset);
+    const headerLength = view.getUint32(pos, true);
+    for (let i = pos + 4; i < pos + 4 + headerLength; ) {
+      const fieldLength = view.getUint32(i, true);
+      const field = bytes.subarray(i + 4, i + 4 + fieldLength);
+      const eq = field.indexOf(0x3d);
+      if (new TextDecoder().decode(field.subarray(0, eq)) === name) {
+        return i + 4 + eq + 1;
+      }
+      i += 4 + fieldLength;
+    }
+    throw new Error(`no field ${name} in the record at byte ${pos}`);
+  };
+  /** The first record at or after `pos` whose op is `op`. */
+  const recordWithOp = (pos: number, op: number): number => {
+    const view = new DataView(bytes.buffer, bytes.byteOffset);
+    for (let p = pos; p < bytes.length; ) {
+      if (bytes[fieldAt(p, "op")] === op) {
+        return p;
+      }
+      const headerLength = view.getUint32(p, true);
+      p += 8 + headerLength + view.getUint32(p + 4 + headerLength, true);
+    }
+    throw new Error(`no record with op ${op}`);
+  };
+
+  it("an index that hides chunks (no chunk listed, or a chunk info with no connection) is not used: every message is read", async () => {
+    const view = new DataView(bytes.buffer, bytes.byteOffset);
+    const indexPos = Number(view.getBigUint64(fieldAt(13, "index_pos"), true));
+    const noChunks = bytes.slice();
+    new DataView(noChunks.buffer).setUint32(fieldAt(13, "chunk_count"), 0, true);
+    const emptyInfo = bytes.slice();
+    new DataView(emptyInfo.buffer).setUint32(fieldAt(recordWithOp(indexPos, 6), "count"), 0, true);
+    for (const bad of [noChunks, emptyInfo]) {
+      const recording = await openRecording(new ArrayByteSource(bad));
+      expect(recording.info.indexed).toBe(false);
+      expect(recording.info.indexProblem).toMatch(/the index at byte \d+ is unreadable: (the index lists no chunk|the chunk info of the chunk at byte \d+ counts no message)/);
+      const { messages, error } = await drain(recording);
+      expect(error).toBeUndefined();
+      expect(messages.length).toBe(full.length);
+    }
+  });
+
   it("a truncated bag delivers every complete chunk, then names the offset of the cut chunk", async () => {
     const k = 5;
     const cut = bytes.subarray(0, chunks[k]!.pos + 1000);

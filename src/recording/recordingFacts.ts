@@ -11,6 +11,8 @@ export interface RecordingFacts extends MessageFacts {
   readonly formatName: string;
   readonly profile: string | undefined;
   readonly indexed: boolean;
+  /** Why the file was read sequentially (its index is missing or damaged), when it was. */
+  readonly indexProblem: string | undefined;
   readonly sizeInBytes: number;
   /** Receive time of the first and last message (ns, decimal strings); undefined when empty. */
   readonly startTime: string | undefined;
@@ -77,6 +79,7 @@ export async function recordingFacts(recording: Recording, onProgress?: (p: Read
     formatName: formatName(info),
     profile: info.profile,
     indexed: info.indexed,
+    indexProblem: info.indexed ? undefined : info.indexProblem,
     sizeInBytes: info.sizeInBytes,
     startTime: ns(first),
     endTime: ns(last),

@@ -21,7 +21,7 @@ function stampText(t: TopicFacts): string {
 /** The human form of `lockstep info`: a header, then one block per topic. */
 export function describeFacts(file: string, facts: RecordingFacts): string[] {
   const lines = [
-    `${file}: ${facts.formatName}${facts.indexed ? "" : " (unindexed: read sequentially)"}, ${facts.sizeInBytes} bytes`,
+    `${file}: ${facts.formatName}${facts.indexed ? "" : ` (unindexed: read sequentially${facts.indexProblem == undefined ? "" : `, because ${facts.indexProblem}`})`}, ${facts.sizeInBytes} bytes`,
     `messages: ${facts.messages}, receive-time ties (same receive time as the message before, any topic): ${facts.receiveTimeTies}`,
   ];
   if (facts.startTime != undefined && facts.endTime != undefined) {
