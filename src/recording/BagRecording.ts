@@ -21,6 +21,8 @@ const OP_MESSAGE = 2;
 const OP_BAG_HEADER = 3;
 const OP_CHUNK = 5;
 const OP_CONNECTION = 7;
+/** The records a bag holds outside its chunks: bag header, chunk, index data, chunk info, connection. */
+const TOP_LEVEL_OPS: ReadonlySet<number> = new Set([OP_BAG_HEADER, OP_CHUNK, 4, 6, OP_CONNECTION]);
 /** Sanity bound on one record header: real ones are a few hundred bytes. */
 const MAX_RECORD_HEADER = 1 << 20;
 const textDecoder = new TextDecoder();
@@ -116,6 +118,11 @@ export class BagRecording implements Recording {
   readonly #decompressors: Decompressors;
   /** Set when the bag header points past the end of the file: a truncated file. */
   readonly #truncatedIndexAt: number | undefined;
+  /**
+   * Where the bag header says the index starts, when that lies inside the file: a scan takes the
+   * connection records it repeats for messages whose own connection record was lost.
+   */
+  readonly #indexPos: number | undefined;
 
   private constructor(
     source: ByteSource,
@@ -123,12 +130,14 @@ export class BagRecording implements Recording {
     decompressors: Decompressors,
     info: RecordingInfo,
     truncatedIndexAt: number | undefined,
+    indexPos?: number,
   ) {
     this.#source = source;
     this.#bag = bag;
     this.#decompressors = decompressors;
     this.info = info;
     this.#truncatedIndexAt = truncatedIndexAt;
+    this.#indexPos = indexPos;
   }
 
   /**
@@ -171,7 +180,8 @@ export class BagRecording implements Recording {
       }
     }
     const info = unindexedInfo("ros1bag", "ros1", problem, source.size);
-    return new BagRecording(source, undefined, decompressors, info, truncatedAt);
+    const indexInFile = indexPos > FIRST_RECORD && indexPos < source.size ? indexPos : undefined;
+    return new BagRecording(source, undefined, decompressors, info, truncatedAt, indexInFile);
   }
 
   public messages(options: ReadOptions = {}): AsyncIterableIterator<RecordedMessage> {
@@ -187,6 +197,7 @@ export class BagRecording implements Recording {
         wanted.set(conn.conn, { channel: channelOf(conn) });
       }
     }
+    const allConnections = new Set(bag.connections.keys());
     const chunks = bag.chunkInfos
       .filter((info) => info.connections.some((c) => wanted.has(c.conn)))
       .map((info) => ({ startTime: info.startTime, offset: info.chunkPosition, info }));
@@ -226,13 +237,16 @@ export class BagRecording implements Recording {
           throw new RecordingError(offset, `the index points to a chunk here but the record is op ${record.op}`);
         }
         const data = await this.#chunkData(record, offset);
-        result = parseChunkRecords(data, offset, wanted, topics);
+        result = parseChunkRecords(data, offset, wanted, topics, allConnections);
       } catch (err) {
         damage.add(offset, `the chunk is unreadable: ${reasonOf(err)}`, lostOf([]));
-        result = { messages: [], problem: undefined };
+        result = { messages: [], problem: undefined, undefinedConnections: 0 };
       }
       if (result.problem != undefined) {
         damage.add(offset, result.problem, lostOf(result.messages));
+      }
+      if (result.undefinedConnections > 0) {
+        damage.add(offset, `${result.undefinedConnections} message records in the chunk name a connection the index does not have; they were skipped`);
       }
       bytesRead = Math.max(bytesRead, info.nextChunk?.chunkPosition ?? indexPos);
       reportProgress(options, bytesRead, total);
@@ -272,6 +286,9 @@ export class BagRecording implements Recording {
     const topics = options.topics ? new Set(options.topics) : undefined;
     const decode = options.decode === false ? "raw" : "decode";
     const connections = new Map<number, ChannelEntry>();
+    /** Every connection id a connection record defined so far, wanted or not. */
+    const defined = new Set<number>();
+    let indexLearned = false;
     const damage = new DamageLog(options.onDamage);
     const merge = new ScanMerge<RawMessage>();
     let pos = FIRST_RECORD;
@@ -292,12 +309,22 @@ export class BagRecording implements Recording {
       if (record.op === OP_CHUNK) {
         let result: ChunkRecords;
         try {
-          result = parseChunkRecords(await this.#chunkData(record, pos), pos, connections, topics);
+          const data = await this.#chunkData(record, pos);
+          result = parseChunkRecords(data, pos, connections, topics, defined);
+          if (result.undefinedConnections > 0 && !indexLearned) {
+            // Their connection records were lost (with a damaged chunk): the index repeats them.
+            indexLearned = true;
+            await this.#learnIndexConnections(connections, topics, defined);
+            result = parseChunkRecords(data, pos, connections, topics, defined);
+          }
         } catch (err) {
-          result = { messages: [], problem: `the chunk is unreadable: ${reasonOf(err)}` };
+          result = { messages: [], problem: `the chunk is unreadable: ${reasonOf(err)}`, undefinedConnections: 0 };
         }
         if (result.problem != undefined) {
           damage.add(pos, result.problem);
+        }
+        if (result.undefinedConnections > 0) {
+          damage.add(pos, `${result.undefinedConnections} message records in the chunk name a connection no connection record defines; they were skipped`);
         }
         for (const { item, offset } of merge.add(result.messages, pos)) {
           yield toMessage(item, connections.get(item.conn)!, decode, offset);
@@ -305,10 +332,12 @@ export class BagRecording implements Recording {
       } else if (record.op === OP_CONNECTION) {
         try {
           const data = await source.read(record.dataOffset, record.dataLength);
-          addConnection(record.fields, data, pos, connections, topics);
+          addConnection(record.fields, data, pos, connections, topics, defined);
         } catch (err) {
           damage.add(pos, `the connection record is unreadable: ${reasonOf(err)}`);
         }
+      } else if (!TOP_LEVEL_OPS.has(record.op)) {
+        damage.add(pos, `a record of op ${record.op} stands where a bag has chunks, index data and connections; it was skipped`);
       }
       pos = record.end;
       reportProgress(options, pos, total);
@@ -323,6 +352,22 @@ export class BagRecording implements Recording {
       );
     }
     damage.finish();
+  }
+
+  /** Adds the connection records of the index section (not yet defined ones) to a scan's maps. */
+  async #learnIndexConnections(connections: Map<number, ChannelEntry>, topics: Set<string> | undefined, defined: Set<number>): Promise<void> {
+    const source = this.#source;
+    for (let pos = this.#indexPos ?? source.size; pos < source.size; ) {
+      try {
+        const record = await readRecordHeader(source, pos);
+        if (record.op === OP_CONNECTION) {
+          addConnection(record.fields, await source.read(record.dataOffset, record.dataLength), pos, connections, topics, defined);
+        }
+        pos = record.end;
+      } catch {
+        return; // a damaged index: what was read of it stays
+      }
+    }
   }
 }
 
@@ -497,10 +542,15 @@ function addConnection(
   pos: number,
   connections: Map<number, ChannelEntry>,
   topics: Set<string> | undefined,
+  defined: Set<number>,
 ): void {
   const id = u32(fields.get("conn"), "conn", pos);
   const topic = textDecoder.decode(fields.get("topic") ?? new Uint8Array());
-  if (connections.has(id) || (topics && !topics.has(topic))) {
+  if (defined.has(id)) {
+    return; // the first record of an id counts
+  }
+  defined.add(id);
+  if (topics && !topics.has(topic)) {
     return;
   }
   const conn = parseFields(data, pos);
@@ -524,6 +574,8 @@ function addConnection(
 interface ChunkRecords {
   messages: RawMessage[];
   problem: string | undefined;
+  /** Message records whose connection no connection record (so far) defines: skipped. */
+  undefinedConnections: number;
 }
 
 /**
@@ -535,14 +587,17 @@ function parseChunkRecords(
   chunkPos: number,
   connections: Map<number, ChannelEntry>,
   topics: Set<string> | undefined,
+  defined: Set<number>,
 ): ChunkRecords {
   const out: RawMessage[] = [];
   const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
   let at = 0;
   let badTimes = 0;
+  let undefinedConnections = 0;
   const corrupt = (what: string): ChunkRecords => ({
     messages: out,
     problem: `chunk data is corrupt: ${what} at byte ${at} of the decompressed chunk (its later records are lost)`,
+    undefinedConnections,
   });
   while (at < data.byteLength) {
     if (at + 4 > data.byteLength) {
@@ -567,7 +622,7 @@ function parseChunkRecords(
     const op = fields.get("op")?.[0];
     if (op === OP_CONNECTION) {
       try {
-        addConnection(fields, body, chunkPos, connections, topics);
+        addConnection(fields, body, chunkPos, connections, topics, defined);
       } catch (err) {
         return corrupt(`connection record: ${reasonOf(err)}`);
       }
@@ -585,6 +640,8 @@ function parseChunkRecords(
         badTimes += 1;
       } else if (connections.has(conn)) {
         out.push({ conn, time: stamp, data: body.slice() });
+      } else if (!defined.has(conn)) {
+        undefinedConnections += 1;
       }
     } else {
       return corrupt(`unexpected record op ${String(op)} inside a chunk`);
@@ -592,5 +649,5 @@ function parseChunkRecords(
     at = start + dataLength;
   }
   const problem = badTimes > 0 ? `${badTimes} message records have an impossible receive time (nsec >= 1e9) and were skipped` : undefined;
-  return { messages: out, problem };
+  return { messages: out, problem, undefinedConnections };
 }

@@ -165,6 +165,17 @@ describe.skipIf(!HAS_SHARED_DATA)("truncated and corrupted bags", () => {
     }
   });
 
+  it("a first chunk whose op is damaged is named and skipped; later chunks are read with the connections the index repeats", async () => {
+    const bad = bytes.slice();
+    bad[fieldAt(chunks[0]!.pos, "op")] = 2;
+    const { messages, error } = await drain(await openRecording(new ArrayByteSource(bad)));
+    expect(error).toBeInstanceOf(RecordingError);
+    expect((error as RecordingError).damages.map((d) => [d.offset, d.reason])).toEqual([
+      [chunks[0]!.pos, expect.stringMatching(/^a record of op 2 stands where a bag has chunks/)],
+    ]);
+    expect(messages.length).toBe(full.length - chunks[0]!.count);
+  });
+
   it("a truncated bag delivers every complete chunk, then names the offset of the cut chunk", async () => {
     const k = 5;
     const cut = bytes.subarray(0, chunks[k]!.pos + 1000);
