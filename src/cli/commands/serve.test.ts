@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 
-import { describeClientMessage, MAX_CLIENT_PAYLOAD_BYTES, startServe, type ServeHandle } from "./serve";
+import { describeClientMessage, MAX_CLIENT_PAYLOAD_BYTES, portArgument, startServe, type ServeHandle } from "./serve";
 import { openRecordingFile } from "../../recording/node";
 import { writeMcap } from "../../recording/testing/mcapFixtures";
 import { HUSKY_BAG } from "../../recording/testing/paths";
@@ -369,6 +369,11 @@ describe("lockstep serve", () => {
     await expect(startServe({ file: BAG, speed: 0 })).rejects.toThrow(/--speed must be a positive number/);
     await expect(startServe({ file: BAG, port: 70000 })).rejects.toThrow(/--port must be an integer/);
     await expect(startServe({ file: "/nonexistent/no-such.bag", port: 0 })).rejects.toThrow(/cannot open .*no-such\.bag/);
+    // --port takes decimal digits only: an empty text is not port 0 (a random port).
+    expect(portArgument("8765")).toBe(8765);
+    for (const text of ["", "0x4e21", "1e3", " 80"]) {
+      expect(() => portArgument(text)).toThrow(`--port must be an integer from 0 to 65535, got ${JSON.stringify(text)}`);
+    }
   });
 
   it("summarizes JSON and binary payloads, escaping control characters", () => {

@@ -453,6 +453,17 @@ export async function startServe(options: ServeOptions): Promise<ServeHandle> {
   };
 }
 
+/**
+ * The port a `--port` text names: decimal digits only. Throws CliError(2) quoting the text
+ * otherwise ("", "0x4e21", "1e3"; `Number` alone read "" as port 0, a random port).
+ */
+export function portArgument(text: string): number {
+  if (!/^\d{1,5}$/.test(text)) {
+    throw new CliError(`--port must be an integer from 0 to 65535, got ${JSON.stringify(text)}`, 2);
+  }
+  return Number(text);
+}
+
 /** Registers `lockstep serve <file> [--port] [--speed] [--loop] [--now] [--allow-origin …]`. */
 export function registerServe(program: Command): void {
   program
@@ -470,7 +481,7 @@ export function registerServe(program: Command): void {
       "also accept browser connections from these origins (besides Foxglove's apps, file:// and loopback)",
     )
     .action(async (file: string, opts: { port: string; speed: string; loop: boolean; now: boolean; allowOrigin?: string[] }) => {
-      const port = Number(opts.port);
+      const port = portArgument(opts.port);
       const speed = Number(opts.speed);
       const handle = await startServe({ file, port, speed, loop: opts.loop, now: opts.now, allowOrigins: opts.allowOrigin ?? [] });
       process.stderr.write(
