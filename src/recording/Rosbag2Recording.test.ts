@@ -204,6 +204,15 @@ describe("rosbag2 sqlite3 files written here (layouts, split order, compression)
     await recording.close();
   });
 
+  it("a file its metadata.yaml lists but the folder lacks is named, not the file system's ENOENT", async () => {
+    const folder = join(dir, "missing-part");
+    await rm(folder, { recursive: true, force: true });
+    await mkdir(folder);
+    await writeFile(join(folder, "m_0.db3"), await writeDb3([{ name: "/a", type: "std_msgs/msg/String" }], [row(1, 1_000_000_000n, "x")]));
+    await writeFile(join(folder, "metadata.yaml"), metadataYaml({ files: ["m_0.db3", "m_1.db3"], topics: [{ name: "/a", type: "std_msgs/msg/String", count: 1 }] }));
+    await expect(openRecordingFile(folder)).rejects.toThrow(/missing-part: its file m_1\.db3 cannot be opened \(it does not exist\); a split bag needs every file/);
+  });
+
   it("message rows no reader can place (a topic_id without a topic, a timestamp that is not a time) are skipped and named, once per kind", async () => {
     const base = 1_432_235_498_000_000_000n;
     const topics = [{ name: "/a", type: "std_msgs/msg/String" }];

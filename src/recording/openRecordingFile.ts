@@ -3,7 +3,7 @@ import { basename, dirname, join } from "node:path";
 
 import { FileByteSource } from "./FileByteSource";
 import { MergedRecording } from "./MergedRecording";
-import { RecordingError } from "./RecordingError";
+import { RecordingError, errorText } from "./RecordingError";
 import { openRosbag2, openRosbag2File, type BagFolder } from "./Rosbag2Recording";
 import { sharedChunkWorker } from "./ThreadChunkWorker";
 import { loadDecompressors, type OpenOptions } from "./decompress";
@@ -55,7 +55,17 @@ export async function openRecordingFile(path: string, limits: OpenOptions = {}):
     const folderPath = isFolder ? path : basename(path) === METADATA ? dirname(path) : undefined;
     let recording: Recording;
     if (folderPath != undefined) {
-      const folder: BagFolder = { name: folderPath, open: async (rel) => await openSource(join(folderPath, rel)) };
+      const folder: BagFolder = {
+        name: folderPath,
+        open: async (rel) => {
+          try {
+            return await openSource(join(folderPath, rel));
+          } catch (err) {
+            const code = (err as NodeJS.ErrnoException).code;
+            throw new RecordingError(0, `${folderPath}: its file ${rel} cannot be opened (${code === "ENOENT" ? "it does not exist" : errorText(err)}); a split bag needs every file its metadata.yaml lists`, { cause: err });
+          }
+        },
+      };
       const metadata = await readText(join(folderPath, METADATA));
       if (metadata != undefined) {
         recording = await openRosbag2(metadata, folder, options);

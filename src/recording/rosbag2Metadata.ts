@@ -48,8 +48,11 @@ function text(value: unknown, path: string, fallback?: string): string {
   if (value == undefined && fallback != undefined) {
     return fallback;
   }
+  if (value == undefined) {
+    throw new Rosbag2MetadataError(`${path} is missing (a string is required)`);
+  }
   if (typeof value !== "string") {
-    throw new Rosbag2MetadataError(`${path} must be a string, found ${JSON.stringify(String(value))}`);
+    throw new Rosbag2MetadataError(`${path} must be a string, found ${JSON.stringify(value)}`);
   }
   return value;
 }
@@ -84,6 +87,15 @@ export function parseRosbag2Metadata(yamlText: string): Rosbag2Metadata {
     throw new Rosbag2MetadataError(`${at("relative_file_paths")} must list the bag's files`);
   }
   const files = rawFiles.map((f, i) => text(f, `${at("relative_file_paths")}[${i}]`));
+  files.forEach((f, i) => {
+    // The bag's storage files are names inside its folder, each read once.
+    if (f === "" || f.startsWith("/") || f.split(/[\\/]/).includes("..")) {
+      throw new Rosbag2MetadataError(`${at("relative_file_paths")}[${i}] is ${JSON.stringify(f)}, not a file inside the bag folder`);
+    }
+    if (files.indexOf(f) !== i) {
+      throw new Rosbag2MetadataError(`${at("relative_file_paths")} lists ${JSON.stringify(f)} twice`);
+    }
+  });
   const rawTopics = info.topics_with_message_count ?? [];
   if (!Array.isArray(rawTopics)) {
     throw new Rosbag2MetadataError(`${at("topics_with_message_count")} must be a list`);
