@@ -242,7 +242,7 @@ describe("rosbag2 sqlite3 files written here (layouts, split order, compression)
     ]);
   });
 
-  it("definitions: the file's own (Jazzy), the standard ones (with or without /msg/), or the topic is named and skipped", async () => {
+  it("definitions: the file's own (Jazzy), the standard ones (with or without /msg/), or the topic is named (skipped unless asked for)", async () => {
     const topics = [
       { name: "/custom", type: "my_pkg/msg/Thing" },
       { name: "/legacy", type: "std_msgs/String" },
@@ -262,6 +262,15 @@ describe("rosbag2 sqlite3 files written here (layouts, split order, compression)
       ["/legacy", { data: "legacy" }],
     ]);
     expect((await drain(recording, "raw")).map((m) => m.topic)).toEqual(["/custom", "/legacy", "/unknown"]);
+    // Asked for by name, the topic delivers its messages, each naming why it does not decode (a
+    // pipeline then counts them as undecodable, instead of seeing no message at all).
+    const asked = [];
+    for await (const m of recording.messages({ topics: ["/unknown"] })) {
+      asked.push(m);
+    }
+    expect(asked.map((m) => [m.topic, m.message, m.decodeError])).toEqual([
+      ["/unknown", undefined, expect.stringContaining("other_pkg/msg/Mystery")],
+    ]);
   });
 
   it("per-message and per-file zstd compression as metadata.yaml declares", async () => {

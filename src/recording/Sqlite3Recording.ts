@@ -185,8 +185,11 @@ export class Sqlite3Recording implements Recording {
     let expected = 0;
     for (const { id, entry } of this.#topics) {
       const topic = entry.channel.topic;
-      if ((!wantedTopics || wantedTopics.has(topic)) && (decode === "raw" || unreadable?.has(topic) !== true)) {
-        entries.set(id, entry);
+      const reason = unreadable?.get(topic);
+      if (wantedTopics ? wantedTopics.has(topic) : decode === "raw" || reason == undefined) {
+        // A topic asked for by name that cannot be decoded still delivers its messages, each
+        // with the reason as its decodeError (so a pipeline counts them, rather than none).
+        entries.set(id, reason != undefined && decode === "decode" ? { channel: entry.channel, decoderError: reason } : entry);
         expected += this.info.messageCounts?.get(topic) ?? 0;
       }
     }
