@@ -219,6 +219,13 @@ describe("lockstep serve", () => {
     expect(await status(undefined)).toBe(101);
     expect(await status("https://viz.example.org")).toBe(101);
     expect(lines.some((l) => l.startsWith('refused a connection from origin "https://evil.example.com"') && l.includes("--allow-origin"))).toBe(true);
+    // A page retrying in a loop does not flood the log: some refusals are logged, then a count.
+    for (let batch = 0; batch < 20; batch++) {
+      await Promise.all(Array.from({ length: 50 }, async () => await status("https://retry.example.com")));
+    }
+    const refused = lines.filter((l) => l.startsWith("refused a connection from origin"));
+    expect(refused.length).toBeLessThanOrEqual(20);
+    expect(lines).toContain("1000 connections refused for their origin so far (only some are logged)");
   });
 
   it("--now shifts receive times and header stamps to the wall clock by one exact offset", async () => {

@@ -273,6 +273,7 @@ export async function startServe(options: ServeOptions): Promise<ServeHandle> {
   });
 
   const sockets: BoundedClientSocket[] = [];
+  let refusedOrigins = 0;
   const wss = new WebSocketServer({
     host: "127.0.0.1",
     port,
@@ -283,9 +284,15 @@ export async function startServe(options: ServeOptions): Promise<ServeHandle> {
         accept(true);
         return;
       }
-      log(
-        `refused a connection from origin ${escapeControlCharacters(JSON.stringify(info.origin))}: not a Foxglove or Lichtblick app origin (start lockstep serve with --allow-origin <origin> to admit it)`,
-      );
+      // Throttled as protocol errors are: a page that retries in a loop must not flood the log.
+      refusedOrigins++;
+      if (refusedOrigins <= LOGGED_ERRORS) {
+        log(
+          `refused a connection from origin ${escapeControlCharacters(JSON.stringify(info.origin))}: not a Foxglove or Lichtblick app origin (start lockstep serve with --allow-origin <origin> to admit it)`,
+        );
+      } else if (refusedOrigins % 1000 === 0) {
+        log(`${refusedOrigins} connections refused for their origin so far (only some are logged)`);
+      }
       accept(false, 403, "Origin not allowed");
     },
   });
