@@ -1,4 +1,5 @@
 import { MinHeap } from "./MinHeap";
+import { RecordingError, type RecordingDamage } from "./RecordingError";
 import type { ReadOptions, RecordTime, RecordedMessage, Recording, RecordingChannel, RecordingInfo } from "./types";
 
 interface Cursor {
@@ -30,10 +31,15 @@ function cursorLess(a: Cursor, b: Cursor): boolean {
 export class MergedRecording implements Recording {
   public readonly info: RecordingInfo;
   readonly #parts: readonly Recording[];
+  readonly #names: readonly string[] | undefined;
 
-  /** `parts` in file order; `format` is what the whole is (e.g. "rosbag2"). */
-  public constructor(parts: readonly Recording[], format: RecordingInfo["format"]) {
+  /**
+   * `parts` in file order; `format` is what the whole is (e.g. "rosbag2"); `names`, one per part,
+   * name the file in what a damaged part reports (its offsets are its own).
+   */
+  public constructor(parts: readonly Recording[], format: RecordingInfo["format"], names?: readonly string[]) {
     this.#parts = parts;
+    this.#names = names;
     this.info = mergeInfo(parts, format);
   }
 
@@ -51,9 +57,20 @@ export class MergedRecording implements Recording {
     const sizes = this.#parts.map((p) => p.info.sizeInBytes);
     const readSoFar = sizes.map(() => 0);
     const total = this.info.sizeInBytes;
+    // A damaged part is read past as any recording is: its damage is reported (naming its file)
+    // and the other parts go on; one error after the last message names every region.
+    const damages: RecordingDamage[] = [];
+    const reported = sizes.map(() => 0);
     const partOptions = (order: number): ReadOptions => ({
       topics: options.topics,
       decode: options.decode,
+      onDamage: (d) => {
+        const name = this.#names?.[order];
+        const named: RecordingDamage = name == undefined ? d : { ...d, reason: `${name}: ${d.reason}` };
+        damages.push(named);
+        reported[order]! += 1;
+        options.onDamage?.(named);
+      },
       onProgress: options.onProgress
         ? (p) => {
             readSoFar[order] = p.bytesRead;
@@ -64,6 +81,17 @@ export class MergedRecording implements Recording {
     });
     const heap = new MinHeap<Cursor>(cursorLess);
     const open: AsyncIterator<RecordedMessage>[] = [];
+    /** The part's next message; done when it ends, or ends after damage it reported. */
+    const advance = async (iterator: AsyncIterator<RecordedMessage>, order: number): Promise<IteratorResult<RecordedMessage>> => {
+      try {
+        return await iterator.next();
+      } catch (err) {
+        if (err instanceof RecordingError && reported[order]! > 0 && err.damages.length === reported[order]) {
+          return { done: true, value: undefined };
+        }
+        throw err;
+      }
+    };
     let next = 0;
     try {
       for (;;) {
@@ -77,7 +105,7 @@ export class MergedRecording implements Recording {
           next += 1;
           const iterator = recording.messages(partOptions(order))[Symbol.asyncIterator]();
           open.push(iterator);
-          const first = await iterator.next();
+          const first = await advance(iterator, order);
           if (first.done !== true) {
             heap.push({ iterator, order, current: first.value });
           }
@@ -87,7 +115,7 @@ export class MergedRecording implements Recording {
           break;
         }
         const message = cursor.current;
-        const following = await cursor.iterator.next();
+        const following = await advance(cursor.iterator, cursor.order);
         if (following.done === true) {
           heap.pop();
         } else {
@@ -100,6 +128,9 @@ export class MergedRecording implements Recording {
       for (const iterator of open) {
         await iterator.return?.();
       }
+    }
+    if (damages.length > 0) {
+      throw RecordingError.afterDamage(damages);
     }
   }
 }

@@ -11,6 +11,7 @@ import { openRecording } from "./openRecording";
 import { openRecordingFile } from "./openRecordingFile";
 import { sqlJsWasmCandidates, loadSqlJsNode } from "./sqlJsNode";
 import { HAS_SHARED_DATA, HUSKY_BAG, sharedRecording } from "./testing/paths";
+import { writeMcap } from "./testing/mcapFixtures";
 import { metadataYaml, stringMessage, writeDb3, type FixtureRow } from "./testing/rosbag2Fixtures";
 import type { RecordedMessage, Recording } from "./types";
 
@@ -202,6 +203,41 @@ describe("rosbag2 sqlite3 files written here (layouts, split order, compression)
     }
     expect(labels(onlyB)).toEqual(["f0-20b", "f1-20", "f1-25"]);
     await recording.close();
+  });
+
+  it("a damaged file of a split bag is read past, named by its file: every other file is delivered whole", async () => {
+    const folder = join(dir, "split-damaged");
+    await rm(folder, { recursive: true, force: true });
+    await mkdir(folder);
+    const channels = [{ topic: "/a", schemaName: "T", schemaEncoding: "jsonschema", schema: "{}", messageEncoding: "json" }];
+    const part = async (from: number): Promise<Uint8Array> =>
+      await writeMcap(
+        channels,
+        Array.from({ length: 50 }, (_, i) => ({ channel: 0, logTime: BigInt(from + i) * 1_000_000n, data: new TextEncoder().encode(JSON.stringify({ i: from + i })) })),
+        { chunkSize: 512 },
+      );
+    const first = await part(0);
+    await writeFile(join(folder, "d_0.mcap"), first.subarray(0, Math.floor(first.byteLength / 2)));
+    await writeFile(join(folder, "d_1.mcap"), await part(1000));
+    const recording = await openRecordingFile(folder);
+    const read: RecordedMessage[] = [];
+    let error: unknown;
+    try {
+      for await (const m of recording.messages()) {
+        read.push(m);
+      }
+    } catch (err) {
+      error = err;
+    }
+    await recording.close();
+    const values = read.map((m) => (m.message as { i: number }).i);
+    expect(values.filter((v) => v >= 1000)).toEqual(Array.from({ length: 50 }, (_, i) => 1000 + i));
+    expect(values.filter((v) => v < 1000).length).toBeGreaterThan(0);
+    expect(error).toBeInstanceOf(RecordingError);
+    const reasons = (error as RecordingError).damages.map((d) => d.reason);
+    expect(reasons.length).toBeGreaterThan(0);
+    expect(reasons.every((r) => r.startsWith("d_0.mcap: "))).toBe(true);
+    expect(reasons.at(-1)).toMatch(/^d_0\.mcap: the file is truncated/);
   });
 
   it("a file its metadata.yaml lists but the folder lacks is named, not the file system's ENOENT", async () => {

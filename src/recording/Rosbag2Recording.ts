@@ -135,7 +135,7 @@ export async function openRosbag2(metadataText: string, folder: BagFolder, optio
     const name = `${folder.name}/${file}`;
     parts.push(await openPart(await folder.open(file), name, metadata, options));
   }
-  return parts.length === 1 && parts[0]!.info.format === "rosbag2" ? parts[0]! : new MergedRecording(parts, "rosbag2");
+  return parts.length === 1 && parts[0]!.info.format === "rosbag2" ? parts[0]! : new MergedRecording(parts, "rosbag2", metadata.files);
 }
 
 /** One storage file of a bag, opened with its folder's metadata.yaml when there is one. */

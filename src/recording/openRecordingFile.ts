@@ -78,7 +78,7 @@ export async function openRecordingFile(path: string, limits: OpenOptions = {}):
         for (const f of files) {
           parts.push(await openRosbag2File(await folder.open(f), join(folderPath, f), undefined, options));
         }
-        recording = parts.length === 1 ? parts[0]! : new MergedRecording(parts, "rosbag2");
+        recording = parts.length === 1 ? parts[0]! : new MergedRecording(parts, "rosbag2", files);
       }
     } else {
       const source = await openSource(path);
