@@ -10,8 +10,8 @@ import { RecordingError } from "./RecordingError";
 import { openRecording } from "./openRecording";
 import { openRecordingFile } from "./openRecordingFile";
 import { sqlJsWasmCandidates, loadSqlJsNode } from "./sqlJsNode";
-import { HAS_SHARED_DATA, HUSKY_BAG, sharedRecording } from "./testing/paths";
 import { writeMcap } from "./testing/mcapFixtures";
+import { HAS_SHARED_DATA, HUSKY_BAG, sharedRecording } from "./testing/paths";
 import { metadataYaml, stringMessage, writeDb3, type FixtureRow } from "./testing/rosbag2Fixtures";
 import type { RecordedMessage, Recording } from "./types";
 
