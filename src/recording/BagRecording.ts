@@ -19,10 +19,12 @@ const MAGIC = "#ROSBAG V2.0\n";
 const FIRST_RECORD = MAGIC.length;
 const OP_MESSAGE = 2;
 const OP_BAG_HEADER = 3;
+const OP_INDEX_DATA = 4;
 const OP_CHUNK = 5;
+const OP_CHUNK_INFO = 6;
 const OP_CONNECTION = 7;
 /** The records a bag holds outside its chunks: bag header, chunk, index data, chunk info, connection. */
-const TOP_LEVEL_OPS: ReadonlySet<number> = new Set([OP_BAG_HEADER, OP_CHUNK, 4, 6, OP_CONNECTION]);
+const TOP_LEVEL_OPS: ReadonlySet<number> = new Set([OP_BAG_HEADER, OP_CHUNK, OP_INDEX_DATA, OP_CHUNK_INFO, OP_CONNECTION]);
 /** Sanity bound on one record header: real ones are a few hundred bytes. */
 const MAX_RECORD_HEADER = 1 << 20;
 const textDecoder = new TextDecoder();

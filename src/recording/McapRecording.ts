@@ -385,7 +385,7 @@ export class McapRecording implements Recording {
         // The data section is over; the (unusable) summary follows. A file that does not end
         // with the closing magic was cut short after its data.
         const tail = total >= 16 ? await source.read(total - 8, 8) : new Uint8Array();
-        if (!(tail[0] === 0x89 && tail[1] === 0x4d && tail[2] === 0x43 && tail[3] === 0x41 && tail[4] === 0x50)) {
+        if (!startsWithMagic(tail)) {
           damage.add(total, `the file is truncated after its data section (at byte ${pos}): every message was read, its summary is lost`);
         }
         closed = true;
@@ -468,8 +468,7 @@ export class McapRecording implements Recording {
     }
     const tail = await source.read(size - FOOTER_AND_MAGIC, FOOTER_AND_MAGIC);
     const view = new DataView(tail.buffer, tail.byteOffset, tail.byteLength);
-    const magic = tail.subarray(FOOTER_AND_MAGIC - 8);
-    if (tail[0] !== OP_FOOTER || !(magic[1] === 0x4d && magic[2] === 0x43 && magic[3] === 0x41 && magic[4] === 0x50)) {
+    if (tail[0] !== OP_FOOTER || !startsWithMagic(tail.subarray(FOOTER_AND_MAGIC - 8))) {
       return undefined;
     }
     const start = Number(view.getBigUint64(9, true));
@@ -478,14 +477,12 @@ export class McapRecording implements Recording {
     if (start <= 8 || !Number.isSafeInteger(start) || start >= size) {
       return undefined;
     }
-    for (let d = 0; d <= RESYNC_NEAR; d++) {
-      for (const at of d === 0 ? [start] : [start - d, start + d]) {
-        const contents = await this.#definitionsAt(known, at, footer);
-        // The summary's CRC runs from its start through the footer's summary offset field: a
-        // summary that does not match it is not trusted (a record flipped in it would misname).
-        if (contents != undefined && (declaredCrc === 0 || crc32(await source.read(at, footer + 25 - at)) === declaredCrc)) {
-          return contents;
-        }
+    for (const at of nearestFirst(start, RESYNC_NEAR)) {
+      const contents = await this.#definitionsAt(known, at, footer);
+      // The summary's CRC runs from its start through the footer's summary offset field: a
+      // summary that does not match it is not trusted (a record flipped in it would misname).
+      if (contents != undefined && (declaredCrc === 0 || crc32(await source.read(at, footer + 25 - at)) === declaredCrc)) {
+        return contents;
       }
     }
     return undefined;
@@ -499,7 +496,7 @@ export class McapRecording implements Recording {
       if (head[0] !== OP_SCHEMA && head[0] !== OP_CHANNEL) {
         break;
       }
-      const length = RECORD_PREFIX + Number(new DataView(head.buffer, head.byteOffset, RECORD_PREFIX).getBigUint64(1, true));
+      const length = prefixLength(head, 0);
       if (!Number.isSafeInteger(length) || p + length > end) {
         return undefined;
       }
@@ -527,11 +524,9 @@ export class McapRecording implements Recording {
       return undefined;
     }
     const bytes = (await source.read(lo, Math.min(hi - lo + RECORD_PREFIX, source.size - lo))).slice();
-    for (let d = 0; d <= RESYNC_NEAR; d++) {
-      for (const pos of d === 0 ? [expected] : [expected - d, expected + d]) {
-        if (pos >= lo && pos < hi && (await this.#recordStartsAt(known, pos, bytes, pos - lo))) {
-          return pos;
-        }
+    for (const pos of nearestFirst(expected, RESYNC_NEAR)) {
+      if (pos >= lo && pos < hi && (await this.#recordStartsAt(known, pos, bytes, pos - lo))) {
+        return pos;
       }
     }
     return undefined;
@@ -546,7 +541,7 @@ export class McapRecording implements Recording {
     if (op < OP_SCHEMA || op > OP_DATA_END || i + RECORD_PREFIX > bytes.length) {
       return false;
     }
-    const length = RECORD_PREFIX + Number(new DataView(bytes.buffer, bytes.byteOffset + i + 1, 8).getBigUint64(0, true));
+    const length = prefixLength(bytes, i);
     if (!Number.isSafeInteger(length) || pos + length > this.#source.size) {
       return false;
     }
@@ -576,9 +571,27 @@ async function recordLength(source: ByteSource, pos: number): Promise<number | u
   if ((await opcodeAt(source, pos)) == undefined) {
     return undefined;
   }
-  const head = await source.read(pos, RECORD_PREFIX);
-  const length = RECORD_PREFIX + Number(new DataView(head.buffer, head.byteOffset, RECORD_PREFIX).getBigUint64(1, true));
+  const length = prefixLength(await source.read(pos, RECORD_PREFIX), 0);
   return Number.isSafeInteger(length) && pos + length <= source.size ? length : undefined;
+}
+
+/** The length, prefix included, of the record whose prefix (opcode, u64 length) starts at `bytes[i]`. */
+function prefixLength(bytes: Uint8Array, i: number): number {
+  return RECORD_PREFIX + Number(new DataView(bytes.buffer, bytes.byteOffset + i + 1, 8).getBigUint64(0, true));
+}
+
+/** Whether `bytes` starts with the MCAP magic ("\x89MCAP"; the version byte after it is not checked). */
+function startsWithMagic(bytes: Uint8Array): boolean {
+  return bytes[0] === 0x89 && bytes[1] === 0x4d && bytes[2] === 0x43 && bytes[3] === 0x41 && bytes[4] === 0x50;
+}
+
+/** `center`, then the positions 1, 2, … `radius` away from it, the lower one first. */
+function* nearestFirst(center: number, radius: number): Generator<number> {
+  yield center;
+  for (let d = 1; d <= radius; d++) {
+    yield center - d;
+    yield center + d;
+  }
 }
 function toMessage(m: McapMessage, entry: ChannelEntry, decode: "raw" | "decode", offset: number): RecordedMessage {
   return toRecordedMessage(entry, m.data, m.time, decode, offset, m, describeMessage, m.publishTime);

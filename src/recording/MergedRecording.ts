@@ -60,7 +60,6 @@ export class MergedRecording implements Recording {
     // A damaged part is read past as any recording is: its damage is reported (naming its file)
     // and the other parts go on; one error after the last message names every region.
     const damages: RecordingDamage[] = [];
-    const reported = sizes.map(() => 0);
     const partOptions = (order: number): ReadOptions => ({
       topics: options.topics,
       decode: options.decode,
@@ -68,7 +67,6 @@ export class MergedRecording implements Recording {
         const name = this.#names?.[order];
         const named: RecordingDamage = name == undefined ? d : { ...d, reason: `${name}: ${d.reason}` };
         damages.push(named);
-        reported[order]! += 1;
         options.onDamage?.(named);
       },
       onProgress: options.onProgress
@@ -81,12 +79,12 @@ export class MergedRecording implements Recording {
     });
     const heap = new MinHeap<Cursor>(cursorLess);
     const open: AsyncIterator<RecordedMessage>[] = [];
-    /** The part's next message; done when it ends, or ends after damage it reported. */
-    const advance = async (iterator: AsyncIterator<RecordedMessage>, order: number): Promise<IteratorResult<RecordedMessage>> => {
+    /** The part's next message; done when it ends, or ends after reading past damage (reported above). */
+    const advance = async (iterator: AsyncIterator<RecordedMessage>): Promise<IteratorResult<RecordedMessage>> => {
       try {
         return await iterator.next();
       } catch (err) {
-        if (err instanceof RecordingError && reported[order]! > 0 && err.damages.length === reported[order]) {
+        if (err instanceof RecordingError && err.readPast) {
           return { done: true, value: undefined };
         }
         throw err;
@@ -105,7 +103,7 @@ export class MergedRecording implements Recording {
           next += 1;
           const iterator = recording.messages(partOptions(order))[Symbol.asyncIterator]();
           open.push(iterator);
-          const first = await advance(iterator, order);
+          const first = await advance(iterator);
           if (first.done !== true) {
             heap.push({ iterator, order, current: first.value });
           }
@@ -115,7 +113,7 @@ export class MergedRecording implements Recording {
           break;
         }
         const message = cursor.current;
-        const following = await advance(cursor.iterator, cursor.order);
+        const following = await advance(cursor.iterator);
         if (following.done === true) {
           heap.pop();
         } else {

@@ -27,13 +27,19 @@ export class RecordingError extends Error {
   public readonly reason: string;
   /** Every damaged region a read skipped (one entry, this error's own, when it did not go on). */
   public readonly damages: readonly RecordingDamage[];
+  /**
+   * True when the read went on past every region in `damages` and delivered everything readable
+   * (the error ends a complete read, see `afterDamage`); false when reading stopped here.
+   */
+  public readonly readPast: boolean;
 
-  public constructor(offset: number, reason: string, options?: { cause?: unknown; damages?: readonly RecordingDamage[] }) {
+  public constructor(offset: number, reason: string, options?: { cause?: unknown; damages?: readonly RecordingDamage[]; readPast?: boolean }) {
     super(`at byte offset ${offset}: ${reason}`, options);
     this.name = "RecordingError";
     this.offset = offset;
     this.reason = reason;
     this.damages = options?.damages ?? [{ offset, reason, lost: undefined }];
+    this.readPast = options?.readPast ?? false;
   }
 
   /**
@@ -43,13 +49,13 @@ export class RecordingError extends Error {
   public static afterDamage(damages: readonly RecordingDamage[]): RecordingError {
     const first = damages[0]!;
     if (damages.length === 1) {
-      return new RecordingError(first.offset, `${first.reason}; everything readable around it was delivered`, { damages });
+      return new RecordingError(first.offset, `${first.reason}; everything readable around it was delivered`, { damages, readPast: true });
     }
     const list = damages.map((d) => `byte ${d.offset}: ${d.reason}`).join("; ");
     return new RecordingError(
       first.offset,
       `${damages.length} damaged regions were skipped (${list}); everything readable around them was delivered`,
-      { damages },
+      { damages, readPast: true },
     );
   }
 }

@@ -48,9 +48,9 @@ export async function recordingFacts(recording: Recording, onProgress?: (p: Read
     if (pass.topics?.length === 0) {
       continue;
     }
-    const skipped: RecordingDamage[] = [];
+    let skipped: readonly RecordingDamage[] = [];
     try {
-      for await (const m of recording.messages({ topics: pass.topics, decode: pass.decode, onProgress, onDamage: (d) => skipped.push(d) })) {
+      for await (const m of recording.messages({ topics: pass.topics, decode: pass.decode, onProgress })) {
         collector.add(m, m.channel.messageEncoding);
         const t = m.receiveTime;
         if (!first || less(t, first)) {
@@ -61,10 +61,10 @@ export async function recordingFacts(recording: Recording, onProgress?: (p: Read
         }
       }
     } catch (err) {
-      // The error that ends a read past damage names only what onDamage already told.
-      if (!(err instanceof RecordingError) || skipped.length === 0 || err.damages.length !== skipped.length) {
+      if (!(err instanceof RecordingError && err.readPast)) {
         throw err;
       }
+      skipped = err.damages;
     }
     for (const d of skipped) {
       if (!damages.some((x) => x.offset === d.offset)) {

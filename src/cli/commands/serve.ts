@@ -104,6 +104,22 @@ function toNs(t: { sec: number; nsec: number }): bigint {
   return BigInt(t.sec) * NS + BigInt(t.nsec);
 }
 
+/**
+ * A log for lines of one kind that a client can cause at will: the first LOGGED_ERRORS go out,
+ * then one line with the count every 1,000 (`what` names them: "client protocol errors").
+ */
+function throttled(log: (line: string) => void, what: string): (line: string) => void {
+  let count = 0;
+  return (line) => {
+    count++;
+    if (count <= LOGGED_ERRORS) {
+      log(line);
+    } else if (count % 1000 === 0) {
+      log(`${count} ${what} so far (only some are logged)`);
+    }
+  };
+}
+
 /** Longest single timer: Node runs a longer one (past 2^31 − 1 ms) at once, with a warning. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
@@ -232,15 +248,9 @@ export async function startServe(options: ServeOptions): Promise<ServeHandle> {
   const recordingStart = recording.info.startTime ? toNs(recording.info.startTime) : undefined;
   let clock = options.now === true ? BigInt(Date.now()) * 1_000_000n : (recordingStart ?? 0n);
   const relay = new ClientRelay(server, { reservedTopics: new Set(channelIds.keys()), now: () => clock, log });
-  let errors = 0;
-  const logError = (line: string): void => {
-    errors++;
-    if (errors <= LOGGED_ERRORS) {
-      log(line);
-    } else if (errors % 1000 === 0) {
-      log(`${errors} client protocol errors so far (only some are logged)`);
-    }
-  };
+  const logError = throttled(log, "client protocol errors");
+  // A page that retries in a loop must not flood the log either.
+  const logRefusedOrigin = throttled(log, "connections refused for their origin");
   const publishesLogged = new Map<string, number>();
   server.on("advertise", (ch) => {
     relay.advertise(ch.client, ch);
@@ -273,7 +283,6 @@ export async function startServe(options: ServeOptions): Promise<ServeHandle> {
   });
 
   const sockets: BoundedClientSocket[] = [];
-  let refusedOrigins = 0;
   const wss = new WebSocketServer({
     host: "127.0.0.1",
     port,
@@ -284,15 +293,9 @@ export async function startServe(options: ServeOptions): Promise<ServeHandle> {
         accept(true);
         return;
       }
-      // Throttled as protocol errors are: a page that retries in a loop must not flood the log.
-      refusedOrigins++;
-      if (refusedOrigins <= LOGGED_ERRORS) {
-        log(
-          `refused a connection from origin ${escapeControlCharacters(JSON.stringify(info.origin))}: not a Foxglove or Lichtblick app origin (start lockstep serve with --allow-origin <origin> to admit it)`,
-        );
-      } else if (refusedOrigins % 1000 === 0) {
-        log(`${refusedOrigins} connections refused for their origin so far (only some are logged)`);
-      }
+      logRefusedOrigin(
+        `refused a connection from origin ${escapeControlCharacters(JSON.stringify(info.origin))}: not a Foxglove or Lichtblick app origin (start lockstep serve with --allow-origin <origin> to admit it)`,
+      );
       accept(false, 403, "Origin not allowed");
     },
   });
