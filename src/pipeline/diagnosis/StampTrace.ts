@@ -4,8 +4,8 @@ import { TimeBase, type Stamp } from "../../time";
  * What became of one recorded input message before it reached the policy: stamped; without a
  * header (a policy that takes headerless messages still gets it, by arrival); or dropped by the
  * pipeline before the policy for a zero (unset) stamp, a stamp it cannot place on the time base
- * (`invalid-stamp`: outside the window of the first stamps, another clock) or bytes that did not
- * decode.
+ * (`invalid-stamp`: not a time, or outside the window of the first stamps, another clock) or
+ * bytes that did not decode.
  */
 export type TraceEventKind = "stamped" | "no-header" | "zero-stamp" | "invalid-stamp" | "undecodable";
 

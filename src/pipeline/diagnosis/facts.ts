@@ -14,8 +14,9 @@ export interface TopicFacts {
   /** Messages whose header stamp is 0 (unset). */
   readonly zeroStamps: number;
   /**
-   * Messages whose header stamp the pipeline could not place on its time base: more than 52 days
-   * from the first stamps, so on another clock (sim time against wall time, say).
+   * Messages whose header stamp the pipeline could not place on its time base: not a time (nsec
+   * out of range), or more than 52 days from the first stamps, so on another clock (sim time
+   * against wall time, say).
    */
   readonly offClockStamps: number;
   /** Messages whose bytes did not decode. */
