@@ -191,6 +191,29 @@ describe("lockstep serve", () => {
     after.client.close();
   });
 
+  it("names the client behind each protocol error, and a noisy client does not hide another's", async () => {
+    const lines: string[] = [];
+    handle = await startServe({ file: BAG, port: 0, speed: 1, log: (l) => lines.push(l) });
+    const noisy = connectClient(handle.url);
+    await noisy.channels;
+    for (let i = 0; i < 100; i++) {
+      noisy.ws.send(JSON.stringify({ op: `noise${i}` }));
+    }
+    await until(() => lines.some((l) => l.includes("only counted until it disconnects")));
+    const quiet = connectClient(handle.url);
+    await quiet.channels;
+    quiet.ws.send(JSON.stringify({ op: "quiet" }));
+    await until(() => lines.some((l) => l.includes("quiet")));
+    const noisyName = /^client (\S+): protocol error: .*noise0/.exec(lines.find((l) => l.includes("noise0"))!)![1]!;
+    const quietLine = lines.find((l) => l.includes("quiet"))!;
+    expect(quietLine).toMatch(/^client \S+: protocol error: .*quiet/);
+    expect(quietLine).not.toContain(noisyName);
+    expect(lines.filter((l) => l.includes("noise")).length).toBeLessThan(100);
+    noisy.client.close();
+    await until(() => lines.some((l) => l.startsWith(`client ${noisyName}: `) && l.endsWith("more lines about it not logged")));
+    quiet.client.close();
+  });
+
   it("refuses browser pages from foreign origins and admits the apps', loopback, file:// and --allow-origin", async () => {
     const lines: string[] = [];
     handle = await startServe({ file: BAG, port: 0, speed: 1, log: (l) => lines.push(l), allowOrigins: ["https://viz.example.org"] });

@@ -9,6 +9,7 @@ import { CliError } from "../CliError";
 import { escapeControlCharacters } from "../logText";
 import { RECORDING_ARGUMENT } from "../recordingArgument";
 import { BoundedClientSocket, type ClientSendStats } from "../serve/BoundedClientSocket";
+import { ClientLog } from "../serve/ClientLog";
 import { ClientRelay, describe } from "../serve/ClientRelay";
 import { shiftHeaderStamp, startsWithHeader, type ShiftableEncoding } from "../serve/headerStamp";
 import { OriginPolicy } from "../serve/originPolicy";
@@ -71,8 +72,8 @@ export const MAX_CLIENT_PAYLOAD_BYTES = 4 << 20;
 const MAX_BUSY_MS = 20;
 /** Client-published messages logged per channel before only every 1000th is. */
 const LOGGED_PUBLISHES = 3;
-/** Protocol errors logged before only every 1000th is. */
-const LOGGED_ERRORS = 20;
+/** Refused connections logged before only every 1000th is. */
+const LOGGED_REFUSALS = 20;
 const NS = 1_000_000_000n;
 
 /**
@@ -105,14 +106,14 @@ function toNs(t: { sec: number; nsec: number }): bigint {
 }
 
 /**
- * A log for lines of one kind that a client can cause at will: the first LOGGED_ERRORS go out,
- * then one line with the count every 1,000 (`what` names them: "client protocol errors").
+ * A log for lines of one kind that a client can cause at will: the first LOGGED_REFUSALS go out,
+ * then one line with the count every 1,000 (`what` names them, e.g. "connections refused for their origin").
  */
 function throttled(log: (line: string) => void, what: string): (line: string) => void {
   let count = 0;
   return (line) => {
     count++;
-    if (count <= LOGGED_ERRORS) {
+    if (count <= LOGGED_REFUSALS) {
       log(line);
     } else if (count % 1000 === 0) {
       log(`${count} ${what} so far (only some are logged)`);
@@ -247,8 +248,17 @@ export async function startServe(options: ServeOptions): Promise<ServeHandle> {
   // The server's clock: the time of the latest message sent (before playback: where it will start).
   const recordingStart = recording.info.startTime ? toNs(recording.info.startTime) : undefined;
   let clock = options.now === true ? BigInt(Date.now()) * 1_000_000n : (recordingStart ?? 0n);
-  const relay = new ClientRelay(server, { reservedTopics: new Set(channelIds.keys()), now: () => clock, log });
-  const logError = throttled(log, "client protocol errors");
+  // Lines a client can cause at will go through its own budget (see ClientLog).
+  const clientLog = new ClientLog(log);
+  /** The client whose frame the protocol library is handling now (its errors carry no client). */
+  let speaking: string | undefined;
+  const relay = new ClientRelay(server, {
+    reservedTopics: new Set(channelIds.keys()),
+    now: () => clock,
+    log: (line, client) => {
+      clientLog.line(client, line);
+    },
+  });
   // A page that retries in a loop must not flood the log either.
   const logRefusedOrigin = throttled(log, "connections refused for their origin");
   const publishesLogged = new Map<string, number>();
@@ -262,11 +272,11 @@ export async function startServe(options: ServeOptions): Promise<ServeHandle> {
     // The protocol library also takes a JSON frame whose op is the number of a binary message,
     // with any JSON value as its "data": only bytes are a message.
     if (!ArrayBuffer.isView(data)) {
-      logError(`client ${client.name}: a message on ${describe(channel)} that is not binary data (a JSON frame with a numeric op): ignored`);
+      clientLog.line(client.name, `client ${client.name}: a message on ${describe(channel)} that is not binary data (a JSON frame with a numeric op): ignored`);
       return;
     }
     if (!relay.message(client, channel.id, data)) {
-      logError(`client ${client.name} published on ${describe(channel)}, which is not relayed: ignored`);
+      clientLog.line(client.name, `client ${client.name} published on ${describe(channel)}, which is not relayed: ignored`);
       return;
     }
     const key = `${client.name}#${channel.id}`;
@@ -279,7 +289,8 @@ export async function startServe(options: ServeOptions): Promise<ServeHandle> {
     }
   });
   server.on("error", (err) => {
-    logError(`client protocol error: ${escapeControlCharacters(err.message)}`);
+    const client = speaking ?? "(unknown)";
+    clientLog.line(client, `client ${client}: protocol error: ${escapeControlCharacters(err.message)}`);
   });
 
   const sockets: BoundedClientSocket[] = [];
@@ -313,10 +324,13 @@ export async function startServe(options: ServeOptions): Promise<ServeHandle> {
     // A malformed frame (reserved opcode, bad UTF-8, too large) makes ws emit `error` and close
     // this connection: without a listener the error would end the process.
     conn.on("error", (err) => {
-      logError(`client ${name}: ${escapeControlCharacters(err.message)}; connection closed`);
+      clientLog.line(name, `client ${name}: ${escapeControlCharacters(err.message)}; connection closed`);
+    });
+    conn.on("close", () => {
+      clientLog.closed(name);
     });
     if (conn.protocol !== FoxgloveServer.SUPPORTED_SUBPROTOCOL) {
-      log(`client ${name} did not offer ${FoxgloveServer.SUPPORTED_SUBPROTOCOL}; connection closed`);
+      clientLog.line(name, `client ${name} did not offer ${FoxgloveServer.SUPPORTED_SUBPROTOCOL}; connection closed`);
       conn.close(1002, `expected subprotocol ${FoxgloveServer.SUPPORTED_SUBPROTOCOL}`);
       return;
     }
@@ -346,10 +360,21 @@ export async function startServe(options: ServeOptions): Promise<ServeHandle> {
     });
     try {
       server.handleConnection(socket, name);
+      // The library reports a bad frame as a server-wide "error" without its client: remember
+      // whose frame is being handled (the handling is synchronous).
+      const handle = socket.onmessage;
+      socket.onmessage = (event) => {
+        speaking = name;
+        try {
+          handle?.(event);
+        } finally {
+          speaking = undefined;
+        }
+      };
     } catch (err) {
       // The protocol library failed to greet this client (say, an advertisement too large to
       // serialize): this connection ends, the server and its other clients go on.
-      logError(`client ${name}: ${escapeControlCharacters(err instanceof Error ? err.message : String(err))}; connection closed`);
+      clientLog.line(name, `client ${name}: ${escapeControlCharacters(err instanceof Error ? err.message : String(err))}; connection closed`);
       conn.close(1011, "server error");
     }
   });

@@ -46,6 +46,20 @@ describe("ClientRelay", () => {
     expect(lines.at(-1)).toMatch(/advertise at most 3 channels at a time; disconnecting it$/);
   });
 
+  it("ignores what a client it disconnected still sends: one line, no relayed message", () => {
+    const { relay, connection, advertise, client, lines } = setup({ maxChannelsPerClient: 2 });
+    advertise(1, "/mine");
+    advertise(2, "/imu/data");
+    const before = lines.length;
+    // Past the limit: disconnected. The client's next frames were already on their way.
+    for (let id = 3; id < 10; id++) {
+      advertise(id, `/more${id}`);
+    }
+    expect(connection.closed).toBe(1);
+    expect(lines.slice(before)).toEqual([expect.stringMatching(/advertise at most 2 channels at a time; disconnecting it$/)]);
+    expect(relay.message(client, 1, new Uint8Array([1]))).toBe(false);
+  });
+
   it("an unadvertised channel, refused or relayed, frees its place", () => {
     const { relay, served, connection, advertise, client } = setup({ maxChannelsPerClient: 2 });
     advertise(1, "/imu/data");

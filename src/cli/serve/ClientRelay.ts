@@ -16,8 +16,11 @@ export interface ClientRelayOptions {
   readonly reservedTopics: ReadonlySet<string>;
   /** Timestamp of a relayed message (the server's current time, ns). */
   readonly now: () => bigint;
-  /** Log line sink (text from clients is escaped before it gets here). */
-  readonly log: (line: string) => void;
+  /**
+   * Log line sink, with the name of the client whose action the line is about (text from clients
+   * is escaped before it gets here).
+   */
+  readonly log: (line: string, client: string) => void;
   /** Channels one client may advertise at a time. Default 64. */
   readonly maxChannelsPerClient?: number;
   /** Relayed topics at a time, all clients together. Default 1024. */
@@ -90,6 +93,11 @@ export class ClientRelay {
   readonly #advertised = new Map<IWebSocket, Set<number>>();
   /** Characters of the relayed topics' schemas. */
   #schemaChars = 0;
+  /**
+   * Connections this relay disconnected: their advertisements already in flight are ignored
+   * (one "disconnecting it" line per client, not one per advertisement).
+   */
+  readonly #disconnecting = new WeakSet<IWebSocket>();
 
   public constructor(server: RelayServer, options: ClientRelayOptions) {
     this.#server = server;
@@ -106,8 +114,11 @@ export class ClientRelay {
 
   /** A client advertised `channel`. */
   public advertise(client: { name: string; connection: IWebSocket }, channel: ClientChannel): void {
+    if (this.#disconnecting.has(client.connection)) {
+      return;
+    }
     const refuse = (why: string): void => {
-      this.#options.log(`client ${client.name}: not relaying ${describe(channel)}: ${why}`);
+      this.#options.log(`client ${client.name}: not relaying ${describe(channel)}: ${why}`, client.name);
       this.#server.sendStatus({ level: WARNING, message: `lockstep serve does not relay ${describeRaw(channel)}: ${why}` }, client.connection);
     };
     let advertised = this.#advertised.get(client.connection);
@@ -121,14 +132,14 @@ export class ClientRelay {
       // ones included, so a client that keeps advertising would otherwise grow the server without
       // bound.
       refuse(`a client may advertise at most ${this.#maxPerClient} channels at a time; disconnecting it`);
-      client.connection.close();
+      this.#disconnect(client.connection);
       return;
     }
     const { topic, encoding, schemaName, schema } = channel as Partial<Record<string, unknown>>;
     if (typeof schema === "string" && schema.length > MAX_CHANNEL_SCHEMA_CHARS) {
       // Disconnected too: the protocol library keeps the advertisement, schema and all.
       refuse(`its schema has ${schema.length} characters, more than ${MAX_CHANNEL_SCHEMA_CHARS}; disconnecting it`);
-      client.connection.close();
+      this.#disconnect(client.connection);
       return;
     }
     if (typeof topic !== "string" || topic === "" || topic.length > MAX_TOPIC_LENGTH || typeof encoding !== "string" || typeof schemaName !== "string" || (schema != undefined && typeof schema !== "string")) {
@@ -173,7 +184,7 @@ export class ClientRelay {
       this.#topics.set(topic, { serverChannel, encoding, schemaName, schemaChars, publishers: new Set([key]) });
     }
     mine.set(channel.id, topic);
-    this.#options.log(`client advertise ${describe(channel)} from ${client.name}: relayed`);
+    this.#options.log(`client advertise ${describe(channel)} from ${client.name}: relayed`, client.name);
   }
 
   /** A client stopped advertising its channel `channelId`. */
@@ -184,11 +195,14 @@ export class ClientRelay {
       return;
     }
     this.#release(client, channelId, topic);
-    this.#options.log(`client unadvertise ${escapeControlCharacters(topic)} from ${client.name}`);
+    this.#options.log(`client unadvertise ${escapeControlCharacters(topic)} from ${client.name}`, client.name);
   }
 
   /** A client published `data` on its channel `channelId`. Returns whether it was relayed. */
   public message(client: { connection: IWebSocket }, channelId: number, data: ArrayBufferView): boolean {
+    if (this.#disconnecting.has(client.connection)) {
+      return false;
+    }
     const topic = this.#clients.get(client.connection)?.get(channelId);
     const relayed = topic == undefined ? undefined : this.#topics.get(topic);
     if (relayed == undefined) {
@@ -209,6 +223,11 @@ export class ClientRelay {
       this.#release(client, channelId, topic);
     }
     this.#clients.delete(client.connection);
+  }
+
+  #disconnect(connection: IWebSocket): void {
+    this.#disconnecting.add(connection);
+    connection.close();
   }
 
   #release(client: { name: string; connection: IWebSocket }, channelId: number, topic: string): void {
