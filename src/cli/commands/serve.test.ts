@@ -158,7 +158,7 @@ describe("lockstep serve", () => {
     viewer.client.close();
     // Closed connections are forgotten (each was logged with its figures).
     await until(() => handle!.clientStats().length === 0);
-    expect(lines.filter((l) => / disconnected \(\d+ messages sent, \d+ skipped\)$/.test(l))).toHaveLength(2);
+    expect(lines.filter((l) => / disconnected \([\d,]+ messages? sent, [\d,]+ skipped\)$/.test(l))).toHaveLength(2);
   });
 
   it("closes only the connection that sends a reserved opcode, bad UTF-8 or an oversized message", async () => {

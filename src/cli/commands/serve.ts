@@ -3,6 +3,7 @@ import type { Command } from "commander";
 import { setImmediate as nextTurn } from "node:timers/promises";
 import { WebSocketServer } from "ws";
 
+import { countOf, countText } from "../../pipeline/diagnosis/format";
 import { RecordingError, type Recording, type RecordingChannel } from "../../recording";
 import { openRecordingFile } from "../../recording/node";
 import { CliError } from "../CliError";
@@ -285,7 +286,7 @@ export async function startServe(options: ServeOptions): Promise<ServeHandle> {
     if (n <= LOGGED_PUBLISHES) {
       log(describeClientMessage(channel, data));
     } else if (n % 1000 === 0) {
-      log(`client publish ${describe(channel)}: ${n} messages so far`);
+      log(`client publish ${describe(channel)}: ${countOf(n, "message")} so far`);
     }
   });
   server.on("error", (err) => {
@@ -340,7 +341,7 @@ export async function startServe(options: ServeOptions): Promise<ServeHandle> {
         log(`client ${name} is not keeping up: skipping messages it cannot take (counted; the other clients are not affected)`);
       },
       onDisconnectSlow: (s) => {
-        log(`client ${name} stopped reading: disconnected (${s.skipped} messages skipped)`);
+        log(`client ${name} stopped reading: disconnected (${countOf(s.skipped, "message")} skipped)`);
       },
     });
     sockets.push(socket);
@@ -356,7 +357,7 @@ export async function startServe(options: ServeOptions): Promise<ServeHandle> {
         }
       }
       const s = socket.stats;
-      log(`client ${name} disconnected (${s.sent} messages sent, ${s.skipped} skipped)`);
+      log(`client ${name} disconnected (${countOf(s.sent, "message")} sent, ${countText(s.skipped)} skipped)`);
     });
     try {
       server.handleConnection(socket, name);
