@@ -70,3 +70,10 @@ describe("loadConfig with fuse's YAML for the fusion section", () => {
     );
   });
 });
+
+describe("loadConfig's inline JSON", () => {
+  it("takes a JSON array as inline JSON of the wrong shape, not as a file name", () => {
+    expect(loadError(() => loadConfig(" []", files({})))).toBe("invalid --config:\n  /: [] is an array; expected object");
+    expect(loadError(() => loadConfig("[1,", files({})))).toMatch(/^invalid --config:\n {2}\/: not valid JSON/);
+  });
+});

@@ -86,7 +86,7 @@ function fusionFromFile(
 
 /**
  * Reads a pipeline config given as a command-line argument: inline JSON (text starting with
- * "{") or a file path, read with `readText` (the caller's I/O, so this runs anywhere). Validates
+ * "{" or "[") or a file path, read with `readText` (the caller's I/O, so this runs anywhere). Validates
  * it with `parseConfigText`.
  *
  * The `fusion` section may come from fuse's own YAML: `options.fuseYaml` (replacing the
@@ -98,7 +98,8 @@ function fusionFromFile(
  * offending field (fuse YAML fields by their key path in that file).
  */
 export function loadConfig(arg: string, readText: (path: string) => string, options: LoadConfigOptions = {}): PipelineConfig {
-  const inline = arg.trimStart().startsWith("{");
+  // "[" too: a JSON array is inline JSON (the wrong shape, said as such), not a file name.
+  const inline = /^\s*[[{]/.test(arg);
   const text = inline ? arg : readOrThrow(arg, readText, "config file", "pass a JSON file or inline JSON");
   const where = inline ? "--config" : `config file "${arg}"`;
   try {
