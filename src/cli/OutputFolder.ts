@@ -1,5 +1,7 @@
-import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { mkdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import { dirname, join, resolve } from "node:path";
+
+import { CliError } from "./CliError";
 
 /** The manifest of what the last run wrote into a folder (so the next run can remove stale files). */
 const MANIFEST = ".lockstep-outputs.json";
@@ -26,9 +28,10 @@ export class OutputFolder {
   /**
    * Creates the folder if needed and reads its manifest. `alsoOwned` names files this command
    * writes that a run older than the manifest may have left (they are removed when not rewritten).
+   * Throws CliError(1) naming the path when the folder cannot be made.
    */
   public static async open(dir: string, alsoOwned: readonly string[] = []): Promise<OutputFolder> {
-    await mkdir(dir, { recursive: true });
+    await makeFolder(dir);
     let previous: string[] = [];
     try {
       const parsed = JSON.parse(await readFile(join(dir, MANIFEST), "utf8")) as unknown;
@@ -75,4 +78,38 @@ export class OutputFolder {
 
 function isPlainName(name: string): boolean {
   return name !== "" && name !== "." && name !== ".." && !/[/\\\0]/.test(name);
+}
+
+/**
+ * Creates `dir` and its missing parents one level at a time. Not `mkdir({recursive: true})`:
+ * Node's retries it forever where the file system refuses a folder its parent allows (/proc),
+ * and its errors do not say which level failed.
+ */
+async function makeFolder(dir: string): Promise<void> {
+  const missing: string[] = [];
+  for (let level = resolve(dir); ; level = dirname(level)) {
+    const kind = await stat(level).then(
+      (s) => (s.isDirectory() ? "folder" : "other"),
+      () => "none",
+    );
+    if (kind === "other") {
+      throw new CliError(`--out ${dir}: ${level} exists and is not a folder; give a folder for the outputs`, 1);
+    }
+    if (kind === "folder" || level === dirname(level)) {
+      break;
+    }
+    missing.unshift(level);
+  }
+  for (const level of missing) {
+    try {
+      await mkdir(level);
+    } catch (err) {
+      const code = (err as { code?: string }).code;
+      if (code === "EEXIST") {
+        continue; // made by someone else meanwhile (a folder, or found as not one just below)
+      }
+      const why = code === "EACCES" || code === "EPERM" ? "permission denied" : code === "EROFS" ? "the file system is read-only" : `the file system refuses it (${code ?? String(err)})`;
+      throw new CliError(`--out ${dir}: cannot create the folder ${level}: ${why}`, 1);
+    }
+  }
 }
