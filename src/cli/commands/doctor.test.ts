@@ -242,3 +242,26 @@ describe("analyze's summary.json carries the diagnosis", () => {
     expect(existsSync(join(out, "tuples.jsonl"))).toBe(true);
   }, 120_000);
 });
+
+describe("doctor --explain n past the last drop", () => {
+  it("says there is no such drop and which numbers there are", async () => {
+    const { HUSKY_BAG } = await import("../../recording/testing/paths");
+    const config = { inputs: [{ topic: "/imu/data" }, { topic: "/husky_velocity_controller/odom" }], policy: { type: "ros/approximate-time", queueSize: 10 } };
+    const result = await runDoctor(HUSKY_BAG, parseConfig(config));
+    const drops = new DropExplainer(result.extension.trace!, parseConfig(config).policy).drops.length;
+    expect(drops).toBeGreaterThan(1);
+    let stderr = "";
+    const spy = vi.spyOn(process.stderr, "write").mockImplementation((s) => {
+      stderr += String(s);
+      return true;
+    });
+    let code: number;
+    try {
+      code = await main(["doctor", HUSKY_BAG, "--config", JSON.stringify(config), "--explain", String(drops + 1)]);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(code).toBe(2);
+    expect(stderr).toBe(`lockstep: --explain ${drops + 1}: there is no drop ${drops + 1}: the synchronizer dropped ${drops.toLocaleString("en-US")} messages (give 1 to ${drops})\n`);
+  }, 120_000);
+});

@@ -2,6 +2,7 @@ import type { Command } from "commander";
 
 import type { PipelineConfig } from "../../pipeline";
 import { describeDiagnosis, DiagnosisExtension, DropExplainer, type Diagnosis } from "../../pipeline/diagnosis";
+import { countOf } from "../../pipeline/diagnosis/format";
 import type { RecordedMessage } from "../../recording";
 import { CliError } from "../CliError";
 import { configInFusionNode } from "../youngGeneration";
@@ -59,7 +60,11 @@ export function registerDoctor(program: Command): void {
         const explainer = trace == undefined ? undefined : new DropExplainer(trace, config.policy);
         const event = explainer?.drops[explain - 1];
         if (explainer == undefined || event == undefined) {
-          throw new CliError(`--explain ${explain}: the synchronizer dropped ${explainer?.drops.length ?? 0} messages`, 2);
+          const drops = explainer?.drops.length ?? 0;
+          throw new CliError(
+            `--explain ${explain}: there is no drop ${explain}: the synchronizer dropped ${countOf(drops, "message")}${drops === 0 ? "" : drops === 1 ? " (give 1)" : ` (give 1 to ${drops})`}`,
+            2,
+          );
         }
         const x = explainer.explain(event)!;
         process.stdout.write(opts.json === true ? `${JSON.stringify(x)}\n` : `${x.topic} ${x.stamp ?? "(no stamp)"}: ${x.message}\n`);
