@@ -6,6 +6,7 @@ import { ChunkPrefetch } from "./ChunkPrefetch";
 import { canHandOver, type ChunkWorker, type CrcResult } from "./ChunkWorker";
 import { DamageLog } from "./DamageLog";
 import { RecordingError, errorText, reasonOf } from "./RecordingError";
+import { UndefinedChannelTally } from "./UndefinedChannelTally";
 import { crc32 } from "./crc32";
 import { DEFAULT_MAX_CHUNK_BYTES, toMcapHandlers, type Decompressors } from "./decompress";
 import {
@@ -52,8 +53,13 @@ interface ByteRange {
   readonly length: number;
 }
 
-/** A chunk read ahead: its raw bytes, or its records decompressed and CRC-checked. */
-type PreparedChunk = { readonly raw: Uint8Array; readonly records?: undefined } | { readonly records: Uint8Array };
+/**
+ * A chunk read ahead: its raw bytes, or its records decompressed and CRC-checked (and where they
+ * start in the chunk record when it stores them uncompressed).
+ */
+type PreparedChunk =
+  | { readonly raw: Uint8Array; readonly records?: undefined }
+  | { readonly records: Uint8Array; readonly storedAt: number | undefined };
 
 /** How an MCAP file is read, beyond its decompressors. */
 export interface McapReadOptions {
@@ -222,6 +228,7 @@ export class McapRecording implements Recording {
       .map((index) => ({ startTime: timeOf(index.messageStartTime), offset: Number(index.chunkStartOffset), index }));
     const total = this.#source.size;
     const damage = new DamageLog(options.onDamage);
+    const undefinedChannels = new UndefinedChannelTally();
     let bytesRead = 0;
     type Chunk = (typeof chunks)[number];
     // The next chunks are prepared (with a ChunkWorker: decompressed and CRC-checked, as many as
@@ -245,8 +252,9 @@ export class McapRecording implements Recording {
         const contents =
           ready.records == undefined
             ? readRecords(known, ready.raw, this.#handlers, wanted)
-            : walkRecords(ready.records, { channels: known.channels, wants: wanted });
+            : walkRecords(ready.records, { channels: known.channels, wants: wanted }, ready.storedAt);
         learn(known, contents, entries, wanted);
+        undefinedChannels.add(contents, offset);
         out = contents.messages;
       } catch (err) {
         damage.add(offset, `the chunk is unreadable: ${reasonOf(err)}`, await this.#lostIn(index, entries));
@@ -259,6 +267,7 @@ export class McapRecording implements Recording {
       yield toMessage(item, entries.get(item.channelId)!, decode, chunk.offset);
     }
     reportProgress(options, total, total);
+    undefinedChannels.report(damage);
     damage.finish();
   }
 
@@ -297,15 +306,15 @@ export class McapRecording implements Recording {
         return await this.#readAgain(range);
       }
       checkChunkCrc(done.crc, header.declaredCrc);
-      return { records: done.bytes };
+      return { records: done.bytes, storedAt: undefined };
     }
-    const { records, declaredCrc } = decompressChunkRecord(bytes, this.#handlers);
+    const { records, declaredCrc, storedAt } = decompressChunkRecord(bytes, this.#handlers);
     if (declaredCrc === 0) {
-      return { records };
+      return { records, storedAt };
     }
     if (records.byteLength < MIN_HANDED_OVER || !canHandOver(records)) {
       checkChunkCrc(crc32(records), declaredCrc);
-      return { records };
+      return { records, storedAt };
     }
     let checked: CrcResult;
     try {
@@ -314,7 +323,7 @@ export class McapRecording implements Recording {
       return await this.#readAgain(range);
     }
     checkChunkCrc(checked.crc, declaredCrc);
-    return { records: checked.bytes };
+    return { records: checked.bytes, storedAt };
   }
 
   /**
@@ -360,6 +369,7 @@ export class McapRecording implements Recording {
     // own records come first.
     let summaryLearned = false;
     const damage = new DamageLog(options.onDamage);
+    const undefinedChannels = new UndefinedChannelTally();
     const merge = new ScanMerge<McapMessage>();
     let pos = 8;
     /** Whether the data section ended with its closing record (Data End or Footer). */
@@ -393,15 +403,13 @@ export class McapRecording implements Recording {
       }
       let contents: RecordContents;
       try {
-        try {
-          contents = readRecords(known, await source.read(pos, length), this.#handlers, wanted);
-        } catch (err) {
-          const summary = summaryLearned ? undefined : await this.#summaryDefinitions(known);
+        contents = readRecords(known, await source.read(pos, length), this.#handlers, wanted);
+        if (contents.undefinedChannels.size > 0 && !summaryLearned) {
           summaryLearned = true;
-          if (summary == undefined || !learn(known, summary, entries, wanted)) {
-            throw err;
+          const summary = await this.#summaryDefinitions(known);
+          if (summary != undefined && learn(known, summary, entries, wanted)) {
+            contents = readRecords(known, await source.read(pos, length), this.#handlers, wanted);
           }
-          contents = readRecords(known, await source.read(pos, length), this.#handlers, wanted);
         }
       } catch (err) {
         // Its length field read right but its contents did not (a byte lost, added or flipped
@@ -418,6 +426,7 @@ export class McapRecording implements Recording {
         continue;
       }
       learn(known, contents, entries, wanted);
+      undefinedChannels.add(contents, pos);
       const messages = contents.messages;
       for (const { item, offset } of merge.add(messages, pos)) {
         yield toMessage(item, entries.get(item.channelId)!, decode, offset);
@@ -433,6 +442,7 @@ export class McapRecording implements Recording {
     for (const { item, offset } of merge.finish()) {
       yield toMessage(item, entries.get(item.channelId)!, decode, offset);
     }
+    undefinedChannels.report(damage);
     damage.finish();
   }
 
@@ -458,7 +468,9 @@ export class McapRecording implements Recording {
    * The Schema and Channel records that open the summary section, found from the footer (at the
    * summary start it names, or as near it as bytes lost or added before it moved it), or
    * undefined when the footer or those records are not there. Read for a sequential scan, whose
-   * file is damaged or has no index.
+   * file is damaged or has no index. A summary that fails its CRC is used only as it parses at the
+   * summary start the footer names: the caller learns from it only channels that no record of
+   * the data section defines, whose messages are lost without it.
    */
   async #summaryDefinitions(known: KnownChannels): Promise<RecordContents | undefined> {
     const source = this.#source;
@@ -477,15 +489,20 @@ export class McapRecording implements Recording {
     if (start <= 8 || !Number.isSafeInteger(start) || start >= size) {
       return undefined;
     }
+    let unverified: RecordContents | undefined;
     for (const at of nearestFirst(start, RESYNC_NEAR)) {
       const contents = await this.#definitionsAt(known, at, footer);
       // The summary's CRC runs from its start through the footer's summary offset field: a
-      // summary that does not match it is not trusted (a record flipped in it would misname).
+      // summary elsewhere that does not match it is not trusted (a record flipped in it would
+      // misname, and near the named start a run of records may parse by chance).
       if (contents != undefined && (declaredCrc === 0 || crc32(await source.read(at, footer + 25 - at)) === declaredCrc)) {
         return contents;
       }
+      if (at === start) {
+        unverified = contents;
+      }
     }
-    return undefined;
+    return unverified;
   }
 
   /** The run of Schema and Channel records starting at `at` (before `end`), if one parses there. */
@@ -549,8 +566,8 @@ export class McapRecording implements Recording {
       return true;
     }
     try {
-      readRecords(known, await this.#source.read(pos, length), this.#handlers, () => false);
-      return true;
+      // A message on a channel nothing defines is no evidence of a record start.
+      return readRecords(known, await this.#source.read(pos, length), this.#handlers, () => false).undefinedChannels.size === 0;
     } catch {
       return false; // not a record start
     }

@@ -9,6 +9,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 
 import { ArrayByteSource, BlobByteSource } from "./ByteSource";
 import { RecordingError } from "./RecordingError";
+import { crc32 } from "./crc32";
 import { openRecording } from "./openRecording";
 import { openRecordingFile } from "./openRecordingFile";
 import { lz4StoredFrame } from "./testing/lz4Frame";
@@ -281,6 +282,30 @@ async function chunkOffsets(bytes: Uint8Array): Promise<bigint[]> {
   return reader.chunkIndexes.map((c) => c.chunkStartOffset);
 }
 
+/**
+ * `bytes` (an MCAP with uncompressed chunks) with the channel id of the messages `hit` picks (by
+ * their index in the file) set to `channelId`, each chunk's CRC fixed up: only the ids are damaged.
+ */
+async function withChannelIds(bytes: Uint8Array, channelId: number, hit: (index: number) => boolean): Promise<{ bytes: Uint8Array; offsets: number[] }> {
+  const out = bytes.slice();
+  const view = new DataView(out.buffer);
+  const offsets: number[] = [];
+  let index = 0;
+  for (const chunk of await chunkOffsets(bytes)) {
+    const c = Number(chunk) + 9;
+    const start = c + 32 + view.getUint32(c + 28, true) + 8;
+    const end = start + Number(view.getBigUint64(start - 8, true));
+    for (let pos = start; pos < end; pos += 9 + Number(view.getBigUint64(pos + 1, true))) {
+      if (out[pos] === 0x05 && hit(index++)) {
+        view.setUint16(pos + 9, channelId, true);
+        offsets.push(pos);
+      }
+    }
+    view.setUint32(c + 24, crc32(out.subarray(start, end)), true);
+  }
+  return { bytes: out, offsets };
+}
+
 describe("MCAP", () => {
   beforeAll(async () => {
     await zstd.isLoaded;
@@ -420,6 +445,48 @@ describe("MCAP", () => {
     const inChunk = messages.filter((m) => m.logTime >= chunk.messageStartTime && m.logTime <= chunk.messageEndTime);
     expect(inChunk.length).toBeGreaterThan(0);
     expect(read.map(ns)).toEqual(messages.filter((m) => !inChunk.includes(m)).map((m) => m.logTime));
+  });
+
+  for (const read of ["indexed", "sequential"] as const) {
+    it(`${read}: messages on a channel no Channel record defines are dropped and counted once per channel; the rest of their chunks is delivered`, async () => {
+      const { channels, messages } = ros2Fixture(400);
+      const whole = await writeMcap(channels, messages, { chunkSize: 2048 });
+      // Every 7th message (in many chunks) names channel 99.
+      const { bytes: damaged, offsets } = await withChannelIds(whole, 99, (i) => i % 7 === 3);
+      // Without its summary the file is read sequentially (and is also named truncated).
+      const dataEnd = (await McapIndexedReader.Initialize({ readable: new TempBuffer(whole) })).footer.summaryStart - 13n;
+      const bytes = read === "indexed" ? damaged : damaged.subarray(0, Number(dataEnd));
+      const recording = await mcapRecording(bytes);
+      expect(recording.info.indexed).toBe(read === "indexed");
+      const { messages: got, error } = await drain(recording);
+      expect(got.map(ns)).toEqual(messages.filter((_, i) => i % 7 !== 3).map((m) => m.logTime));
+      expect(error).toBeInstanceOf(RecordingError);
+      const undefinedChannel = (error as RecordingError).damages.filter((d) => d.reason.includes("channel 99"));
+      expect(undefinedChannel).toEqual([
+        {
+          offset: offsets[0],
+          reason: `${offsets.length} messages on channel 99, which no Channel record defines, were dropped (the channel id is damaged, or its Channel record is lost; the first is the message record here)`,
+          lost: undefined,
+        },
+      ]);
+    });
+  }
+
+  it("sequential: a summary failing its CRC still defines the channels whose records were lost with a damaged chunk", async () => {
+    const { channels, messages } = ros2Fixture(400);
+    const bytes = (await writeMcap(channels, messages, { chunkSize: 2048 })).slice();
+    const reader = await McapIndexedReader.Initialize({ readable: new TempBuffer(bytes) });
+    const first = reader.chunkIndexes[0]!;
+    // The first chunk (which holds the Channel records) fails its CRC, and so does the summary.
+    const inChunk = Number(first.chunkStartOffset + first.chunkLength) - 3;
+    const inSummary = Number(reader.footer.summaryStart) + 20;
+    bytes[inChunk] = bytes[inChunk]! ^ 0xff;
+    bytes[inSummary] = bytes[inSummary]! ^ 0x01;
+    const recording = await mcapRecording(bytes);
+    expect(recording.info.indexed).toBe(false);
+    const { messages: got, error } = await drain(recording);
+    expect((error as RecordingError).damages.map((d) => d.offset)).toEqual([Number(first.chunkStartOffset)]);
+    expect(got.map(ns)).toEqual(messages.filter((m) => m.logTime > first.messageEndTime).map((m) => m.logTime));
   });
 
   it("a corrupted MCAP chunk is skipped: the error names its offset and what its message indexes held", async () => {

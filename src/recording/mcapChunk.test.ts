@@ -145,7 +145,6 @@ describe("readChunkRecord", () => {
       () => chunkOf(records((b) => { b.writeMessage(message(CHANNEL_A.id, 1)); }).subarray(0, 30)),
       [CHANNEL_A],
     ],
-    ["a message on a channel without a channel record", () => chunkOf(records((b) => { b.writeMessage(message(9, 1)); })), [CHANNEL_A]],
     [
       "a channel record that differs from the known one of its id",
       () => chunkOf(records((b) => b.writeChannel({ ...CHANNEL_A, topic: "/other" }))),
@@ -169,6 +168,24 @@ describe("readChunkRecord", () => {
       const reason = streamed(chunk, known, handlers);
       expect(typeof reason).toBe("string");
       expect(thrown(() => readChunkRecord(chunk, lookupOf(known, ["/a", "/b"]), handlers))).toBe(reason);
+    });
+  }
+
+  for (const compression of ["", "zstd"]) {
+    it(`${compression || "uncompressed"}: messages on a channel no channel record defines are counted, the others delivered`, () => {
+      const inner = records((b) => {
+        for (let i = 0; i < 10; i++) {
+          b.writeMessage(message(i % 4 === 1 ? 9 : CHANNEL_A.id, i));
+        }
+      });
+      const chunk = chunkOf(inner, { compression });
+      const read = readChunkRecord(chunk, lookupOf([CHANNEL_A], ["/a"]), handlers);
+      expect(read.messages.map((m) => m.data[0])).toEqual([0, 2, 3, 4, 6, 7, 8]);
+      const firstInRecords = records((b) => { b.writeMessage(message(CHANNEL_A.id, 0)); }).byteLength;
+      const recordsAt = chunk.byteLength - inner.byteLength;
+      expect(read.undefinedChannels).toEqual(
+        new Map([[9, { count: 3, offset: compression === "" ? recordsAt + firstInRecords : undefined, inRecords: firstInRecords }]]),
+      );
     });
   }
 

@@ -95,12 +95,30 @@ export interface ChannelLookup {
 export type DefinitionRecord = McapTypes.TypedMcapRecords["Schema"] | McapTypes.TypedMcapRecords["Channel"];
 
 /**
- * What some records hold for a read: the wanted messages in file order, and the schemas and
- * channels in record order (the caller adds them to what it knows; nothing is added on failure).
+ * The messages some records hold on one channel that no Channel record defines (neither a known
+ * one nor one among the records): they cannot be delivered (no topic, no schema), and the other
+ * records around them are unaffected.
+ */
+export interface UndefinedChannelMessages {
+  count: number;
+  /**
+   * The first one's byte offset from the start of the bytes read (a chunk record or a record of
+   * its own), when its bytes are stored there as they are; undefined inside a compressed chunk.
+   */
+  readonly offset: number | undefined;
+  /** The first one's byte offset in the chunk's (decompressed) records; undefined outside a chunk. */
+  readonly inRecords: number | undefined;
+}
+
+/**
+ * What some records hold for a read: the wanted messages in file order, the schemas and channels
+ * in record order (the caller adds them to what it knows; nothing is added on failure), and the
+ * messages left out because no Channel record defines theirs, by channel id.
  */
 export interface RecordContents {
   readonly messages: McapMessage[];
   readonly definitions: DefinitionRecord[];
+  readonly undefinedChannels: ReadonlyMap<number, UndefinedChannelMessages>;
 }
 
 /** Whether `bytes` is exactly one record and that record is a chunk. */
@@ -116,6 +134,11 @@ export function isWholeChunkRecord(bytes: Uint8Array): boolean {
 export interface ChunkRecords {
   readonly records: Uint8Array;
   readonly declaredCrc: number;
+  /**
+   * Where the records start in the chunk record's bytes when it stores them uncompressed (so a
+   * position in them is one in the file); undefined when they were decompressed.
+   */
+  readonly storedAt: number | undefined;
 }
 
 /** What a chunk record's header says about its records. */
@@ -166,15 +189,15 @@ export function chunkRecordHeader(bytes: Uint8Array): ChunkRecordHeader {
  */
 export function decompressChunkRecord(bytes: Uint8Array, handlers: McapTypes.DecompressHandlers): ChunkRecords {
   const { compression, uncompressedSize, declaredCrc, recordsOffset, recordsLength } = chunkRecordHeader(bytes);
-  let records = bytes.subarray(recordsOffset, recordsOffset + recordsLength);
-  if (compression !== "" && records.byteLength > 0) {
-    const decompress = handlers[compression];
-    if (!decompress) {
-      throw new Error(`Unsupported compression ${compression} [no header]`);
-    }
-    records = decompress(records, uncompressedSize);
+  const stored = bytes.subarray(recordsOffset, recordsOffset + recordsLength);
+  if (compression === "" || stored.byteLength === 0) {
+    return { records: stored, declaredCrc, storedAt: recordsOffset };
   }
-  return { records, declaredCrc };
+  const decompress = handlers[compression];
+  if (!decompress) {
+    throw new Error(`Unsupported compression ${compression} [no header]`);
+  }
+  return { records: decompress(stored, uncompressedSize), declaredCrc, storedAt: undefined };
 }
 
 /**
@@ -195,25 +218,27 @@ export function checkChunkCrc(actualCrc: number, declaredCrc: number): void {
  * or what `walkRecords` refuses.
  */
 export function readChunkRecord(bytes: Uint8Array, lookup: ChannelLookup, handlers: McapTypes.DecompressHandlers): RecordContents {
-  const { records, declaredCrc } = decompressChunkRecord(bytes, handlers);
+  const { records, declaredCrc, storedAt } = decompressChunkRecord(bytes, handlers);
   if (declaredCrc !== 0) {
     checkChunkCrc(crc32(records), declaredCrc);
   }
-  return walkRecords(records, lookup);
+  return walkRecords(records, lookup, storedAt);
 }
 
 /**
  * Walks a chunk's decompressed records, parsing only the schemas, the channels and the messages
  * `lookup` wants: other messages are neither copied nor parsed beyond their channel id; wanted
- * messages get their own copy of their bytes. Throws, with @mcap/core's reasons, on a record a
- * chunk may not hold (or opcode 0), a message on a channel without a channel record, a channel
- * record that differs from an earlier one of its id, a message too short for its fields, or
- * records that do not fill the chunk exactly.
+ * messages get their own copy of their bytes. A message on a channel no Channel record defines is
+ * left out and counted (`undefinedChannels`; offsets from `storedAt`, where the records start in
+ * the bytes read when stored uncompressed); the records around it are read as usual. Throws on a
+ * record a chunk may not hold (or opcode 0), a channel record that differs from an earlier one of
+ * its id, a message too short for its fields, or records that do not fill the chunk exactly.
  */
-export function walkRecords(records: Uint8Array, lookup: ChannelLookup): RecordContents {
+export function walkRecords(records: Uint8Array, lookup: ChannelLookup, storedAt?: number): RecordContents {
   const view = new DataView(records.buffer, records.byteOffset, records.byteLength);
   const messages: McapMessage[] = [];
   const definitions: DefinitionRecord[] = [];
+  const undefinedChannels = new Map<number, UndefinedChannelMessages>();
   // Channel records met in this chunk, and per channel id whether the read wants it.
   const local = new Map<number, McapTypes.Channel>();
   const wanted = new Map<number, boolean>();
@@ -235,11 +260,19 @@ export function walkRecords(records: Uint8Array, lookup: ChannelLookup): RecordC
       let wants = wanted.get(channelId);
       if (wants == undefined) {
         const channel = local.get(channelId) ?? lookup.channels.get(channelId);
-        if (!channel) {
-          throw new Error(`Encountered message on channel ${channelId} without prior channel record`);
+        if (channel) {
+          wants = lookup.wants(channel);
+          wanted.set(channelId, wants);
+        } else {
+          // Not remembered: a Channel record for it may still follow in this chunk.
+          const tally = undefinedChannels.get(channelId);
+          if (tally) {
+            tally.count++;
+          } else {
+            undefinedChannels.set(channelId, { count: 1, offset: storedAt == undefined ? undefined : storedAt + pos, inRecords: pos });
+          }
+          wants = false;
         }
-        wants = lookup.wants(channel);
-        wanted.set(channelId, wants);
       }
       if (wants) {
         if (length < MESSAGE_FIELDS) {
@@ -272,7 +305,7 @@ export function walkRecords(records: Uint8Array, lookup: ChannelLookup): RecordC
   if (pos !== end) {
     throw new Error(`${end - pos} bytes remaining in chunk [no header]`);
   }
-  return { messages, definitions };
+  return { messages, definitions, undefinedChannels };
 }
 
 /** One Schema or Channel record (`bytes`, prefix included), parsed by @mcap/core. */
