@@ -5,7 +5,7 @@ import { mergeChunks, ScanMerge } from "./ChunkMerge";
 import { ChunkPrefetch } from "./ChunkPrefetch";
 import { canHandOver, type ChunkWorker, type CrcResult } from "./ChunkWorker";
 import { DamageLog } from "./DamageLog";
-import { RecordingError, errorText, reasonOf } from "./RecordingError";
+import { RecordingError } from "./RecordingError";
 import { UndefinedChannelTally } from "./UndefinedChannelTally";
 import { crc32 } from "./crc32";
 import { DEFAULT_MAX_CHUNK_BYTES, toMcapHandlers, type Decompressors } from "./decompress";
@@ -21,6 +21,7 @@ import {
   type McapMessage,
   type RecordContents,
 } from "./mcapChunk";
+import { mcapReason } from "./mcapErrorText";
 import { KnownChannels, readMessageIndexes, readRecords } from "./mcapRecords";
 import { reportProgress, toRecordedMessage, unindexedInfo, type ChannelEntry } from "./recordedMessage";
 import type { ReadOptions, RecordedMessage, Recording, RecordingChannel, RecordingInfo } from "./types";
@@ -191,7 +192,7 @@ export class McapRecording implements Recording {
         }
       }
     } catch (err) {
-      problem = `the summary section is unusable: ${errorText(err)}`;
+      problem = `the summary section is unusable: ${mcapReason(err)}`;
     }
     if (reader) {
       return new McapRecording(source, decompressors, indexedInfo(reader, source.size), reader, options);
@@ -257,7 +258,7 @@ export class McapRecording implements Recording {
         undefinedChannels.add(contents, offset);
         out = contents.messages;
       } catch (err) {
-        damage.add(offset, `the chunk is unreadable: ${reasonOf(err)}`, await this.#lostIn(index, entries));
+        damage.add(offset, `the chunk is unreadable: ${mcapReason(err)}`, await this.#lostIn(index, entries));
       }
       bytesRead = Math.max(bytesRead, offset + Number(index.chunkLength) + Number(index.messageIndexLength));
       reportProgress(options, Math.min(bytesRead, total), total);
@@ -417,7 +418,7 @@ export class McapRecording implements Recording {
         // bytes lost or added. Scanning every byte after the damage instead would find records
         // inside an uncompressed chunk, and lose the channels defined before the damage.
         const resume = (await this.#findRecordNear(known, pos + length, pos + 1)) ?? (await this.#findNextRecord(known, pos + 1));
-        const reason = `the ${op === OP_CHUNK ? "chunk" : "record"} here is unreadable: ${reasonOf(err)}`;
+        const reason = `the ${op === OP_CHUNK ? "chunk" : "record"} here is unreadable: ${mcapReason(err)}`;
         damage.add(pos, resume == undefined ? reason : `${reason}; reading resumed at the next record, byte ${resume}`);
         if (resume == undefined) {
           break;

@@ -489,6 +489,18 @@ describe("MCAP", () => {
     expect(got.map(ns)).toEqual(messages.filter((m) => m.logTime > first.messageEndTime).map((m) => m.logTime));
   });
 
+  it("a Header record whose length field is 0: the reason says so in Lockstep's words, never JavaScript's", async () => {
+    const { channels, messages } = ros2Fixture(40);
+    const bytes = (await writeMcap(channels, messages, { chunkSize: 2048 })).slice();
+    new DataView(bytes.buffer).setBigUint64(9, 0n, true);
+    const recording = await mcapRecording(bytes);
+    const { messages: got, error } = await drain(recording);
+    expect(got.length).toBe(messages.length);
+    const sentence = "its fields run past the end of the record (its length field is smaller than they are)";
+    expect(recording.info.indexProblem).toBe(`the summary section is unusable: ${sentence}`);
+    expect((error as RecordingError).damages.map((d) => [d.offset, d.reason])).toEqual([[8, expect.stringMatching(new RegExp(`^the record here is unreadable: ${sentence.replace(/[()]/g, "\\$&")}`))]]);
+  });
+
   it("a corrupted MCAP chunk is skipped: the error names its offset and what its message indexes held", async () => {
     const { channels, messages } = ros2Fixture(400);
     const bytes = await writeMcap(channels, messages, { compress: zstdCompress, chunkSize: 2048 });

@@ -16,7 +16,7 @@ const LAST_KNOWN_OPCODE = 0x0f;
 const MESSAGE_FIELDS = 22;
 /** Start and end time, uncompressed size (uint64), uncompressed CRC (uint32) before the compression name. */
 const CHUNK_FIELDS = 28;
-/** The name @mcap/core gives each record that a chunk may not hold, by opcode. */
+/** The specification's name of each record that a chunk may not hold, by opcode. */
 const RECORD_NAMES = [
   "",
   "Header",
@@ -157,7 +157,7 @@ export interface ChunkRecordHeader {
 
 /**
  * Reads the header of one whole chunk record (`bytes`, prefix included; see
- * `isWholeChunkRecord`). Throws, with @mcap/core's reasons, when a length field points outside the
+ * `isWholeChunkRecord`). Throws when a length field points outside the
  * record.
  */
 export function chunkRecordHeader(bytes: Uint8Array): ChunkRecordHeader {
@@ -168,23 +168,23 @@ export function chunkRecordHeader(bytes: Uint8Array): ChunkRecordHeader {
   const nameLength = view.getUint32(start + CHUNK_FIELDS, true);
   let at = start + CHUNK_FIELDS + 4;
   if (nameLength > bytes.byteLength - at) {
-    throw new Error(`String length ${nameLength} exceeds bounds of buffer`);
+    throw new Error(`the chunk's compression name declares ${nameLength} bytes, more than its record holds`);
   }
   const compression = textDecoder.decode(bytes.subarray(at, at + nameLength));
   at += nameLength;
-  const recordsLength = Number(view.getBigUint64(at, true));
+  const declaredLength = view.getBigUint64(at, true);
   at += 8;
-  if (recordsLength > bytes.byteLength - at) {
-    throw new Error("Chunk records length exceeds remaining record size");
+  if (declaredLength > BigInt(bytes.byteLength - at)) {
+    throw new Error(`the chunk's records declare ${declaredLength} bytes, more than its record holds`);
   }
-  return { compression, uncompressedSize, declaredCrc, recordsOffset: at, recordsLength };
+  return { compression, uncompressedSize, declaredCrc, recordsOffset: at, recordsLength: Number(declaredLength) };
 }
 
 /**
  * Decompresses the records of one whole chunk record (`bytes`, prefix included; see
  * `isWholeChunkRecord`), without checking their CRC (`checkChunkCrc` does). Uncompressed records
  * are a view of `bytes`; compressed ones are read in place (never copied) and decompressed into
- * fresh memory. Throws, with @mcap/core's reasons, on a bad header (`chunkRecordHeader`), an
+ * fresh memory. Throws on a bad header (`chunkRecordHeader`), an
  * unknown compression or a decompression failure.
  */
 export function decompressChunkRecord(bytes: Uint8Array, handlers: McapTypes.DecompressHandlers): ChunkRecords {
@@ -195,25 +195,25 @@ export function decompressChunkRecord(bytes: Uint8Array, handlers: McapTypes.Dec
   }
   const decompress = handlers[compression];
   if (!decompress) {
-    throw new Error(`Unsupported compression ${compression} [no header]`);
+    throw new Error(`the chunk is compressed with "${compression}", which Lockstep does not decompress (it reads ${Object.keys(handlers).join(", ")} and uncompressed chunks)`);
   }
   return { records: decompress(stored, uncompressedSize), declaredCrc, storedAt: undefined };
 }
 
 /**
- * Throws @mcap/core's reason when `actualCrc` (the CRC-32 of a chunk's records) differs from the
+ * Throws, naming both CRCs, when `actualCrc` (the CRC-32 of a chunk's records) differs from the
  * one the chunk declares; a declared CRC of 0 means "not computed" and accepts anything.
  */
 export function checkChunkCrc(actualCrc: number, declaredCrc: number): void {
   if (declaredCrc !== 0 && actualCrc !== declaredCrc) {
-    throw new Error(`Incorrect chunk CRC ${actualCrc} (expected ${declaredCrc}) [no header]`);
+    throw new Error(`the chunk's CRC-32 is ${actualCrc} but its record says ${declaredCrc}: its bytes are damaged`);
   }
 }
 
 /**
  * Reads one whole chunk record (`bytes`, prefix included; see `isWholeChunkRecord`): decompresses
  * its records, checks the CRC of what it declares one, and walks the records (`walkRecords`). The
- * compressed bytes are read in place (never copied). Throws, with @mcap/core's reasons, when the
+ * compressed bytes are read in place (never copied). Throws when the
  * chunk is corrupt: a bad header, unknown compression, a decompression failure, a CRC mismatch,
  * or what `walkRecords` refuses.
  */
@@ -248,7 +248,7 @@ export function walkRecords(records: Uint8Array, lookup: ChannelLookup, storedAt
     const op = records[pos]!;
     const high = view.getUint32(pos + 5, true);
     if (high > MAX_SAFE_HIGH_WORD) {
-      throw new Error(`Record content length ${view.getBigUint64(pos + 1, true)} is too large`);
+      throw new Error(`a record in the chunk declares a length of ${view.getBigUint64(pos + 1, true)} bytes, more than any file holds`);
     }
     const length = high * 2 ** 32 + view.getUint32(pos + 1, true);
     const body = pos + RECORD_PREFIX;
@@ -290,7 +290,7 @@ export function walkRecords(records: Uint8Array, lookup: ChannelLookup, storedAt
       if (record.type === "Channel") {
         const earlier = local.get(record.id) ?? lookup.channels.get(record.id);
         if (earlier && !sameChannel(earlier, record)) {
-          throw new Error(`Channel record for id ${record.id} (topic: ${record.topic}) differs from previous channel record of the same id.`);
+          throw new Error(`the Channel record for id ${record.id} (topic ${record.topic}) differs from an earlier one of the same id`);
         }
         local.set(record.id, record);
       }
@@ -298,12 +298,13 @@ export function walkRecords(records: Uint8Array, lookup: ChannelLookup, storedAt
     } else if (op === 0) {
       throw new Error(OPCODE_ZERO);
     } else if (op <= LAST_KNOWN_OPCODE) {
-      throw new Error(`${RECORD_NAMES[op]!} record not allowed inside a chunk [no header]`);
+      const name = RECORD_NAMES[op]!;
+      throw new Error(`it holds ${/^[AEIOU]/.test(name) ? "an" : "a"} ${name} record, which a chunk may not hold`);
     }
     pos = body + length;
   }
   if (pos !== end) {
-    throw new Error(`${end - pos} bytes remaining in chunk [no header]`);
+    throw new Error(`its last ${end - pos} bytes do not form a complete record`);
   }
   return { messages, definitions, undefinedChannels };
 }
