@@ -150,15 +150,18 @@ export class McapRecording implements Recording {
   readonly #handlers: McapTypes.DecompressHandlers;
   readonly #chunkWorker: ChunkWorker | undefined;
   readonly #maxChunkBytes: number;
+  /** Where bytes that are not MCAP start after the closing magic (undefined: the file ends there). */
+  readonly #appendedAt: number | undefined;
 
   private constructor(
     source: ByteSource,
     decompressors: Decompressors,
     info: RecordingInfo,
     reader: McapIndexedReader | undefined,
-    options: McapReadOptions,
+    options: McapReadOptions & { readonly appendedAt?: number | undefined },
   ) {
     this.#source = source;
+    this.#appendedAt = options.appendedAt;
     this.#chunkWorker = options.chunkWorker;
     this.#maxChunkBytes = options.maxChunkBytes ?? DEFAULT_MAX_CHUNK_BYTES;
     this.#handlers = toMcapHandlers(decompressors);
@@ -168,7 +171,8 @@ export class McapRecording implements Recording {
 
   /**
    * Opens an MCAP file. Throws RecordingError when the magic is wrong; an unusable summary is not
-   * an error here (see `info.indexed`).
+   * an error here (see `info.indexed`). Bytes after the closing magic (found within the last
+   * MiB) are left out, so the summary before them is used; every read names them as damage.
    */
   public static async open(source: ByteSource, decompressors: Decompressors, options: McapReadOptions = {}): Promise<McapRecording> {
     const readable = {
@@ -177,6 +181,12 @@ export class McapRecording implements Recording {
     };
     let reader: McapIndexedReader | undefined;
     let problem: string | undefined;
+    const closing = await closingMagicEnd(source);
+    const appended = closing != undefined && closing < source.size ? closing : undefined;
+    if (appended != undefined) {
+      // The reader looks for the footer at the end: it is given the file as the MCAP ends.
+      readable.size = async () => BigInt(appended);
+    }
     try {
       reader = await McapIndexedReader.Initialize({ readable, decompressHandlers: toMcapHandlers(decompressors) });
       if (reader.chunkIndexes.length === 0 && (reader.statistics?.messageCount ?? 1n) > 0n) {
@@ -195,14 +205,14 @@ export class McapRecording implements Recording {
       problem = `the summary section is unusable: ${mcapReason(err)}`;
     }
     if (reader) {
-      return new McapRecording(source, decompressors, indexedInfo(reader, source.size), reader, options);
+      return new McapRecording(source, decompressors, indexedInfo(reader, source.size), reader, { ...options, appendedAt: appended });
     }
     const magic = source.size >= 8 ? await source.read(0, 8) : new Uint8Array();
     if (!(magic[0] === 0x89 && magic[1] === 0x4d && magic[2] === 0x43 && magic[3] === 0x41 && magic[4] === 0x50)) {
       throw new RecordingError(0, "not an MCAP file (the magic bytes \\x89MCAP are missing)");
     }
     const info = unindexedInfo("mcap", undefined, problem, source.size);
-    return new McapRecording(source, decompressors, info, undefined, options);
+    return new McapRecording(source, decompressors, info, undefined, { ...options, appendedAt: appended });
   }
 
   public messages(options: ReadOptions = {}): AsyncIterableIterator<RecordedMessage> {
@@ -269,6 +279,7 @@ export class McapRecording implements Recording {
     }
     reportProgress(options, total, total);
     undefinedChannels.report(damage);
+    this.#reportAppended(damage);
     damage.finish();
   }
 
@@ -394,10 +405,19 @@ export class McapRecording implements Recording {
       const op = (await source.read(pos, 1))[0]!;
       if (op === OP_FOOTER || op === OP_DATA_END) {
         // The data section is over; the (unusable) summary follows. A file that does not end
-        // with the closing magic was cut short after its data.
+        // with the closing magic was cut short after its data, or has bytes after the magic, or
+        // something else where the magic should be.
         const tail = total >= 16 ? await source.read(total - 8, 8) : new Uint8Array();
-        if (!startsWithMagic(tail)) {
-          damage.add(total, `the file is truncated after its data section (at byte ${pos}): every message was read, its summary is lost`);
+        if (this.#appendedAt != undefined) {
+          this.#reportAppended(damage);
+        } else if (!startsWithMagic(tail)) {
+          const footer = await footerBeforeEnd(source);
+          damage.add(
+            total,
+            footer == undefined
+              ? `the file is truncated after its data section (at byte ${pos}): every message was read, its summary is lost`
+              : `the file does not end with the MCAP closing magic: its last 8 bytes, after its footer at byte ${footer}, are ${hex(tail)}; every message was read, its summary was not used`,
+          );
         }
         closed = true;
         break;
@@ -445,6 +465,15 @@ export class McapRecording implements Recording {
     }
     undefinedChannels.report(damage);
     damage.finish();
+  }
+
+  /** Names the bytes after the closing magic, when the file has any. */
+  #reportAppended(damage: DamageLog): void {
+    const at = this.#appendedAt;
+    if (at != undefined) {
+      const n = this.#source.size - at;
+      damage.add(at, `${n} bytes after the MCAP's closing magic at byte ${at - 8} are not MCAP (appended data?); they were ignored`);
+    }
   }
 
   /**
@@ -573,6 +602,42 @@ export class McapRecording implements Recording {
       return false; // not a record start
     }
   }
+}
+
+/**
+ * Where the file's MCAP ends when bytes follow it: the end of the last Footer record followed by
+ * the closing magic within the file's last RESYNC_BLOCK bytes (bounded: bytes appended beyond
+ * that are not looked through), or undefined when the file ends with its magic or none is found.
+ */
+async function closingMagicEnd(source: ByteSource): Promise<number | undefined> {
+  const size = source.size;
+  if (size < 8 + FOOTER_AND_MAGIC || startsWithMagic(await source.read(size - 8, 8))) {
+    return undefined;
+  }
+  const from = Math.max(8, size - RESYNC_BLOCK);
+  const bytes = await source.read(from, size - from);
+  for (let i = bytes.length - FOOTER_AND_MAGIC; i >= 0; i--) {
+    if (isFooterPrefix(bytes, i) && startsWithMagic(bytes.subarray(i + FOOTER_AND_MAGIC - 8))) {
+      return from + i + FOOTER_AND_MAGIC;
+    }
+  }
+  return undefined;
+}
+
+/** Where a Footer record is when it is followed by exactly 8 bytes, the file's last (not the magic). */
+async function footerBeforeEnd(source: ByteSource): Promise<number | undefined> {
+  const at = source.size - FOOTER_AND_MAGIC;
+  return at >= 8 && isFooterPrefix(await source.read(at, RECORD_PREFIX), 0) ? at : undefined;
+}
+
+/** Whether a Footer record's prefix (opcode 0x02, length 20) starts at `bytes[i]`. */
+function isFooterPrefix(bytes: Uint8Array, i: number): boolean {
+  return bytes[i] === OP_FOOTER && i + RECORD_PREFIX <= bytes.length && prefixLength(bytes, i) === FOOTER_AND_MAGIC - 8;
+}
+
+/** Bytes as hexadecimal pairs ("58 58 …"). */
+function hex(bytes: Uint8Array): string {
+  return [...bytes].map((b) => b.toString(16).padStart(2, "0")).join(" ");
 }
 
 /** The opcode at `pos` when it is a known one and a record prefix fits in the file. */

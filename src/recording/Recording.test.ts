@@ -501,6 +501,37 @@ describe("MCAP", () => {
     expect((error as RecordingError).damages.map((d) => [d.offset, d.reason])).toEqual([[8, expect.stringMatching(new RegExp(`^the record here is unreadable: ${sentence.replace(/[()]/g, "\\$&")}`))]]);
   });
 
+  it("bytes appended after the closing magic are named as such and ignored; the summary is used", async () => {
+    const { channels, messages } = ros2Fixture(400);
+    const whole = await writeMcap(channels, messages, { compress: zstdCompress, chunkSize: 2048 });
+    const bytes = new Uint8Array([...whole, ...new Uint8Array(3000).fill(0xa5)]);
+    const recording = await mcapRecording(bytes);
+    expect(recording.info.indexed).toBe(true);
+    const { messages: got, error } = await drain(recording);
+    expect(got.map(ns)).toEqual(messages.map((m) => m.logTime));
+    expect((error as RecordingError).damages).toEqual([
+      {
+        offset: whole.byteLength,
+        reason: `3000 bytes after the MCAP's closing magic at byte ${whole.byteLength - 8} are not MCAP (appended data?); they were ignored`,
+        lost: undefined,
+      },
+    ]);
+  });
+
+  it("something else where the closing magic should be is named, not called a truncation", async () => {
+    const { channels, messages } = ros2Fixture(400);
+    const bytes = (await writeMcap(channels, messages, { compress: zstdCompress, chunkSize: 2048 })).slice();
+    bytes.fill(0x58, bytes.byteLength - 8);
+    const { messages: got, error } = await drain(await mcapRecording(bytes));
+    expect(got.length).toBe(messages.length);
+    expect((error as RecordingError).damages.map((d) => [d.offset, d.reason])).toEqual([
+      [
+        bytes.byteLength,
+        `the file does not end with the MCAP closing magic: its last 8 bytes, after its footer at byte ${bytes.byteLength - 37}, are 58 58 58 58 58 58 58 58; every message was read, its summary was not used`,
+      ],
+    ]);
+  });
+
   it("a corrupted MCAP chunk is skipped: the error names its offset and what its message indexes held", async () => {
     const { channels, messages } = ros2Fixture(400);
     const bytes = await writeMcap(channels, messages, { compress: zstdCompress, chunkSize: 2048 });
