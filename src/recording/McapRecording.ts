@@ -5,7 +5,8 @@ import { mergeChunks, ScanMerge } from "./ChunkMerge";
 import { ChunkPrefetch } from "./ChunkPrefetch";
 import { canHandOver, type ChunkWorker, type CrcResult } from "./ChunkWorker";
 import { DamageLog } from "./DamageLog";
-import { RecordingError, errorText, reasonOf } from "./RecordingError";
+import { RecordingError } from "./RecordingError";
+import { UndefinedChannelTally } from "./UndefinedChannelTally";
 import { crc32 } from "./crc32";
 import { DEFAULT_MAX_CHUNK_BYTES, toMcapHandlers, type Decompressors } from "./decompress";
 import {
@@ -20,6 +21,7 @@ import {
   type McapMessage,
   type RecordContents,
 } from "./mcapChunk";
+import { mcapReason } from "./mcapErrorText";
 import { KnownChannels, readMessageIndexes, readRecords } from "./mcapRecords";
 import { reportProgress, toRecordedMessage, unindexedInfo, type ChannelEntry } from "./recordedMessage";
 import type { ReadOptions, RecordedMessage, Recording, RecordingChannel, RecordingInfo } from "./types";
@@ -52,8 +54,13 @@ interface ByteRange {
   readonly length: number;
 }
 
-/** A chunk read ahead: its raw bytes, or its records decompressed and CRC-checked. */
-type PreparedChunk = { readonly raw: Uint8Array; readonly records?: undefined } | { readonly records: Uint8Array };
+/**
+ * A chunk read ahead: its raw bytes, or its records decompressed and CRC-checked (and where they
+ * start in the chunk record when it stores them uncompressed).
+ */
+type PreparedChunk =
+  | { readonly raw: Uint8Array; readonly records?: undefined }
+  | { readonly records: Uint8Array; readonly storedAt: number | undefined };
 
 /** How an MCAP file is read, beyond its decompressors. */
 export interface McapReadOptions {
@@ -143,15 +150,18 @@ export class McapRecording implements Recording {
   readonly #handlers: McapTypes.DecompressHandlers;
   readonly #chunkWorker: ChunkWorker | undefined;
   readonly #maxChunkBytes: number;
+  /** Where bytes that are not MCAP start after the closing magic (undefined: the file ends there). */
+  readonly #appendedAt: number | undefined;
 
   private constructor(
     source: ByteSource,
     decompressors: Decompressors,
     info: RecordingInfo,
     reader: McapIndexedReader | undefined,
-    options: McapReadOptions,
+    options: McapReadOptions & { readonly appendedAt?: number | undefined },
   ) {
     this.#source = source;
+    this.#appendedAt = options.appendedAt;
     this.#chunkWorker = options.chunkWorker;
     this.#maxChunkBytes = options.maxChunkBytes ?? DEFAULT_MAX_CHUNK_BYTES;
     this.#handlers = toMcapHandlers(decompressors);
@@ -161,7 +171,8 @@ export class McapRecording implements Recording {
 
   /**
    * Opens an MCAP file. Throws RecordingError when the magic is wrong; an unusable summary is not
-   * an error here (see `info.indexed`).
+   * an error here (see `info.indexed`). Bytes after the closing magic (found within the last
+   * MiB) are left out, so the summary before them is used; every read names them as damage.
    */
   public static async open(source: ByteSource, decompressors: Decompressors, options: McapReadOptions = {}): Promise<McapRecording> {
     const readable = {
@@ -170,6 +181,12 @@ export class McapRecording implements Recording {
     };
     let reader: McapIndexedReader | undefined;
     let problem: string | undefined;
+    const closing = await closingMagicEnd(source);
+    const appended = closing != undefined && closing < source.size ? closing : undefined;
+    if (appended != undefined) {
+      // The reader looks for the footer at the end: it is given the file as the MCAP ends.
+      readable.size = async () => BigInt(appended);
+    }
     try {
       reader = await McapIndexedReader.Initialize({ readable, decompressHandlers: toMcapHandlers(decompressors) });
       if (reader.chunkIndexes.length === 0 && (reader.statistics?.messageCount ?? 1n) > 0n) {
@@ -185,17 +202,17 @@ export class McapRecording implements Recording {
         }
       }
     } catch (err) {
-      problem = `the summary section is unusable: ${errorText(err)}`;
+      problem = `the summary section is unusable: ${mcapReason(err)}`;
     }
     if (reader) {
-      return new McapRecording(source, decompressors, indexedInfo(reader, source.size), reader, options);
+      return new McapRecording(source, decompressors, indexedInfo(reader, source.size), reader, { ...options, appendedAt: appended });
     }
     const magic = source.size >= 8 ? await source.read(0, 8) : new Uint8Array();
     if (!(magic[0] === 0x89 && magic[1] === 0x4d && magic[2] === 0x43 && magic[3] === 0x41 && magic[4] === 0x50)) {
       throw new RecordingError(0, "not an MCAP file (the magic bytes \\x89MCAP are missing)");
     }
     const info = unindexedInfo("mcap", undefined, problem, source.size);
-    return new McapRecording(source, decompressors, info, undefined, options);
+    return new McapRecording(source, decompressors, info, undefined, { ...options, appendedAt: appended });
   }
 
   public messages(options: ReadOptions = {}): AsyncIterableIterator<RecordedMessage> {
@@ -222,6 +239,7 @@ export class McapRecording implements Recording {
       .map((index) => ({ startTime: timeOf(index.messageStartTime), offset: Number(index.chunkStartOffset), index }));
     const total = this.#source.size;
     const damage = new DamageLog(options.onDamage);
+    const undefinedChannels = new UndefinedChannelTally();
     let bytesRead = 0;
     type Chunk = (typeof chunks)[number];
     // The next chunks are prepared (with a ChunkWorker: decompressed and CRC-checked, as many as
@@ -245,11 +263,12 @@ export class McapRecording implements Recording {
         const contents =
           ready.records == undefined
             ? readRecords(known, ready.raw, this.#handlers, wanted)
-            : walkRecords(ready.records, { channels: known.channels, wants: wanted });
+            : walkRecords(ready.records, { channels: known.channels, wants: wanted }, ready.storedAt);
         learn(known, contents, entries, wanted);
+        undefinedChannels.add(contents, offset);
         out = contents.messages;
       } catch (err) {
-        damage.add(offset, `the chunk is unreadable: ${reasonOf(err)}`, await this.#lostIn(index, entries));
+        damage.add(offset, `the chunk is unreadable: ${mcapReason(err)}`, await this.#lostIn(index, entries));
       }
       bytesRead = Math.max(bytesRead, offset + Number(index.chunkLength) + Number(index.messageIndexLength));
       reportProgress(options, Math.min(bytesRead, total), total);
@@ -259,6 +278,8 @@ export class McapRecording implements Recording {
       yield toMessage(item, entries.get(item.channelId)!, decode, chunk.offset);
     }
     reportProgress(options, total, total);
+    undefinedChannels.report(damage);
+    this.#reportAppended(damage);
     damage.finish();
   }
 
@@ -297,15 +318,15 @@ export class McapRecording implements Recording {
         return await this.#readAgain(range);
       }
       checkChunkCrc(done.crc, header.declaredCrc);
-      return { records: done.bytes };
+      return { records: done.bytes, storedAt: undefined };
     }
-    const { records, declaredCrc } = decompressChunkRecord(bytes, this.#handlers);
+    const { records, declaredCrc, storedAt } = decompressChunkRecord(bytes, this.#handlers);
     if (declaredCrc === 0) {
-      return { records };
+      return { records, storedAt };
     }
     if (records.byteLength < MIN_HANDED_OVER || !canHandOver(records)) {
       checkChunkCrc(crc32(records), declaredCrc);
-      return { records };
+      return { records, storedAt };
     }
     let checked: CrcResult;
     try {
@@ -314,7 +335,7 @@ export class McapRecording implements Recording {
       return await this.#readAgain(range);
     }
     checkChunkCrc(checked.crc, declaredCrc);
-    return { records: checked.bytes };
+    return { records: checked.bytes, storedAt };
   }
 
   /**
@@ -360,6 +381,7 @@ export class McapRecording implements Recording {
     // own records come first.
     let summaryLearned = false;
     const damage = new DamageLog(options.onDamage);
+    const undefinedChannels = new UndefinedChannelTally();
     const merge = new ScanMerge<McapMessage>();
     let pos = 8;
     /** Whether the data section ended with its closing record (Data End or Footer). */
@@ -383,25 +405,32 @@ export class McapRecording implements Recording {
       const op = (await source.read(pos, 1))[0]!;
       if (op === OP_FOOTER || op === OP_DATA_END) {
         // The data section is over; the (unusable) summary follows. A file that does not end
-        // with the closing magic was cut short after its data.
+        // with the closing magic was cut short after its data, or has bytes after the magic, or
+        // something else where the magic should be.
         const tail = total >= 16 ? await source.read(total - 8, 8) : new Uint8Array();
-        if (!startsWithMagic(tail)) {
-          damage.add(total, `the file is truncated after its data section (at byte ${pos}): every message was read, its summary is lost`);
+        if (this.#appendedAt != undefined) {
+          this.#reportAppended(damage);
+        } else if (!startsWithMagic(tail)) {
+          const footer = await footerBeforeEnd(source);
+          damage.add(
+            total,
+            footer == undefined
+              ? `the file is truncated after its data section (at byte ${pos}): every message was read, its summary is lost`
+              : `the file does not end with the MCAP closing magic: its last 8 bytes, after its footer at byte ${footer}, are ${hex(tail)}; every message was read, its summary was not used`,
+          );
         }
         closed = true;
         break;
       }
       let contents: RecordContents;
       try {
-        try {
-          contents = readRecords(known, await source.read(pos, length), this.#handlers, wanted);
-        } catch (err) {
-          const summary = summaryLearned ? undefined : await this.#summaryDefinitions(known);
+        contents = readRecords(known, await source.read(pos, length), this.#handlers, wanted);
+        if (contents.undefinedChannels.size > 0 && !summaryLearned) {
           summaryLearned = true;
-          if (summary == undefined || !learn(known, summary, entries, wanted)) {
-            throw err;
+          const summary = await this.#summaryDefinitions(known);
+          if (summary != undefined && learn(known, summary, entries, wanted)) {
+            contents = readRecords(known, await source.read(pos, length), this.#handlers, wanted);
           }
-          contents = readRecords(known, await source.read(pos, length), this.#handlers, wanted);
         }
       } catch (err) {
         // Its length field read right but its contents did not (a byte lost, added or flipped
@@ -409,7 +438,7 @@ export class McapRecording implements Recording {
         // bytes lost or added. Scanning every byte after the damage instead would find records
         // inside an uncompressed chunk, and lose the channels defined before the damage.
         const resume = (await this.#findRecordNear(known, pos + length, pos + 1)) ?? (await this.#findNextRecord(known, pos + 1));
-        const reason = `the ${op === OP_CHUNK ? "chunk" : "record"} here is unreadable: ${reasonOf(err)}`;
+        const reason = `the ${op === OP_CHUNK ? "chunk" : "record"} here is unreadable: ${mcapReason(err)}`;
         damage.add(pos, resume == undefined ? reason : `${reason}; reading resumed at the next record, byte ${resume}`);
         if (resume == undefined) {
           break;
@@ -418,6 +447,7 @@ export class McapRecording implements Recording {
         continue;
       }
       learn(known, contents, entries, wanted);
+      undefinedChannels.add(contents, pos);
       const messages = contents.messages;
       for (const { item, offset } of merge.add(messages, pos)) {
         yield toMessage(item, entries.get(item.channelId)!, decode, offset);
@@ -433,7 +463,17 @@ export class McapRecording implements Recording {
     for (const { item, offset } of merge.finish()) {
       yield toMessage(item, entries.get(item.channelId)!, decode, offset);
     }
+    undefinedChannels.report(damage);
     damage.finish();
+  }
+
+  /** Names the bytes after the closing magic, when the file has any. */
+  #reportAppended(damage: DamageLog): void {
+    const at = this.#appendedAt;
+    if (at != undefined) {
+      const n = this.#source.size - at;
+      damage.add(at, `${n} bytes after the MCAP's closing magic at byte ${at - 8} are not MCAP (appended data?); they were ignored`);
+    }
   }
 
   /**
@@ -458,7 +498,9 @@ export class McapRecording implements Recording {
    * The Schema and Channel records that open the summary section, found from the footer (at the
    * summary start it names, or as near it as bytes lost or added before it moved it), or
    * undefined when the footer or those records are not there. Read for a sequential scan, whose
-   * file is damaged or has no index.
+   * file is damaged or has no index. A summary that fails its CRC is used only as it parses at the
+   * summary start the footer names: the caller learns from it only channels that no record of
+   * the data section defines, whose messages are lost without it.
    */
   async #summaryDefinitions(known: KnownChannels): Promise<RecordContents | undefined> {
     const source = this.#source;
@@ -477,15 +519,20 @@ export class McapRecording implements Recording {
     if (start <= 8 || !Number.isSafeInteger(start) || start >= size) {
       return undefined;
     }
+    let unverified: RecordContents | undefined;
     for (const at of nearestFirst(start, RESYNC_NEAR)) {
       const contents = await this.#definitionsAt(known, at, footer);
       // The summary's CRC runs from its start through the footer's summary offset field: a
-      // summary that does not match it is not trusted (a record flipped in it would misname).
+      // summary elsewhere that does not match it is not trusted (a record flipped in it would
+      // misname, and near the named start a run of records may parse by chance).
       if (contents != undefined && (declaredCrc === 0 || crc32(await source.read(at, footer + 25 - at)) === declaredCrc)) {
         return contents;
       }
+      if (at === start) {
+        unverified = contents;
+      }
     }
-    return undefined;
+    return unverified;
   }
 
   /** The run of Schema and Channel records starting at `at` (before `end`), if one parses there. */
@@ -549,12 +596,48 @@ export class McapRecording implements Recording {
       return true;
     }
     try {
-      readRecords(known, await this.#source.read(pos, length), this.#handlers, () => false);
-      return true;
+      // A message on a channel nothing defines is no evidence of a record start.
+      return readRecords(known, await this.#source.read(pos, length), this.#handlers, () => false).undefinedChannels.size === 0;
     } catch {
       return false; // not a record start
     }
   }
+}
+
+/**
+ * Where the file's MCAP ends when bytes follow it: the end of the last Footer record followed by
+ * the closing magic within the file's last RESYNC_BLOCK bytes (bounded: bytes appended beyond
+ * that are not looked through), or undefined when the file ends with its magic or none is found.
+ */
+async function closingMagicEnd(source: ByteSource): Promise<number | undefined> {
+  const size = source.size;
+  if (size < 8 + FOOTER_AND_MAGIC || startsWithMagic(await source.read(size - 8, 8))) {
+    return undefined;
+  }
+  const from = Math.max(8, size - RESYNC_BLOCK);
+  const bytes = await source.read(from, size - from);
+  for (let i = bytes.length - FOOTER_AND_MAGIC; i >= 0; i--) {
+    if (isFooterPrefix(bytes, i) && startsWithMagic(bytes.subarray(i + FOOTER_AND_MAGIC - 8))) {
+      return from + i + FOOTER_AND_MAGIC;
+    }
+  }
+  return undefined;
+}
+
+/** Where a Footer record is when it is followed by exactly 8 bytes, the file's last (not the magic). */
+async function footerBeforeEnd(source: ByteSource): Promise<number | undefined> {
+  const at = source.size - FOOTER_AND_MAGIC;
+  return at >= 8 && isFooterPrefix(await source.read(at, RECORD_PREFIX), 0) ? at : undefined;
+}
+
+/** Whether a Footer record's prefix (opcode 0x02, length 20) starts at `bytes[i]`. */
+function isFooterPrefix(bytes: Uint8Array, i: number): boolean {
+  return bytes[i] === OP_FOOTER && i + RECORD_PREFIX <= bytes.length && prefixLength(bytes, i) === FOOTER_AND_MAGIC - 8;
+}
+
+/** Bytes as hexadecimal pairs ("58 58 …"). */
+function hex(bytes: Uint8Array): string {
+  return [...bytes].map((b) => b.toString(16).padStart(2, "0")).join(" ");
 }
 
 /** The opcode at `pos` when it is a known one and a record prefix fits in the file. */

@@ -9,6 +9,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 
 import { ArrayByteSource, BlobByteSource } from "./ByteSource";
 import { RecordingError } from "./RecordingError";
+import { crc32 } from "./crc32";
 import { openRecording } from "./openRecording";
 import { openRecordingFile } from "./openRecordingFile";
 import { lz4StoredFrame } from "./testing/lz4Frame";
@@ -281,6 +282,30 @@ async function chunkOffsets(bytes: Uint8Array): Promise<bigint[]> {
   return reader.chunkIndexes.map((c) => c.chunkStartOffset);
 }
 
+/**
+ * `bytes` (an MCAP with uncompressed chunks) with the channel id of the messages `hit` picks (by
+ * their index in the file) set to `channelId`, each chunk's CRC fixed up: only the ids are damaged.
+ */
+async function withChannelIds(bytes: Uint8Array, channelId: number, hit: (index: number) => boolean): Promise<{ bytes: Uint8Array; offsets: number[] }> {
+  const out = bytes.slice();
+  const view = new DataView(out.buffer);
+  const offsets: number[] = [];
+  let index = 0;
+  for (const chunk of await chunkOffsets(bytes)) {
+    const c = Number(chunk) + 9;
+    const start = c + 32 + view.getUint32(c + 28, true) + 8;
+    const end = start + Number(view.getBigUint64(start - 8, true));
+    for (let pos = start; pos < end; pos += 9 + Number(view.getBigUint64(pos + 1, true))) {
+      if (out[pos] === 0x05 && hit(index++)) {
+        view.setUint16(pos + 9, channelId, true);
+        offsets.push(pos);
+      }
+    }
+    view.setUint32(c + 24, crc32(out.subarray(start, end)), true);
+  }
+  return { bytes: out, offsets };
+}
+
 describe("MCAP", () => {
   beforeAll(async () => {
     await zstd.isLoaded;
@@ -420,6 +445,91 @@ describe("MCAP", () => {
     const inChunk = messages.filter((m) => m.logTime >= chunk.messageStartTime && m.logTime <= chunk.messageEndTime);
     expect(inChunk.length).toBeGreaterThan(0);
     expect(read.map(ns)).toEqual(messages.filter((m) => !inChunk.includes(m)).map((m) => m.logTime));
+  });
+
+  for (const read of ["indexed", "sequential"] as const) {
+    it(`${read}: messages on a channel no Channel record defines are dropped and counted once per channel; the rest of their chunks is delivered`, async () => {
+      const { channels, messages } = ros2Fixture(400);
+      const whole = await writeMcap(channels, messages, { chunkSize: 2048 });
+      // Every 7th message (in many chunks) names channel 99.
+      const { bytes: damaged, offsets } = await withChannelIds(whole, 99, (i) => i % 7 === 3);
+      // Without its summary the file is read sequentially (and is also named truncated).
+      const dataEnd = (await McapIndexedReader.Initialize({ readable: new TempBuffer(whole) })).footer.summaryStart - 13n;
+      const bytes = read === "indexed" ? damaged : damaged.subarray(0, Number(dataEnd));
+      const recording = await mcapRecording(bytes);
+      expect(recording.info.indexed).toBe(read === "indexed");
+      const { messages: got, error } = await drain(recording);
+      expect(got.map(ns)).toEqual(messages.filter((_, i) => i % 7 !== 3).map((m) => m.logTime));
+      expect(error).toBeInstanceOf(RecordingError);
+      const undefinedChannel = (error as RecordingError).damages.filter((d) => d.reason.includes("channel 99"));
+      expect(undefinedChannel).toEqual([
+        {
+          offset: offsets[0],
+          reason: `${offsets.length} messages on channel 99, which no Channel record defines, were dropped (the channel id is damaged, or its Channel record is lost; the first is the message record here)`,
+          lost: undefined,
+        },
+      ]);
+    });
+  }
+
+  it("sequential: a summary failing its CRC still defines the channels whose records were lost with a damaged chunk", async () => {
+    const { channels, messages } = ros2Fixture(400);
+    const bytes = (await writeMcap(channels, messages, { chunkSize: 2048 })).slice();
+    const reader = await McapIndexedReader.Initialize({ readable: new TempBuffer(bytes) });
+    const first = reader.chunkIndexes[0]!;
+    // The first chunk (which holds the Channel records) fails its CRC, and so does the summary.
+    const inChunk = Number(first.chunkStartOffset + first.chunkLength) - 3;
+    const inSummary = Number(reader.footer.summaryStart) + 20;
+    bytes[inChunk] = bytes[inChunk]! ^ 0xff;
+    bytes[inSummary] = bytes[inSummary]! ^ 0x01;
+    const recording = await mcapRecording(bytes);
+    expect(recording.info.indexed).toBe(false);
+    const { messages: got, error } = await drain(recording);
+    expect((error as RecordingError).damages.map((d) => d.offset)).toEqual([Number(first.chunkStartOffset)]);
+    expect(got.map(ns)).toEqual(messages.filter((m) => m.logTime > first.messageEndTime).map((m) => m.logTime));
+  });
+
+  it("a Header record whose length field is 0: the reason says so in Lockstep's words, never JavaScript's", async () => {
+    const { channels, messages } = ros2Fixture(40);
+    const bytes = (await writeMcap(channels, messages, { chunkSize: 2048 })).slice();
+    new DataView(bytes.buffer).setBigUint64(9, 0n, true);
+    const recording = await mcapRecording(bytes);
+    const { messages: got, error } = await drain(recording);
+    expect(got.length).toBe(messages.length);
+    const sentence = "its fields run past the end of the record (its length field is smaller than they are)";
+    expect(recording.info.indexProblem).toBe(`the summary section is unusable: ${sentence}`);
+    expect((error as RecordingError).damages.map((d) => [d.offset, d.reason])).toEqual([[8, expect.stringMatching(new RegExp(`^the record here is unreadable: ${sentence.replace(/[()]/g, "\\$&")}`))]]);
+  });
+
+  it("bytes appended after the closing magic are named as such and ignored; the summary is used", async () => {
+    const { channels, messages } = ros2Fixture(400);
+    const whole = await writeMcap(channels, messages, { compress: zstdCompress, chunkSize: 2048 });
+    const bytes = new Uint8Array([...whole, ...new Uint8Array(3000).fill(0xa5)]);
+    const recording = await mcapRecording(bytes);
+    expect(recording.info.indexed).toBe(true);
+    const { messages: got, error } = await drain(recording);
+    expect(got.map(ns)).toEqual(messages.map((m) => m.logTime));
+    expect((error as RecordingError).damages).toEqual([
+      {
+        offset: whole.byteLength,
+        reason: `3000 bytes after the MCAP's closing magic at byte ${whole.byteLength - 8} are not MCAP (appended data?); they were ignored`,
+        lost: undefined,
+      },
+    ]);
+  });
+
+  it("something else where the closing magic should be is named, not called a truncation", async () => {
+    const { channels, messages } = ros2Fixture(400);
+    const bytes = (await writeMcap(channels, messages, { compress: zstdCompress, chunkSize: 2048 })).slice();
+    bytes.fill(0x58, bytes.byteLength - 8);
+    const { messages: got, error } = await drain(await mcapRecording(bytes));
+    expect(got.length).toBe(messages.length);
+    expect((error as RecordingError).damages.map((d) => [d.offset, d.reason])).toEqual([
+      [
+        bytes.byteLength,
+        `the file does not end with the MCAP closing magic: its last 8 bytes, after its footer at byte ${bytes.byteLength - 37}, are 58 58 58 58 58 58 58 58; every message was read, its summary was not used`,
+      ],
+    ]);
   });
 
   it("a corrupted MCAP chunk is skipped: the error names its offset and what its message indexes held", async () => {

@@ -8,7 +8,8 @@ import { loadDecompressors, toMcapHandlers } from "./decompress";
 import { isWholeChunkRecord, OPCODE_ZERO, readChunkRecord, timeAt, timeOf, type ChannelLookup } from "./mcapChunk";
 
 // readChunkRecord reads chunks in place instead of through @mcap/core's stream reader; these
-// tests hold it to the stream reader: the same messages, and the same reason for each defect.
+// tests hold it to the stream reader: the same messages, and each defect refused with the same
+// facts (numbers, names), in Lockstep's words.
 
 const SCHEMA: McapTypes.Schema = { id: 1, name: "test/Value", encoding: "ros1msg", data: new TextEncoder().encode("float64 value") };
 const CHANNEL_A: McapTypes.Channel = { id: 1, schemaId: 1, topic: "/a", messageEncoding: "ros1", metadata: new Map() };
@@ -126,7 +127,8 @@ describe("readChunkRecord", () => {
     expect(readChunkRecord(chunk, lookupOf([], ["/a"]), handlers).messages).toEqual([]);
   });
 
-  const defects: [string, () => Uint8Array, readonly McapTypes.Channel[]][] = [
+  // Each defect, and the facts both readers name (besides every number the stream reader gives).
+  const defects: [string, () => Uint8Array, readonly McapTypes.Channel[], RegExp][] = [
     [
       "a CRC that does not match",
       () => {
@@ -136,20 +138,22 @@ describe("readChunkRecord", () => {
         return chunk;
       },
       [CHANNEL_A],
+      /^the chunk's CRC-32 is \d+ but its record says \d+: its bytes are damaged$/,
     ],
-    ["a compression nobody decompresses", () => chunkOf(records((b) => { b.writeMessage(message(CHANNEL_A.id, 1)); }), { compression: "brotli" }), [CHANNEL_A]],
-    ["a Header record inside the chunk", () => chunkOf(records((b) => b.writeHeader({ profile: "", library: "x" }))), [CHANNEL_A]],
-    ["an Attachment index inside the chunk", () => chunkOf(records((b) => b.writeAttachmentIndex({ offset: 0n, length: 0n, logTime: 0n, createTime: 0n, dataSize: 0n, name: "a", mediaType: "b" }))), []],
+    ["a compression nobody decompresses", () => chunkOf(records((b) => { b.writeMessage(message(CHANNEL_A.id, 1)); }), { compression: "brotli" }), [CHANNEL_A], /^the chunk is compressed with "brotli", which Lockstep does not decompress/],
+    ["a Header record inside the chunk", () => chunkOf(records((b) => b.writeHeader({ profile: "", library: "x" }))), [CHANNEL_A], /^it holds a Header record, which a chunk may not hold$/],
+    ["an Attachment index inside the chunk", () => chunkOf(records((b) => b.writeAttachmentIndex({ offset: 0n, length: 0n, logTime: 0n, createTime: 0n, dataSize: 0n, name: "a", mediaType: "b" }))), [], /^it holds an AttachmentIndex record, which a chunk may not hold$/],
     [
       "a record cut off at the end of the chunk",
       () => chunkOf(records((b) => { b.writeMessage(message(CHANNEL_A.id, 1)); }).subarray(0, 30)),
       [CHANNEL_A],
+      /^its last \d+ bytes do not form a complete record$/,
     ],
-    ["a message on a channel without a channel record", () => chunkOf(records((b) => { b.writeMessage(message(9, 1)); })), [CHANNEL_A]],
     [
       "a channel record that differs from the known one of its id",
       () => chunkOf(records((b) => b.writeChannel({ ...CHANNEL_A, topic: "/other" }))),
       [CHANNEL_A],
+      /^the Channel record for id 1 \(topic \/other\) differs from an earlier one of the same id$/,
     ],
     [
       "records longer than the chunk record",
@@ -161,14 +165,36 @@ describe("readChunkRecord", () => {
         return chunk;
       },
       [CHANNEL_A],
+      /^the chunk's records declare \d+ bytes, more than its record holds$/,
     ],
   ];
-  for (const [what, make, known] of defects) {
-    it(`${what}: throws the stream reader's reason`, () => {
+  for (const [what, make, known, sentence] of defects) {
+    it(`${what}: refused, as the stream reader refuses it, with the same facts in Lockstep's words`, () => {
       const chunk = make();
       const reason = streamed(chunk, known, handlers);
       expect(typeof reason).toBe("string");
-      expect(thrown(() => readChunkRecord(chunk, lookupOf(known, ["/a", "/b"]), handlers))).toBe(reason);
+      const ours = thrown(() => readChunkRecord(chunk, lookupOf(known, ["/a", "/b"]), handlers));
+      expect(ours).toMatch(sentence);
+      expect(ours.match(/\d+/g) ?? []).toEqual(expect.arrayContaining((reason as string).match(/\d+/g) ?? []));
+      expect(ours).not.toMatch(/\[no header\]|\[library=/);
+    });
+  }
+
+  for (const compression of ["", "zstd"]) {
+    it(`${compression || "uncompressed"}: messages on a channel no channel record defines are counted, the others delivered`, () => {
+      const inner = records((b) => {
+        for (let i = 0; i < 10; i++) {
+          b.writeMessage(message(i % 4 === 1 ? 9 : CHANNEL_A.id, i));
+        }
+      });
+      const chunk = chunkOf(inner, { compression });
+      const read = readChunkRecord(chunk, lookupOf([CHANNEL_A], ["/a"]), handlers);
+      expect(read.messages.map((m) => m.data[0])).toEqual([0, 2, 3, 4, 6, 7, 8]);
+      const firstInRecords = records((b) => { b.writeMessage(message(CHANNEL_A.id, 0)); }).byteLength;
+      const recordsAt = chunk.byteLength - inner.byteLength;
+      expect(read.undefinedChannels).toEqual(
+        new Map([[9, { count: 3, offset: compression === "" ? recordsAt + firstInRecords : undefined, inRecords: firstInRecords }]]),
+      );
     });
   }
 

@@ -16,7 +16,7 @@ const LAST_KNOWN_OPCODE = 0x0f;
 const MESSAGE_FIELDS = 22;
 /** Start and end time, uncompressed size (uint64), uncompressed CRC (uint32) before the compression name. */
 const CHUNK_FIELDS = 28;
-/** The name @mcap/core gives each record that a chunk may not hold, by opcode. */
+/** The specification's name of each record that a chunk may not hold, by opcode. */
 const RECORD_NAMES = [
   "",
   "Header",
@@ -95,12 +95,30 @@ export interface ChannelLookup {
 export type DefinitionRecord = McapTypes.TypedMcapRecords["Schema"] | McapTypes.TypedMcapRecords["Channel"];
 
 /**
- * What some records hold for a read: the wanted messages in file order, and the schemas and
- * channels in record order (the caller adds them to what it knows; nothing is added on failure).
+ * The messages some records hold on one channel that no Channel record defines (neither a known
+ * one nor one among the records): they cannot be delivered (no topic, no schema), and the other
+ * records around them are unaffected.
+ */
+export interface UndefinedChannelMessages {
+  count: number;
+  /**
+   * The first one's byte offset from the start of the bytes read (a chunk record or a record of
+   * its own), when its bytes are stored there as they are; undefined inside a compressed chunk.
+   */
+  readonly offset: number | undefined;
+  /** The first one's byte offset in the chunk's (decompressed) records; undefined outside a chunk. */
+  readonly inRecords: number | undefined;
+}
+
+/**
+ * What some records hold for a read: the wanted messages in file order, the schemas and channels
+ * in record order (the caller adds them to what it knows; nothing is added on failure), and the
+ * messages left out because no Channel record defines theirs, by channel id.
  */
 export interface RecordContents {
   readonly messages: McapMessage[];
   readonly definitions: DefinitionRecord[];
+  readonly undefinedChannels: ReadonlyMap<number, UndefinedChannelMessages>;
 }
 
 /** Whether `bytes` is exactly one record and that record is a chunk. */
@@ -116,6 +134,11 @@ export function isWholeChunkRecord(bytes: Uint8Array): boolean {
 export interface ChunkRecords {
   readonly records: Uint8Array;
   readonly declaredCrc: number;
+  /**
+   * Where the records start in the chunk record's bytes when it stores them uncompressed (so a
+   * position in them is one in the file); undefined when they were decompressed.
+   */
+  readonly storedAt: number | undefined;
 }
 
 /** What a chunk record's header says about its records. */
@@ -134,7 +157,7 @@ export interface ChunkRecordHeader {
 
 /**
  * Reads the header of one whole chunk record (`bytes`, prefix included; see
- * `isWholeChunkRecord`). Throws, with @mcap/core's reasons, when a length field points outside the
+ * `isWholeChunkRecord`). Throws when a length field points outside the
  * record.
  */
 export function chunkRecordHeader(bytes: Uint8Array): ChunkRecordHeader {
@@ -145,75 +168,77 @@ export function chunkRecordHeader(bytes: Uint8Array): ChunkRecordHeader {
   const nameLength = view.getUint32(start + CHUNK_FIELDS, true);
   let at = start + CHUNK_FIELDS + 4;
   if (nameLength > bytes.byteLength - at) {
-    throw new Error(`String length ${nameLength} exceeds bounds of buffer`);
+    throw new Error(`the chunk's compression name declares ${nameLength} bytes, more than its record holds`);
   }
   const compression = textDecoder.decode(bytes.subarray(at, at + nameLength));
   at += nameLength;
-  const recordsLength = Number(view.getBigUint64(at, true));
+  const declaredLength = view.getBigUint64(at, true);
   at += 8;
-  if (recordsLength > bytes.byteLength - at) {
-    throw new Error("Chunk records length exceeds remaining record size");
+  if (declaredLength > BigInt(bytes.byteLength - at)) {
+    throw new Error(`the chunk's records declare ${declaredLength} bytes, more than its record holds`);
   }
-  return { compression, uncompressedSize, declaredCrc, recordsOffset: at, recordsLength };
+  return { compression, uncompressedSize, declaredCrc, recordsOffset: at, recordsLength: Number(declaredLength) };
 }
 
 /**
  * Decompresses the records of one whole chunk record (`bytes`, prefix included; see
  * `isWholeChunkRecord`), without checking their CRC (`checkChunkCrc` does). Uncompressed records
  * are a view of `bytes`; compressed ones are read in place (never copied) and decompressed into
- * fresh memory. Throws, with @mcap/core's reasons, on a bad header (`chunkRecordHeader`), an
+ * fresh memory. Throws on a bad header (`chunkRecordHeader`), an
  * unknown compression or a decompression failure.
  */
 export function decompressChunkRecord(bytes: Uint8Array, handlers: McapTypes.DecompressHandlers): ChunkRecords {
   const { compression, uncompressedSize, declaredCrc, recordsOffset, recordsLength } = chunkRecordHeader(bytes);
-  let records = bytes.subarray(recordsOffset, recordsOffset + recordsLength);
-  if (compression !== "" && records.byteLength > 0) {
-    const decompress = handlers[compression];
-    if (!decompress) {
-      throw new Error(`Unsupported compression ${compression} [no header]`);
-    }
-    records = decompress(records, uncompressedSize);
+  const stored = bytes.subarray(recordsOffset, recordsOffset + recordsLength);
+  if (compression === "" || stored.byteLength === 0) {
+    return { records: stored, declaredCrc, storedAt: recordsOffset };
   }
-  return { records, declaredCrc };
+  const decompress = handlers[compression];
+  if (!decompress) {
+    throw new Error(`the chunk is compressed with "${compression}", which Lockstep does not decompress (it reads ${Object.keys(handlers).join(", ")} and uncompressed chunks)`);
+  }
+  return { records: decompress(stored, uncompressedSize), declaredCrc, storedAt: undefined };
 }
 
 /**
- * Throws @mcap/core's reason when `actualCrc` (the CRC-32 of a chunk's records) differs from the
+ * Throws, naming both CRCs, when `actualCrc` (the CRC-32 of a chunk's records) differs from the
  * one the chunk declares; a declared CRC of 0 means "not computed" and accepts anything.
  */
 export function checkChunkCrc(actualCrc: number, declaredCrc: number): void {
   if (declaredCrc !== 0 && actualCrc !== declaredCrc) {
-    throw new Error(`Incorrect chunk CRC ${actualCrc} (expected ${declaredCrc}) [no header]`);
+    throw new Error(`the chunk's CRC-32 is ${actualCrc} but its record says ${declaredCrc}: its bytes are damaged`);
   }
 }
 
 /**
  * Reads one whole chunk record (`bytes`, prefix included; see `isWholeChunkRecord`): decompresses
  * its records, checks the CRC of what it declares one, and walks the records (`walkRecords`). The
- * compressed bytes are read in place (never copied). Throws, with @mcap/core's reasons, when the
+ * compressed bytes are read in place (never copied). Throws when the
  * chunk is corrupt: a bad header, unknown compression, a decompression failure, a CRC mismatch,
  * or what `walkRecords` refuses.
  */
 export function readChunkRecord(bytes: Uint8Array, lookup: ChannelLookup, handlers: McapTypes.DecompressHandlers): RecordContents {
-  const { records, declaredCrc } = decompressChunkRecord(bytes, handlers);
+  const { records, declaredCrc, storedAt } = decompressChunkRecord(bytes, handlers);
   if (declaredCrc !== 0) {
     checkChunkCrc(crc32(records), declaredCrc);
   }
-  return walkRecords(records, lookup);
+  return walkRecords(records, lookup, storedAt);
 }
 
 /**
  * Walks a chunk's decompressed records, parsing only the schemas, the channels and the messages
  * `lookup` wants: other messages are neither copied nor parsed beyond their channel id; wanted
- * messages get their own copy of their bytes. Throws, with @mcap/core's reasons, on a record a
- * chunk may not hold (or opcode 0), a message on a channel without a channel record, a channel
- * record that differs from an earlier one of its id, a message too short for its fields, or
- * records that do not fill the chunk exactly.
+ * messages get their own copy of their bytes. A message on a channel no Channel record defines is
+ * left out and counted (`undefinedChannels`; offsets from `storedAt`, where the records start in
+ * the bytes read when stored uncompressed); the records around it are read as usual. Throws on a
+ * record a chunk may not hold (or opcode 0), a channel record that differs from an earlier one of
+ * its id, a message too short for its fields, or records that do not fill the chunk exactly.
  */
-export function walkRecords(records: Uint8Array, lookup: ChannelLookup): RecordContents {
+export function walkRecords(records: Uint8Array, lookup: ChannelLookup, storedAt?: number): RecordContents {
   const view = new DataView(records.buffer, records.byteOffset, records.byteLength);
   const messages: McapMessage[] = [];
   const definitions: DefinitionRecord[] = [];
+  const undefinedChannels = new Map<number, UndefinedChannelMessages>();
   // Channel records met in this chunk, and per channel id whether the read wants it.
   const local = new Map<number, McapTypes.Channel>();
   const wanted = new Map<number, boolean>();
@@ -223,7 +248,7 @@ export function walkRecords(records: Uint8Array, lookup: ChannelLookup): RecordC
     const op = records[pos]!;
     const high = view.getUint32(pos + 5, true);
     if (high > MAX_SAFE_HIGH_WORD) {
-      throw new Error(`Record content length ${view.getBigUint64(pos + 1, true)} is too large`);
+      throw new Error(`a record in the chunk declares a length of ${view.getBigUint64(pos + 1, true)} bytes, more than any file holds`);
     }
     const length = high * 2 ** 32 + view.getUint32(pos + 1, true);
     const body = pos + RECORD_PREFIX;
@@ -235,11 +260,19 @@ export function walkRecords(records: Uint8Array, lookup: ChannelLookup): RecordC
       let wants = wanted.get(channelId);
       if (wants == undefined) {
         const channel = local.get(channelId) ?? lookup.channels.get(channelId);
-        if (!channel) {
-          throw new Error(`Encountered message on channel ${channelId} without prior channel record`);
+        if (channel) {
+          wants = lookup.wants(channel);
+          wanted.set(channelId, wants);
+        } else {
+          // Not remembered: a Channel record for it may still follow in this chunk.
+          const tally = undefinedChannels.get(channelId);
+          if (tally) {
+            tally.count++;
+          } else {
+            undefinedChannels.set(channelId, { count: 1, offset: storedAt == undefined ? undefined : storedAt + pos, inRecords: pos });
+          }
+          wants = false;
         }
-        wants = lookup.wants(channel);
-        wanted.set(channelId, wants);
       }
       if (wants) {
         if (length < MESSAGE_FIELDS) {
@@ -257,7 +290,7 @@ export function walkRecords(records: Uint8Array, lookup: ChannelLookup): RecordC
       if (record.type === "Channel") {
         const earlier = local.get(record.id) ?? lookup.channels.get(record.id);
         if (earlier && !sameChannel(earlier, record)) {
-          throw new Error(`Channel record for id ${record.id} (topic: ${record.topic}) differs from previous channel record of the same id.`);
+          throw new Error(`the Channel record for id ${record.id} (topic ${record.topic}) differs from an earlier one of the same id`);
         }
         local.set(record.id, record);
       }
@@ -265,14 +298,15 @@ export function walkRecords(records: Uint8Array, lookup: ChannelLookup): RecordC
     } else if (op === 0) {
       throw new Error(OPCODE_ZERO);
     } else if (op <= LAST_KNOWN_OPCODE) {
-      throw new Error(`${RECORD_NAMES[op]!} record not allowed inside a chunk [no header]`);
+      const name = RECORD_NAMES[op]!;
+      throw new Error(`it holds ${/^[AEIOU]/.test(name) ? "an" : "a"} ${name} record, which a chunk may not hold`);
     }
     pos = body + length;
   }
   if (pos !== end) {
-    throw new Error(`${end - pos} bytes remaining in chunk [no header]`);
+    throw new Error(`its last ${end - pos} bytes do not form a complete record`);
   }
-  return { messages, definitions };
+  return { messages, definitions, undefinedChannels };
 }
 
 /** One Schema or Channel record (`bytes`, prefix included), parsed by @mcap/core. */

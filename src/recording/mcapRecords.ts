@@ -1,6 +1,8 @@
 import { McapRecordBuilder, McapStreamReader, type McapTypes } from "@mcap/core";
 
-import { isWholeChunkRecord, OPCODE_ZERO, readChunkRecord, timeOf, type ChannelLookup, type RecordContents } from "./mcapChunk";
+import { isWholeChunkRecord, OPCODE_ZERO, RECORD_PREFIX, readChunkRecord, timeOf, type ChannelLookup, type RecordContents } from "./mcapChunk";
+
+const OP_MESSAGE = 0x05;
 
 /**
  * The schemas and channels known so far, and their records as bytes: records read on their own
@@ -49,8 +51,9 @@ export class KnownChannels {
  * that wants the messages of the channels `wants` accepts: those messages and the schemas and
  * channels, known ones included (`known` is not changed). A whole chunk record is read in place
  * (`readChunkRecord`); anything else goes through @mcap/core's stream reader after the known
- * records. Records of unknown opcodes are skipped. Throws when the records are corrupt (CRC,
- * decompression, size limit, opcode 0) or cut off.
+ * records. Records of unknown opcodes are skipped. Messages on a channel no Channel record
+ * defines are left out and counted (`undefinedChannels`), in a chunk and as a record of their own.
+ * Throws when the records are corrupt (CRC, decompression, size limit, opcode 0) or cut off.
  */
 export function readRecords(
   known: KnownChannels,
@@ -59,7 +62,30 @@ export function readRecords(
   wants: (channel: McapTypes.Channel) => boolean,
 ): RecordContents {
   const lookup: ChannelLookup = { channels: known.channels, wants };
-  return isWholeChunkRecord(bytes) ? readChunkRecord(bytes, lookup, handlers) : streamRecords(known, bytes, handlers, lookup);
+  if (isWholeChunkRecord(bytes)) {
+    return readChunkRecord(bytes, lookup, handlers);
+  }
+  const channelId = undefinedChannelOf(known, bytes);
+  if (channelId != undefined) {
+    return { messages: [], definitions: [], undefinedChannels: new Map([[channelId, { count: 1, offset: 0, inRecords: undefined }]]) };
+  }
+  return streamRecords(known, bytes, handlers, lookup);
+}
+
+/**
+ * The channel id of the one Message record `bytes` is, when no known Channel record defines it
+ * (the stream reader would refuse the record for it, not just drop the message).
+ */
+function undefinedChannelOf(known: KnownChannels, bytes: Uint8Array): number | undefined {
+  if (bytes[0] !== OP_MESSAGE || bytes.byteLength < RECORD_PREFIX + 2) {
+    return undefined;
+  }
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (view.getBigUint64(1, true) !== BigInt(bytes.byteLength - RECORD_PREFIX)) {
+    return undefined;
+  }
+  const channelId = view.getUint16(RECORD_PREFIX, true);
+  return known.channels.has(channelId) ? undefined : channelId;
 }
 
 /** The MessageIndex records in `bytes` (a chunk's message index section). Throws when they are corrupt or cut off. */
@@ -68,7 +94,7 @@ export function readMessageIndexes(bytes: Uint8Array, handlers: McapTypes.Decomp
 }
 
 function streamRecords(known: KnownChannels, bytes: Uint8Array, handlers: McapTypes.DecompressHandlers, lookup: ChannelLookup): RecordContents {
-  const out: RecordContents = { messages: [], definitions: [] };
+  const out: RecordContents = { messages: [], definitions: [], undefinedChannels: new Map() };
   const local = new Map<number, McapTypes.Channel>();
   for (const r of parseRecords(known, bytes, handlers)) {
     if (r.type === "Message") {
