@@ -74,10 +74,10 @@ function parseFields(bytes: Uint8Array, offset: number): Map<string, Uint8Array>
     if (at + 4 > bytes.length) {
       throw new RecordingError(offset, "record header field is cut off (corrupt record header)");
     }
-    const len = view.getInt32(at, true);
+    const len = view.getUint32(at, true);
     at += 4;
-    if (len < 0 || at + len > bytes.length) {
-      throw new RecordingError(offset, `record header field length ${len} is impossible (corrupt record header)`);
+    if (at + len > bytes.length) {
+      throw new RecordingError(offset, `record header field length ${len} is impossible: it says ${len} bytes but the header has ${bytes.length - at} after it (corrupt record header)`);
     }
     const field = bytes.subarray(at, at + len);
     const eq = field.indexOf(0x3d);
@@ -234,7 +234,7 @@ export class BagRecording implements Recording {
       };
       let result: ChunkRecords;
       try {
-        const record = await readRecordHeader(this.#source, offset);
+        const record = await readRecordHeader(this.#source, offset, indexPos);
         if (record.op !== OP_CHUNK) {
           throw new RecordingError(offset, `the index points to a chunk here but the record is op ${record.op}`);
         }
@@ -505,8 +505,12 @@ interface RecordHeader {
   end: number;
 }
 
-/** Reads and checks the header of the record at `pos` (not its data). */
-async function readRecordHeader(source: ByteSource, pos: number): Promise<RecordHeader> {
+/**
+ * Reads and checks the header of the record at `pos` (not its data). `indexPos`, for a record
+ * before a readable index, is where the record must end: running past it is a corrupt length,
+ * not a truncation.
+ */
+async function readRecordHeader(source: ByteSource, pos: number, indexPos?: number): Promise<RecordHeader> {
   const size = source.size;
   const truncated = (what: string): RecordingError =>
     new RecordingError(pos, `the file is truncated: ${what} but the file ends at byte ${size}`);
@@ -514,26 +518,39 @@ async function readRecordHeader(source: ByteSource, pos: number): Promise<Record
     throw truncated("a record starts here");
   }
   const lenBytes = await source.read(pos, 4);
-  const headerLength = new DataView(lenBytes.buffer, lenBytes.byteOffset, 4).getInt32(0, true);
-  if (headerLength < 4 || headerLength > MAX_RECORD_HEADER) {
-    throw new RecordingError(pos, `record header length ${headerLength} is impossible (corrupt data)`);
+  const headerLength = new DataView(lenBytes.buffer, lenBytes.byteOffset, 4).getUint32(0, true);
+  const afterLength = size - pos - 4;
+  if (headerLength < 4) {
+    throw new RecordingError(pos, `record header length ${headerLength} is impossible: a header holds at least its "op" field (corrupt data)`);
+  }
+  if (headerLength > MAX_RECORD_HEADER) {
+    const room = headerLength > afterLength ? `the file has ${afterLength} after it` : `a record header is at most ${MAX_RECORD_HEADER} bytes`;
+    throw new RecordingError(pos, `record header length ${headerLength} is impossible: it says ${headerLength} bytes but ${room} (corrupt data)`);
   }
   if (pos + 8 + headerLength > size) {
     throw truncated(`the record header here needs ${headerLength + 8} bytes`);
   }
   const bytes = await source.read(pos + 4, headerLength + 4);
   const fields = parseFields(bytes.subarray(0, headerLength), pos);
-  const dataLength = new DataView(bytes.buffer, bytes.byteOffset + headerLength, 4).getInt32(0, true);
+  const dataLength = new DataView(bytes.buffer, bytes.byteOffset + headerLength, 4).getUint32(0, true);
   const opField = fields.get("op");
   if (opField?.byteLength !== 1) {
     throw new RecordingError(pos, 'record header has no valid "op" field (corrupt data)');
   }
   const dataOffset = pos + 8 + headerLength;
-  if (dataLength < 0) {
-    throw new RecordingError(pos, `record data length ${dataLength} is impossible (corrupt data)`);
+  if (indexPos != undefined && dataOffset + dataLength > indexPos) {
+    throw new RecordingError(
+      pos,
+      `record data length ${dataLength} is impossible: the record here (op ${opField[0]!}) says its data is ${dataLength} bytes but only ${Math.max(0, indexPos - dataOffset)} lie between its header and the index at byte ${indexPos} (corrupt data)`,
+    );
   }
   if (dataOffset + dataLength > size) {
-    throw truncated(`the record here (op ${opField[0]!}) needs ${8 + headerLength + dataLength} bytes`);
+    // A length the file cannot hold is either cut off by a truncation or corrupt; only the
+    // surrounding records tell which, so the sentence names both.
+    throw new RecordingError(
+      pos,
+      `the file is truncated or this record's length is corrupt: the record here (op ${opField[0]!}) says its data is ${dataLength} bytes but the file has ${size - dataOffset} after its header`,
+    );
   }
   return { op: opField[0]!, fields, dataOffset, dataLength, end: dataOffset + dataLength };
 }
@@ -605,9 +622,9 @@ function parseChunkRecords(
     if (at + 4 > data.byteLength) {
       return corrupt("a record is cut off");
     }
-    const headerLength = view.getInt32(at, true);
+    const headerLength = view.getUint32(at, true);
     if (headerLength < 4 || at + 8 + headerLength > data.byteLength) {
-      return corrupt(`impossible record header length ${headerLength}`);
+      return corrupt(`record header length ${headerLength} (${data.byteLength - at - 4} bytes remain)`);
     }
     let fields: Map<string, Uint8Array>;
     try {
@@ -615,10 +632,10 @@ function parseChunkRecords(
     } catch (err) {
       return corrupt(reasonOf(err));
     }
-    const dataLength = view.getInt32(at + 4 + headerLength, true);
+    const dataLength = view.getUint32(at + 4 + headerLength, true);
     const start = at + 8 + headerLength;
-    if (dataLength < 0 || start + dataLength > data.byteLength) {
-      return corrupt(`impossible record data length ${dataLength}`);
+    if (start + dataLength > data.byteLength) {
+      return corrupt(`record data length ${dataLength} (${data.byteLength - start} bytes remain)`);
     }
     const body = data.subarray(start, start + dataLength);
     const op = fields.get("op")?.[0];
