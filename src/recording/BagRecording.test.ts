@@ -3,7 +3,14 @@ import { describe, expect, it } from "vitest";
 import { ArrayByteSource } from "./ByteSource";
 import { RecordingError } from "./RecordingError";
 import { openRecording } from "./openRecording";
-import { bagDataLengthAt, writeBag, type BagFixtureConnection, type BagFixtureMessage } from "./testing/bagFixtures";
+import { recordingFacts } from "./recordingFacts";
+import {
+  bagDataLengthAt,
+  bagFieldAt,
+  writeBag,
+  type BagFixtureConnection,
+  type BagFixtureMessage,
+} from "./testing/bagFixtures";
 import type { RecordedMessage, Recording } from "./types";
 
 const CONNECTIONS: BagFixtureConnection[] = [
@@ -19,7 +26,9 @@ const MESSAGES: BagFixtureMessage[] = [...Array(200).keys()].map((i) => ({
 }));
 
 /** Reads everything (undecoded); returns what was delivered and the error that ended the read. */
-async function drain(recording: Recording): Promise<{ messages: RecordedMessage[]; error?: RecordingError }> {
+async function drain(
+  recording: Recording,
+): Promise<{ messages: RecordedMessage[]; error?: RecordingError }> {
   const messages: RecordedMessage[] = [];
   try {
     for await (const m of recording.messages({ decode: false })) {
@@ -36,6 +45,22 @@ function setU32(bytes: Uint8Array, at: number, value: number): void {
   new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).setUint32(at, value, true);
 }
 
+/** The offsets of the records from `pos` to the end of the file (the index, from its position). */
+function recordsFrom(bytes: Uint8Array, pos: number): number[] {
+  const offsets: number[] = [];
+  for (
+    let at = pos;
+    at < bytes.length;
+    at =
+      bagDataLengthAt(bytes, at) +
+      4 +
+      new DataView(bytes.buffer).getUint32(bagDataLengthAt(bytes, at), true)
+  ) {
+    offsets.push(at);
+  }
+  return offsets;
+}
+
 describe("a bag whose length fields are 0xFFFFFFFF", () => {
   const bag = writeBag(CONNECTIONS, MESSAGES);
   const chunk = bag.chunks[1]!;
@@ -45,7 +70,10 @@ describe("a bag whose length fields are 0xFFFFFFFF", () => {
     setU32(bad, chunk.offset, 0xffffffff);
     const { messages, error } = await drain(await openRecording(new ArrayByteSource(bad)));
     expect(error?.damages.map((d) => [d.offset, d.reason])).toEqual([
-      [chunk.offset, `the chunk is unreadable: record header length 4294967295 is impossible: it says 4294967295 bytes but the file has ${bad.length - chunk.offset - 4} after it (corrupt data)`],
+      [
+        chunk.offset,
+        `the chunk is unreadable: record header length 4294967295 is impossible: it says 4294967295 bytes but the file has ${bad.length - chunk.offset - 4} after it (corrupt data)`,
+      ],
     ]);
     expect(messages.length).toBe(MESSAGES.length - chunk.messages.length);
   });
@@ -86,7 +114,9 @@ describe("a bag whose length fields are 0xFFFFFFFF", () => {
     const recording = await openRecording(new ArrayByteSource(bad));
     expect(recording.info.indexProblem).toContain("record header length 4294967295 is impossible");
     const { messages, error } = await drain(recording);
-    expect(error?.damages.map((d) => d.reason)).toEqual([expect.stringContaining("record header length 4294967295 is impossible")]);
+    expect(error?.damages.map((d) => d.reason)).toEqual([
+      expect.stringContaining("record header length 4294967295 is impossible"),
+    ]);
     expect(messages.length).toBe(MESSAGES.length);
   });
 
@@ -100,9 +130,100 @@ describe("a bag whose length fields are 0xFFFFFFFF", () => {
       const bad = bag.bytes.slice();
       setU32(bad, at, 0xffffffff);
       const { messages, error } = await drain(await openRecording(new ArrayByteSource(bad)));
-      expect(error?.damages.map((d) => [d.offset, d.reason])).toEqual([[chunk.offset, expect.stringContaining(`chunk data is corrupt: ${what} (`)]]);
+      expect(error?.damages.map((d) => [d.offset, d.reason])).toEqual([
+        [chunk.offset, expect.stringContaining(`chunk data is corrupt: ${what} (`)],
+      ]);
       expect(error?.message).not.toContain("-1");
       expect(messages.length).toBe(MESSAGES.length - chunk.messages.length);
     }
   });
+});
+
+describe("a bag whose index lies", () => {
+  const bag = writeBag(CONNECTIONS, MESSAGES);
+  const index = recordsFrom(bag.bytes, bag.indexPos);
+  const connectionRecords = index.slice(0, CONNECTIONS.length);
+  const chunkInfos = index.slice(CONNECTIONS.length);
+
+  it("a connection count of 0xFFFFFFFF is named with the count the index holds; every message is read, and the damage is reported", async () => {
+    const bad = bag.bytes.slice();
+    setU32(bad, bagFieldAt(bad, 13, "conn_count"), 0xffffffff);
+    const recording = await openRecording(new ArrayByteSource(bad));
+    const problem = `the index at byte ${bag.indexPos} is unreadable: the bag header says 4294967295 connections but the index holds 2; a chunk info record (op 6) follows them at byte ${chunkInfos[0]!}`;
+    expect(recording.info.indexed).toBe(false);
+    expect(recording.info.indexProblem).toBe(problem);
+    const { messages, error } = await drain(recording);
+    expect(messages.length).toBe(MESSAGES.length);
+    expect(error?.readPast).toBe(true);
+    expect(error?.damages.map((d) => [d.offset, d.reason])).toEqual([
+      [13, `${problem}; the file was read sequentially instead`],
+    ]);
+    const facts = await recordingFacts(await openRecording(new ArrayByteSource(bad)));
+    expect(facts.messages).toBe(MESSAGES.length);
+    expect(facts.damages.map((d) => d.offset)).toEqual([13]);
+  });
+
+  const cases: [string, (bad: Uint8Array) => void, number, string][] = [
+    [
+      "a chunk count of 0xFFFFFFFF",
+      (bad) => { setU32(bad, bagFieldAt(bad, 13, "chunk_count"), 0xffffffff); },
+      13,
+      "the bag header says 4294967295 chunks but the index holds 4",
+    ],
+    [
+      "a chunk count of 0",
+      (bad) => { setU32(bad, bagFieldAt(bad, 13, "chunk_count"), 0); },
+      13,
+      `the bag header says 0 chunks but the index holds more (another at byte ${chunkInfos[0]!})`,
+    ],
+    [
+      "a chunk info's connection count of 0xFFFFFFFF",
+      (bad) => {
+        setU32(bad, bagFieldAt(bad, chunkInfos[1]!, "count"), 0xffffffff);
+      },
+      chunkInfos[1]!,
+      `the chunk info record at byte ${chunkInfos[1]!} says it lists 4294967295 connections (34359738360 bytes) but holds 16 bytes`,
+    ],
+    [
+      "a chunk info's data length of 0",
+      (bad) => {
+        setU32(bad, bagDataLengthAt(bad, chunkInfos[1]!), 0);
+      },
+      chunkInfos[1]!,
+      `the chunk info record at byte ${chunkInfos[1]!} says it lists 2 connections (16 bytes) but holds 0 bytes`,
+    ],
+    [
+      "a chunk position of 2^63",
+      (bad) => {
+        new DataView(bad.buffer).setBigUint64(
+          bagFieldAt(bad, chunkInfos[1]!, "chunk_pos"),
+          2n ** 63n,
+          true,
+        );
+      },
+      chunkInfos[1]!,
+      `the chunk info record at byte ${chunkInfos[1]!} points to byte 9223372036854775808, past the end of the file`,
+    ],
+    [
+      "a connection record with no data",
+      (bad) => {
+        bad.fill(0, bagDataLengthAt(bad, connectionRecords[1]!) + 4, chunkInfos[0]);
+      },
+      connectionRecords[1]!,
+      `the data of the connection record at byte ${connectionRecords[1]!} is unreadable: `,
+    ],
+  ];
+  for (const [what, damage, offset, reason] of cases) {
+    it(`${what} is named in Lockstep's words at its record; every message is read sequentially`, async () => {
+      const bad = bag.bytes.slice();
+      damage(bad);
+      const recording = await openRecording(new ArrayByteSource(bad));
+      expect(recording.info.indexProblem).toContain(
+        `the index at byte ${bag.indexPos} is unreadable: ${reason}`,
+      );
+      const { messages, error } = await drain(recording);
+      expect(messages.length).toBe(MESSAGES.length);
+      expect(error?.damages.map((d) => d.offset)).toContain(offset);
+    });
+  }
 });
