@@ -41,6 +41,10 @@ async function drain(
   return { messages };
 }
 
+function ns(m: RecordedMessage): bigint {
+  return BigInt(m.receiveTime.sec) * 1_000_000_000n + BigInt(m.receiveTime.nsec);
+}
+
 function setU32(bytes: Uint8Array, at: number, value: number): void {
   new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).setUint32(at, value, true);
 }
@@ -226,4 +230,36 @@ describe("a bag whose index lies", () => {
       expect(error?.damages.map((d) => d.offset)).toContain(offset);
     });
   }
+
+  it("a chunk info whose start time is all 0xFF is index damage: the file is read sequentially, in receive-time order", async () => {
+    const bad = bag.bytes.slice();
+    bad.fill(0xff, bagFieldAt(bad, chunkInfos[0]!, "start_time"), bagFieldAt(bad, chunkInfos[0]!, "start_time") + 8);
+    const recording = await openRecording(new ArrayByteSource(bad));
+    expect(recording.info.indexed).toBe(false);
+    expect(recording.info.indexProblem).toBe(
+      `the index at byte ${bag.indexPos} is unreadable: the chunk info of the chunk at byte ${bag.chunks[0]!.offset} says it spans receive times 4294967295.4294967295 to 100.490000000, which is not a time range`,
+    );
+    const { messages, error } = await drain(recording);
+    expect(messages.length).toBe(MESSAGES.length);
+    expect(messages.every((m, i) => i === 0 || ns(m) >= ns(messages[i - 1]!))).toBe(true);
+    expect(error?.damages.map((d) => d.offset)).toEqual([chunkInfos[0]]);
+  });
+
+  it("a chunk info whose start time is later than its chunk's first message: the chunk is named and every message delivered", async () => {
+    const bad = bag.bytes.slice();
+    // The first chunk claims to start at its last message (100.49 s): 49 of its messages lie before.
+    const start = bagFieldAt(bad, chunkInfos[0]!, "start_time");
+    bad.copyWithin(start, bagFieldAt(bad, chunkInfos[0]!, "end_time"), bagFieldAt(bad, chunkInfos[0]!, "end_time") + 8);
+    const recording = await openRecording(new ArrayByteSource(bad));
+    expect(recording.info.indexed).toBe(true);
+    const { messages, error } = await drain(recording);
+    expect(messages.length).toBe(MESSAGES.length);
+    expect(error?.damages.map((d) => [d.offset, d.reason])).toEqual([
+      [
+        bag.chunks[0]!.offset,
+        "the index says the chunk spans receive times 100.490000000 to 100.490000000, but 49 of its messages lie outside that range (the first at 100.000000000): " +
+          "the index is damaged, so these messages may have been delivered out of receive-time order (rosbag reindex rebuilds the index)",
+      ],
+    ]);
+  });
 });

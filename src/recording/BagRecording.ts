@@ -1,7 +1,7 @@
 import { Bag } from "@foxglove/rosbag";
 
 import type { ByteSource } from "./ByteSource";
-import { mergeChunks, ScanMerge } from "./ChunkMerge";
+import { mergeChunks, ScanMerge, timeLess } from "./ChunkMerge";
 import { DamageLog } from "./DamageLog";
 import { RecordingError, errorText, reasonOf } from "./RecordingError";
 import type { Decompressors } from "./decompress";
@@ -271,6 +271,17 @@ export class BagRecording implements Recording {
       if (result.undefinedConnections > 0) {
         damage.add(offset, `${result.undefinedConnections} message records in the chunk name a connection the index does not have; they were skipped`);
       }
+      // The chunk was merged in where its chunk info's start time put it: messages outside the
+      // times it states were delivered all the same, perhaps out of receive-time order.
+      const outside = result.messages.filter((m) => timeLess(m.time, info.startTime) || timeLess(info.endTime, m.time));
+      if (outside.length > 0) {
+        const first = outside.reduce((a, b) => (timeLess(b.time, a.time) ? b : a));
+        damage.add(
+          offset,
+          `the index says the chunk spans receive times ${timeText(info.startTime)} to ${timeText(info.endTime)}, but ${outside.length} of its messages lie outside that range (the first at ${timeText(first.time)}): ` +
+            "the index is damaged, so these messages may have been delivered out of receive-time order (rosbag reindex rebuilds the index)",
+        );
+      }
       bytesRead = Math.max(bytesRead, info.nextChunk?.chunkPosition ?? indexPos);
       reportProgress(options, bytesRead, total);
       return result.messages;
@@ -491,7 +502,8 @@ async function checkIndexLayout(source: ByteSource, indexPos: number, header: Ma
 
 /**
  * Checks what @foxglove/rosbag does not: every chunk the index lists starts a chunk record inside
- * the file, before the index (a record whose header parses must be a chunk), and names only
+ * the file, before the index (a record whose header parses must be a chunk), spans a time range
+ * (valid times, start not after end: the chunks are merged in start-time order), and names only
  * connections the index has, counts messages in each chunk, and lists chunks at all when there is
  * room for them. A flipped byte in the index otherwise sends the reader to the wrong place or
  * silently hides a chunk; such an index is not used (the file is scanned instead).
@@ -511,6 +523,15 @@ async function checkChunkInfos(bag: Bag, source: ByteSource, indexPos: number): 
     }
     if (!Number.isSafeInteger(info.chunkPosition) || info.chunkPosition < FIRST_RECORD || info.chunkPosition >= indexPos) {
       throw new RecordingError(at, `a chunk info record points to byte ${info.chunkPosition}, outside the chunk area (${FIRST_RECORD} to ${indexPos})`);
+    }
+    // The chunks are merged in the order of their start times: a start time that is not a time,
+    // or after the end time, would deliver the chunk's messages out of order.
+    const { startTime, endTime } = info;
+    if (startTime.nsec >= 1e9 || endTime.nsec >= 1e9 || timeLess(endTime, startTime)) {
+      throw new RecordingError(
+        at,
+        `the chunk info of the chunk at byte ${info.chunkPosition} says it spans receive times ${timeText(startTime)} to ${timeText(endTime)}, which is not a time range`,
+      );
     }
     for (const { conn } of info.connections) {
       if (!bag.connections.has(conn)) {
@@ -612,7 +633,12 @@ function toMessage(raw: RawMessage, entry: ChannelEntry, decode: "raw" | "decode
 }
 
 function describeInChunk(time: RecordTime): string {
-  return `(receive time ${time.sec}.${String(time.nsec).padStart(9, "0")}) in the chunk`;
+  return `(receive time ${timeText(time)}) in the chunk`;
+}
+
+/** A receive time as seconds.nanoseconds, digits as stored (a damaged nsec shows as it is). */
+function timeText(time: RecordTime): string {
+  return `${time.sec}.${String(time.nsec).padStart(9, "0")}`;
 }
 
 interface RecordHeader {
