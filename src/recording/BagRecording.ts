@@ -1,7 +1,7 @@
 import { Bag } from "@foxglove/rosbag";
 
 import type { ByteSource } from "./ByteSource";
-import { mergeChunks, ScanMerge } from "./ChunkMerge";
+import { mergeChunks, ScanMerge, timeLess } from "./ChunkMerge";
 import { DamageLog } from "./DamageLog";
 import { RecordingError, errorText, reasonOf } from "./RecordingError";
 import type { Decompressors } from "./decompress";
@@ -23,6 +23,15 @@ const OP_INDEX_DATA = 4;
 const OP_CHUNK = 5;
 const OP_CHUNK_INFO = 6;
 const OP_CONNECTION = 7;
+/** What each record op is, for sentences naming a record found where another was expected. */
+const OP_NAMES: ReadonlyMap<number, string> = new Map([
+  [OP_MESSAGE, "a message record"],
+  [OP_BAG_HEADER, "a bag header record"],
+  [OP_INDEX_DATA, "an index data record"],
+  [OP_CHUNK, "a chunk record"],
+  [OP_CHUNK_INFO, "a chunk info record"],
+  [OP_CONNECTION, "a connection record"],
+]);
 /** The records a bag holds outside its chunks: bag header, chunk, index data, chunk info, connection. */
 const TOP_LEVEL_OPS: ReadonlySet<number> = new Set([OP_BAG_HEADER, OP_CHUNK, OP_INDEX_DATA, OP_CHUNK_INFO, OP_CONNECTION]);
 /** Sanity bound on one record header: real ones are a few hundred bytes. */
@@ -74,10 +83,10 @@ function parseFields(bytes: Uint8Array, offset: number): Map<string, Uint8Array>
     if (at + 4 > bytes.length) {
       throw new RecordingError(offset, "record header field is cut off (corrupt record header)");
     }
-    const len = view.getInt32(at, true);
+    const len = view.getUint32(at, true);
     at += 4;
-    if (len < 0 || at + len > bytes.length) {
-      throw new RecordingError(offset, `record header field length ${len} is impossible (corrupt record header)`);
+    if (at + len > bytes.length) {
+      throw new RecordingError(offset, `record header field length ${len} is impossible: it says ${len} bytes but the header has ${bytes.length - at} after it (corrupt record header)`);
     }
     const field = bytes.subarray(at, at + len);
     const eq = field.indexOf(0x3d);
@@ -125,6 +134,11 @@ export class BagRecording implements Recording {
    * connection records it repeats for messages whose own connection record was lost.
    */
   readonly #indexPos: number | undefined;
+  /**
+   * Set when the bag has an index that lies or is unreadable: damage a scan reports even when it
+   * reads every message, since the file is not what its writer left.
+   */
+  readonly #indexDamage: IndexDamage | undefined;
 
   private constructor(
     source: ByteSource,
@@ -133,6 +147,7 @@ export class BagRecording implements Recording {
     info: RecordingInfo,
     truncatedIndexAt: number | undefined,
     indexPos?: number,
+    indexDamage?: IndexDamage,
   ) {
     this.#source = source;
     this.#bag = bag;
@@ -140,6 +155,7 @@ export class BagRecording implements Recording {
     this.info = info;
     this.#truncatedIndexAt = truncatedIndexAt;
     this.#indexPos = indexPos;
+    this.#indexDamage = indexDamage;
   }
 
   /**
@@ -151,17 +167,20 @@ export class BagRecording implements Recording {
       throw new RecordingError(0, 'not a ROS bag 2.0 (the file does not start with "#ROSBAG V2.0")');
     }
     let indexPos: number;
+    let headerFields = new Map<string, Uint8Array>();
     let problem: string | undefined;
+    let indexDamage: IndexDamage | undefined;
     try {
       const header = await readRecordHeader(source, FIRST_RECORD);
       if (header.op !== OP_BAG_HEADER) {
         throw new RecordingError(FIRST_RECORD, `expected the bag header record (op 3), found op ${header.op}`);
       }
+      headerFields = header.fields;
       indexPos = u64(header.fields.get("index_pos"), "index_pos", FIRST_RECORD);
     } catch (err) {
       // A damaged bag header loses only the index position: the records after it can be scanned.
       indexPos = 0;
-      problem = `the bag header record at byte ${FIRST_RECORD} is unreadable (${errorText(err)})`;
+      problem = `the bag header record at byte ${FIRST_RECORD} is unreadable (${reasonOf(err)})`;
     }
     let truncatedAt: number | undefined;
     if (problem != undefined) {
@@ -174,16 +193,18 @@ export class BagRecording implements Recording {
     } else {
       const bag = new Bag({ read: async (o, l) => await source.read(o, l), size: () => source.size }, { parse: false });
       try {
+        await checkIndexLayout(source, indexPos, headerFields);
         await bag.open();
         await checkChunkInfos(bag, source, indexPos);
         return new BagRecording(source, bag, decompressors, indexedInfo(bag, source.size), undefined);
       } catch (err) {
-        problem = `the index at byte ${indexPos} is unreadable: ${errorText(err)}`;
+        problem = `the index at byte ${indexPos} is unreadable: ${reasonOf(err)}`;
+        indexDamage = { offset: err instanceof RecordingError ? err.offset : indexPos, reason: `${problem}; the file was read sequentially instead` };
       }
     }
     const info = unindexedInfo("ros1bag", "ros1", problem, source.size);
     const indexInFile = indexPos > FIRST_RECORD && indexPos < source.size ? indexPos : undefined;
-    return new BagRecording(source, undefined, decompressors, info, truncatedAt, indexInFile);
+    return new BagRecording(source, undefined, decompressors, info, truncatedAt, indexInFile, indexDamage);
   }
 
   public messages(options: ReadOptions = {}): AsyncIterableIterator<RecordedMessage> {
@@ -234,7 +255,7 @@ export class BagRecording implements Recording {
       };
       let result: ChunkRecords;
       try {
-        const record = await readRecordHeader(this.#source, offset);
+        const record = await readRecordHeader(this.#source, offset, indexPos);
         if (record.op !== OP_CHUNK) {
           throw new RecordingError(offset, `the index points to a chunk here but the record is op ${record.op}`);
         }
@@ -249,6 +270,17 @@ export class BagRecording implements Recording {
       }
       if (result.undefinedConnections > 0) {
         damage.add(offset, `${result.undefinedConnections} message records in the chunk name a connection the index does not have; they were skipped`);
+      }
+      // The chunk was merged in where its chunk info's start time put it: messages outside the
+      // times it states were delivered all the same, perhaps out of receive-time order.
+      const outside = result.messages.filter((m) => timeLess(m.time, info.startTime) || timeLess(info.endTime, m.time));
+      if (outside.length > 0) {
+        const first = outside.reduce((a, b) => (timeLess(b.time, a.time) ? b : a));
+        damage.add(
+          offset,
+          `the index says the chunk spans receive times ${timeText(info.startTime)} to ${timeText(info.endTime)}, but ${outside.length} of its messages lie outside that range (the first at ${timeText(first.time)}): ` +
+            "the index is damaged, so these messages may have been delivered out of receive-time order (rosbag reindex rebuilds the index)",
+        );
       }
       bytesRead = Math.max(bytesRead, info.nextChunk?.chunkPosition ?? indexPos);
       reportProgress(options, bytesRead, total);
@@ -293,6 +325,18 @@ export class BagRecording implements Recording {
     let indexLearned = false;
     const damage = new DamageLog(options.onDamage);
     const merge = new ScanMerge<RawMessage>();
+    // The index's damage takes its place in file order; a scan damage at the same record is the
+    // same damage, named once, by the scan, which says what it skipped there.
+    let indexDamage = this.#indexDamage;
+    const report = (offset: number, reason: string): void => {
+      if (indexDamage && indexDamage.offset <= offset) {
+        if (indexDamage.offset < offset) {
+          damage.add(indexDamage.offset, indexDamage.reason);
+        }
+        indexDamage = undefined;
+      }
+      damage.add(offset, reason);
+    };
     let pos = FIRST_RECORD;
     while (pos < total) {
       let record: RecordHeader;
@@ -301,7 +345,7 @@ export class BagRecording implements Recording {
       } catch (err) {
         const resume = await findNextRecord(source, pos + 1);
         const reason = reasonOf(err);
-        damage.add(pos, resume == undefined ? reason : `${reason}; reading resumed at the next record, byte ${resume}`);
+        report(pos, resume == undefined ? reason : `${reason}; reading resumed at the next record, byte ${resume}`);
         if (resume == undefined) {
           break;
         }
@@ -323,10 +367,10 @@ export class BagRecording implements Recording {
           result = { messages: [], problem: `the chunk is unreadable: ${reasonOf(err)}`, undefinedConnections: 0 };
         }
         if (result.problem != undefined) {
-          damage.add(pos, result.problem);
+          report(pos, result.problem);
         }
         if (result.undefinedConnections > 0) {
-          damage.add(pos, `${result.undefinedConnections} message records in the chunk name a connection no connection record defines; they were skipped`);
+          report(pos, `${result.undefinedConnections} message records in the chunk name a connection no connection record defines; they were skipped`);
         }
         for (const { item, offset } of merge.add(result.messages, pos)) {
           yield toMessage(item, connections.get(item.conn)!, decode, offset);
@@ -336,16 +380,19 @@ export class BagRecording implements Recording {
           const data = await source.read(record.dataOffset, record.dataLength);
           addConnection(record.fields, data, pos, connections, topics, defined);
         } catch (err) {
-          damage.add(pos, `the connection record is unreadable: ${reasonOf(err)}`);
+          report(pos, `the connection record is unreadable: ${reasonOf(err)}`);
         }
       } else if (!TOP_LEVEL_OPS.has(record.op)) {
-        damage.add(pos, `a record of op ${record.op} stands where a bag has chunks, index data and connections; it was skipped`);
+        report(pos, `a record of op ${record.op} stands where a bag has chunks, index data and connections; it was skipped`);
       }
       pos = record.end;
       reportProgress(options, pos, total);
     }
     for (const { item, offset } of merge.finish()) {
       yield toMessage(item, connections.get(item.conn)!, decode, offset);
+    }
+    if (indexDamage) {
+      damage.add(indexDamage.offset, indexDamage.reason);
     }
     if (this.#truncatedIndexAt != undefined && damage.count === 0) {
       damage.add(
@@ -373,9 +420,90 @@ export class BagRecording implements Recording {
   }
 }
 
+/** Where a bag's index (or the bag header's counts for it) is damaged, and the sentence naming it. */
+interface IndexDamage {
+  readonly offset: number;
+  readonly reason: string;
+}
+
+/**
+ * Checks the index's records before @foxglove/rosbag parses them, because it trusts them (a damaged
+ * count or length there becomes a JavaScript error, and a count of 2^31 or more is read as
+ * negative): `conn_count` connection records start at the index position and `chunk_count` chunk
+ * info records follow, no more and no fewer, each whole and with the fields and data size the
+ * parser reads. Throws a RecordingError at the offending record (or at the bag header, for a
+ * count) saying what the file holds instead.
+ */
+async function checkIndexLayout(source: ByteSource, indexPos: number, header: Map<string, Uint8Array>): Promise<void> {
+  const connectionCount = u32(header.get("conn_count"), "conn_count", FIRST_RECORD);
+  const chunkCount = u32(header.get("chunk_count"), "chunk_count", FIRST_RECORD);
+  if (connectionCount === 0 && chunkCount > 0) {
+    throw new RecordingError(FIRST_RECORD, `the bag header says ${chunkCount} chunks but no connection`);
+  }
+  let pos = indexPos;
+  const next = async (): Promise<RecordHeader | undefined> => {
+    if (pos >= source.size) {
+      return undefined;
+    }
+    try {
+      return await readRecordHeader(source, pos);
+    } catch (err) {
+      throw new RecordingError(pos, `its record at byte ${pos} is damaged: ${reasonOf(err)}`, { cause: err });
+    }
+  };
+  const expectRecords = async (op: number, expected: number, what: string, check: (record: RecordHeader) => Promise<void>): Promise<void> => {
+    // Each record moves `pos` forward, so a huge count stops at the end of the file.
+    for (let held = 0; held < expected; held++) {
+      const record = await next();
+      if (record?.op !== op) {
+        const instead = record ? `; ${OP_NAMES.get(record.op) ?? "a record"} (op ${record.op}) follows them at byte ${pos}` : "";
+        throw new RecordingError(FIRST_RECORD, `the bag header says ${expected} ${what} but the index holds ${held}${instead}`);
+      }
+      await check(record);
+      pos = record.end;
+    }
+    const extra = pos < source.size ? await readRecordHeader(source, pos).catch(() => undefined) : undefined;
+    if (extra?.op === op) {
+      throw new RecordingError(FIRST_RECORD, `the bag header says ${expected} ${what} but the index holds more (another at byte ${pos})`);
+    }
+  };
+  await expectRecords(OP_CONNECTION, connectionCount, "connections", async (record) => {
+    u32(record.fields.get("conn"), "conn", pos);
+    let data: Map<string, Uint8Array>;
+    try {
+      data = parseFields(await source.read(record.dataOffset, record.dataLength), pos);
+    } catch (err) {
+      throw new RecordingError(pos, `the data of the connection record at byte ${pos} is unreadable: ${reasonOf(err)}`, { cause: err });
+    }
+    for (const name of ["type", "md5sum", "message_definition"]) {
+      if (!data.has(name)) {
+        throw new RecordingError(pos, `the connection record at byte ${pos} has no "${name}" field`);
+      }
+    }
+  });
+  await expectRecords(OP_CHUNK_INFO, chunkCount, "chunks", async (record) => {
+    u32(record.fields.get("ver"), "ver", pos);
+    const chunkPosField = record.fields.get("chunk_pos");
+    if (!Number.isSafeInteger(u64(chunkPosField, "chunk_pos", pos))) {
+      const exact = new DataView(chunkPosField!.buffer, chunkPosField!.byteOffset, 8).getBigUint64(0, true);
+      throw new RecordingError(pos, `the chunk info record at byte ${pos} points to byte ${exact}, past the end of the file`);
+    }
+    for (const name of ["start_time", "end_time"]) {
+      if (record.fields.get(name)?.byteLength !== 8) {
+        throw new RecordingError(pos, `record header field "${name}" is missing or has the wrong size`);
+      }
+    }
+    const count = u32(record.fields.get("count"), "count", pos);
+    if (record.dataLength !== count * 8) {
+      throw new RecordingError(pos, `the chunk info record at byte ${pos} says it lists ${count} connections (${count * 8} bytes) but holds ${record.dataLength} bytes`);
+    }
+  });
+}
+
 /**
  * Checks what @foxglove/rosbag does not: every chunk the index lists starts a chunk record inside
- * the file, before the index (a record whose header parses must be a chunk), and names only
+ * the file, before the index (a record whose header parses must be a chunk), spans a time range
+ * (valid times, start not after end: the chunks are merged in start-time order), and names only
  * connections the index has, counts messages in each chunk, and lists chunks at all when there is
  * room for them. A flipped byte in the index otherwise sends the reader to the wrong place or
  * silently hides a chunk; such an index is not used (the file is scanned instead).
@@ -384,20 +512,30 @@ async function checkChunkInfos(bag: Bag, source: ByteSource, indexPos: number): 
   // No chunk listed while records lie between the bag header and the index (a damaged chunk
   // count): the index would hide them all.
   if (bag.chunkInfos.length === 0 && (await readRecordHeader(source, FIRST_RECORD)).end < indexPos) {
-    throw new Error(`the index lists no chunk, but records lie between the bag header and the index at byte ${indexPos}`);
+    throw new RecordingError(indexPos, `the index lists no chunk, but records lie between the bag header and the index at byte ${indexPos}`);
   }
   for (const info of bag.chunkInfos) {
+    const at = info.offset ?? indexPos;
     // A writer never closes an empty chunk: a chunk info that counts no message is damaged, and
     // would hide its chunk.
     if (info.connections.every(({ count }) => count === 0)) {
-      throw new Error(`the chunk info of the chunk at byte ${info.chunkPosition} counts no message`);
+      throw new RecordingError(at, `the chunk info of the chunk at byte ${info.chunkPosition} counts no message`);
     }
     if (!Number.isSafeInteger(info.chunkPosition) || info.chunkPosition < FIRST_RECORD || info.chunkPosition >= indexPos) {
-      throw new Error(`a chunk info record points to byte ${info.chunkPosition}, outside the chunk area (${FIRST_RECORD} to ${indexPos})`);
+      throw new RecordingError(at, `a chunk info record points to byte ${info.chunkPosition}, outside the chunk area (${FIRST_RECORD} to ${indexPos})`);
+    }
+    // The chunks are merged in the order of their start times: a start time that is not a time,
+    // or after the end time, would deliver the chunk's messages out of order.
+    const { startTime, endTime } = info;
+    if (startTime.nsec >= 1e9 || endTime.nsec >= 1e9 || timeLess(endTime, startTime)) {
+      throw new RecordingError(
+        at,
+        `the chunk info of the chunk at byte ${info.chunkPosition} says it spans receive times ${timeText(startTime)} to ${timeText(endTime)}, which is not a time range`,
+      );
     }
     for (const { conn } of info.connections) {
       if (!bag.connections.has(conn)) {
-        throw new Error(`the chunk info of the chunk at byte ${info.chunkPosition} names connection ${conn}, which the index does not have`);
+        throw new RecordingError(at, `the chunk info of the chunk at byte ${info.chunkPosition} names connection ${conn}, which the index does not have`);
       }
     }
     let op: number | undefined;
@@ -408,7 +546,8 @@ async function checkChunkInfos(bag: Bag, source: ByteSource, indexPos: number): 
       op = undefined;
     }
     if (op != undefined && op !== OP_CHUNK) {
-      throw new Error(`the index lists a chunk at byte ${info.chunkPosition}, but the record there is op ${op}`);
+      // Named at the chunk's place: a damaged op there is what the scan will skip.
+      throw new RecordingError(info.chunkPosition, `the index lists a chunk at byte ${info.chunkPosition}, but the record there is op ${op}`);
     }
   }
 }
@@ -494,7 +633,12 @@ function toMessage(raw: RawMessage, entry: ChannelEntry, decode: "raw" | "decode
 }
 
 function describeInChunk(time: RecordTime): string {
-  return `(receive time ${time.sec}.${String(time.nsec).padStart(9, "0")}) in the chunk`;
+  return `(receive time ${timeText(time)}) in the chunk`;
+}
+
+/** A receive time as seconds.nanoseconds, digits as stored (a damaged nsec shows as it is). */
+function timeText(time: RecordTime): string {
+  return `${time.sec}.${String(time.nsec).padStart(9, "0")}`;
 }
 
 interface RecordHeader {
@@ -505,8 +649,12 @@ interface RecordHeader {
   end: number;
 }
 
-/** Reads and checks the header of the record at `pos` (not its data). */
-async function readRecordHeader(source: ByteSource, pos: number): Promise<RecordHeader> {
+/**
+ * Reads and checks the header of the record at `pos` (not its data). `indexPos`, for a record
+ * before a readable index, is where the record must end: running past it is a corrupt length,
+ * not a truncation.
+ */
+async function readRecordHeader(source: ByteSource, pos: number, indexPos?: number): Promise<RecordHeader> {
   const size = source.size;
   const truncated = (what: string): RecordingError =>
     new RecordingError(pos, `the file is truncated: ${what} but the file ends at byte ${size}`);
@@ -514,26 +662,39 @@ async function readRecordHeader(source: ByteSource, pos: number): Promise<Record
     throw truncated("a record starts here");
   }
   const lenBytes = await source.read(pos, 4);
-  const headerLength = new DataView(lenBytes.buffer, lenBytes.byteOffset, 4).getInt32(0, true);
-  if (headerLength < 4 || headerLength > MAX_RECORD_HEADER) {
-    throw new RecordingError(pos, `record header length ${headerLength} is impossible (corrupt data)`);
+  const headerLength = new DataView(lenBytes.buffer, lenBytes.byteOffset, 4).getUint32(0, true);
+  const afterLength = size - pos - 4;
+  if (headerLength < 4) {
+    throw new RecordingError(pos, `record header length ${headerLength} is impossible: a header holds at least its "op" field (corrupt data)`);
+  }
+  if (headerLength > MAX_RECORD_HEADER) {
+    const room = headerLength > afterLength ? `the file has ${afterLength} after it` : `a record header is at most ${MAX_RECORD_HEADER} bytes`;
+    throw new RecordingError(pos, `record header length ${headerLength} is impossible: it says ${headerLength} bytes but ${room} (corrupt data)`);
   }
   if (pos + 8 + headerLength > size) {
     throw truncated(`the record header here needs ${headerLength + 8} bytes`);
   }
   const bytes = await source.read(pos + 4, headerLength + 4);
   const fields = parseFields(bytes.subarray(0, headerLength), pos);
-  const dataLength = new DataView(bytes.buffer, bytes.byteOffset + headerLength, 4).getInt32(0, true);
+  const dataLength = new DataView(bytes.buffer, bytes.byteOffset + headerLength, 4).getUint32(0, true);
   const opField = fields.get("op");
   if (opField?.byteLength !== 1) {
     throw new RecordingError(pos, 'record header has no valid "op" field (corrupt data)');
   }
   const dataOffset = pos + 8 + headerLength;
-  if (dataLength < 0) {
-    throw new RecordingError(pos, `record data length ${dataLength} is impossible (corrupt data)`);
+  if (indexPos != undefined && dataOffset + dataLength > indexPos) {
+    throw new RecordingError(
+      pos,
+      `record data length ${dataLength} is impossible: the record here (op ${opField[0]!}) says its data is ${dataLength} bytes but only ${Math.max(0, indexPos - dataOffset)} lie between its header and the index at byte ${indexPos} (corrupt data)`,
+    );
   }
   if (dataOffset + dataLength > size) {
-    throw truncated(`the record here (op ${opField[0]!}) needs ${8 + headerLength + dataLength} bytes`);
+    // A length the file cannot hold is either cut off by a truncation or corrupt; only the
+    // surrounding records tell which, so the sentence names both.
+    throw new RecordingError(
+      pos,
+      `the file is truncated or this record's length is corrupt: the record here (op ${opField[0]!}) says its data is ${dataLength} bytes but the file has ${size - dataOffset} after its header`,
+    );
   }
   return { op: opField[0]!, fields, dataOffset, dataLength, end: dataOffset + dataLength };
 }
@@ -605,9 +766,9 @@ function parseChunkRecords(
     if (at + 4 > data.byteLength) {
       return corrupt("a record is cut off");
     }
-    const headerLength = view.getInt32(at, true);
+    const headerLength = view.getUint32(at, true);
     if (headerLength < 4 || at + 8 + headerLength > data.byteLength) {
-      return corrupt(`impossible record header length ${headerLength}`);
+      return corrupt(`record header length ${headerLength} (${data.byteLength - at - 4} bytes remain)`);
     }
     let fields: Map<string, Uint8Array>;
     try {
@@ -615,10 +776,10 @@ function parseChunkRecords(
     } catch (err) {
       return corrupt(reasonOf(err));
     }
-    const dataLength = view.getInt32(at + 4 + headerLength, true);
+    const dataLength = view.getUint32(at + 4 + headerLength, true);
     const start = at + 8 + headerLength;
-    if (dataLength < 0 || start + dataLength > data.byteLength) {
-      return corrupt(`impossible record data length ${dataLength}`);
+    if (start + dataLength > data.byteLength) {
+      return corrupt(`record data length ${dataLength} (${data.byteLength - start} bytes remain)`);
     }
     const body = data.subarray(start, start + dataLength);
     const op = fields.get("op")?.[0];

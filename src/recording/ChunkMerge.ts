@@ -22,7 +22,8 @@ interface Cursor<C, T> {
   next: number;
 }
 
-function timeLess(a: RecordTime, b: RecordTime): boolean {
+/** Whether receive time `a` is earlier than `b`. */
+export function timeLess(a: RecordTime, b: RecordTime): boolean {
   return a.sec < b.sec || (a.sec === b.sec && a.nsec < b.nsec);
 }
 

@@ -219,3 +219,27 @@ export function writeBag(
   out.add(body.concat());
   return { bytes: out.concat(), chunks, indexPos };
 }
+
+/**
+ * Where the value of header field `name` of the record at `pos` starts, in a bag's bytes; throws
+ * when the record has no such field. For tests that damage one field of one record.
+ */
+export function bagFieldAt(bytes: Uint8Array, pos: number, name: string): number {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const headerLength = view.getUint32(pos, true);
+  for (let at = pos + 4; at < pos + 4 + headerLength; ) {
+    const fieldLength = view.getUint32(at, true);
+    const field = bytes.subarray(at + 4, at + 4 + fieldLength);
+    const eq = field.indexOf(0x3d);
+    if (new TextDecoder().decode(field.subarray(0, eq)) === name) {
+      return at + 4 + eq + 1;
+    }
+    at += 4 + fieldLength;
+  }
+  throw new Error(`no field ${name} in the record at byte ${pos}`);
+}
+
+/** Where the data length of the record at `pos` is stored, in a bag's bytes. */
+export function bagDataLengthAt(bytes: Uint8Array, pos: number): number {
+  return pos + 4 + new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(pos, true);
+}

@@ -1,0 +1,265 @@
+import { describe, expect, it } from "vitest";
+
+import { ArrayByteSource } from "./ByteSource";
+import { RecordingError } from "./RecordingError";
+import { openRecording } from "./openRecording";
+import { recordingFacts } from "./recordingFacts";
+import {
+  bagDataLengthAt,
+  bagFieldAt,
+  writeBag,
+  type BagFixtureConnection,
+  type BagFixtureMessage,
+} from "./testing/bagFixtures";
+import type { RecordedMessage, Recording } from "./types";
+
+const CONNECTIONS: BagFixtureConnection[] = [
+  { topic: "/a", type: "test_msgs/Value", definition: "uint32 value" },
+  { topic: "/b", type: "test_msgs/Value", definition: "uint32 value" },
+];
+/** 200 messages, alternating topics, 10 ms apart: 4 chunks of 50. */
+const MESSAGES: BagFixtureMessage[] = [...Array(200).keys()].map((i) => ({
+  conn: i % 2,
+  sec: 100 + Math.floor(i / 100),
+  nsec: (i % 100) * 10_000_000,
+  data: Uint8Array.of(i & 0xff, 0, 0, 0),
+}));
+
+/** Reads everything (undecoded); returns what was delivered and the error that ended the read. */
+async function drain(
+  recording: Recording,
+): Promise<{ messages: RecordedMessage[]; error?: RecordingError }> {
+  const messages: RecordedMessage[] = [];
+  try {
+    for await (const m of recording.messages({ decode: false })) {
+      messages.push(m);
+    }
+  } catch (error) {
+    expect(error).toBeInstanceOf(RecordingError);
+    return { messages, error: error as RecordingError };
+  }
+  return { messages };
+}
+
+function ns(m: RecordedMessage): bigint {
+  return BigInt(m.receiveTime.sec) * 1_000_000_000n + BigInt(m.receiveTime.nsec);
+}
+
+function setU32(bytes: Uint8Array, at: number, value: number): void {
+  new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).setUint32(at, value, true);
+}
+
+/** The offsets of the records from `pos` to the end of the file (the index, from its position). */
+function recordsFrom(bytes: Uint8Array, pos: number): number[] {
+  const offsets: number[] = [];
+  for (
+    let at = pos;
+    at < bytes.length;
+    at =
+      bagDataLengthAt(bytes, at) +
+      4 +
+      new DataView(bytes.buffer).getUint32(bagDataLengthAt(bytes, at), true)
+  ) {
+    offsets.push(at);
+  }
+  return offsets;
+}
+
+describe("a bag whose length fields are 0xFFFFFFFF", () => {
+  const bag = writeBag(CONNECTIONS, MESSAGES);
+  const chunk = bag.chunks[1]!;
+
+  it("names a chunk's header length as the unsigned 4294967295 and what the file holds after it", async () => {
+    const bad = bag.bytes.slice();
+    setU32(bad, chunk.offset, 0xffffffff);
+    const { messages, error } = await drain(await openRecording(new ArrayByteSource(bad)));
+    expect(error?.damages.map((d) => [d.offset, d.reason])).toEqual([
+      [
+        chunk.offset,
+        `the chunk is unreadable: record header length 4294967295 is impossible: it says 4294967295 bytes but the file has ${bad.length - chunk.offset - 4} after it (corrupt data)`,
+      ],
+    ]);
+    expect(messages.length).toBe(MESSAGES.length - chunk.messages.length);
+  });
+
+  it("names a chunk's data length as 4294967295 and the bytes before the index, not a truncation", async () => {
+    const bad = bag.bytes.slice();
+    const at = bagDataLengthAt(bad, chunk.offset);
+    setU32(bad, at, 0xffffffff);
+    const { messages, error } = await drain(await openRecording(new ArrayByteSource(bad)));
+    expect(error?.damages.map((d) => [d.offset, d.reason])).toEqual([
+      [
+        chunk.offset,
+        `the chunk is unreadable: record data length 4294967295 is impossible: the record here (op 5) says its data is 4294967295 bytes but only ${bag.indexPos - at - 4} lie between its header and the index at byte ${bag.indexPos} (corrupt data)`,
+      ],
+    ]);
+    expect(messages.length).toBe(MESSAGES.length - chunk.messages.length);
+  });
+
+  it("names the data length of a record read without an index as 4294967295 and what the file holds after it", async () => {
+    const unindexed = writeBag(CONNECTIONS, MESSAGES, { noIndex: true });
+    const last = unindexed.chunks.at(-1)!;
+    const bad = unindexed.bytes.slice();
+    const at = bagDataLengthAt(bad, last.offset);
+    setU32(bad, at, 0xffffffff);
+    const { messages, error } = await drain(await openRecording(new ArrayByteSource(bad)));
+    expect(error?.damages.map((d) => [d.offset, d.reason])).toEqual([
+      [
+        last.offset,
+        `the file is truncated or this record's length is corrupt: the record here (op 5) says its data is 4294967295 bytes but the file has ${bad.length - at - 4} after its header`,
+      ],
+    ]);
+    expect(messages.length).toBe(MESSAGES.length - last.messages.length);
+  });
+
+  it("names the bag header's length as 4294967295 in the index problem", async () => {
+    const bad = bag.bytes.slice();
+    setU32(bad, 13, 0xffffffff);
+    const recording = await openRecording(new ArrayByteSource(bad));
+    expect(recording.info.indexProblem).toContain("record header length 4294967295 is impossible");
+    const { messages, error } = await drain(recording);
+    expect(error?.damages.map((d) => d.reason)).toEqual([
+      expect.stringContaining("record header length 4294967295 is impossible"),
+    ]);
+    expect(messages.length).toBe(MESSAGES.length);
+  });
+
+  it("names the header and data lengths of a record inside a chunk as unsigned", async () => {
+    const dataStart = bagDataLengthAt(bag.bytes, chunk.offset) + 4;
+    // The chunk's first record is a message (its connections were defined by the first chunk).
+    for (const [at, what] of [
+      [dataStart, "record header length 4294967295"],
+      [bagDataLengthAt(bag.bytes, dataStart), "record data length 4294967295"],
+    ] as const) {
+      const bad = bag.bytes.slice();
+      setU32(bad, at, 0xffffffff);
+      const { messages, error } = await drain(await openRecording(new ArrayByteSource(bad)));
+      expect(error?.damages.map((d) => [d.offset, d.reason])).toEqual([
+        [chunk.offset, expect.stringContaining(`chunk data is corrupt: ${what} (`)],
+      ]);
+      expect(error?.message).not.toContain("-1");
+      expect(messages.length).toBe(MESSAGES.length - chunk.messages.length);
+    }
+  });
+});
+
+describe("a bag whose index lies", () => {
+  const bag = writeBag(CONNECTIONS, MESSAGES);
+  const index = recordsFrom(bag.bytes, bag.indexPos);
+  const connectionRecords = index.slice(0, CONNECTIONS.length);
+  const chunkInfos = index.slice(CONNECTIONS.length);
+
+  it("a connection count of 0xFFFFFFFF is named with the count the index holds; every message is read, and the damage is reported", async () => {
+    const bad = bag.bytes.slice();
+    setU32(bad, bagFieldAt(bad, 13, "conn_count"), 0xffffffff);
+    const recording = await openRecording(new ArrayByteSource(bad));
+    const problem = `the index at byte ${bag.indexPos} is unreadable: the bag header says 4294967295 connections but the index holds 2; a chunk info record (op 6) follows them at byte ${chunkInfos[0]!}`;
+    expect(recording.info.indexed).toBe(false);
+    expect(recording.info.indexProblem).toBe(problem);
+    const { messages, error } = await drain(recording);
+    expect(messages.length).toBe(MESSAGES.length);
+    expect(error?.readPast).toBe(true);
+    expect(error?.damages.map((d) => [d.offset, d.reason])).toEqual([
+      [13, `${problem}; the file was read sequentially instead`],
+    ]);
+    const facts = await recordingFacts(await openRecording(new ArrayByteSource(bad)));
+    expect(facts.messages).toBe(MESSAGES.length);
+    expect(facts.damages.map((d) => d.offset)).toEqual([13]);
+  });
+
+  const cases: [string, (bad: Uint8Array) => void, number, string][] = [
+    [
+      "a chunk count of 0xFFFFFFFF",
+      (bad) => { setU32(bad, bagFieldAt(bad, 13, "chunk_count"), 0xffffffff); },
+      13,
+      "the bag header says 4294967295 chunks but the index holds 4",
+    ],
+    [
+      "a chunk count of 0",
+      (bad) => { setU32(bad, bagFieldAt(bad, 13, "chunk_count"), 0); },
+      13,
+      `the bag header says 0 chunks but the index holds more (another at byte ${chunkInfos[0]!})`,
+    ],
+    [
+      "a chunk info's connection count of 0xFFFFFFFF",
+      (bad) => {
+        setU32(bad, bagFieldAt(bad, chunkInfos[1]!, "count"), 0xffffffff);
+      },
+      chunkInfos[1]!,
+      `the chunk info record at byte ${chunkInfos[1]!} says it lists 4294967295 connections (34359738360 bytes) but holds 16 bytes`,
+    ],
+    [
+      "a chunk info's data length of 0",
+      (bad) => {
+        setU32(bad, bagDataLengthAt(bad, chunkInfos[1]!), 0);
+      },
+      chunkInfos[1]!,
+      `the chunk info record at byte ${chunkInfos[1]!} says it lists 2 connections (16 bytes) but holds 0 bytes`,
+    ],
+    [
+      "a chunk position of 2^63",
+      (bad) => {
+        new DataView(bad.buffer).setBigUint64(
+          bagFieldAt(bad, chunkInfos[1]!, "chunk_pos"),
+          2n ** 63n,
+          true,
+        );
+      },
+      chunkInfos[1]!,
+      `the chunk info record at byte ${chunkInfos[1]!} points to byte 9223372036854775808, past the end of the file`,
+    ],
+    [
+      "a connection record with no data",
+      (bad) => {
+        bad.fill(0, bagDataLengthAt(bad, connectionRecords[1]!) + 4, chunkInfos[0]);
+      },
+      connectionRecords[1]!,
+      `the data of the connection record at byte ${connectionRecords[1]!} is unreadable: `,
+    ],
+  ];
+  for (const [what, damage, offset, reason] of cases) {
+    it(`${what} is named in Lockstep's words at its record; every message is read sequentially`, async () => {
+      const bad = bag.bytes.slice();
+      damage(bad);
+      const recording = await openRecording(new ArrayByteSource(bad));
+      expect(recording.info.indexProblem).toContain(
+        `the index at byte ${bag.indexPos} is unreadable: ${reason}`,
+      );
+      const { messages, error } = await drain(recording);
+      expect(messages.length).toBe(MESSAGES.length);
+      expect(error?.damages.map((d) => d.offset)).toContain(offset);
+    });
+  }
+
+  it("a chunk info whose start time is all 0xFF is index damage: the file is read sequentially, in receive-time order", async () => {
+    const bad = bag.bytes.slice();
+    bad.fill(0xff, bagFieldAt(bad, chunkInfos[0]!, "start_time"), bagFieldAt(bad, chunkInfos[0]!, "start_time") + 8);
+    const recording = await openRecording(new ArrayByteSource(bad));
+    expect(recording.info.indexed).toBe(false);
+    expect(recording.info.indexProblem).toBe(
+      `the index at byte ${bag.indexPos} is unreadable: the chunk info of the chunk at byte ${bag.chunks[0]!.offset} says it spans receive times 4294967295.4294967295 to 100.490000000, which is not a time range`,
+    );
+    const { messages, error } = await drain(recording);
+    expect(messages.length).toBe(MESSAGES.length);
+    expect(messages.every((m, i) => i === 0 || ns(m) >= ns(messages[i - 1]!))).toBe(true);
+    expect(error?.damages.map((d) => d.offset)).toEqual([chunkInfos[0]]);
+  });
+
+  it("a chunk info whose start time is later than its chunk's first message: the chunk is named and every message delivered", async () => {
+    const bad = bag.bytes.slice();
+    // The first chunk claims to start at its last message (100.49 s): 49 of its messages lie before.
+    const start = bagFieldAt(bad, chunkInfos[0]!, "start_time");
+    bad.copyWithin(start, bagFieldAt(bad, chunkInfos[0]!, "end_time"), bagFieldAt(bad, chunkInfos[0]!, "end_time") + 8);
+    const recording = await openRecording(new ArrayByteSource(bad));
+    expect(recording.info.indexed).toBe(true);
+    const { messages, error } = await drain(recording);
+    expect(messages.length).toBe(MESSAGES.length);
+    expect(error?.damages.map((d) => [d.offset, d.reason])).toEqual([
+      [
+        bag.chunks[0]!.offset,
+        "the index says the chunk spans receive times 100.490000000 to 100.490000000, but 49 of its messages lie outside that range (the first at 100.000000000): " +
+          "the index is damaged, so these messages may have been delivered out of receive-time order (rosbag reindex rebuilds the index)",
+      ],
+    ]);
+  });
+});
