@@ -92,7 +92,7 @@ export class Sqlite3Recording implements Recording {
       const tables = new Set(rows(db, "select name from sqlite_master where type = 'table'").map((r) => String(r[0])));
       for (const table of ["topics", "messages"]) {
         if (!tables.has(table)) {
-          throw new RecordingError(0, `${name} is an SQLite database but not a rosbag2 bag: it has no "${table}" table`);
+          throw new RecordingError(undefined, `${name} is an SQLite database but not a rosbag2 bag: it has no "${table}" table`);
         }
       }
       let distro = options.distro;
@@ -229,10 +229,10 @@ export class Sqlite3Recording implements Recording {
             try {
               data = decompressZstd(data, decompressors, `message row ${String(rowId)} on ${entry.channel.topic}`);
             } catch (err) {
-              throw new RecordingError(0, `${name}: ${errorText(err)}`, { cause: err });
+              throw new RecordingError(undefined, `${name}: ${errorText(err)}`, { cause: err });
             }
           } else if (compression !== "") {
-            throw new RecordingError(0, `${name}: messages are compressed with "${compression}"; Lockstep reads zstd`);
+            throw new RecordingError(undefined, `${name}: messages are compressed with "${compression}"; Lockstep reads zstd`);
           }
           yield toRecordedMessage(entry, data, time, decode, 0, { name, rowId: String(rowId), time }, describeRow);
           read += 1;
@@ -271,10 +271,10 @@ class SkippedRows {
     }
   }
 
-  /** Adds the damage line (offset 0: rows have no byte offset of their own) when any was skipped. */
+  /** Adds the damage line (without an offset: rows have no byte offset of their own) when any was skipped. */
   public report(damage: DamageLog): void {
     if (this.#count > 0) {
-      damage.add(0, `${this.#what}: ${this.#count} skipped (the first: ${this.#first})`);
+      damage.add(undefined, `${this.#what}: ${this.#count} skipped (the first: ${this.#first})`);
     }
   }
 }
@@ -291,6 +291,6 @@ async function openDatabase(source: ByteSource, options: Sqlite3Options): Promis
     db.exec("select count(*) from sqlite_master");
     return db;
   } catch (err) {
-    throw new RecordingError(0, `${options.name ?? "the .db3 file"} is not a readable SQLite database: ${errorText(err)}`, { cause: err });
+    throw new RecordingError(undefined, `${options.name ?? "the .db3 file"} is not a readable SQLite database: ${errorText(err)}`, { cause: err });
   }
 }
