@@ -374,6 +374,15 @@ describe("rosbag2 sqlite3 files written here (layouts, split order, compression)
     }
   });
 
+  it("per-message compression Lockstep does not read is refused at open, naming the file and the format", async () => {
+    const folder = join(dir, "brotli");
+    await mkdir(folder, { recursive: true });
+    await writeFile(join(folder, "b_0.db3"), await writeDb3([{ name: "/chatter", type: "std_msgs/msg/String" }], [row(1, 1n, "hello")]));
+    const yaml = metadataYaml({ files: ["b_0.db3"], topics: [{ name: "/chatter", type: "std_msgs/msg/String", count: 1 }], compressionMode: "MESSAGE" });
+    await writeFile(join(folder, "metadata.yaml"), yaml.replace("compression_format: zstd", "compression_format: brotli"));
+    await expect(openRecordingFile(folder)).rejects.toThrow(`${join(folder, "b_0.db3")}: messages are compressed with "brotli"; Lockstep reads zstd`);
+  });
+
   it("finds sql.js's wasm file by LOCKSTEP_SQLJS_WASM first, then beside the code and in node_modules", () => {
     const saved = process.env.LOCKSTEP_SQLJS_WASM;
     process.env.LOCKSTEP_SQLJS_WASM = "/somewhere/sql-wasm.wasm";

@@ -117,7 +117,8 @@ export class Sqlite3Recording implements Recording {
   /**
    * Opens a `.db3` file: reads its topics, definitions, counts and time range, then releases the
    * database until `messages()` is called. Throws RecordingError when it is not a rosbag2 sqlite3
-   * file (a table or column of the layout missing, named) or SQLite cannot read its topics. A
+   * file (a table or column of the layout missing, named), its messages are compressed with
+   * something other than zstd, or SQLite cannot read its topics. A
    * messages table SQLite cannot count opens unindexed (`indexProblem` says why).
    */
   public static async open(source: ByteSource, options: Sqlite3Options): Promise<Sqlite3Recording> {
@@ -142,6 +143,9 @@ export class Sqlite3Recording implements Recording {
             // The embedded copy is informative only; the bag's own metadata.yaml decides when given.
           }
         }
+      }
+      if (compression != undefined && compression !== "" && compression !== "zstd") {
+        throw new RecordingError(undefined, `${name}: messages are compressed with "${compression}"; Lockstep reads zstd`);
       }
       const definitions = new Map<string, { encoding: string; text: string }>();
       if (tables.has("message_definitions")) {
@@ -277,8 +281,6 @@ export class Sqlite3Recording implements Recording {
             } catch (err) {
               throw new RecordingError(undefined, `${name}: ${errorText(err)}`, { cause: err });
             }
-          } else if (compression !== "") {
-            throw new RecordingError(undefined, `${name}: messages are compressed with "${compression}"; Lockstep reads zstd`);
           }
           yield toRecordedMessage(entry, data, time, decode, 0, { name, rowId: String(rowId), time }, describeRow);
           read += 1;
