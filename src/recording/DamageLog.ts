@@ -17,8 +17,11 @@ export class DamageLog {
     return this.#list.length;
   }
 
-  /** Records one skipped region; `lost` (per topic) is kept only when it says something. */
-  public add(offset: number, reason: string, lost?: ReadonlyMap<string, number>): void {
+  /**
+   * Records one skipped region (`offset` undefined when it has no byte offset, as SQLite rows);
+   * `lost` (per topic) is kept only when it says something.
+   */
+  public add(offset: number | undefined, reason: string, lost?: ReadonlyMap<string, number>): void {
     const damage: RecordingDamage = { offset, reason, lost: lost && lost.size > 0 ? lost : undefined };
     this.#list.push(damage);
     this.#onDamage?.(damage);

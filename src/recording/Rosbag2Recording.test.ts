@@ -275,6 +275,53 @@ describe("rosbag2 sqlite3 files written here (layouts, split order, compression)
     ]);
   });
 
+  it("a table without a column Lockstep reads is refused at open, naming the table and the column, without a byte offset", async () => {
+    const topics = [{ name: "/a", type: "std_msgs/msg/String" }];
+    const SQL = await loadSqlJsNode();
+    for (const [table, column, layout] of [
+      ["messages", "data", "messages: id, topic_id, timestamp, data"],
+      ["topics", "type", "topics: id, name, type, serialization_format"],
+    ] as const) {
+      const db = new SQL.Database(await writeDb3(topics, [row(1, 1n, "x")]));
+      db.exec(`ALTER TABLE ${table} RENAME COLUMN ${column} TO renamed`);
+      const bytes = db.export();
+      db.close();
+      const error: unknown = await openRecording(new ArrayByteSource(bytes), { sqlJs: loadSqlJsNode }).then(
+        () => undefined,
+        (err: unknown) => err,
+      );
+      expect(error).toBeInstanceOf(RecordingError);
+      expect((error as RecordingError).offset).toBeUndefined();
+      expect((error as RecordingError).message).toBe(`the .db3 file: its ${table} table has no column ${column}: not the rosbag2 sqlite3 layout (${layout})`);
+    }
+  });
+
+  it("a database SQLite finds malformed part-way opens, and a read delivers every row before the damage, then names the file and how far it got", async () => {
+    const topics = [{ name: "/a", type: "std_msgs/msg/String" }];
+    const bytes = await writeDb3(topics, Array.from({ length: 3000 }, (_, k) => row(1, 1_000_000_000n + BigInt(k), `m${k}`.padEnd(100, "."))));
+    // Pages in the middle of the messages table become zeros (a disk that lost a stretch).
+    const middle = Math.floor(bytes.byteLength / 2 / 4096) * 4096;
+    bytes.fill(0, middle, middle + 16 * 4096);
+    const folder = join(dir, "malformed");
+    await mkdir(folder, { recursive: true });
+    await writeFile(join(folder, "z_0.db3"), bytes);
+    await writeFile(join(folder, "metadata.yaml"), metadataYaml({ files: ["z_0.db3"], topics: [{ name: "/a", type: "std_msgs/msg/String", count: 3000 }] }));
+    const recording = await openRecordingFile(folder);
+    expect(recording.info.indexed).toBe(false);
+    expect(recording.info.indexProblem).toMatch(/z_0\.db3: SQLite cannot count its messages table \(database disk image is malformed\), so message counts and time range are unknown/);
+    const { read, error } = await readPastDamage(recording);
+    expect(read.length).toBeGreaterThan(0);
+    expect(read.length).toBeLessThan(3000);
+    expect(labels(read)).toEqual(Array.from({ length: read.length }, (_, k) => `m${k}`.padEnd(100, ".")));
+    expect(error).toBeInstanceOf(RecordingError);
+    expect((error as RecordingError).readPast).toBe(true);
+    expect((error as RecordingError).offset).toBeUndefined();
+    expect((error as RecordingError).damages.map((d) => d.reason)).toEqual([
+      `${join(folder, "z_0.db3")}: SQLite finds the database malformed after ${read.length} message rows were read in receive-time order ` +
+        `(the last: row ${read.length}, receive time ${1_000_000_000 + read.length - 1}): the rows after that cannot be read (database disk image is malformed)`,
+    ]);
+  });
+
   it("definitions: the file's own (Jazzy), the standard ones (with or without /msg/), or the topic is named (skipped unless asked for)", async () => {
     const topics = [
       { name: "/custom", type: "my_pkg/msg/Thing" },
@@ -325,6 +372,15 @@ describe("rosbag2 sqlite3 files written here (layouts, split order, compression)
       expect(labels(await drain(recording)), folder).toEqual(["hello", "world"]);
       await recording.close();
     }
+  });
+
+  it("per-message compression Lockstep does not read is refused at open, naming the file and the format", async () => {
+    const folder = join(dir, "brotli");
+    await mkdir(folder, { recursive: true });
+    await writeFile(join(folder, "b_0.db3"), await writeDb3([{ name: "/chatter", type: "std_msgs/msg/String" }], [row(1, 1n, "hello")]));
+    const yaml = metadataYaml({ files: ["b_0.db3"], topics: [{ name: "/chatter", type: "std_msgs/msg/String", count: 1 }], compressionMode: "MESSAGE" });
+    await writeFile(join(folder, "metadata.yaml"), yaml.replace("compression_format: zstd", "compression_format: brotli"));
+    await expect(openRecordingFile(folder)).rejects.toThrow(`${join(folder, "b_0.db3")}: messages are compressed with "brotli"; Lockstep reads zstd`);
   });
 
   it("finds sql.js's wasm file by LOCKSTEP_SQLJS_WASM first, then beside the code and in node_modules", () => {

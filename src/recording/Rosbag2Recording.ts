@@ -68,7 +68,7 @@ class MessageDecompressing implements Recording {
       try {
         data = decompressZstd(m.data, this.#decompressors, `a message on ${m.topic}`);
       } catch (err) {
-        throw new RecordingError(0, `${this.#name}: ${errorText(err)}`, { cause: err });
+        throw new RecordingError(undefined, `${this.#name}: ${errorText(err)}`, { cause: err });
       }
       yield toRecordedMessage(entry, data, m.receiveTime, decode, 0, m, (x) => `(${this.#name}, receive time ${x.receiveTime.sec}.${String(x.receiveTime.nsec).padStart(9, "0")})`);
     }
@@ -89,12 +89,12 @@ async function openPart(
   const format = metadata?.compressionFormat ?? "";
   if (metadata?.compressionMode === "file") {
     if (format !== "zstd") {
-      throw new RecordingError(0, `${name}: files are compressed with "${format}"; Lockstep reads zstd`);
+      throw new RecordingError(undefined, `${name}: files are compressed with "${format}"; Lockstep reads zstd`);
     }
     try {
       bytes = new ArrayByteSource(decompressZstd(await source.read(0, source.size), options.decompressors, name));
     } catch (err) {
-      throw new RecordingError(0, `${name}: ${errorText(err)}`, { cause: err });
+      throw new RecordingError(undefined, `${name}: ${errorText(err)}`, { cause: err });
     }
   }
   const head = await bytes.read(0, Math.min(bytes.size, SQLITE_MAGIC.length));
@@ -114,11 +114,11 @@ async function openPart(
       return mcap;
     }
     if (messageCompression !== "zstd") {
-      throw new RecordingError(0, `${name}: messages are compressed with "${messageCompression}"; Lockstep reads zstd`);
+      throw new RecordingError(undefined, `${name}: messages are compressed with "${messageCompression}"; Lockstep reads zstd`);
     }
     return new MessageDecompressing(mcap, options.decompressors, name);
   }
-  throw new RecordingError(0, `${name} is neither a rosbag2 sqlite3 file nor an MCAP file (metadata.yaml lists it as storage "${metadata?.storage ?? "?"}")`);
+  throw new RecordingError(undefined, `${name} is neither a rosbag2 sqlite3 file nor an MCAP file (metadata.yaml lists it as storage "${metadata?.storage ?? "?"}")`);
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { Database, SqlValue } from "@foxglove/sql.js";
+import type { Database, SqlValue, Statement } from "@foxglove/sql.js";
 
 import type { ByteSource } from "./ByteSource";
 import { DamageLog } from "./DamageLog";
@@ -7,6 +7,7 @@ import type { Decompressors } from "./decompress";
 import { reportProgress, toRecordedMessage, type ChannelEntry } from "./recordedMessage";
 import { standardRos2Definition } from "./ros2Definitions";
 import { parseRosbag2Metadata } from "./rosbag2Metadata";
+import { checkRosbag2Layout, queryRows, unreadableTable, type Rosbag2Table } from "./rosbag2Sqlite3Layout";
 import type { SqlJsLoader } from "./sqlJs";
 import type { ReadOptions, RecordTime, RecordedMessage, Recording, RecordingChannel, RecordingInfo } from "./types";
 import { decompressZstd } from "./zstdFrame";
@@ -38,10 +39,6 @@ interface TopicRow {
   readonly entry: ChannelEntry;
 }
 
-function rows(db: Database, sql: string): SqlValue[][] {
-  return db.exec(sql)[0]?.values ?? [];
-}
-
 /** "1432235498025043042" → {sec, nsec}, exactly (no float on the way). */
 export function timeOfNsText(ns: string): RecordTime {
   if (ns.length <= 9) {
@@ -52,6 +49,43 @@ export function timeOfNsText(ns: string): RecordTime {
 
 function nsText(t: RecordTime): bigint {
   return BigInt(t.sec) * 1_000_000_000n + BigInt(t.nsec);
+}
+
+/** Per-topic counts and the time range of a messages table, or why SQLite cannot tell them. */
+interface MessagesSummary {
+  readonly counts: ReadonlyMap<string, number> | undefined;
+  readonly start: RecordTime | undefined;
+  readonly end: RecordTime | undefined;
+  /** Why counts and time range are unknown (a malformed page); undefined when they are known. */
+  readonly problem: string | undefined;
+}
+
+function messagesSummary(db: Database, topicById: ReadonlyMap<number, string>): MessagesSummary {
+  try {
+    const counts = new Map<string, number>([...topicById.values()].map((topic) => [topic, 0]));
+    for (const [id, n] of db.exec("select topic_id, count(*) from messages group by topic_id")[0]?.values ?? []) {
+      const topic = topicById.get(Number(id));
+      if (topic != undefined) {
+        counts.set(topic, Number(n));
+      }
+    }
+    const [min, max] = db.exec("select cast(min(timestamp) as text), cast(max(timestamp) as text) from messages")[0]?.values[0] ?? [];
+    return {
+      counts,
+      start: typeof min === "string" ? timeOfNsText(min) : undefined,
+      end: typeof max === "string" ? timeOfNsText(max) : undefined,
+      problem: undefined,
+    };
+  } catch (err) {
+    // A malformed page: the rows before it may still be read, so the file opens and a read
+    // names where it stops.
+    return {
+      counts: undefined,
+      start: undefined,
+      end: undefined,
+      problem: `SQLite cannot count its messages table (${errorText(err)}), so message counts and time range are unknown; messages are read up to the damage`,
+    };
+  }
 }
 
 /**
@@ -83,26 +117,24 @@ export class Sqlite3Recording implements Recording {
   /**
    * Opens a `.db3` file: reads its topics, definitions, counts and time range, then releases the
    * database until `messages()` is called. Throws RecordingError when it is not a rosbag2 sqlite3
-   * file.
+   * file (a table or column of the layout missing, named), its messages are compressed with
+   * something other than zstd, or SQLite cannot read its topics. A
+   * messages table SQLite cannot count opens unindexed (`indexProblem` says why).
    */
   public static async open(source: ByteSource, options: Sqlite3Options): Promise<Sqlite3Recording> {
     const name = options.name ?? "the .db3 file";
     const db = await openDatabase(source, options);
     try {
-      const tables = new Set(rows(db, "select name from sqlite_master where type = 'table'").map((r) => String(r[0])));
-      for (const table of ["topics", "messages"]) {
-        if (!tables.has(table)) {
-          throw new RecordingError(0, `${name} is an SQLite database but not a rosbag2 bag: it has no "${table}" table`);
-        }
-      }
+      const tables = checkRosbag2Layout(db, name);
+      const rows = (sql: string, table: Rosbag2Table): SqlValue[][] => queryRows(db, sql, name, table);
       let distro = options.distro;
       if (distro == undefined && tables.has("schema")) {
-        const value = rows(db, "select ros_distro from schema order by schema_version desc limit 1")[0]?.[0];
+        const value = rows("select ros_distro from schema order by schema_version desc limit 1", "schema")[0]?.[0];
         distro = typeof value === "string" && value !== "" ? value : undefined;
       }
       let compression = options.messageCompression;
       if (compression == undefined && tables.has("metadata")) {
-        const text = rows(db, "select metadata from metadata order by id desc limit 1")[0]?.[0];
+        const text = rows("select metadata from metadata order by id desc limit 1", "metadata")[0]?.[0];
         if (typeof text === "string") {
           try {
             const metadata = parseRosbag2Metadata(text);
@@ -112,9 +144,12 @@ export class Sqlite3Recording implements Recording {
           }
         }
       }
+      if (compression != undefined && compression !== "" && compression !== "zstd") {
+        throw new RecordingError(undefined, `${name}: messages are compressed with "${compression}"; Lockstep reads zstd`);
+      }
       const definitions = new Map<string, { encoding: string; text: string }>();
       if (tables.has("message_definitions")) {
-        for (const [type, encoding, text] of rows(db, "select topic_type, encoding, encoded_message_definition from message_definitions")) {
+        for (const [type, encoding, text] of rows("select topic_type, encoding, encoded_message_definition from message_definitions", "message_definitions")) {
           if (typeof type === "string" && typeof encoding === "string" && typeof text === "string" && text !== "" && encoding !== "unknown") {
             definitions.set(type, { encoding, text });
           }
@@ -122,7 +157,7 @@ export class Sqlite3Recording implements Recording {
       }
       const topics: TopicRow[] = [];
       const unreadable = new Map<string, string>();
-      for (const [id, topic, type, format] of rows(db, "select id, name, type, serialization_format from topics order by id")) {
+      for (const [id, topic, type, format] of rows("select id, name, type, serialization_format from topics order by id", "topics")) {
         const typeName = String(type);
         const stored = definitions.get(typeName);
         const standard = stored ? undefined : standardRos2Definition(typeName, distro);
@@ -150,24 +185,17 @@ export class Sqlite3Recording implements Recording {
         };
         topics.push({ id: Number(id), entry: { channel } });
       }
-      const counts = new Map<string, number>(topics.map((t) => [t.entry.channel.topic, 0]));
       const topicById = new Map(topics.map((t) => [t.id, t.entry.channel.topic]));
-      for (const [id, n] of rows(db, "select topic_id, count(*) from messages group by topic_id")) {
-        const topic = topicById.get(Number(id));
-        if (topic != undefined) {
-          counts.set(topic, Number(n));
-        }
-      }
-      const [min, max] = rows(db, "select cast(min(timestamp) as text), cast(max(timestamp) as text) from messages")[0] ?? [];
+      const summary = messagesSummary(db, topicById);
       const info: RecordingInfo = {
         format: "rosbag2",
         profile: "ros2",
         channels: topics.map((t) => t.entry.channel),
-        messageCounts: counts,
-        startTime: typeof min === "string" ? timeOfNsText(min) : undefined,
-        endTime: typeof max === "string" ? timeOfNsText(max) : undefined,
-        indexed: true,
-        indexProblem: undefined,
+        messageCounts: summary.counts,
+        startTime: summary.start,
+        endTime: summary.end,
+        indexed: summary.problem == undefined,
+        indexProblem: summary.problem == undefined ? undefined : `${name}: ${summary.problem}`,
         sizeInBytes: source.size,
         unreadableTopics: unreadable,
       };
@@ -205,14 +233,36 @@ export class Sqlite3Recording implements Recording {
     try {
       const ids = [...entries.keys()];
       const filter = ids.length === this.#topics.length ? "" : ` where topic_id in (${ids.join(",")})`;
-      const statement = db.prepare(`select id, topic_id, cast(timestamp as text), data from messages${filter} order by timestamp, id`);
+      let statement: Statement;
+      try {
+        statement = db.prepare(`select id, topic_id, cast(timestamp as text), data from messages${filter} order by timestamp, id`);
+      } catch (err) {
+        throw unreadableTable(name, "messages", err);
+      }
       // Rows no reader can place are skipped and counted (one line each kind, however many).
       const orphans = new SkippedRows(`${name}: message rows name a topic_id its topics table does not have`);
       const untimed = new SkippedRows(`${name}: message rows have a timestamp that is not a whole number of nanoseconds`);
+      // Where SQLite found the file malformed (the rows after it cannot be reached), if it did.
+      let malformed: string | undefined;
       try {
         let read = 0;
-        while (statement.step()) {
-          const [rowId, topicId, stamp, blob] = statement.get();
+        let rows = 0;
+        let last = "";
+        for (;;) {
+          let row: SqlValue[];
+          try {
+            if (!statement.step()) {
+              break;
+            }
+            row = statement.get();
+          } catch (err) {
+            const where = rows === 0 ? "before any message row was read" : `after ${rows} message rows were read in receive-time order (the last: ${last})`;
+            malformed = `${name}: SQLite finds the database malformed ${where}: the rows after that cannot be read (${errorText(err)})`;
+            break;
+          }
+          rows += 1;
+          const [rowId, topicId, stamp, blob] = row;
+          last = `row ${String(rowId)}, receive time ${String(stamp)}`;
           const entry = entries.get(Number(topicId));
           if (entry == undefined) {
             orphans.add(`row ${String(rowId)}, topic_id ${String(topicId)}`);
@@ -229,10 +279,8 @@ export class Sqlite3Recording implements Recording {
             try {
               data = decompressZstd(data, decompressors, `message row ${String(rowId)} on ${entry.channel.topic}`);
             } catch (err) {
-              throw new RecordingError(0, `${name}: ${errorText(err)}`, { cause: err });
+              throw new RecordingError(undefined, `${name}: ${errorText(err)}`, { cause: err });
             }
-          } else if (compression !== "") {
-            throw new RecordingError(0, `${name}: messages are compressed with "${compression}"; Lockstep reads zstd`);
           }
           yield toRecordedMessage(entry, data, time, decode, 0, { name, rowId: String(rowId), time }, describeRow);
           read += 1;
@@ -246,6 +294,9 @@ export class Sqlite3Recording implements Recording {
       const damage = new DamageLog(options.onDamage);
       for (const skipped of [orphans, untimed]) {
         skipped.report(damage);
+      }
+      if (malformed != undefined) {
+        damage.add(undefined, malformed);
       }
       damage.finish();
     } finally {
@@ -271,10 +322,10 @@ class SkippedRows {
     }
   }
 
-  /** Adds the damage line (offset 0: rows have no byte offset of their own) when any was skipped. */
+  /** Adds the damage line (without an offset: rows have no byte offset of their own) when any was skipped. */
   public report(damage: DamageLog): void {
     if (this.#count > 0) {
-      damage.add(0, `${this.#what}: ${this.#count} skipped (the first: ${this.#first})`);
+      damage.add(undefined, `${this.#what}: ${this.#count} skipped (the first: ${this.#first})`);
     }
   }
 }
@@ -291,6 +342,6 @@ async function openDatabase(source: ByteSource, options: Sqlite3Options): Promis
     db.exec("select count(*) from sqlite_master");
     return db;
   } catch (err) {
-    throw new RecordingError(0, `${options.name ?? "the .db3 file"} is not a readable SQLite database: ${errorText(err)}`, { cause: err });
+    throw new RecordingError(undefined, `${options.name ?? "the .db3 file"} is not a readable SQLite database: ${errorText(err)}`, { cause: err });
   }
 }

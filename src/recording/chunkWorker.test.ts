@@ -226,7 +226,7 @@ function largeChunkFixture(): FixtureMessage[] {
 interface Read {
   /** Topic, receive time, and the size and CRC of the data (cheaper to compare than the bytes). */
   readonly messages: { topic: string; time: string; size: number; crc: number }[];
-  readonly damages: { offset: number; reason: string; lost: Record<string, number> }[];
+  readonly damages: { offset: number | undefined; reason: string; lost: Record<string, number> }[];
 }
 
 async function readAll(

@@ -62,7 +62,7 @@ export async function openRecordingFile(path: string, limits: OpenOptions = {}):
             return await openSource(join(folderPath, rel));
           } catch (err) {
             const code = (err as NodeJS.ErrnoException).code;
-            throw new RecordingError(0, `${folderPath}: its file ${rel} cannot be opened (${code === "ENOENT" ? "it does not exist" : errorText(err)}); a split bag needs every file its metadata.yaml lists`, { cause: err });
+            throw new RecordingError(undefined, `${folderPath}: its file ${rel} cannot be opened (${code === "ENOENT" ? "it does not exist" : errorText(err)}); a split bag needs every file its metadata.yaml lists`, { cause: err });
           }
         },
       };
@@ -72,7 +72,7 @@ export async function openRecordingFile(path: string, limits: OpenOptions = {}):
       } else {
         const files = await storageFiles(folderPath);
         if (files.length === 0) {
-          throw new RecordingError(0, `${folderPath} is a folder without ${METADATA} or .db3/.mcap files: not a rosbag2 bag`);
+          throw new RecordingError(undefined, `${folderPath} is a folder but has no ${METADATA} and no .db3 or .mcap file (a rosbag2 bag folder has them; give a .bag, .mcap or .db3 file or a bag folder)`);
         }
         const parts: Recording[] = [];
         for (const f of files) {

@@ -21,9 +21,10 @@ export interface RecordingFacts extends MessageFacts {
   readonly unreadableTopics: Readonly<Record<string, string>>;
   /**
    * The damaged regions the read went past, in file order (empty for an intact file): the facts
-   * are those of everything readable around them.
+   * are those of everything readable around them. `offset` is undefined (absent in JSON) for
+   * damage without a byte offset (SQLite rows), which comes first.
    */
-  readonly damages: readonly { readonly offset: number; readonly reason: string }[];
+  readonly damages: readonly { readonly offset: number | undefined; readonly reason: string }[];
 }
 
 /**
@@ -41,7 +42,7 @@ export async function recordingFacts(recording: Recording, onProgress?: (p: Read
   const less = (a: RecordTime, b: RecordTime): boolean => a.sec < b.sec || (a.sec === b.sec && a.nsec < b.nsec);
   const ns = (t: RecordTime | undefined): string | undefined => (t ? (BigInt(t.sec) * 1_000_000_000n + BigInt(t.nsec)).toString() : undefined);
   // Unreadable topics are counted from raw data; the others are decoded for their stamps.
-  const damages: { offset: number; reason: string }[] = [];
+  const damages: { offset: number | undefined; reason: string }[] = [];
   const passes: { topics: readonly string[] | undefined; decode: boolean }[] =
     unreadable.size === 0 ? [{ topics: undefined, decode: true }] : [{ topics: readable, decode: true }, { topics: [...unreadable.keys()], decode: false }];
   for (const pass of passes) {
@@ -67,7 +68,9 @@ export async function recordingFacts(recording: Recording, onProgress?: (p: Read
       skipped = err.damages;
     }
     for (const d of skipped) {
-      if (!damages.some((x) => x.offset === d.offset)) {
+      // Both passes may meet the same damage: one per offset, and damages without an offset
+      // (SQLite rows) are told apart by their reason.
+      if (!damages.some((x) => x.offset === d.offset && (d.offset != undefined || x.reason === d.reason))) {
         damages.push({ offset: d.offset, reason: d.reason });
       }
     }
@@ -84,6 +87,6 @@ export async function recordingFacts(recording: Recording, onProgress?: (p: Read
     startTime: ns(first),
     endTime: ns(last),
     unreadableTopics: Object.fromEntries(unreadable),
-    damages: damages.sort((a, b) => a.offset - b.offset),
+    damages: damages.sort((a, b) => (a.offset ?? -1) - (b.offset ?? -1)),
   };
 }

@@ -44,6 +44,21 @@ function record(value: unknown, path: string): Record<string, unknown> {
   return value as Record<string, unknown>;
 }
 
+/** Longest stretch of a wrong value an error shows (a field may hold a whole map). */
+const SHOWN_CHARS = 80;
+
+/**
+ * A value read from the YAML as the error names it: integers as written (they are BigInts, which
+ * JSON cannot show), strings quoted, maps and lists as JSON, cut at SHOWN_CHARS.
+ */
+function shown(value: unknown): string {
+  const out =
+    typeof value === "bigint"
+      ? value.toString()
+      : ((JSON.stringify(value, (_key, v: unknown) => (typeof v === "bigint" ? v.toString() : v)) as string | undefined) ?? String(value));
+  return out.length > SHOWN_CHARS ? `${out.slice(0, SHOWN_CHARS)}…` : out;
+}
+
 function text(value: unknown, path: string, fallback?: string): string {
   if (value == undefined && fallback != undefined) {
     return fallback;
@@ -52,19 +67,22 @@ function text(value: unknown, path: string, fallback?: string): string {
     throw new Rosbag2MetadataError(`${path} is missing (a string is required)`);
   }
   if (typeof value !== "string") {
-    throw new Rosbag2MetadataError(`${path} must be a string, found ${JSON.stringify(value)}`);
+    throw new Rosbag2MetadataError(`${path} must be a string, found ${shown(value)}`);
   }
   return value;
 }
 
 function count(value: unknown, path: string): number {
+  if (value == undefined) {
+    throw new Rosbag2MetadataError(`${path} is missing (a count is required)`);
+  }
   if (typeof value === "bigint" && value >= 0n) {
     return Number(value);
   }
   if (typeof value === "number" && Number.isSafeInteger(value) && value >= 0) {
     return value;
   }
-  throw new Rosbag2MetadataError(`${path} must be a count, found ${String(value)}`);
+  throw new Rosbag2MetadataError(`${path} must be a count, found ${shown(value)}`);
 }
 
 /**

@@ -26,7 +26,7 @@ import {
   type RecordingDamage,
   type TupleMessage,
 } from "../../recording";
-import { errorText } from "../../recording/RecordingError";
+import { damageText, errorText } from "../../recording/RecordingError";
 import { FileWritable, openRecordingFile } from "../../recording/node";
 import type { TimeBase } from "../../time";
 import { CliError } from "../CliError";
@@ -356,11 +356,11 @@ export async function runAnalyze(options: AnalyzeOptions): Promise<AnalyzeResult
     };
 
     // --- damage: what a damaged chunk held becomes `unreadable-chunk` drops ---
-    const unreadable: { offset: number; reason: string; lost: Record<string, number> | null }[] = [];
+    const unreadable: { offset: number | null; reason: string; lost: Record<string, number> | null }[] = [];
     const onDamage = (damage: RecordingDamage): void => {
-      unreadable.push({ offset: damage.offset, reason: damage.reason, lost: damage.lost ? Object.fromEntries(damage.lost) : null });
+      unreadable.push({ offset: damage.offset ?? null, reason: damage.reason, lost: damage.lost ? Object.fromEntries(damage.lost) : null });
       for (const [topic, count] of damage.lost ?? []) {
-        const detail = `${count} messages on ${topic} were in the damaged chunk at byte offset ${damage.offset}: ${damage.reason}`;
+        const detail = `${count} messages on ${topic} were in the damaged chunk at ${damageText(damage)}`;
         dropsFile?.add(
           JSON.stringify({ topic, stamp: null, reason: "unreadable-chunk", stage: "read", offset: damage.offset, count, detail }),
         );
@@ -428,7 +428,7 @@ export async function runAnalyze(options: AnalyzeOptions): Promise<AnalyzeResult
       if (err instanceof RecordingError) {
         error = err;
         for (const d of err.damages) {
-          errors.add(`byte offset ${d.offset}: ${d.reason}`);
+          errors.add(damageText(d));
         }
       } else {
         errors.add(`reading stopped after ${pushed} messages: ${errorText(err)}`);

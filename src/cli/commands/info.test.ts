@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
@@ -6,7 +6,9 @@ import { describe, expect, it, vi } from "vitest";
 import { describeFacts } from "./info";
 import { recordingFacts, type RecordingFacts } from "../../recording";
 import { openRecordingFile } from "../../recording/node";
+import { loadSqlJsNode } from "../../recording/sqlJsNode";
 import { HAS_SHARED_DATA, sharedRecording } from "../../recording/testing/paths";
+import { stringMessage, writeDb3 } from "../../recording/testing/rosbag2Fixtures";
 import { main } from "../main";
 
 async function factsOf(path: string): Promise<RecordingFacts> {
@@ -17,6 +19,54 @@ async function factsOf(path: string): Promise<RecordingFacts> {
     await recording.close();
   }
 }
+
+/** `lockstep info ARGS…`: its exit code, stdout and stderr. */
+async function runInfo(...args: string[]): Promise<{ code: number; out: string; err: string }> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const spyOut = vi.spyOn(process.stdout, "write").mockImplementation((s: string | Uint8Array) => out.push(String(s)) > 0);
+  const spyErr = vi.spyOn(process.stderr, "write").mockImplementation((s: string | Uint8Array) => err.push(String(s)) > 0);
+  try {
+    const code = await main(["info", ...args]);
+    return { code, out: out.join(""), err: err.join("") };
+  } finally {
+    spyOut.mockRestore();
+    spyErr.mockRestore();
+  }
+}
+
+describe("lockstep info on what has no byte offset", () => {
+  it("a folder without a bag is named in words, without a byte offset", async () => {
+    const folder = join(await mkdtemp(join(tmpdir(), "lockstep-info-")), "nothing");
+    await mkdir(folder);
+    const r = await runInfo(folder);
+    expect(r.code).toBe(1);
+    expect(r.err).toBe(
+      `lockstep: cannot open ${folder}: ${folder} is a folder but has no metadata.yaml and no .db3 or .mcap file ` +
+        "(a rosbag2 bag folder has them; give a .bag, .mcap or .db3 file or a bag folder)\n",
+    );
+  });
+
+  it("rosbag2 rows no reader can place: each kind is its own damage, named by file, table and row, without a byte offset", async () => {
+    const SQL = await loadSqlJsNode();
+    const rows = Array.from({ length: 6 }, (_, k) => ({ topicId: 1, timestamp: 1_000_000_000n + BigInt(k), data: stringMessage(`m${k}`) }));
+    const db = new SQL.Database(await writeDb3([{ name: "/a", type: "std_msgs/msg/String" }], rows));
+    db.exec("UPDATE messages SET topic_id = 99 WHERE id = 2; UPDATE messages SET timestamp = 'notatime' WHERE id = 4;");
+    const path = join(await mkdtemp(join(tmpdir(), "lockstep-info-")), "rows.db3");
+    await writeFile(path, db.export());
+    db.close();
+    const r = await runInfo(path);
+    expect(r.code).toBe(1);
+    expect(r.out).toMatch(/^damaged regions read past: 2 /m);
+    expect(r.out).toMatch(/^\/a\n {2}type std_msgs\/msg\/String, encoding cdr, 4 messages/m);
+    expect(r.err).toBe(
+      `lockstep: ${path}: 2 damaged regions were skipped (` +
+        "the .db3 file: message rows name a topic_id its topics table does not have: 1 skipped (the first: row 2, topic_id 99); " +
+        'the .db3 file: message rows have a timestamp that is not a whole number of nanoseconds: 1 skipped (the first: row 4 on /a, timestamp "notatime")' +
+        "); everything readable around them was delivered\n",
+    );
+  });
+});
 
 describe.skipIf(!HAS_SHARED_DATA)("lockstep info", () => {
   it("mustang-2014.bag: the ordering facts ../shared/data/README.md documents", async () => {
@@ -71,21 +121,10 @@ describe.skipIf(!HAS_SHARED_DATA)("lockstep info", () => {
     const bytes = await readFile(sharedRecording("husky-2015.bag"));
     const path = join(await mkdtemp(join(tmpdir(), "lockstep-info-")), "cut.bag");
     await writeFile(path, bytes.subarray(0, 800_000));
-    const out: string[] = [];
-    const err: string[] = [];
-    const spyOut = vi.spyOn(process.stdout, "write").mockImplementation((s: string | Uint8Array) => out.push(String(s)) > 0);
-    const spyErr = vi.spyOn(process.stderr, "write").mockImplementation((s: string | Uint8Array) => err.push(String(s)) > 0);
-    let code: number;
-    try {
-      code = await main(["info", path]);
-    } finally {
-      spyOut.mockRestore();
-      spyErr.mockRestore();
-    }
+    const { code, out: text, err } = await runInfo(path);
     expect(code).toBe(1);
-    const text = out.join("");
     expect(text).toMatch(/^damaged regions read past: 1 /m);
     expect(text).toMatch(/^\/imu\/data\n {2}type sensor_msgs\/Imu, encoding ros1, [\d,]+ messages/m);
-    expect(err.join("")).toMatch(/at byte offset \d+: the file is truncated/);
+    expect(err).toMatch(/at byte offset \d+: the file is truncated/);
   });
 });

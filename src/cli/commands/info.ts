@@ -72,7 +72,7 @@ export function registerInfo(program: Command): void {
         facts = await recordingFacts(recording);
       } catch (err) {
         if (err instanceof RecordingError) {
-          throw new CliError(`${file} ${err.message}`, 1);
+          throw new CliError(err.in(file), 1);
         }
         throw err;
       } finally {
@@ -81,7 +81,7 @@ export function registerInfo(program: Command): void {
       process.stdout.write(opts.json === true ? `${JSON.stringify({ file, ...facts })}\n` : `${describeFacts(file, facts).join("\n")}\n`);
       if (facts.damages.length > 0) {
         // The facts above are those of everything readable; the damage still fails the command.
-        throw new CliError(`${file} ${RecordingError.afterDamage(facts.damages.map((d) => ({ ...d, lost: undefined }))).message}`, 1);
+        throw new CliError(RecordingError.afterDamage(facts.damages.map((d) => ({ ...d, lost: undefined }))).in(file), 1);
       }
     });
 }

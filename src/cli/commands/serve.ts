@@ -452,7 +452,7 @@ export async function startServe(options: ServeOptions): Promise<ServeHandle> {
       } catch (err) {
         if (err instanceof RecordingError) {
           log(`read error: ${err.message} (everything readable before it was served)`);
-          throw new CliError(`${options.file} ${err.message} (everything readable was served)`, 1);
+          throw new CliError(`${err.in(options.file)} (everything readable was served)`, 1);
         }
         throw err;
       }
