@@ -199,7 +199,7 @@ export class BagRecording implements Recording {
         return new BagRecording(source, bag, decompressors, indexedInfo(bag, source.size), undefined);
       } catch (err) {
         problem = `the index at byte ${indexPos} is unreadable: ${reasonOf(err)}`;
-        indexDamage = { offset: err instanceof RecordingError ? err.offset : indexPos, reason: `${problem}; the file was read sequentially instead` };
+        indexDamage = { offset: err instanceof RecordingError ? (err.offset ?? indexPos) : indexPos, reason: `${problem}; the file was read sequentially instead` };
       }
     }
     const info = unindexedInfo("ros1bag", "ros1", problem, source.size);
