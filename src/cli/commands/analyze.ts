@@ -16,6 +16,7 @@ import {
   type PipelineTuple,
 } from "../../pipeline";
 import { DiagnosisExtension } from "../../pipeline/diagnosis";
+import { countOf, countText } from "../../pipeline/diagnosis/format";
 import type { ExtensionOutput } from "../../pipeline/types";
 import {
   DEFAULT_MAX_CHUNK_BYTES,
@@ -475,7 +476,15 @@ export async function runAnalyze(options: AnalyzeOptions): Promise<AnalyzeResult
       ...describeSummary(summary, pipeline),
     ];
     if (unreadable.length > 0) {
-      lines.push(`damaged regions skipped: ${unreadable.length} (${lost} messages lost by the index's count)`);
+      // Damage that names no topic (a region the index did not cover, a message on a channel no
+      // record defines, SQLite rows) has no count of what it held.
+      const uncounted = unreadable.some((u) => u.lost == undefined);
+      const held = !uncounted
+        ? `${countOf(lost, "message")} on the analyzed topics lost, by the index's count`
+        : lost > 0
+          ? `at least ${countOf(lost, "message")} on the analyzed topics lost, by the index's count; for the others, how many of their messages were on these topics is not known`
+          : "how many of their messages were on the analyzed topics is not known";
+      lines.push(`damaged regions skipped: ${countText(unreadable.length)} (${held})`);
     }
     const files: string[] = [];
     if (folder) {
