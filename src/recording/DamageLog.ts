@@ -27,6 +27,14 @@ export class DamageLog {
     this.#onDamage?.(damage);
   }
 
+  /**
+   * Takes over the damages of an inner read that went past them (`RecordingError.readPast`),
+   * which already reported them to the same `onDamage`.
+   */
+  public adopt(damages: readonly RecordingDamage[]): void {
+    this.#list.push(...damages);
+  }
+
   /** Ends a read: throws `RecordingError.afterDamage` when anything was skipped. */
   public finish(): void {
     if (this.#list.length > 0) {

@@ -35,7 +35,8 @@ export class MergedRecording implements Recording {
 
   /**
    * `parts` in file order; `format` is what the whole is (e.g. "rosbag2"); `names`, one per part,
-   * name the file in what a damaged part reports (its offsets are its own).
+   * name the file in what a damaged part reports at a byte offset (its offsets are its own). A
+   * damage without an offset (SQLite rows, messages of a part) already names its file.
    */
   public constructor(parts: readonly Recording[], format: RecordingInfo["format"], names?: readonly string[]) {
     this.#parts = parts;
@@ -65,7 +66,7 @@ export class MergedRecording implements Recording {
       decode: options.decode,
       onDamage: (d) => {
         const name = this.#names?.[order];
-        const named: RecordingDamage = name == undefined ? d : { ...d, reason: `${name}: ${d.reason}` };
+        const named: RecordingDamage = name == undefined || d.offset == undefined ? d : { ...d, reason: `${name}: ${d.reason}` };
         damages.push(named);
         options.onDamage?.(named);
       },

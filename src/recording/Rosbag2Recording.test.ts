@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
 
 import { ArrayByteSource } from "./ByteSource";
-import { RecordingError } from "./RecordingError";
+import { RecordingError, type RecordingDamage } from "./RecordingError";
 import { openRecording } from "./openRecording";
 import { openRecordingFile } from "./openRecordingFile";
 import { sqlJsWasmCandidates, loadSqlJsNode } from "./sqlJsNode";
@@ -371,6 +371,56 @@ describe("rosbag2 sqlite3 files written here (layouts, split order, compression)
       const recording = await openRecordingFile(folder);
       expect(labels(await drain(recording)), folder).toEqual(["hello", "world"]);
       await recording.close();
+    }
+  });
+
+  it("a message that does not decompress is one skipped message, counted on its topic: the messages after it are read", async () => {
+    const topics = [{ name: "/chatter", type: "std_msgs/msg/String" }];
+    const good = (label: string): Uint8Array => new Uint8Array(zstd.compress(stringMessage(label)));
+    const bad = new Uint8Array([1, 2, 3, 4]); // not a zstd frame
+    // .db3 storage.
+    const db3 = join(dir, "bad-row");
+    await mkdir(db3, { recursive: true });
+    await writeFile(
+      join(db3, "r_0.db3"),
+      await writeDb3(topics, [
+        { topicId: 1, timestamp: 1n, data: good("hello") },
+        { topicId: 1, timestamp: 2n, data: bad },
+        { topicId: 1, timestamp: 3n, data: good("world") },
+      ]),
+    );
+    await writeFile(join(db3, "metadata.yaml"), metadataYaml({ files: ["r_0.db3"], topics: [{ name: "/chatter", type: "std_msgs/msg/String", count: 3 }], compressionMode: "MESSAGE" }));
+    // MCAP storage.
+    const mcap = join(dir, "bad-mcap-message");
+    await mkdir(mcap, { recursive: true });
+    const channels = [{ topic: "/chatter", schemaName: "std_msgs/msg/String", schemaEncoding: "ros2msg", schema: "string data", messageEncoding: "cdr" }];
+    await writeFile(
+      join(mcap, "m_0.mcap"),
+      await writeMcap(channels, [good("hello"), bad, good("world")].map((data, i) => ({ channel: 0, logTime: BigInt(i + 1), data }))),
+    );
+    await writeFile(join(mcap, "metadata.yaml"), metadataYaml({ files: ["m_0.mcap"], topics: [{ name: "/chatter", type: "std_msgs/msg/String", count: 3 }], compressionMode: "MESSAGE", storage: "mcap" }));
+    for (const [folder, file] of [[db3, "r_0.db3"], [mcap, "m_0.mcap"]] as const) {
+      const reported: RecordingDamage[] = [];
+      const recording = await openRecordingFile(folder);
+      const read: RecordedMessage[] = [];
+      let error: unknown;
+      try {
+        for await (const m of recording.messages({ onDamage: (d) => reported.push(d) })) {
+          read.push(m);
+        }
+      } catch (err) {
+        error = err;
+      }
+      await recording.close();
+      expect(labels(read), folder).toEqual(["hello", "world"]);
+      expect(error).toBeInstanceOf(RecordingError);
+      expect((error as RecordingError).readPast).toBe(true);
+      const damages = (error as RecordingError).damages;
+      expect(damages).toHaveLength(1);
+      expect(damages[0]!.offset).toBeUndefined();
+      expect(damages[0]!.reason).toMatch(new RegExp(`^${folder}/${file.replace(".", "\\.")}: (message rows|messages) do not decompress: 1 skipped \\(the first: .*not a zstd frame`));
+      expect(damages[0]!.lost).toEqual(new Map([["/chatter", 1]]));
+      expect(reported).toEqual(damages);
     }
   });
 

@@ -1,7 +1,9 @@
 import { ArrayByteSource, type ByteSource } from "./ByteSource";
+import { DamageLog } from "./DamageLog";
 import { McapRecording } from "./McapRecording";
 import { MergedRecording } from "./MergedRecording";
 import { RecordingError, errorText } from "./RecordingError";
+import { SkippedMessages } from "./SkippedMessages";
 import { SQLITE_MAGIC, Sqlite3Recording } from "./Sqlite3Recording";
 import type { Decompressors } from "./decompress";
 import { toRecordedMessage, type ChannelEntry } from "./recordedMessage";
@@ -58,21 +60,40 @@ class MessageDecompressing implements Recording {
   public async *messages(options: ReadOptions = {}): AsyncIterableIterator<RecordedMessage> {
     const decode = options.decode === false ? "raw" : "decode";
     const entries = new Map<string, ChannelEntry>();
-    for await (const m of this.#inner.messages({ ...options, decode: false })) {
-      let entry = entries.get(m.topic);
-      if (!entry) {
-        entry = { channel: m.channel };
-        entries.set(m.topic, entry);
+    const damage = new DamageLog(options.onDamage);
+    const undecompressed = new SkippedMessages(`${this.#name}: messages do not decompress`);
+    try {
+      for await (const m of this.#inner.messages({ ...options, decode: false })) {
+        let entry = entries.get(m.topic);
+        if (!entry) {
+          entry = { channel: m.channel };
+          entries.set(m.topic, entry);
+        }
+        let data: Uint8Array;
+        try {
+          data = decompressZstd(m.data, this.#decompressors, `a message on ${m.topic} ${receivedAt(this.#name, m)}`);
+        } catch (err) {
+          // One bad message is one skipped message: the messages after it are read.
+          undecompressed.add(errorText(err), m.topic);
+          continue;
+        }
+        yield toRecordedMessage(entry, data, m.receiveTime, decode, 0, m, (x) => receivedAt(this.#name, x));
       }
-      let data: Uint8Array;
-      try {
-        data = decompressZstd(m.data, this.#decompressors, `a message on ${m.topic}`);
-      } catch (err) {
-        throw new RecordingError(undefined, `${this.#name}: ${errorText(err)}`, { cause: err });
+    } catch (err) {
+      // The part's own damage, already reported: it joins this read's.
+      if (!(err instanceof RecordingError && err.readPast)) {
+        throw err;
       }
-      yield toRecordedMessage(entry, data, m.receiveTime, decode, 0, m, (x) => `(${this.#name}, receive time ${x.receiveTime.sec}.${String(x.receiveTime.nsec).padStart(9, "0")})`);
+      damage.adopt(err.damages);
     }
+    undecompressed.report(damage);
+    damage.finish();
   }
+}
+
+/** "(file, receive time s.nnnnnnnnn)": where a message of a rosbag2 part is. */
+function receivedAt(name: string, m: Pick<RecordedMessage, "receiveTime">): string {
+  return `(${name}, receive time ${m.receiveTime.sec}.${String(m.receiveTime.nsec).padStart(9, "0")})`;
 }
 
 /**
@@ -92,9 +113,10 @@ async function openPart(
       throw new RecordingError(undefined, `${name}: files are compressed with "${format}"; Lockstep reads zstd`);
     }
     try {
+      // decompressZstd's reason starts with the name it is given: the file's.
       bytes = new ArrayByteSource(decompressZstd(await source.read(0, source.size), options.decompressors, name));
     } catch (err) {
-      throw new RecordingError(undefined, `${name}: ${errorText(err)}`, { cause: err });
+      throw new RecordingError(undefined, errorText(err), { cause: err });
     }
   }
   const head = await bytes.read(0, Math.min(bytes.size, SQLITE_MAGIC.length));

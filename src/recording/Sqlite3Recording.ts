@@ -3,6 +3,7 @@ import type { Database, SqlValue, Statement } from "@foxglove/sql.js";
 import type { ByteSource } from "./ByteSource";
 import { DamageLog } from "./DamageLog";
 import { RecordingError, errorText } from "./RecordingError";
+import { SkippedMessages } from "./SkippedMessages";
 import type { Decompressors } from "./decompress";
 import { reportProgress, toRecordedMessage, type ChannelEntry } from "./recordedMessage";
 import { standardRos2Definition } from "./ros2Definitions";
@@ -240,8 +241,9 @@ export class Sqlite3Recording implements Recording {
         throw unreadableTable(name, "messages", err);
       }
       // Rows no reader can place are skipped and counted (one line each kind, however many).
-      const orphans = new SkippedRows(`${name}: message rows name a topic_id its topics table does not have`);
-      const untimed = new SkippedRows(`${name}: message rows have a timestamp that is not a whole number of nanoseconds`);
+      const orphans = new SkippedMessages(`${name}: message rows name a topic_id its topics table does not have`);
+      const untimed = new SkippedMessages(`${name}: message rows have a timestamp that is not a whole number of nanoseconds`);
+      const undecompressed = new SkippedMessages(`${name}: message rows do not decompress`);
       // Where SQLite found the file malformed (the rows after it cannot be reached), if it did.
       let malformed: string | undefined;
       try {
@@ -270,7 +272,7 @@ export class Sqlite3Recording implements Recording {
           }
           const stampText = String(stamp);
           if (!/^\d{1,20}$/.test(stampText)) {
-            untimed.add(`row ${String(rowId)} on ${entry.channel.topic}, timestamp "${stampText.slice(0, 40)}"`);
+            untimed.add(`row ${String(rowId)} on ${entry.channel.topic}, timestamp "${stampText.slice(0, 40)}"`, entry.channel.topic);
             continue;
           }
           const time = timeOfNsText(stampText);
@@ -279,7 +281,9 @@ export class Sqlite3Recording implements Recording {
             try {
               data = decompressZstd(data, decompressors, `message row ${String(rowId)} on ${entry.channel.topic}`);
             } catch (err) {
-              throw new RecordingError(undefined, `${name}: ${errorText(err)}`, { cause: err });
+              // One bad row is one skipped message: the rows after it are read.
+              undecompressed.add(errorText(err), entry.channel.topic);
+              continue;
             }
           }
           yield toRecordedMessage(entry, data, time, decode, 0, { name, rowId: String(rowId), time }, describeRow);
@@ -292,7 +296,7 @@ export class Sqlite3Recording implements Recording {
         statement.free();
       }
       const damage = new DamageLog(options.onDamage);
-      for (const skipped of [orphans, untimed]) {
+      for (const skipped of [orphans, untimed, undecompressed]) {
         skipped.report(damage);
       }
       if (malformed != undefined) {
@@ -303,30 +307,6 @@ export class Sqlite3Recording implements Recording {
       db.close();
     }
     reportProgress(options, total, total);
-  }
-}
-
-/** Message rows of one kind that were skipped: how many, and the first, for one damage line. */
-class SkippedRows {
-  readonly #what: string;
-  #count = 0;
-  #first = "";
-
-  public constructor(what: string) {
-    this.#what = what;
-  }
-
-  public add(row: string): void {
-    if (this.#count++ === 0) {
-      this.#first = row;
-    }
-  }
-
-  /** Adds the damage line (without an offset: rows have no byte offset of their own) when any was skipped. */
-  public report(damage: DamageLog): void {
-    if (this.#count > 0) {
-      damage.add(undefined, `${this.#what}: ${this.#count} skipped (the first: ${this.#first})`);
-    }
   }
 }
 

@@ -1,3 +1,4 @@
+import { errorText } from "./RecordingError";
 import type { Decompressors } from "./decompress";
 
 const ZSTD_MAGIC = 0xfd2fb528;
@@ -41,8 +42,8 @@ export function zstdFrameContentSize(data: Uint8Array): number | undefined {
 
 /**
  * Decompresses one zstd frame (a rosbag2 per-message or per-file compressed payload) with the
- * shared WebAssembly decompressors. Throws an Error saying what is wrong: not zstd, no declared
- * size, or corrupt data.
+ * shared WebAssembly decompressors. Throws an Error that starts with `what` and says what is
+ * wrong: not zstd, no declared size, or corrupt data.
  */
 export function decompressZstd(data: Uint8Array, decompressors: Decompressors, what: string): Uint8Array {
   const size = zstdFrameContentSize(data);
@@ -51,7 +52,11 @@ export function decompressZstd(data: Uint8Array, decompressors: Decompressors, w
   }
   const zstd = decompressors.zstd;
   if (zstd == undefined) {
-    throw new Error("no zstd decompressor is available");
+    throw new Error(`${what} cannot be read: no zstd decompressor is available`);
   }
-  return zstd(data, size);
+  try {
+    return zstd(data, size);
+  } catch (err) {
+    throw new Error(`${what} does not decompress (corrupt zstd data): ${errorText(err)}`);
+  }
 }

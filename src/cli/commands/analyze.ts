@@ -361,7 +361,10 @@ export async function runAnalyze(options: AnalyzeOptions): Promise<AnalyzeResult
     const onDamage = (damage: RecordingDamage): void => {
       unreadable.push({ offset: damage.offset ?? null, reason: damage.reason, lost: damage.lost ? Object.fromEntries(damage.lost) : null });
       for (const [topic, count] of damage.lost ?? []) {
-        const detail = `${count} messages on ${topic} were in the damaged chunk at ${damageText(damage)}`;
+        const detail =
+          damage.offset == undefined
+            ? `${countOf(count, "message")} on ${topic} skipped: ${damage.reason}`
+            : `${countOf(count, "message")} on ${topic} in the damaged chunk at ${damageText(damage)}`;
         dropsFile?.add(
           JSON.stringify({ topic, stamp: null, reason: "unreadable-chunk", stage: "read", offset: damage.offset, count, detail }),
         );
