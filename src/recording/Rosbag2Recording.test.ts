@@ -374,6 +374,16 @@ describe("rosbag2 sqlite3 files written here (layouts, split order, compression)
     }
   });
 
+  it("two topic rows with one name: the topic's count is both rows' messages, and every message is read", async () => {
+    const topics = [
+      { name: "/chatter", type: "std_msgs/msg/String" },
+      { name: "/chatter", type: "std_msgs/msg/String" },
+    ];
+    const recording = await openRecording(new ArrayByteSource(await writeDb3(topics, [row(1, 1n, "a"), row(2, 2n, "b"), row(2, 3n, "c")])));
+    expect(recording.info.messageCounts?.get("/chatter")).toBe(3);
+    expect(labels(await drain(recording))).toEqual(["a", "b", "c"]);
+  });
+
   it("a message that does not decompress is one skipped message, counted on its topic: the messages after it are read", async () => {
     const topics = [{ name: "/chatter", type: "std_msgs/msg/String" }];
     const good = (label: string): Uint8Array => new Uint8Array(zstd.compress(stringMessage(label)));

@@ -67,7 +67,8 @@ function messagesSummary(db: Database, topicById: ReadonlyMap<number, string>): 
     for (const [id, n] of db.exec("select topic_id, count(*) from messages group by topic_id")[0]?.values ?? []) {
       const topic = topicById.get(Number(id));
       if (topic != undefined) {
-        counts.set(topic, Number(n));
+        // Two topic rows may share a name (a damaged or hand-made file): their counts add up.
+        counts.set(topic, (counts.get(topic) ?? 0) + Number(n));
       }
     }
     const [min, max] = db.exec("select cast(min(timestamp) as text), cast(max(timestamp) as text) from messages")[0]?.values[0] ?? [];
