@@ -204,7 +204,7 @@ export class BagRecording implements Recording {
         await checkIndexLayout(source, indexPos, headerFields, limit);
         // @foxglove/rosbag reads everything from the index position to the end of the file at once.
         try {
-          checkStoredSize("index section", "index", source.size - indexPos, limit);
+          checkStoredSize("the index section", "index", source.size - indexPos, limit);
         } catch (err) {
           throw new RecordingError(indexPos, errorText(err));
         }
@@ -722,7 +722,7 @@ async function readRecordHeader(source: ByteSource, pos: number, indexPos?: numb
  */
 async function readRecordData(source: ByteSource, record: RecordHeader, pos: number, kind: "chunk" | "connection", limit: number): Promise<Uint8Array> {
   try {
-    checkStoredSize(`${kind} record`, kind === "chunk" ? "chunk" : "record", record.dataLength, limit);
+    checkStoredSize(`the ${kind} record here`, kind === "chunk" ? "chunk" : "record", record.dataLength, limit);
   } catch (err) {
     throw new RecordingError(pos, errorText(err));
   }

@@ -100,13 +100,14 @@ export function checkChunkSize(size: number, limit: number): void {
 
 /**
  * Throws when a record or section of `size` stored bytes (what reading it would load) exceeds
- * `limit`, before it is read: a sentence naming `what` it is ("chunk record") and the sizes, why a
- * file may hold that (a damaged length, or an unusually large `kind`) and how to raise the limit.
+ * `limit`, before it is read: a sentence naming `what` it is ("the chunk record here") and the
+ * sizes, why a file may hold that (a damaged length, or an unusually large `kind`) and how to
+ * raise the limit.
  */
 export function checkStoredSize(what: string, kind: string, size: number, limit: number): void {
   if (size > limit) {
     throw new Error(
-      `the ${what} here holds ${size} bytes, more than the limit of ${limit} ` +
+      `${what} holds ${size} bytes, more than the limit of ${limit} ` +
         `(a damaged length or an unusually large ${kind}; raise the limit with --max-chunk-size if the recording is genuine)`,
     );
   }
