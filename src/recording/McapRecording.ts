@@ -184,7 +184,7 @@ export class McapRecording implements Recording {
       read: async (offset: bigint, length: bigint) => {
         // @mcap/core reads the Header record and the whole summary section at once, by the
         // lengths the file gives.
-        checkStoredSize(offset === 8n ? "the Header record" : `the summary section at byte ${offset}`, offset === 8n ? "record" : "summary", Number(length), limit);
+        checkStoredSize(offset === 8n ? "the Header record" : `the summary section at byte ${offset}`, offset === 8n ? "record" : "summary", length, limit);
         return await source.read(Number(offset), Number(length));
       },
     };

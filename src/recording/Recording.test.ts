@@ -700,6 +700,19 @@ describe("MCAP records larger than the read limit", () => {
     expect(source.largestRead).toBeLessThan(2 ** 16);
   });
 
+  it("a Header record whose length field is 2^64 - 1 is not read; its size is named exactly, and the file read sequentially", async () => {
+    const { bytes: written, messages } = await fixture();
+    const bytes = written.slice();
+    new DataView(bytes.buffer).setBigUint64(9, 2n ** 64n - 1n, true);
+    const source = new ReadSizeProbe(bytes);
+    const recording = await openRecording(source);
+    expect(recording.info.indexProblem).toBe(
+      "the summary section is unusable: the Header record holds 18446744073709551624 bytes, more than the limit of 67108864 (a damaged length or an unusually large record; raise the limit with --max-chunk-size if the recording is genuine)",
+    );
+    const { messages: read } = await drain(recording);
+    expect(times(read)).toEqual(messages.map((m) => m.logTime));
+  });
+
   for (const read of ["indexed", "sequential"] as const) {
     it(`${read}: a chunk whose record length is 2^62 is one damage at its offset; every other chunk is delivered in order`, async () => {
       // Compressed: the records inside the chunk cannot be taken for records of the file.

@@ -101,10 +101,10 @@ export function checkChunkSize(size: number, limit: number): void {
 /**
  * Throws when a record or section of `size` stored bytes (what reading it would load) exceeds
  * `limit`, before it is read: a sentence naming `what` it is ("the chunk record here") and the
- * sizes, why a file may hold that (a damaged length, or an unusually large `kind`) and how to
- * raise the limit.
+ * sizes (a bigint exactly as the file gives it), why a file may hold that (a damaged length, or an
+ * unusually large `kind`) and how to raise the limit.
  */
-export function checkStoredSize(what: string, kind: string, size: number, limit: number): void {
+export function checkStoredSize(what: string, kind: string, size: number | bigint, limit: number): void {
   if (size > limit) {
     throw new Error(
       `${what} holds ${size} bytes, more than the limit of ${limit} ` +
