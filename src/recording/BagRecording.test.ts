@@ -11,6 +11,8 @@ import {
   type BagFixtureConnection,
   type BagFixtureMessage,
 } from "./testing/bagFixtures";
+import { lz4StoredFrame } from "./testing/lz4Frame";
+import { ReadSizeProbe } from "./testing/readSizeProbe";
 import type { RecordedMessage, Recording } from "./types";
 
 const CONNECTIONS: BagFixtureConnection[] = [
@@ -261,5 +263,104 @@ describe("a bag whose index lies", () => {
           "the index is damaged, so these messages may have been delivered out of receive-time order (rosbag reindex rebuilds the index)",
       ],
     ]);
+  });
+});
+
+describe("a bag record larger than the read limit", () => {
+  /** The second chunk's messages are larger: it alone exceeds a limit just under its size. */
+  const messages: BagFixtureMessage[] = MESSAGES.map((m, i) =>
+    i >= 50 && i < 100 ? { ...m, data: new Uint8Array(200).fill(i) } : m,
+  );
+  /** Receive time and first byte of each message delivered, in order. */
+  const delivered = (got: readonly RecordedMessage[]): string[] => got.map((m) => `${m.receiveTime.sec}.${m.receiveTime.nsec}:${m.data[0]!}`);
+  /** The same for the messages written outside chunk `skipped`. */
+  const written = (skipped: { messages: number[] }): string[] =>
+    messages.filter((_, i) => !skipped.messages.includes(i)).map((m) => `${m.sec}.${m.nsec}:${m.data[0]!}`);
+  /** The bytes a read may ask for beyond the limit: a record header, a block of the index. */
+  const SLACK = 8192;
+  const dataLength = (bytes: Uint8Array, pos: number): number =>
+    new DataView(bytes.buffer, bytes.byteOffset).getUint32(bagDataLengthAt(bytes, pos), true);
+  const tooLarge = (n: number, limit: number): string =>
+    `the chunk is unreadable: the chunk record here holds ${n} bytes, more than the limit of ${limit} (a damaged length or an unusually large chunk; raise the limit with --max-chunk-size if the recording is genuine)`;
+
+  for (const [compression, compress] of [
+    ["uncompressed", undefined],
+    ["lz4", (data: Uint8Array) => ({ compression: "lz4", data: lz4StoredFrame(data) })],
+  ] as const) {
+    it(`${compression}, indexed: the chunk is never read; it is one damage at its offset with the index's counts, every other chunk is delivered in order`, async () => {
+      const bag = writeBag(CONNECTIONS, messages, { compress });
+      const big = bag.chunks[1]!;
+      const stored = dataLength(bag.bytes, big.offset);
+      const limit = stored - 1;
+      expect(bag.chunks.filter((c) => dataLength(bag.bytes, c.offset) > limit)).toEqual([big]);
+      const source = new ReadSizeProbe(bag.bytes);
+      const recording = await openRecording(source, { maxChunkBytes: limit });
+      expect(recording.info.indexed).toBe(true);
+      const { messages: got, error } = await drain(recording);
+      expect(error?.damages).toEqual([{ offset: big.offset, reason: tooLarge(stored, limit), lost: new Map([["/a", 25], ["/b", 25]]) }]);
+      expect(delivered(got)).toEqual(written(big));
+      expect(source.largestRead).toBeLessThanOrEqual(limit + SLACK);
+    });
+  }
+
+  it("read sequentially: the chunk is never read; it is one damage at its offset, and the chunks after it are delivered", async () => {
+    const bag = writeBag(CONNECTIONS, messages, { noIndex: true });
+    const big = bag.chunks[1]!;
+    const stored = dataLength(bag.bytes, big.offset);
+    const source = new ReadSizeProbe(bag.bytes);
+    const { messages: got, error } = await drain(await openRecording(source, { maxChunkBytes: stored - 1 }));
+    expect(error?.damages.map((d) => [d.offset, d.reason])).toEqual([[big.offset, tooLarge(stored, stored - 1)]]);
+    expect(delivered(got)).toEqual(written(big));
+    expect(source.largestRead).toBeLessThanOrEqual(stored - 1 + SLACK);
+  });
+
+  it("a connection record of the index larger than the limit is not read: the index is named, in the same words", async () => {
+    const bag = writeBag(CONNECTIONS, MESSAGES);
+    const connection = recordsFrom(bag.bytes, bag.indexPos)[0]!;
+    const stored = dataLength(bag.bytes, connection);
+    const source = new ReadSizeProbe(bag.bytes);
+    const recording = await openRecording(source, { maxChunkBytes: stored - 1 });
+    expect(recording.info.indexProblem).toBe(
+      `the index at byte ${bag.indexPos} is unreadable: the data of the connection record at byte ${connection} is unreadable: the connection record here holds ${stored} bytes, more than the limit of ${stored - 1} (a damaged length or an unusually large record; raise the limit with --max-chunk-size if the recording is genuine)`,
+    );
+    expect(source.largestRead).toBeLessThanOrEqual(stored - 1 + SLACK);
+  });
+
+  it("an index larger than the limit is not read: the index is named, and the file read sequentially", async () => {
+    const bag = writeBag(CONNECTIONS, MESSAGES);
+    const limit = dataLength(bag.bytes, bag.chunks[0]!.offset);
+    const indexBytes = bag.bytes.length - bag.indexPos;
+    // Zeros after the chunk infos: the index section, which is read whole, exceeds the limit.
+    const grown = new Uint8Array(bag.bytes.length + limit);
+    grown.set(bag.bytes);
+    const source = new ReadSizeProbe(grown);
+    const recording = await openRecording(source, { maxChunkBytes: limit });
+    expect(recording.info.indexed).toBe(false);
+    expect(recording.info.indexProblem).toBe(
+      `the index at byte ${bag.indexPos} is unreadable: the index section holds ${indexBytes + limit} bytes, more than the limit of ${limit} (a damaged length or an unusually large index; raise the limit with --max-chunk-size if the recording is genuine)`,
+    );
+    expect(source.largestRead).toBeLessThanOrEqual(limit + SLACK);
+  });
+
+  it("a chunk data length of 0xFFFFFFFF in a 5 GiB file, before its index: refused unread, the other chunks delivered", async () => {
+    const bag = writeBag(CONNECTIONS, MESSAGES);
+    const chunk = bag.chunks[1]!;
+    // The bag as a 5 GiB file: its chunks, zeros, then its index.
+    const indexAt = 5 * 2 ** 30;
+    const head = bag.bytes.slice(0, bag.indexPos);
+    new DataView(head.buffer).setBigUint64(bagFieldAt(head, 13, "index_pos"), BigInt(indexAt), true);
+    setU32(head, bagDataLengthAt(head, chunk.offset), 0xffffffff);
+    const source = new ReadSizeProbe(
+      [{ at: 0, bytes: head }, { at: indexAt, bytes: bag.bytes.subarray(bag.indexPos) }],
+      indexAt + bag.bytes.length - bag.indexPos,
+    );
+    const recording = await openRecording(source);
+    expect(recording.info.indexed).toBe(true);
+    const { messages: got, error } = await drain(recording);
+    expect(error?.damages).toEqual([
+      { offset: chunk.offset, reason: tooLarge(0xffffffff, 64 * 1024 * 1024), lost: new Map([["/a", 25], ["/b", 25]]) },
+    ]);
+    expect(got.length).toBe(MESSAGES.length - chunk.messages.length);
+    expect(source.largestRead).toBeLessThanOrEqual(SLACK);
   });
 });

@@ -4,7 +4,7 @@ import type { ByteSource } from "./ByteSource";
 import { mergeChunks, ScanMerge, timeLess } from "./ChunkMerge";
 import { DamageLog } from "./DamageLog";
 import { RecordingError, errorText, reasonOf } from "./RecordingError";
-import type { Decompressors } from "./decompress";
+import { DEFAULT_MAX_CHUNK_BYTES, checkStoredSize, type Decompressors, type OpenOptions } from "./decompress";
 import { reportProgress, toRecordedMessage, unindexedInfo, type ChannelEntry } from "./recordedMessage";
 import type {
   ReadOptions,
@@ -120,13 +120,16 @@ function u64(field: Uint8Array | undefined, name: string, offset: number): numbe
  * bag whose index is missing or unreadable (recording interrupted, file truncated) is read by a
  * sequential recovery scan, in the same order as far as chunks start in time order (`ScanMerge`).
  * Either way a damaged chunk or record is skipped and reading goes on: from the index's next
- * chunk, or (scanning) from the next position where a well-formed record starts.
+ * chunk, or (scanning) from the next position where a well-formed record starts. No record whose
+ * data exceeds `maxChunkBytes` is read (see `OpenOptions`): it is damage, skipped like any other.
  */
 export class BagRecording implements Recording {
   public readonly info: RecordingInfo;
   readonly #source: ByteSource;
   readonly #bag: Bag | undefined;
   readonly #decompressors: Decompressors;
+  /** The most bytes of one record's data that are read (`OpenOptions.maxChunkBytes`). */
+  readonly #maxChunkBytes: number;
   /** Set when the bag header points past the end of the file: a truncated file. */
   readonly #truncatedIndexAt: number | undefined;
   /**
@@ -144,6 +147,7 @@ export class BagRecording implements Recording {
     source: ByteSource,
     bag: Bag | undefined,
     decompressors: Decompressors,
+    maxChunkBytes: number,
     info: RecordingInfo,
     truncatedIndexAt: number | undefined,
     indexPos?: number,
@@ -152,6 +156,7 @@ export class BagRecording implements Recording {
     this.#source = source;
     this.#bag = bag;
     this.#decompressors = decompressors;
+    this.#maxChunkBytes = maxChunkBytes;
     this.info = info;
     this.#truncatedIndexAt = truncatedIndexAt;
     this.#indexPos = indexPos;
@@ -160,9 +165,12 @@ export class BagRecording implements Recording {
 
   /**
    * Opens a bag. Throws RecordingError when it is not a ROS bag 2.0 or its header record is
-   * unreadable; an unusable index is not an error here (see `info.indexed`).
+   * unreadable; an unusable index is not an error here (see `info.indexed`), nor is one larger
+   * than `options.maxChunkBytes`, which is not read. `decompressors` should be bounded by the
+   * same limit (`loadDecompressors(options)`).
    */
-  public static async open(source: ByteSource, decompressors: Decompressors): Promise<BagRecording> {
+  public static async open(source: ByteSource, decompressors: Decompressors, options: OpenOptions = {}): Promise<BagRecording> {
+    const limit = options.maxChunkBytes ?? DEFAULT_MAX_CHUNK_BYTES;
     if (source.size < FIRST_RECORD || textDecoder.decode(await source.read(0, FIRST_RECORD)) !== MAGIC) {
       throw new RecordingError(0, 'not a ROS bag 2.0 (the file does not start with "#ROSBAG V2.0")');
     }
@@ -193,10 +201,16 @@ export class BagRecording implements Recording {
     } else {
       const bag = new Bag({ read: async (o, l) => await source.read(o, l), size: () => source.size }, { parse: false });
       try {
-        await checkIndexLayout(source, indexPos, headerFields);
+        await checkIndexLayout(source, indexPos, headerFields, limit);
+        // @foxglove/rosbag reads everything from the index position to the end of the file at once.
+        try {
+          checkStoredSize("the index section", "index", source.size - indexPos, limit);
+        } catch (err) {
+          throw new RecordingError(indexPos, errorText(err));
+        }
         await bag.open();
         await checkChunkInfos(bag, source, indexPos);
-        return new BagRecording(source, bag, decompressors, indexedInfo(bag, source.size), undefined);
+        return new BagRecording(source, bag, decompressors, limit, indexedInfo(bag, source.size), undefined);
       } catch (err) {
         problem = `the index at byte ${indexPos} is unreadable: ${reasonOf(err)}`;
         indexDamage = { offset: err instanceof RecordingError ? (err.offset ?? indexPos) : indexPos, reason: `${problem}; the file was read sequentially instead` };
@@ -204,7 +218,7 @@ export class BagRecording implements Recording {
     }
     const info = unindexedInfo("ros1bag", "ros1", problem, source.size);
     const indexInFile = indexPos > FIRST_RECORD && indexPos < source.size ? indexPos : undefined;
-    return new BagRecording(source, undefined, decompressors, info, truncatedAt, indexInFile, indexDamage);
+    return new BagRecording(source, undefined, decompressors, limit, info, truncatedAt, indexInFile, indexDamage);
   }
 
   public messages(options: ReadOptions = {}): AsyncIterableIterator<RecordedMessage> {
@@ -295,18 +309,21 @@ export class BagRecording implements Recording {
     damage.finish();
   }
 
-  /** The decompressed data of a chunk record (bounded by the decompressors' size limit). */
+  /**
+   * The decompressed data of a chunk record: its stored bytes bounded by `maxChunkBytes`, what they
+   * decompress into by the decompressors' limit.
+   */
   async #chunkData(record: RecordHeader, pos: number): Promise<Uint8Array> {
     const compression = textDecoder.decode(record.fields.get("compression") ?? new Uint8Array());
     const size = u32(record.fields.get("size"), "size", pos);
     if (compression === "none") {
-      return await this.#source.read(record.dataOffset, record.dataLength);
+      return await readRecordData(this.#source, record, pos, "chunk", this.#maxChunkBytes);
     }
     const decompress = this.#decompressors[compression];
     if (!decompress) {
       throw new RecordingError(pos, `chunk uses unsupported compression "${compression}"`);
     }
-    const stored = await this.#source.read(record.dataOffset, record.dataLength);
+    const stored = await readRecordData(this.#source, record, pos, "chunk", this.#maxChunkBytes);
     try {
       return decompress(stored, size);
     } catch (err) {
@@ -377,7 +394,7 @@ export class BagRecording implements Recording {
         }
       } else if (record.op === OP_CONNECTION) {
         try {
-          const data = await source.read(record.dataOffset, record.dataLength);
+          const data = await readRecordData(source, record, pos, "connection", this.#maxChunkBytes);
           addConnection(record.fields, data, pos, connections, topics, defined);
         } catch (err) {
           report(pos, `the connection record is unreadable: ${reasonOf(err)}`);
@@ -410,7 +427,7 @@ export class BagRecording implements Recording {
       try {
         const record = await readRecordHeader(source, pos);
         if (record.op === OP_CONNECTION) {
-          addConnection(record.fields, await source.read(record.dataOffset, record.dataLength), pos, connections, topics, defined);
+          addConnection(record.fields, await readRecordData(source, record, pos, "connection", this.#maxChunkBytes), pos, connections, topics, defined);
         }
         pos = record.end;
       } catch {
@@ -432,9 +449,9 @@ interface IndexDamage {
  * negative): `conn_count` connection records start at the index position and `chunk_count` chunk
  * info records follow, no more and no fewer, each whole and with the fields and data size the
  * parser reads. Throws a RecordingError at the offending record (or at the bag header, for a
- * count) saying what the file holds instead.
+ * count) saying what the file holds instead. Reads no record data larger than `limit`.
  */
-async function checkIndexLayout(source: ByteSource, indexPos: number, header: Map<string, Uint8Array>): Promise<void> {
+async function checkIndexLayout(source: ByteSource, indexPos: number, header: Map<string, Uint8Array>, limit: number): Promise<void> {
   const connectionCount = u32(header.get("conn_count"), "conn_count", FIRST_RECORD);
   const chunkCount = u32(header.get("chunk_count"), "chunk_count", FIRST_RECORD);
   if (connectionCount === 0 && chunkCount > 0) {
@@ -471,7 +488,7 @@ async function checkIndexLayout(source: ByteSource, indexPos: number, header: Ma
     u32(record.fields.get("conn"), "conn", pos);
     let data: Map<string, Uint8Array>;
     try {
-      data = parseFields(await source.read(record.dataOffset, record.dataLength), pos);
+      data = parseFields(await readRecordData(source, record, pos, "connection", limit), pos);
     } catch (err) {
       throw new RecordingError(pos, `the data of the connection record at byte ${pos} is unreadable: ${reasonOf(err)}`, { cause: err });
     }
@@ -697,6 +714,19 @@ async function readRecordHeader(source: ByteSource, pos: number, indexPos?: numb
     );
   }
   return { op: opField[0]!, fields, dataOffset, dataLength, end: dataOffset + dataLength };
+}
+
+/**
+ * The data of the record at `pos` (a "chunk" or "connection" one, as `kind` says), read only when
+ * it holds at most `limit` bytes: else a RecordingError at `pos` names the sizes and the remedy.
+ */
+async function readRecordData(source: ByteSource, record: RecordHeader, pos: number, kind: "chunk" | "connection", limit: number): Promise<Uint8Array> {
+  try {
+    checkStoredSize(`the ${kind} record here`, kind === "chunk" ? "chunk" : "record", record.dataLength, limit);
+  } catch (err) {
+    throw new RecordingError(pos, errorText(err));
+  }
+  return await source.read(record.dataOffset, record.dataLength);
 }
 
 function addConnection(

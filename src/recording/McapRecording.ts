@@ -8,12 +8,13 @@ import { DamageLog } from "./DamageLog";
 import { RecordingError } from "./RecordingError";
 import { UndefinedChannelTally } from "./UndefinedChannelTally";
 import { crc32 } from "./crc32";
-import { DEFAULT_MAX_CHUNK_BYTES, toMcapHandlers, type Decompressors } from "./decompress";
+import { DEFAULT_MAX_CHUNK_BYTES, checkStoredSize, toMcapHandlers, type Decompressors } from "./decompress";
 import {
   checkChunkCrc,
   chunkRecordHeader,
   decompressChunkRecord,
   isWholeChunkRecord,
+  mcapRecordName,
   OP_CHUNK,
   RECORD_PREFIX,
   timeOf,
@@ -73,7 +74,8 @@ export interface McapReadOptions {
   /**
    * The bound the decompressors were loaded with (`OpenOptions.maxChunkBytes`, default
    * `DEFAULT_MAX_CHUNK_BYTES`): a chunk declaring more is never handed to the worker, and the
-   * reading thread's decompressor refuses it with the reason.
+   * reading thread's decompressor refuses it with the reason. No record, summary or index longer
+   * than it is read either.
    */
   readonly maxChunkBytes?: number;
 }
@@ -141,7 +143,8 @@ function learn(
  * after those read, so at most `parallelism + 1` chunks are held beyond what the merge holds. A damaged chunk or record never ends the read: it
  * is skipped (with what the message indexes say it held, when they are readable) and reading
  * goes on with the next chunk of the index or, without one, the next position where a
- * well-formed record starts.
+ * well-formed record starts. No record longer than `maxChunkBytes` is read: it is damage, skipped
+ * like any other; a summary longer than it is not used.
  */
 export class McapRecording implements Recording {
   public readonly info: RecordingInfo;
@@ -175,9 +178,15 @@ export class McapRecording implements Recording {
    * MiB) are left out, so the summary before them is used; every read names them as damage.
    */
   public static async open(source: ByteSource, decompressors: Decompressors, options: McapReadOptions = {}): Promise<McapRecording> {
+    const limit = options.maxChunkBytes ?? DEFAULT_MAX_CHUNK_BYTES;
     const readable = {
       size: async () => BigInt(source.size),
-      read: async (offset: bigint, length: bigint) => await source.read(Number(offset), Number(length)),
+      read: async (offset: bigint, length: bigint) => {
+        // @mcap/core reads the Header record and the whole summary section at once, by the
+        // lengths the file gives.
+        checkStoredSize(offset === 8n ? "the Header record" : `the summary section at byte ${offset}`, offset === 8n ? "record" : "summary", length, limit);
+        return await source.read(Number(offset), Number(length));
+      },
     };
     let reader: McapIndexedReader | undefined;
     let problem: string | undefined;
@@ -249,6 +258,7 @@ export class McapRecording implements Recording {
     const prefetch = new ChunkPrefetch<Chunk, PreparedChunk>(
       async (chunk) => {
         const { offset, length } = rangeOf(chunk);
+        checkStoredSize("the chunk record here", "chunk", length, this.#maxChunkBytes);
         return await this.#source.read(offset, length);
       },
       async (chunk, bytes) => await this.#prepare(rangeOf(chunk), bytes),
@@ -355,6 +365,9 @@ export class McapRecording implements Recording {
         return lost;
       }
       const start = offsets.reduce((a, b) => (a < b ? a : b));
+      if (index.messageIndexLength > BigInt(this.#maxChunkBytes)) {
+        return lost; // not read: what the chunk held is unknown
+      }
       const bytes = await this.#source.read(Number(start), Number(index.messageIndexLength));
       for (const r of readMessageIndexes(bytes, this.#handlers)) {
         const topic = entries.get(r.channelId)?.channel.topic;
@@ -424,6 +437,8 @@ export class McapRecording implements Recording {
       }
       let contents: RecordContents;
       try {
+        const name = op === OP_CHUNK ? "chunk" : (mcapRecordName(op) ?? `opcode ${op}`);
+        checkStoredSize(`the ${name} record here`, op === OP_CHUNK ? "chunk" : "record", length, this.#maxChunkBytes);
         contents = readRecords(known, await source.read(pos, length), this.#handlers, wanted);
         if (contents.undefinedChannels.size > 0 && !summaryLearned) {
           summaryLearned = true;
@@ -525,7 +540,9 @@ export class McapRecording implements Recording {
       // The summary's CRC runs from its start through the footer's summary offset field: a
       // summary elsewhere that does not match it is not trusted (a record flipped in it would
       // misname, and near the named start a run of records may parse by chance).
-      if (contents != undefined && (declaredCrc === 0 || crc32(await source.read(at, footer + 25 - at)) === declaredCrc)) {
+      // A summary longer than the limit is not read to check its CRC: it is used only unverified.
+      const summaryLength = footer + 25 - at;
+      if (contents != undefined && (declaredCrc === 0 || (summaryLength <= this.#maxChunkBytes && crc32(await source.read(at, summaryLength)) === declaredCrc))) {
         return contents;
       }
       if (at === start) {
@@ -549,7 +566,7 @@ export class McapRecording implements Recording {
       }
       p += length;
     }
-    if (p === at) {
+    if (p === at || p - at > this.#maxChunkBytes) {
       return undefined;
     }
     try {
@@ -589,7 +606,8 @@ export class McapRecording implements Recording {
       return false;
     }
     const length = prefixLength(bytes, i);
-    if (!Number.isSafeInteger(length) || pos + length > this.#source.size) {
+    // A record longer than the limit is never read, so never found either.
+    if (!Number.isSafeInteger(length) || pos + length > this.#source.size || length > this.#maxChunkBytes) {
       return false;
     }
     if (op === OP_FOOTER || op === OP_DATA_END) {

@@ -15,6 +15,7 @@ import { openRecordingFile } from "./openRecordingFile";
 import { lz4StoredFrame } from "./testing/lz4Frame";
 import { writeMcap, type FixtureChannel, type FixtureMessage } from "./testing/mcapFixtures";
 import { HAS_SHARED_DATA, sharedRecording } from "./testing/paths";
+import { ReadSizeProbe } from "./testing/readSizeProbe";
 import type { RecordedMessage, Recording } from "./types";
 import { readStamp } from "../messages";
 import { ROS1_VALUE_DEFINITION, ROS2_VALUE_DEFINITION } from "./testing/valueDefinitions";
@@ -559,4 +560,175 @@ describe("MCAP", () => {
     });
     expect(read.map(ns)).toEqual(messages.filter((m) => !inChunk.includes(m)).map((m) => m.logTime));
   });
+});
+
+describe("MCAP records larger than the read limit", () => {
+  beforeAll(async () => {
+    await zstd.isLoaded;
+  });
+  /** The bytes a read may ask for beyond the limit: a chunk's message indexes, a record prefix. */
+  const SLACK = 8192;
+  const FOOTER_AND_MAGIC = 37;
+  const tooLarge = (n: number, limit: number): string =>
+    `the chunk record here holds ${n} bytes, more than the limit of ${limit} (a damaged length or an unusually large chunk; raise the limit with --max-chunk-size if the recording is genuine)`;
+
+  /**
+   * 800 messages in chunks of about 8 KiB; message 300 carries 20,000 more bytes that compress
+   * little, so its chunk is the one largest, and holds more compressed than any other chunk does
+   * uncompressed: a limit just under it refuses that chunk alone.
+   */
+  async function fixture(compress?: typeof zstdCompress): Promise<{ bytes: Uint8Array; messages: FixtureMessage[] }> {
+    const { channels, messages } = ros2Fixture(800);
+    const big = messages[300]!;
+    const writer = new Ros2Writer(parse(ROS2_DEF, { ros2: true }));
+    let seed = 1;
+    const noise = Array.from({ length: 20_000 }, () => String.fromCharCode(97 + ((seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) >>> 24) % 26)).join("");
+    messages[300] = { ...big, data: writer.writeMessage({ header: { stamp: { sec: 0, nanosec: 0 }, frame_id: noise }, value: 0 }) };
+    return { bytes: await writeMcap(channels, messages, { compress, chunkSize: 8192 }), messages };
+  }
+  const zstdCompress = (data: Uint8Array): { compression: string; compressedData: Uint8Array } => ({
+    compression: "zstd",
+    compressedData: new Uint8Array(zstd.compress(data, 3)),
+  });
+  /** The chunk holding message 300, the messages it holds, and a limit just under its record's length. */
+  async function largest(bytes: Uint8Array, messages: readonly FixtureMessage[]): Promise<{ offset: number; length: number; inChunk: FixtureMessage[] }> {
+    const reader = await McapIndexedReader.Initialize({ readable: new TempBuffer(bytes) });
+    const sorted = [...reader.chunkIndexes].sort((a, b) => Number(b.chunkLength - a.chunkLength));
+    const chunk = sorted[0]!;
+    expect(sorted[1]!.chunkLength).toBeLessThan(chunk.chunkLength - 1n);
+    const inChunk = messages.filter((m) => m.logTime >= chunk.messageStartTime && m.logTime <= chunk.messageEndTime);
+    expect(inChunk).toContain(messages[300]);
+    return { offset: Number(chunk.chunkStartOffset), length: Number(chunk.chunkLength), inChunk };
+  }
+  /** A copy whose footer names no summary: the file is read sequentially. */
+  function withoutSummary(bytes: Uint8Array): Uint8Array {
+    const out = bytes.slice();
+    new DataView(out.buffer).setBigUint64(out.length - FOOTER_AND_MAGIC + 9, 0n, true);
+    return out;
+  }
+  const times = (list: readonly RecordedMessage[]): bigint[] => list.map(ns);
+
+  for (const [what, compress] of [["uncompressed", undefined], ["zstd", zstdCompress]] as const) {
+    it(`${what}, indexed: the chunk is never read; it is one damage at its offset with what its message indexes held, every other chunk is delivered in order`, async () => {
+      const { bytes, messages } = await fixture(compress);
+      const { offset, length, inChunk } = await largest(bytes, messages);
+      const source = new ReadSizeProbe(bytes);
+      const recording = await openRecording(source, { maxChunkBytes: length - 1 });
+      expect(recording.info.indexed).toBe(true);
+      const { messages: read, error } = await drain(recording);
+      expect((error as RecordingError).damages).toEqual([
+        {
+          offset,
+          reason: `the chunk is unreadable: ${tooLarge(length, length - 1)}`,
+          lost: new Map([["/a", inChunk.filter((m) => m.channel === 0).length], ["/b", inChunk.filter((m) => m.channel === 1).length]]),
+        },
+      ]);
+      expect(times(read)).toEqual(messages.filter((m) => !inChunk.includes(m)).map((m) => m.logTime));
+      expect(source.largestRead).toBeLessThanOrEqual(length - 1 + SLACK);
+    });
+  }
+
+  it("sequential: the chunk is never read; it is one damage at its offset, and reading resumes at the record after it", async () => {
+    const { bytes: written, messages } = await fixture();
+    const { offset, length, inChunk } = await largest(written, messages);
+    const bytes = withoutSummary(written);
+    const source = new ReadSizeProbe(bytes);
+    const recording = await openRecording(source, { maxChunkBytes: length - 1 });
+    expect(recording.info.indexed).toBe(false);
+    const { messages: read, error } = await drain(recording);
+    expect((error as RecordingError).damages.map((d) => [d.offset, d.reason])).toEqual([
+      [offset, `the chunk here is unreadable: ${tooLarge(length, length - 1)}; reading resumed at the next record, byte ${offset + length}`],
+    ]);
+    expect(times(read)).toEqual(messages.filter((m) => !inChunk.includes(m)).map((m) => m.logTime));
+    expect(source.largestRead).toBeLessThanOrEqual(length - 1 + SLACK);
+  });
+
+  it("a footer whose summary start makes the summary larger than the limit: the summary is not read but named, and the file read sequentially", async () => {
+    const { bytes: written, messages } = await fixture();
+    const { length } = await largest(written, messages);
+    const first = Number((await chunkOffsets(written))[0]!);
+    // The summary would start right after the first chunk's place (its Data End record there).
+    const bytes = written.slice();
+    new DataView(bytes.buffer).setBigUint64(bytes.length - FOOTER_AND_MAGIC + 9, BigInt(first + 13), true);
+    const summaryRead = bytes.length - FOOTER_AND_MAGIC - first;
+    const source = new ReadSizeProbe(bytes);
+    const recording = await openRecording(source, { maxChunkBytes: length });
+    expect(recording.info.indexProblem).toBe(
+      `the summary section is unusable: the summary section at byte ${first} holds ${summaryRead} bytes, more than the limit of ${length} (a damaged length or an unusually large summary; raise the limit with --max-chunk-size if the recording is genuine)`,
+    );
+    const { messages: read } = await drain(recording);
+    expect(times(read)).toEqual(messages.map((m) => m.logTime));
+    expect(source.largestRead).toBeLessThanOrEqual(length + SLACK);
+  });
+
+  it("a chunk index saying 3 GiB in a 5 GiB file: the chunk is refused unread, the other chunks delivered", async () => {
+    const { bytes, messages } = await fixture();
+    const view = new DataView(bytes.buffer, bytes.byteOffset);
+    const footer = bytes.length - FOOTER_AND_MAGIC;
+    const summaryStart = Number(view.getBigUint64(footer + 9, true));
+    const { offset, inChunk } = await largest(bytes, messages);
+    // The file as 5 GiB: its data section, zeros, then its Data End, summary and footer, which
+    // name the new places (no summary offsets, no summary CRC).
+    const tailAt = 5 * 2 ** 30;
+    const tail = bytes.slice(summaryStart - 13);
+    const tailView = new DataView(tail.buffer);
+    const shift = BigInt(tailAt - (summaryStart - 13));
+    for (let at = 13; at < tail.length - FOOTER_AND_MAGIC; at += 9 + Number(tailView.getBigUint64(at + 1, true))) {
+      if (tail[at] === 0x08 && tailView.getBigUint64(at + 9 + 16, true) === BigInt(offset)) {
+        tailView.setBigUint64(at + 9 + 24, 3n * 2n ** 30n, true);
+      }
+    }
+    const tailFooter = tail.length - FOOTER_AND_MAGIC;
+    tailView.setBigUint64(tailFooter + 9, BigInt(summaryStart) + shift, true);
+    tailView.setBigUint64(tailFooter + 17, 0n, true);
+    tailView.setUint32(tailFooter + 25, 0, true);
+    const source = new ReadSizeProbe(
+      [{ at: 0, bytes: bytes.subarray(0, summaryStart - 13) }, { at: tailAt, bytes: tail }],
+      tailAt + tail.length,
+    );
+    const recording = await openRecording(source);
+    expect(recording.info.indexed).toBe(true);
+    const { messages: read, error } = await drain(recording);
+    expect((error as RecordingError).damages).toEqual([
+      {
+        offset,
+        reason: `the chunk is unreadable: ${tooLarge(3 * 2 ** 30, 64 * 1024 * 1024)}`,
+        lost: new Map([["/a", inChunk.filter((m) => m.channel === 0).length], ["/b", inChunk.filter((m) => m.channel === 1).length]]),
+      },
+    ]);
+    expect(times(read)).toEqual(messages.filter((m) => !inChunk.includes(m)).map((m) => m.logTime));
+    expect(source.largestRead).toBeLessThan(2 ** 16);
+  });
+
+  it("a Header record whose length field is 2^64 - 1 is not read; its size is named exactly, and the file read sequentially", async () => {
+    const { bytes: written, messages } = await fixture();
+    const bytes = written.slice();
+    new DataView(bytes.buffer).setBigUint64(9, 2n ** 64n - 1n, true);
+    const source = new ReadSizeProbe(bytes);
+    const recording = await openRecording(source);
+    expect(recording.info.indexProblem).toBe(
+      "the summary section is unusable: the Header record holds 18446744073709551624 bytes, more than the limit of 67108864 (a damaged length or an unusually large record; raise the limit with --max-chunk-size if the recording is genuine)",
+    );
+    const { messages: read } = await drain(recording);
+    expect(times(read)).toEqual(messages.map((m) => m.logTime));
+  });
+
+  for (const read of ["indexed", "sequential"] as const) {
+    it(`${read}: a chunk whose record length is 2^62 is one damage at its offset; every other chunk is delivered in order`, async () => {
+      // Compressed: the records inside the chunk cannot be taken for records of the file.
+      const { bytes: written, messages } = await fixture(zstdCompress);
+      const { offset, inChunk } = await largest(written, messages);
+      const bytes = read === "indexed" ? written.slice() : withoutSummary(written);
+      new DataView(bytes.buffer).setBigUint64(offset + 1, 2n ** 62n, true);
+      const source = new ReadSizeProbe(bytes);
+      const recording = await openRecording(source);
+      expect(recording.info.indexed).toBe(read === "indexed");
+      const { messages: got, error } = await drain(recording);
+      expect((error as RecordingError).damages.map((d) => d.offset)).toEqual([offset]);
+      expect((error as RecordingError).message).not.toMatch(/RangeError|DataView|bounds/);
+      expect(times(got)).toEqual(messages.filter((m) => !inChunk.includes(m)).map((m) => m.logTime));
+      // Resynchronizing reads at most a MiB (and a record prefix) at a time.
+      expect(source.largestRead).toBeLessThanOrEqual(2 ** 20 + 9);
+    });
+  }
 });

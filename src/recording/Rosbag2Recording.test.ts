@@ -246,6 +246,27 @@ describe("rosbag2 sqlite3 files written here (layouts, split order, compression)
     expect(reasons.at(-1)).toMatch(/^d_0\.mcap: the file is truncated/);
   });
 
+  it("an MCAP storage file is read within the limit the folder was opened with: a larger chunk is one damage, the rest is delivered", async () => {
+    const folder = join(dir, "mcap-over-limit");
+    await rm(folder, { recursive: true, force: true });
+    await mkdir(folder);
+    const channels = [{ topic: "/a", schemaName: "T", schemaEncoding: "jsonschema", schema: "{}", messageEncoding: "json" }];
+    // Chunks of about 512 bytes, but the one holding message 25, which carries 4,000 bytes more.
+    const messages = Array.from({ length: 50 }, (_, i) => ({
+      channel: 0,
+      logTime: BigInt(i) * 1_000_000n,
+      data: new TextEncoder().encode(JSON.stringify({ i, pad: i === 25 ? "x".repeat(4000) : "" })),
+    }));
+    await writeFile(join(folder, "d_0.mcap"), await writeMcap(channels, messages, { chunkSize: 512 }));
+    const recording = await openRecordingFile(folder, { maxChunkBytes: 2000 });
+    const { read, error } = await readPastDamage(recording);
+    expect(read.map((m) => (m.message as { i: number }).i)).not.toContain(25);
+    expect(read.length).toBeGreaterThan(40);
+    expect((error as RecordingError).damages.map((d) => d.reason)).toEqual([
+      expect.stringMatching(/^the chunk is unreadable: the chunk record here holds \d+ bytes, more than the limit of 2000 \(a damaged length or an unusually large chunk; raise the limit with --max-chunk-size if the recording is genuine\)$/),
+    ]);
+  });
+
   it("a file its metadata.yaml lists but the folder lacks is named, not the file system's ENOENT", async () => {
     const folder = join(dir, "missing-part");
     await rm(folder, { recursive: true, force: true });

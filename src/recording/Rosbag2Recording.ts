@@ -24,6 +24,8 @@ export interface BagFolder {
 export interface Rosbag2Options {
   readonly sqlJs: SqlJsLoader;
   readonly decompressors: Decompressors;
+  /** The most bytes read for one record of an MCAP storage file (`OpenOptions.maxChunkBytes`). */
+  readonly maxChunkBytes?: number;
 }
 
 const MCAP_MAGIC = [0x89, 0x4d, 0x43, 0x41, 0x50];
@@ -131,7 +133,7 @@ async function openPart(
     });
   }
   if (startsWith(head, MCAP_MAGIC)) {
-    const mcap = await McapRecording.open(bytes, options.decompressors);
+    const mcap = await McapRecording.open(bytes, options.decompressors, { maxChunkBytes: options.maxChunkBytes });
     if (messageCompression === "") {
       return mcap;
     }

@@ -19,8 +19,14 @@ export const DEFAULT_MAX_CHUNK_BYTES = 64 * 1024 * 1024;
 /** Options for opening a recording. */
 export interface OpenOptions {
   /**
-   * Refuse (as a damaged chunk) any chunk whose declared or actual uncompressed size exceeds this
-   * many bytes, before allocating anything for it. Default `DEFAULT_MAX_CHUNK_BYTES`.
+   * The most bytes a reader holds for one chunk or record, default `DEFAULT_MAX_CHUNK_BYTES`.
+   * Two sizes are checked against it before anything is read or allocated: a chunk's declared
+   * (and actual) uncompressed size, and the bytes a record occupies in the file (a ROS 1 bag
+   * record's data, an MCAP record's length, prefix included: for a chunk, its compressed bytes),
+   * whatever the record. Every read whose length a file gives is bounded by it, summaries and
+   * indexes included. A chunk or record over the limit is damage at its byte offset, with what the
+   * index says it held, and the read goes on past it; an index or summary over it is not used,
+   * and the file is read sequentially.
    */
   readonly maxChunkBytes?: number;
 }
@@ -88,6 +94,21 @@ export function checkChunkSize(size: number, limit: number): void {
     throw new Error(
       `the chunk declares ${size} uncompressed bytes, more than the limit of ${limit} ` +
         `(a damaged header or a decompression bomb; raise the limit with --max-chunk-size if the recording is genuine)`,
+    );
+  }
+}
+
+/**
+ * Throws when a record or section of `size` stored bytes (what reading it would load) exceeds
+ * `limit`, before it is read: a sentence naming `what` it is ("the chunk record here") and the
+ * sizes (a bigint exactly as the file gives it), why a file may hold that (a damaged length, or an
+ * unusually large `kind`) and how to raise the limit.
+ */
+export function checkStoredSize(what: string, kind: string, size: number | bigint, limit: number): void {
+  if (size > limit) {
+    throw new Error(
+      `${what} holds ${size} bytes, more than the limit of ${limit} ` +
+        `(a damaged length or an unusually large ${kind}; raise the limit with --max-chunk-size if the recording is genuine)`,
     );
   }
 }

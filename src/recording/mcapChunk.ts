@@ -36,6 +36,11 @@ const RECORD_NAMES = [
   "DataEnd",
 ];
 const NS = 1_000_000_000n;
+
+/** The specification's name of a known record opcode ("Attachment"); undefined for any other. */
+export function mcapRecordName(op: number): string | undefined {
+  return op > 0 && op <= LAST_KNOWN_OPCODE ? RECORD_NAMES[op] : undefined;
+}
 /** The largest high word of a uint64 that is still a safe integer (2^53 - 1 has 2^21 - 1). */
 const MAX_SAFE_HIGH_WORD = 0x1f_ffff;
 /**

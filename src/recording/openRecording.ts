@@ -26,7 +26,8 @@ export interface OpenRecordingOptions extends OpenOptions {
  * Opens a ROS 1 bag, an MCAP file or a rosbag2 sqlite3 file (`.db3`, without its folder's
  * metadata.yaml: see `openRosbag2` for folders), recognized by its first bytes (not its name). Runs wherever
  * the ByteSource does (Node, browser, Web Worker). Throws RecordingError (offset 0) for anything
- * else. Chunks are decompressed within `options.maxChunkBytes` (a larger one is a damaged chunk).
+ * else. No chunk or record larger than `options.maxChunkBytes` is read or decompressed (it is a
+ * damaged chunk, see `OpenOptions`).
  *
  * ```ts
  * const recording = await openRecording(new BlobByteSource(file));
@@ -38,7 +39,7 @@ export async function openRecording(source: ByteSource, options: OpenRecordingOp
   const starts = (magic: number[]): boolean =>
     head.length >= magic.length && magic.every((b, i) => head[i] === b);
   if (starts(BAG_MAGIC)) {
-    return await BagRecording.open(source, await loadDecompressors(options));
+    return await BagRecording.open(source, await loadDecompressors(options), { maxChunkBytes: options.maxChunkBytes });
   }
   if (starts(MCAP_MAGIC)) {
     return await McapRecording.open(source, await loadDecompressors(options), {

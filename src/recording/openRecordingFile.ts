@@ -34,7 +34,8 @@ async function readText(path: string): Promise<string | undefined> {
  * `metadata.yaml`), or one storage file of a bag (`.db3` or `.mcap`; read with its folder's
  * metadata.yaml when that lists it, for compression and distro). A folder without metadata.yaml
  * is read from its `.db3`/`.mcap` files in split order. The returned `close()` closes every file;
- * call it when done. Chunks are decompressed within `limits.maxChunkBytes`. Throws
+ * call it when done. No chunk or record larger than `limits.maxChunkBytes` is read or
+ * decompressed, in whichever of its files (see `OpenOptions`). Throws
  * RecordingError for anything that is not a recording, or the file system's error.
  */
 export async function openRecordingFile(path: string, limits: OpenOptions = {}): Promise<Recording & { close(): Promise<void> }> {
@@ -49,7 +50,7 @@ export async function openRecordingFile(path: string, limits: OpenOptions = {}):
     sources.push(s);
     return s;
   };
-  const options = { sqlJs: loadSqlJsNode, decompressors: await loadDecompressors(limits) };
+  const options = { sqlJs: loadSqlJsNode, decompressors: await loadDecompressors(limits), maxChunkBytes: limits.maxChunkBytes };
   try {
     const isFolder = (await stat(path)).isDirectory();
     const folderPath = isFolder ? path : basename(path) === METADATA ? dirname(path) : undefined;
