@@ -1,4 +1,4 @@
-import { McapIndexedReader, type McapTypes } from "@mcap/core";
+import { McapIndexedReader, Opcode, type McapTypes } from "@mcap/core";
 
 import type { ByteSource } from "./ByteSource";
 import { mergeChunks, ScanMerge } from "./ChunkMerge";
@@ -35,14 +35,16 @@ const RESYNC_BLOCK = 1 << 20;
  */
 const RESYNC_NEAR = 4096;
 const NS = 1_000_000_000n;
-/** MCAP opcodes (the specification's numbers). */
-const OP_HEADER = 0x01;
-const OP_FOOTER = 0x02;
-const OP_SCHEMA = 0x03;
-const OP_CHANNEL = 0x04;
+/** MCAP opcodes, as @mcap/core names them (plain numbers: compared with bytes of the file). */
+const OP_HEADER: number = Opcode.HEADER;
+const OP_FOOTER: number = Opcode.FOOTER;
+const OP_SCHEMA: number = Opcode.SCHEMA;
+const OP_CHANNEL: number = Opcode.CHANNEL;
+const OP_DATA_END: number = Opcode.DATA_END;
+/** The records a read uses; the others (attachments, metadata, indexes) it only passes over. */
+const NEEDED_OPS: ReadonlySet<number> = new Set([Opcode.SCHEMA, Opcode.CHANNEL, Opcode.MESSAGE, Opcode.CHUNK]);
 /** A footer record (opcode, length, summary start, summary offset start, CRC) and the closing magic. */
 const FOOTER_AND_MAGIC = 1 + 8 + 8 + 8 + 4 + 8;
-const OP_DATA_END = 0x0f;
 /**
  * Records smaller than this are decompressed and CRC-checked on the reading thread: handing them
  * over costs more than the work (about 0.3 ms a MiB for Node's native CRC).
@@ -435,6 +437,12 @@ export class McapRecording implements Recording {
         closed = true;
         break;
       }
+      if (length > this.#maxChunkBytes && !NEEDED_OPS.has(op) && (await this.#recordStartsAtPos(known, pos + length))) {
+        // An attachment or metadata record too large to read, which the read does not need
+        // anyway: its length is borne out by the record after it, so it is passed over whole.
+        pos += length;
+        continue;
+      }
       let contents: RecordContents;
       try {
         const name = op === OP_CHUNK ? "chunk" : (mcapRecordName(op) ?? `opcode ${op}`);
@@ -594,6 +602,14 @@ export class McapRecording implements Recording {
       }
     }
     return undefined;
+  }
+
+  /** Whether a complete, well-formed record starts at byte `pos` of the file. */
+  async #recordStartsAtPos(known: KnownChannels, pos: number): Promise<boolean> {
+    if (pos + RECORD_PREFIX > this.#source.size) {
+      return false;
+    }
+    return await this.#recordStartsAt(known, pos, await this.#source.read(pos, RECORD_PREFIX), 0);
   }
 
   /**

@@ -3,7 +3,7 @@ import { parse } from "@foxglove/rosmsg";
 import { MessageWriter as Ros1Writer } from "@foxglove/rosmsg-serialization";
 import { MessageWriter as Ros2Writer } from "@foxglove/rosmsg2-serialization";
 import zstd from "@foxglove/wasm-zstd";
-import { McapIndexedReader, TempBuffer } from "@mcap/core";
+import { McapIndexedReader, McapWriter, TempBuffer } from "@mcap/core";
 import { readFile } from "node:fs/promises";
 import { beforeAll, describe, expect, it } from "vitest";
 
@@ -641,6 +641,32 @@ describe("MCAP records larger than the read limit", () => {
     ]);
     expect(times(read)).toEqual(messages.filter((m) => !inChunk.includes(m)).map((m) => m.logTime));
     expect(source.largestRead).toBeLessThanOrEqual(length - 1 + SLACK);
+  });
+
+  it("sequential: an attachment larger than the limit, which the read does not need, is passed over unread and is no damage", async () => {
+    const buffer = new TempBuffer();
+    const writer = new McapWriter({ writable: buffer, chunkSize: 1024 });
+    await writer.start({ profile: "", library: "lockstep test" });
+    const schemaId = await writer.registerSchema({ name: "T", encoding: "jsonschema", data: new TextEncoder().encode("{}") });
+    const channelId = await writer.registerChannel({ topic: "/a", schemaId, messageEncoding: "json", metadata: new Map() });
+    const message = async (i: number): Promise<void> => {
+      await writer.addMessage({ channelId, sequence: i, logTime: BigInt(i), publishTime: BigInt(i), data: new TextEncoder().encode(JSON.stringify({ i })) });
+    };
+    for (let i = 0; i < 50; i++) {
+      await message(i);
+    }
+    await writer.addAttachment({ name: "map.bin", logTime: 0n, createTime: 0n, mediaType: "application/octet-stream", data: new Uint8Array(50_000) });
+    for (let i = 50; i < 100; i++) {
+      await message(i);
+    }
+    await writer.end();
+    const source = new ReadSizeProbe(withoutSummary(buffer.get()));
+    const recording = await openRecording(source, { maxChunkBytes: 20_000 });
+    expect(recording.info.indexed).toBe(false);
+    const { messages: read, error } = await drain(recording);
+    expect(error).toBeUndefined();
+    expect(read.map((m) => (m.message as { i: number }).i)).toEqual(Array.from({ length: 100 }, (_, i) => i));
+    expect(source.largestRead).toBeLessThanOrEqual(20_000 + SLACK);
   });
 
   it("a footer whose summary start makes the summary larger than the limit: the summary is not read but named, and the file read sequentially", async () => {

@@ -1,17 +1,17 @@
-import { McapStreamReader, type McapTypes } from "@mcap/core";
+import { McapStreamReader, Opcode, type McapTypes } from "@mcap/core";
 
 import { crc32 } from "./crc32";
 import type { RecordTime } from "./types";
 
 /** Opcode, then a little-endian uint64 length. */
 export const RECORD_PREFIX = 9;
-/** MCAP opcodes (the specification's numbers). */
-export const OP_CHUNK = 0x06;
-const OP_SCHEMA = 0x03;
-const OP_CHANNEL = 0x04;
-const OP_MESSAGE = 0x05;
+/** MCAP opcodes, as @mcap/core names them (plain numbers: compared with bytes of the file). */
+export const OP_CHUNK: number = Opcode.CHUNK;
+const OP_SCHEMA: number = Opcode.SCHEMA;
+const OP_CHANNEL: number = Opcode.CHANNEL;
+const OP_MESSAGE: number = Opcode.MESSAGE;
 /** The opcodes of the specification; above them are custom or newer records, which are skipped. */
-const LAST_KNOWN_OPCODE = 0x0f;
+const LAST_KNOWN_OPCODE: number = Opcode.MAX;
 /** Channel id (uint16), sequence (uint32), log time and publish time (uint64) before a message's data. */
 const MESSAGE_FIELDS = 22;
 /** Start and end time, uncompressed size (uint64), uncompressed CRC (uint32) before the compression name. */

@@ -1,8 +1,9 @@
-import { McapRecordBuilder, McapStreamReader, type McapTypes } from "@mcap/core";
+import { McapRecordBuilder, McapStreamReader, Opcode, type McapTypes } from "@mcap/core";
 
 import { isWholeChunkRecord, OPCODE_ZERO, RECORD_PREFIX, readChunkRecord, timeOf, type ChannelLookup, type RecordContents } from "./mcapChunk";
 
-const OP_MESSAGE = 0x05;
+/** As @mcap/core names it (a plain number: compared with a byte of the file). */
+const OP_MESSAGE: number = Opcode.MESSAGE;
 
 /**
  * The schemas and channels known so far, and their records as bytes: records read on their own
