@@ -337,7 +337,7 @@ describe("a bag record larger than the read limit", () => {
     const recording = await openRecording(source, { maxChunkBytes: limit });
     expect(recording.info.indexed).toBe(false);
     expect(recording.info.indexProblem).toBe(
-      `the index at byte ${bag.indexPos} is unreadable: the index section holds ${indexBytes + limit} bytes, more than the limit of ${limit} (a damaged length or an unusually large index; raise the limit with --max-chunk-size if the recording is genuine)`,
+      `the index section at byte ${bag.indexPos} holds ${indexBytes + limit} bytes, more than the limit of ${limit} (a damaged length or an unusually large index; raise the limit with --max-chunk-size if the recording is genuine)`,
     );
     expect(source.largestRead).toBeLessThanOrEqual(limit + SLACK);
   });

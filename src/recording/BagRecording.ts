@@ -4,7 +4,7 @@ import type { ByteSource } from "./ByteSource";
 import { mergeChunks, ScanMerge, timeLess } from "./ChunkMerge";
 import { DamageLog } from "./DamageLog";
 import { RecordingError, errorText, reasonOf } from "./RecordingError";
-import { DEFAULT_MAX_CHUNK_BYTES, checkStoredSize, type Decompressors, type OpenOptions } from "./decompress";
+import { DEFAULT_MAX_CHUNK_BYTES, ReadLimitError, checkStoredSize, type Decompressors, type OpenOptions } from "./decompress";
 import { reportProgress, toRecordedMessage, unindexedInfo, type ChannelEntry } from "./recordedMessage";
 import type {
   ReadOptions,
@@ -203,17 +203,18 @@ export class BagRecording implements Recording {
       try {
         await checkIndexLayout(source, indexPos, headerFields, limit);
         // @foxglove/rosbag reads everything from the index position to the end of the file at once.
-        try {
-          checkStoredSize("the index section", "index", source.size - indexPos, limit);
-        } catch (err) {
-          throw new RecordingError(indexPos, errorText(err));
-        }
+        checkStoredSize(`the index section at byte ${indexPos}`, "index", source.size - indexPos, limit);
         await bag.open();
         await checkChunkInfos(bag, source, indexPos);
         return new BagRecording(source, bag, decompressors, limit, indexedInfo(bag, source.size), undefined);
       } catch (err) {
-        problem = `the index at byte ${indexPos} is unreadable: ${reasonOf(err)}`;
-        indexDamage = { offset: err instanceof RecordingError ? (err.offset ?? indexPos) : indexPos, reason: `${problem}; the file was read sequentially instead` };
+        if (err instanceof ReadLimitError) {
+          // Too large to read, not damaged: named, and the file is read sequentially.
+          problem = reasonOf(err);
+        } else {
+          problem = `the index at byte ${indexPos} is unreadable: ${reasonOf(err)}`;
+          indexDamage = { offset: err instanceof RecordingError ? (err.offset ?? indexPos) : indexPos, reason: `${problem}; the file was read sequentially instead` };
+        }
       }
     }
     const info = unindexedInfo("ros1bag", "ros1", problem, source.size);

@@ -8,7 +8,7 @@ import { DamageLog } from "./DamageLog";
 import { RecordingError } from "./RecordingError";
 import { UndefinedChannelTally } from "./UndefinedChannelTally";
 import { crc32 } from "./crc32";
-import { DEFAULT_MAX_CHUNK_BYTES, checkStoredSize, toMcapHandlers, type Decompressors } from "./decompress";
+import { DEFAULT_MAX_CHUNK_BYTES, ReadLimitError, checkStoredSize, toMcapHandlers, type Decompressors } from "./decompress";
 import {
   checkChunkCrc,
   chunkRecordHeader,
@@ -157,16 +157,25 @@ export class McapRecording implements Recording {
   readonly #maxChunkBytes: number;
   /** Where bytes that are not MCAP start after the closing magic (undefined: the file ends there). */
   readonly #appendedAt: number | undefined;
+  /**
+   * Why the summary a closed file names could not be used, and where that summary starts: damage
+   * a sequential read reports when its data section reads clean (see `#scan`).
+   */
+  readonly #summaryDamage: { readonly offset: number; readonly reason: string } | undefined;
 
   private constructor(
     source: ByteSource,
     decompressors: Decompressors,
     info: RecordingInfo,
     reader: McapIndexedReader | undefined,
-    options: McapReadOptions & { readonly appendedAt?: number | undefined },
+    options: McapReadOptions & {
+      readonly appendedAt?: number | undefined;
+      readonly summaryDamage?: { readonly offset: number; readonly reason: string } | undefined;
+    },
   ) {
     this.#source = source;
     this.#appendedAt = options.appendedAt;
+    this.#summaryDamage = options.summaryDamage;
     this.#chunkWorker = options.chunkWorker;
     this.#maxChunkBytes = options.maxChunkBytes ?? DEFAULT_MAX_CHUNK_BYTES;
     this.#handlers = toMcapHandlers(decompressors);
@@ -192,6 +201,8 @@ export class McapRecording implements Recording {
     };
     let reader: McapIndexedReader | undefined;
     let problem: string | undefined;
+    /** Where a summary that is there but unusable starts (a chunk index outside the file, too). */
+    let summaryStart: number | undefined;
     const closing = await closingMagicEnd(source);
     const appended = closing != undefined && closing < source.size ? closing : undefined;
     if (appended != undefined) {
@@ -207,6 +218,7 @@ export class McapRecording implements Recording {
         for (const c of reader.chunkIndexes) {
           if (c.chunkStartOffset < 8n || c.chunkStartOffset + c.chunkLength > BigInt(source.size)) {
             problem = `a chunk index points to bytes ${c.chunkStartOffset}–${c.chunkStartOffset + c.chunkLength}, outside the file`;
+            summaryStart = await namedSummaryStart(source, appended ?? source.size);
             reader = undefined;
             break;
           }
@@ -214,6 +226,9 @@ export class McapRecording implements Recording {
       }
     } catch (err) {
       problem = `the summary section is unusable: ${mcapReason(err)}`;
+      // Too large to read is no sign of damage; anything else wrong with a summary the footer of
+      // a closed file names is.
+      summaryStart = err instanceof ReadLimitError ? undefined : await namedSummaryStart(source, appended ?? source.size);
     }
     if (reader) {
       return new McapRecording(source, decompressors, indexedInfo(reader, source.size), reader, { ...options, appendedAt: appended });
@@ -223,7 +238,8 @@ export class McapRecording implements Recording {
       throw new RecordingError(0, "not an MCAP file (the magic bytes \\x89MCAP are missing)");
     }
     const info = unindexedInfo("mcap", undefined, problem, source.size);
-    return new McapRecording(source, decompressors, info, undefined, { ...options, appendedAt: appended });
+    const summaryDamage = summaryStart == undefined ? undefined : { offset: summaryStart, reason: `${problem!}; the file was read sequentially instead` };
+    return new McapRecording(source, decompressors, info, undefined, { ...options, appendedAt: appended, summaryDamage });
   }
 
   public messages(options: ReadOptions = {}): AsyncIterableIterator<RecordedMessage> {
@@ -487,6 +503,12 @@ export class McapRecording implements Recording {
       yield toMessage(item, entries.get(item.channelId)!, decode, offset);
     }
     undefinedChannels.report(damage);
+    // Damage in the data section (bytes lost or added shift what the footer points to, a broken
+    // Header record stops the summary's reader) explains an unusable summary; a data section that
+    // reads clean does not, so then the summary itself is damaged.
+    if (this.#summaryDamage && damage.count === 0) {
+      damage.add(this.#summaryDamage.offset, this.#summaryDamage.reason);
+    }
     damage.finish();
   }
 
@@ -656,6 +678,24 @@ async function closingMagicEnd(source: ByteSource): Promise<number | undefined> 
     }
   }
   return undefined;
+}
+
+/**
+ * Where the summary starts that the footer before the closing magic ending at `end` names, or
+ * undefined when the MCAP does not end with a footer and the magic (cut short: a read reports
+ * that) or its footer names no summary (written without one).
+ */
+async function namedSummaryStart(source: ByteSource, end: number): Promise<number | undefined> {
+  const footer = end - FOOTER_AND_MAGIC;
+  if (footer < 8) {
+    return undefined;
+  }
+  const tail = await source.read(footer, FOOTER_AND_MAGIC);
+  if (!isFooterPrefix(tail, 0) || !startsWithMagic(tail.subarray(FOOTER_AND_MAGIC - 8))) {
+    return undefined;
+  }
+  const start = new DataView(tail.buffer, tail.byteOffset).getBigUint64(RECORD_PREFIX, true);
+  return start === 0n ? undefined : start < BigInt(footer) ? Number(start) : footer;
 }
 
 /** Where a Footer record is when it is followed by exactly 8 bytes, the file's last (not the magic). */

@@ -494,6 +494,37 @@ describe("MCAP", () => {
     expect(got.map(ns)).toEqual(messages.filter((m) => m.logTime > first.messageEndTime).map((m) => m.logTime));
   });
 
+  it("a summary damaged on its own: every message is read sequentially, then the summary is named as damage", async () => {
+    const { channels, messages } = ros2Fixture(400);
+    const bytes = (await writeMcap(channels, messages, { chunkSize: 2048 })).slice();
+    const reader = await McapIndexedReader.Initialize({ readable: new TempBuffer(bytes) });
+    const summaryStart = Number(reader.footer.summaryStart);
+    bytes[summaryStart + 20] = bytes[summaryStart + 20]! ^ 0x01;
+    const recording = await mcapRecording(bytes);
+    expect(recording.info.indexed).toBe(false);
+    const { messages: got, error } = await drain(recording);
+    expect(got.map(ns)).toEqual(messages.map((m) => m.logTime));
+    expect((error as RecordingError).readPast).toBe(true);
+    expect((error as RecordingError).damages.map((d) => [d.offset, d.reason])).toEqual([
+      [summaryStart, expect.stringMatching(/^the summary section is unusable: the summary's CRC-32 is \d+ but the footer says \d+: its bytes are damaged; the file was read sequentially instead$/)],
+    ]);
+  });
+
+  it("a file its writer closed without a summary is read sequentially, and that is no damage", async () => {
+    const { channels, messages } = ros2Fixture(40);
+    const bytes = (await writeMcap(channels, messages, { chunkSize: 2048 })).slice();
+    // The footer names no summary section (summary start 0, no CRC).
+    const footer = new DataView(bytes.buffer, bytes.length - 37);
+    footer.setBigUint64(9, 0n, true);
+    footer.setBigUint64(17, 0n, true);
+    footer.setUint32(25, 0, true);
+    const recording = await mcapRecording(bytes);
+    expect(recording.info.indexed).toBe(false);
+    const { messages: got, error } = await drain(recording);
+    expect(error).toBeUndefined();
+    expect(got.length).toBe(messages.length);
+  });
+
   it("a Header record whose length field is 0: the reason says so in Lockstep's words, never JavaScript's", async () => {
     const { channels, messages } = ros2Fixture(40);
     const bytes = (await writeMcap(channels, messages, { chunkSize: 2048 })).slice();

@@ -99,14 +99,26 @@ export function checkChunkSize(size: number, limit: number): void {
 }
 
 /**
- * Throws when a record or section of `size` stored bytes (what reading it would load) exceeds
- * `limit`, before it is read: a sentence naming `what` it is ("the chunk record here") and the
- * sizes (a bigint exactly as the file gives it), why a file may hold that (a damaged length, or an
- * unusually large `kind`) and how to raise the limit.
+ * A record or section was not read because it is larger than the read limit: the file may be
+ * intact (an unusually large index or summary), so a reader that can do without it (by reading
+ * sequentially) does not count this as damage.
+ */
+export class ReadLimitError extends Error {
+  public constructor(message: string) {
+    super(message);
+    this.name = "ReadLimitError";
+  }
+}
+
+/**
+ * Throws ReadLimitError when a record or section of `size` stored bytes (what reading it would
+ * load) exceeds `limit`, before it is read: a sentence naming `what` it is ("the chunk record
+ * here") and the sizes (a bigint exactly as the file gives it), why a file may hold that (a
+ * damaged length, or an unusually large `kind`) and how to raise the limit.
  */
 export function checkStoredSize(what: string, kind: string, size: number | bigint, limit: number): void {
   if (size > limit) {
-    throw new Error(
+    throw new ReadLimitError(
       `${what} holds ${size} bytes, more than the limit of ${limit} ` +
         `(a damaged length or an unusually large ${kind}; raise the limit with --max-chunk-size if the recording is genuine)`,
     );
