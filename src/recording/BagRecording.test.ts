@@ -480,6 +480,37 @@ describe("a bag read without an index whose chunk's data length is damaged", () 
     expect(delivered(got)).toEqual(written(MESSAGES.map((_, i) => i).filter((i) => !chunk.messages.slice(9).includes(i))));
   });
 
+  it("a chunk whose header is unreadable is one damage saying where reading resumed and how many bytes were skipped", async () => {
+    const bag = writeBag(CONNECTIONS, MESSAGES, { noIndex: true, perChunk: PER_CHUNK });
+    const chunk = bag.chunks[1]!;
+    const bad = bag.bytes.slice();
+    setU32(bad, chunk.offset, 0);
+    const { messages: got, error } = await drain(await openRecording(new ArrayByteSource(bad)));
+    expect(error?.damages.map((d) => [d.offset, d.reason])).toEqual([
+      [
+        chunk.offset,
+        `record header length 0 is impossible: a header holds at least its "op" field (corrupt data); reading resumed at the next record, byte ${chunk.end} (${chunk.end - chunk.offset} bytes skipped)`,
+      ],
+    ]);
+    expect(delivered(got)).toEqual(written(MESSAGES.map((_, i) => i).filter((i) => !chunk.messages.includes(i))));
+  });
+
+  it("an index data record whose header is unreadable is named itself, not as a damaged length of the chunk before it", async () => {
+    const bag = writeBag(CONNECTIONS, MESSAGES, { noIndex: true, perChunk: PER_CHUNK });
+    const indexData = bag.chunks[1]!.end;
+    const next = bagDataLengthAt(bag.bytes, indexData) + 4 + dataLength(bag.bytes, indexData);
+    const bad = bag.bytes.slice();
+    setU32(bad, indexData, 0);
+    const { messages: got, error } = await drain(await openRecording(new ArrayByteSource(bad)));
+    expect(error?.damages.map((d) => [d.offset, d.reason])).toEqual([
+      [
+        indexData,
+        `record header length 0 is impossible: a header holds at least its "op" field (corrupt data); reading resumed at the next record, byte ${next} (${next - indexData} bytes skipped)`,
+      ],
+    ]);
+    expect(delivered(got)).toEqual(written(MESSAGES.map((_, i) => i)));
+  });
+
   it("an uncompressed chunk whose length points at one of its own connection records: reading resumes after the chunk, not inside it", async () => {
     const bag = writeBag(CONNECTIONS, MESSAGES, { noIndex: true, perChunk: PER_CHUNK });
     // The first chunk opens with the connection records of /a and /b, then messages.

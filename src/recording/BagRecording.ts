@@ -386,7 +386,7 @@ export class BagRecording implements Recording {
       } catch (err) {
         const resume = await findNextRecord(places, pos + 1);
         const reason = reasonOf(err);
-        report(pos, resume == undefined ? reason : `${reason}; reading resumed at the next record, byte ${resume}`);
+        report(pos, resume == undefined ? reason : `${reason}; reading resumed at the next record, byte ${resume} (${resume - pos} bytes skipped)`);
         if (resume == undefined) {
           break;
         }
@@ -399,6 +399,11 @@ export class BagRecording implements Recording {
       // instead would lose every chunk between the two.
       const after = record.end <= total ? await recordAfter(places, record.end) : undefined;
       let resume = after ? undefined : await findNextRecord(places, record.dataOffset);
+      if (resume != undefined && resume > record.end && record.end <= total && (await holdsHeaderOf(source, record.end, resume))) {
+        // Nothing starts where the length says and the next record lies beyond, but what lies
+        // there is a record's header: that record is the damaged one, named where it is read.
+        resume = undefined;
+      }
       if (record.end > total && resume == undefined) {
         // Nothing readable follows a record whose data runs past the end of the file: most
         // likely cut off there.
@@ -830,6 +835,21 @@ async function chunkEndBorneOut(source: ByteSource, after: RecordAfter, chunk: C
   const entry = await source.read(next.dataOffset, INDEX_ENTRY);
   const view = new DataView(entry.buffer, entry.byteOffset, INDEX_ENTRY);
   return view.getUint32(0, true) === first.time.sec && view.getUint32(4, true) === first.time.nsec && view.getUint32(8, true) === first.offset;
+}
+
+/**
+ * Whether the bytes from `at` (to `before`) hold the "op" field of a bag header, chunk, index data
+ * or chunk info record where a record header starting at `at` would: a damaged record lies there,
+ * not the tail of the record before. (Connection records are left out: chunks hold them.)
+ */
+async function holdsHeaderOf(source: ByteSource, at: number, before: number): Promise<boolean> {
+  const bytes = await source.read(at, Math.min(before, at + 8 + MAX_FIELDS_BEFORE_OP) - at);
+  for (let i = 0; i + 3 < bytes.length; i++) {
+    if (bytes[i] === 0x6f && bytes[i + 1] === 0x70 && bytes[i + 2] === 0x3d && TOP_LEVEL_OPS.has(bytes[i + 3]!) && bytes[i + 3] !== OP_CONNECTION) {
+      return true;
+    }
+  }
+  return false;
 }
 
 /** The record `record` as if its data length said it ends at `end` (after its header). */
