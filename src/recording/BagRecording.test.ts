@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 
 import { ArrayByteSource } from "./ByteSource";
@@ -98,7 +99,7 @@ describe("a bag whose length fields are 0xFFFFFFFF", () => {
     expect(messages.length).toBe(MESSAGES.length - chunk.messages.length);
   });
 
-  it("names the data length of a record read without an index as 4294967295 and what the file holds after it", async () => {
+  it("names the data length of a record read without an index as 4294967295 and where the file ends; the chunk is read to the record after it", async () => {
     const unindexed = writeBag(CONNECTIONS, MESSAGES, { noIndex: true });
     const last = unindexed.chunks.at(-1)!;
     const bad = unindexed.bytes.slice();
@@ -108,7 +109,22 @@ describe("a bag whose length fields are 0xFFFFFFFF", () => {
     expect(error?.damages.map((d) => [d.offset, d.reason])).toEqual([
       [
         last.offset,
-        `the file is truncated or this record's length is corrupt: the record here (op 5) says its data is 4294967295 bytes but the file has ${bad.length - at - 4} after its header`,
+        `the chunk's data length 4294967295 is damaged: it says the record ends at byte ${at + 4 + 0xffffffff}, but the file ends at byte ${bad.length}; the next record starts at byte ${last.end}; ` +
+          "its data up to there read whole, so no message was lost, and reading resumed there",
+      ],
+    ]);
+    expect(messages.length).toBe(MESSAGES.length);
+  });
+
+  it("a record cut off by the end of the file, nothing readable after it, is named as a truncation or a corrupt length", async () => {
+    const unindexed = writeBag(CONNECTIONS, MESSAGES, { noIndex: true });
+    const last = unindexed.chunks.at(-1)!;
+    const cut = unindexed.bytes.slice(0, last.end - 10);
+    const { messages, error } = await drain(await openRecording(new ArrayByteSource(cut)));
+    expect(error?.damages.map((d) => [d.offset, d.reason])).toEqual([
+      [
+        last.offset,
+        `the file is truncated or this record's length is corrupt: the record here (op 5) says its data is ${last.end - bagDataLengthAt(cut, last.offset) - 4} bytes but the file has ${cut.length - bagDataLengthAt(cut, last.offset) - 4} after its header`,
       ],
     ]);
     expect(messages.length).toBe(MESSAGES.length - last.messages.length);
@@ -362,5 +378,150 @@ describe("a bag record larger than the read limit", () => {
     ]);
     expect(got.length).toBe(MESSAGES.length - chunk.messages.length);
     expect(source.largestRead).toBeLessThanOrEqual(SLACK);
+  });
+});
+
+describe("a bag read without an index whose chunk's data length is damaged", () => {
+  /** 200 messages, 25 to a chunk: 8 chunks. */
+  const PER_CHUNK = 25;
+  const dataLength = (bytes: Uint8Array, pos: number): number =>
+    new DataView(bytes.buffer, bytes.byteOffset).getUint32(bagDataLengthAt(bytes, pos), true);
+  /** Receive time and first byte of each message, in order. */
+  const delivered = (got: readonly RecordedMessage[]): string[] => got.map((m) => `${m.receiveTime.sec}.${m.receiveTime.nsec}:${m.data[0]!}`);
+  const written = (indices: readonly number[]): string[] =>
+    indices.map((i) => MESSAGES[i]!).map((m) => `${m.sec}.${m.nsec}:${m.data[0]!}`);
+  const compressions = [
+    ["uncompressed", undefined],
+    ["lz4", (data: Uint8Array) => ({ compression: "lz4", data: lz4StoredFrame(data) })],
+  ] as const;
+
+  for (const [compression, compress] of compressions) {
+    const bag = writeBag(CONNECTIONS, MESSAGES, { noIndex: true, perChunk: PER_CHUNK, compress });
+    const chunk = bag.chunks[1]!;
+    const stored = dataLength(bag.bytes, chunk.offset);
+    const fourth = bag.chunks[3]!;
+    /** Each damaged length, and where the record after the chunk really starts relative to where it says. */
+    const cases: [string, number][] = [
+      ["a few bytes too large", stored + 3],
+      ["a few KiB too large", stored + 3000],
+      ["pointing into the middle of the fourth chunk", Math.floor((fourth.offset + fourth.end) / 2) - (bagDataLengthAt(bag.bytes, chunk.offset) + 4)],
+      ["pointing at the start of the fourth chunk", fourth.offset - (bagDataLengthAt(bag.bytes, chunk.offset) + 4)],
+      ["pointing at the third chunk's index data", bag.chunks[2]!.end - (bagDataLengthAt(bag.bytes, chunk.offset) + 4)],
+      ["too small", stored - 10],
+    ];
+    for (const [what, length] of cases) {
+      it(`${compression}, ${what}: every message is delivered in order, the chunk is one damage naming where reading resumed`, async () => {
+        expect(bag.chunks.length).toBe(8);
+        const bad = bag.bytes.slice();
+        setU32(bad, bagDataLengthAt(bad, chunk.offset), length);
+        const claimed = bagDataLengthAt(bad, chunk.offset) + 4 + length;
+        const { messages: got, error } = await drain(await openRecording(new ArrayByteSource(bad)));
+        expect(delivered(got)).toEqual(written(MESSAGES.map((_, i) => i)));
+        const off = claimed > chunk.end ? `${claimed - chunk.end} bytes before` : `${chunk.end - claimed} bytes after`;
+        const there = claimed > chunk.end && bag.chunks.some((c) => c.offset === claimed || c.end === claimed) ? "a later record" : "no record";
+        expect(error?.damages.map((d) => [d.offset, d.reason])).toEqual([
+          [
+            chunk.offset,
+            `the chunk's data length ${length} is damaged: it says the record ends at byte ${claimed}, where ${there} starts; the next record starts at byte ${chunk.end}, ${off} that; ` +
+              "its data up to there read whole, so no message was lost, and reading resumed there",
+          ],
+        ]);
+      });
+    }
+
+    it(`${compression}: a length damaged by any amount loses no message of another chunk, and is one damage at the chunk`, async () => {
+      const tenChunks = writeBag(CONNECTIONS, MESSAGES, { noIndex: true, perChunk: 20, compress });
+      const { bytes, chunks } = tenChunks;
+      /** Where records start: a damaged length pointing exactly there is the hard case. */
+      const starts = chunks.flatMap((c) => [c.offset, c.end]);
+      await fc.assert(
+        fc.asyncProperty(
+          fc.integer({ min: 0, max: chunks.length - 1 }),
+          fc.oneof(
+            fc.integer({ min: -64, max: 64 }).map((delta) => ({ delta })),
+            fc.integer({ min: -bytes.length, max: bytes.length }).map((delta) => ({ delta })),
+            fc.constantFrom(...starts).map((pointAt) => ({ pointAt })),
+          ),
+          async (k, change) => {
+            const damaged = chunks[k]!;
+            const at = bagDataLengthAt(bytes, damaged.offset);
+            const original = dataLength(bytes, damaged.offset);
+            const length = "pointAt" in change ? change.pointAt - (at + 4) : original + change.delta;
+            fc.pre(length >= 0 && length !== original && at + 4 + length <= 0xffffffff);
+            const bad = bytes.slice();
+            setU32(bad, at, length);
+            const { messages: got, error } = await drain(await openRecording(new ArrayByteSource(bad)));
+            const others = chunks.flatMap((c, i) => (i === k ? [] : c.messages));
+            const ofOthers = new Set(written(others));
+            expect(delivered(got).filter((m) => ofOthers.has(m))).toEqual(written(others));
+            expect(delivered(got).filter((m) => !ofOthers.has(m))).toEqual(written(damaged.messages).slice(0, got.length - others.length));
+            expect(error?.damages.map((d) => d.offset)).toEqual([damaged.offset]);
+          },
+        ),
+        { numRuns: 150 },
+      );
+    });
+  }
+
+  it("a chunk damaged inside but whose length is right is one damage; reading goes on after it", async () => {
+    const bag = writeBag(CONNECTIONS, MESSAGES, { noIndex: true, perChunk: PER_CHUNK });
+    const chunk = bag.chunks[1]!;
+    const bad = bag.bytes.slice();
+    // The header length of the chunk's 10th record: its records from there on do not parse.
+    let record = bagDataLengthAt(bad, chunk.offset) + 4;
+    for (let i = 0; i < 9; i++) {
+      record = bagDataLengthAt(bad, record) + 4 + new DataView(bad.buffer).getUint32(bagDataLengthAt(bad, record), true);
+    }
+    setU32(bad, record, 0xfffffff0);
+    const { messages: got, error } = await drain(await openRecording(new ArrayByteSource(bad)));
+    expect(error?.damages.map((d) => [d.offset, d.reason])).toEqual([
+      [chunk.offset, expect.stringMatching(/^chunk data is corrupt: record header length 4294967280 \(\d+ bytes remain\) at byte \d+ of the decompressed chunk \(its later records are lost\)$/)],
+    ]);
+    expect(delivered(got)).toEqual(written(MESSAGES.map((_, i) => i).filter((i) => !chunk.messages.slice(9).includes(i))));
+  });
+
+  it("a chunk whose header is unreadable is one damage saying where reading resumed and how many bytes were skipped", async () => {
+    const bag = writeBag(CONNECTIONS, MESSAGES, { noIndex: true, perChunk: PER_CHUNK });
+    const chunk = bag.chunks[1]!;
+    const bad = bag.bytes.slice();
+    setU32(bad, chunk.offset, 0);
+    const { messages: got, error } = await drain(await openRecording(new ArrayByteSource(bad)));
+    expect(error?.damages.map((d) => [d.offset, d.reason])).toEqual([
+      [
+        chunk.offset,
+        `record header length 0 is impossible: a header holds at least its "op" field (corrupt data); reading resumed at the next record, byte ${chunk.end} (${chunk.end - chunk.offset} bytes skipped)`,
+      ],
+    ]);
+    expect(delivered(got)).toEqual(written(MESSAGES.map((_, i) => i).filter((i) => !chunk.messages.includes(i))));
+  });
+
+  it("an index data record whose header is unreadable is named itself, not as a damaged length of the chunk before it", async () => {
+    const bag = writeBag(CONNECTIONS, MESSAGES, { noIndex: true, perChunk: PER_CHUNK });
+    const indexData = bag.chunks[1]!.end;
+    const next = bagDataLengthAt(bag.bytes, indexData) + 4 + dataLength(bag.bytes, indexData);
+    const bad = bag.bytes.slice();
+    setU32(bad, indexData, 0);
+    const { messages: got, error } = await drain(await openRecording(new ArrayByteSource(bad)));
+    expect(error?.damages.map((d) => [d.offset, d.reason])).toEqual([
+      [
+        indexData,
+        `record header length 0 is impossible: a header holds at least its "op" field (corrupt data); reading resumed at the next record, byte ${next} (${next - indexData} bytes skipped)`,
+      ],
+    ]);
+    expect(delivered(got)).toEqual(written(MESSAGES.map((_, i) => i)));
+  });
+
+  it("an uncompressed chunk whose length points at one of its own connection records: reading resumes after the chunk, not inside it", async () => {
+    const bag = writeBag(CONNECTIONS, MESSAGES, { noIndex: true, perChunk: PER_CHUNK });
+    // The first chunk opens with the connection records of /a and /b, then messages.
+    const chunk = bag.chunks[0]!;
+    const dataStart = bagDataLengthAt(bag.bytes, chunk.offset) + 4;
+    const secondConnection = bagDataLengthAt(bag.bytes, dataStart) + 4 + new DataView(bag.bytes.buffer).getUint32(bagDataLengthAt(bag.bytes, dataStart), true);
+    const bad = bag.bytes.slice();
+    setU32(bad, bagDataLengthAt(bad, chunk.offset), secondConnection - dataStart);
+    const { messages: got, error } = await drain(await openRecording(new ArrayByteSource(bad)));
+    expect(error?.damages.map((d) => d.offset)).toEqual([chunk.offset]);
+    expect(error?.damages[0]!.reason).toContain(`the next record starts at byte ${chunk.end}`);
+    expect(delivered(got)).toEqual(written(MESSAGES.map((_, i) => i)));
   });
 });

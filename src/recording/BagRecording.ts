@@ -23,17 +23,29 @@ const OP_INDEX_DATA = 4;
 const OP_CHUNK = 5;
 const OP_CHUNK_INFO = 6;
 const OP_CONNECTION = 7;
-/** What each record op is, for sentences naming a record found where another was expected. */
-const OP_NAMES: ReadonlyMap<number, string> = new Map([
-  [OP_MESSAGE, "a message record"],
-  [OP_BAG_HEADER, "a bag header record"],
-  [OP_INDEX_DATA, "an index data record"],
-  [OP_CHUNK, "a chunk record"],
-  [OP_CHUNK_INFO, "a chunk info record"],
-  [OP_CONNECTION, "a connection record"],
+/** What each record op is, for sentences naming a record. */
+const RECORD_NAMES: ReadonlyMap<number, string> = new Map([
+  [OP_MESSAGE, "message record"],
+  [OP_BAG_HEADER, "bag header record"],
+  [OP_INDEX_DATA, "index data record"],
+  [OP_CHUNK, "chunk record"],
+  [OP_CHUNK_INFO, "chunk info record"],
+  [OP_CONNECTION, "connection record"],
 ]);
+/** The same with their article, for sentences naming a record found where another was expected. */
+const OP_NAMES: ReadonlyMap<number, string> = new Map(
+  [...RECORD_NAMES].map(([op, name]) => [op, `${op === OP_INDEX_DATA ? "an" : "a"} ${name}`]),
+);
 /** The records a bag holds outside its chunks: bag header, chunk, index data, chunk info, connection. */
 const TOP_LEVEL_OPS: ReadonlySet<number> = new Set([OP_BAG_HEADER, OP_CHUNK, OP_INDEX_DATA, OP_CHUNK_INFO, OP_CONNECTION]);
+/** The size of one entry of an index data record (version 1): receive time and offset. */
+const INDEX_ENTRY = 12;
+/** How far before its "op" field a record header may start: the fields written before it. */
+const MAX_FIELDS_BEFORE_OP = 512;
+/** Bytes examined at a time when looking for the next record after damage, the read limit allowing. */
+const RESYNC_BLOCK = 1 << 20;
+/** The fewest bytes examined at a time, however low the read limit. */
+const RESYNC_MIN_BLOCK = 4096;
 /** Sanity bound on one record header: real ones are a few hundred bytes. */
 const MAX_RECORD_HEADER = 1 << 20;
 const textDecoder = new TextDecoder();
@@ -120,7 +132,10 @@ function u64(field: Uint8Array | undefined, name: string, offset: number): numbe
  * bag whose index is missing or unreadable (recording interrupted, file truncated) is read by a
  * sequential recovery scan, in the same order as far as chunks start in time order (`ScanMerge`).
  * Either way a damaged chunk or record is skipped and reading goes on: from the index's next
- * chunk, or (scanning) from the next position where a well-formed record starts. No record whose
+ * chunk, or (scanning) from the next position where a well-formed record starts. A scan believes
+ * a record's length only when a record that belongs there starts where it ends (after a chunk,
+ * its own index data): else the length is damaged, the record is read up to the first record
+ * after its header and reading goes on there, so that no chunk is passed over. No record whose
  * data exceeds `maxChunkBytes` is read (see `OpenOptions`): it is damage, skipped like any other.
  */
 export class BagRecording implements Recording {
@@ -278,7 +293,7 @@ export class BagRecording implements Recording {
         result = parseChunkRecords(data, offset, wanted, topics, allConnections);
       } catch (err) {
         damage.add(offset, `the chunk is unreadable: ${reasonOf(err)}`, lostOf([]));
-        result = { messages: [], problem: undefined, undefinedConnections: 0 };
+        result = { messages: [], problem: undefined, undefinedConnections: 0, firsts: new Map() };
       }
       if (result.problem != undefined) {
         damage.add(offset, result.problem, lostOf(result.messages));
@@ -335,12 +350,19 @@ export class BagRecording implements Recording {
   async *#scan(options: ReadOptions): AsyncIterableIterator<RecordedMessage> {
     const source = this.#source;
     const total = source.size;
-    const topics = options.topics ? new Set(options.topics) : undefined;
     const decode = options.decode === false ? "raw" : "decode";
-    const connections = new Map<number, ChannelEntry>();
-    /** Every connection id a connection record defined so far, wanted or not. */
-    const defined = new Set<number>();
-    let indexLearned = false;
+    const state: ScanState = {
+      connections: new Map(),
+      topics: options.topics ? new Set(options.topics) : undefined,
+      defined: new Set(),
+      indexLearned: false,
+    };
+    const places: ScanPlaces = {
+      source,
+      indexPos: this.#indexPos,
+      borneOut: new Set(),
+      block: Math.max(RESYNC_MIN_BLOCK, Math.min(RESYNC_BLOCK, this.#maxChunkBytes)),
+    };
     const damage = new DamageLog(options.onDamage);
     const merge = new ScanMerge<RawMessage>();
     // The index's damage takes its place in file order; a scan damage at the same record is the
@@ -356,58 +378,116 @@ export class BagRecording implements Recording {
       damage.add(offset, reason);
     };
     let pos = FIRST_RECORD;
+    /** The header of the record at `pos`, when the step before already read it. */
+    let ahead: RecordHeader | undefined;
     while (pos < total) {
       let record: RecordHeader;
       try {
-        record = await readRecordHeader(source, pos);
+        record = ahead ?? (await readHeaderOfCut(source, pos));
       } catch (err) {
-        const resume = await findNextRecord(source, pos + 1);
+        const resume = await findNextRecord(places, pos + 1);
         const reason = reasonOf(err);
-        report(pos, resume == undefined ? reason : `${reason}; reading resumed at the next record, byte ${resume}`);
+        report(pos, resume == undefined ? reason : `${reason}; reading resumed at the next record, byte ${resume} (${resume - pos} bytes skipped)`);
         if (resume == undefined) {
           break;
         }
         pos = resume;
         continue;
       }
+      ahead = undefined;
+      // Where the record really ends: where its length says when a record starts there, else
+      // (a damaged length) at the first record after its header. Scanning from its length's end
+      // instead would lose every chunk between the two.
+      const after = record.end <= total ? await recordAfter(places, record.end) : undefined;
+      let resume = after ? undefined : await findNextRecord(places, record.dataOffset);
+      if (resume != undefined && resume > record.end && record.end <= total && (await holdsHeaderOf(source, record.end, resume))) {
+        // Nothing starts where the length says and the next record lies beyond, but what lies
+        // there is a record's header: that record is the damaged one, named where it is read.
+        resume = undefined;
+      }
+      if (record.end > total && resume == undefined) {
+        // Nothing readable follows a record whose data runs past the end of the file: most
+        // likely cut off there.
+        report(pos, cutOffError(record, pos, total).reason);
+        break;
+      }
+      // A record starts where the length says but the record's contents belie that length: a
+      // length pointing at a later record passes over the chunks in between, unless none lies there.
+      const recordInside = async (): Promise<number | undefined> => await findNextRecord(places, record.dataOffset, record.end);
+      const lengthDamage = (): string | undefined => (resume == undefined ? undefined : damagedLength(record, resume, total, after ? "a later record" : "no record"));
       if (record.op === OP_CHUNK) {
-        let result: ChunkRecords;
-        try {
-          const data = await this.#chunkData(record, pos);
-          result = parseChunkRecords(data, pos, connections, topics, defined);
-          if (result.undefinedConnections > 0 && !indexLearned) {
-            // Their connection records were lost (with a damaged chunk): the index repeats them.
-            indexLearned = true;
-            await this.#learnIndexConnections(connections, topics, defined);
-            result = parseChunkRecords(data, pos, connections, topics, defined);
-          }
-        } catch (err) {
-          result = { messages: [], problem: `the chunk is unreadable: ${reasonOf(err)}`, undefinedConnections: 0 };
+        // A writer puts the chunk's index data after it; anything else there is checked before
+        // the chunk is read, so that a damaged length is never read (a decompressor may not
+        // recover from data cut short).
+        if (after && after.header?.op !== OP_INDEX_DATA) {
+          resume = await recordInside();
         }
+        let result = await this.#readChunk(resume == undefined ? record : endingAt(record, resume), pos, state);
+        if (resume == undefined && after && !(await chunkEndBorneOut(source, after, result))) {
+          resume = await recordInside();
+          if (resume != undefined) {
+            const whole = await this.#readChunk(endingAt(record, resume), pos, state);
+            result = whole.problem == undefined || (result.problem != undefined && whole.messages.length > result.messages.length) ? whole : result;
+          }
+        }
+        const damaged = lengthDamage();
         if (result.problem != undefined) {
-          report(pos, result.problem);
+          report(pos, damaged == undefined ? result.problem : `${result.problem}; its ${damaged}, where reading resumed, past the chunk's ${resume! - pos} bytes`);
+        } else if (damaged != undefined) {
+          report(pos, `the chunk's ${damaged}; its data up to there read whole, so no message was lost, and reading resumed there`);
         }
         if (result.undefinedConnections > 0) {
           report(pos, `${result.undefinedConnections} message records in the chunk name a connection no connection record defines; they were skipped`);
         }
         for (const { item, offset } of merge.add(result.messages, pos)) {
-          yield toMessage(item, connections.get(item.conn)!, decode, offset);
+          yield toMessage(item, state.connections.get(item.conn)!, decode, offset);
         }
       } else if (record.op === OP_CONNECTION) {
-        try {
-          const data = await readRecordData(source, record, pos, "connection", this.#maxChunkBytes);
-          addConnection(record.fields, data, pos, connections, topics, defined);
-        } catch (err) {
-          report(pos, `the connection record is unreadable: ${reasonOf(err)}`);
+        const read = async (): Promise<string | undefined> => {
+          try {
+            const data = await readRecordData(source, resume == undefined ? record : endingAt(record, resume), pos, "connection", this.#maxChunkBytes);
+            addConnection(record.fields, data, pos, state.connections, state.topics, state.defined);
+            return undefined;
+          } catch (err) {
+            return `the connection record is unreadable: ${reasonOf(err)}`;
+          }
+        };
+        let problem = await read();
+        if (problem != undefined && after) {
+          resume = await recordInside();
+          if (resume != undefined) {
+            problem = await read();
+          }
+        }
+        const damaged = lengthDamage();
+        if (problem != undefined) {
+          report(pos, damaged == undefined ? problem : `${problem}; its ${damaged}, where reading resumed, past the record's ${resume! - pos} bytes`);
+        } else if (damaged != undefined) {
+          report(pos, `the connection record's ${damaged}; its data up to there read whole, and reading resumed there`);
         }
       } else if (!TOP_LEVEL_OPS.has(record.op)) {
-        report(pos, `a record of op ${record.op} stands where a bag has chunks, index data and connections; it was skipped`);
+        const stray = `a record of op ${record.op} stands where a bag has chunks, index data and connections; it was skipped`;
+        const damaged = lengthDamage();
+        report(pos, damaged == undefined ? stray : `${stray}; its ${damaged}, where reading resumed, past the record's ${resume! - pos} bytes`);
+      } else {
+        if (after && !countsMatch(record)) {
+          resume = await recordInside();
+        }
+        const damaged = lengthDamage();
+        if (damaged != undefined) {
+          report(pos, `the ${RECORD_NAMES.get(record.op)!}'s ${damaged}, where reading resumed, past the record's ${resume! - pos} bytes (a sequential read does not use it)`);
+        }
       }
-      pos = record.end;
+      if (resume == undefined) {
+        ahead = after?.header;
+        pos = record.end;
+      } else {
+        pos = resume;
+      }
       reportProgress(options, pos, total);
     }
     for (const { item, offset } of merge.finish()) {
-      yield toMessage(item, connections.get(item.conn)!, decode, offset);
+      yield toMessage(item, state.connections.get(item.conn)!, decode, offset);
     }
     if (indexDamage) {
       damage.add(indexDamage.offset, indexDamage.reason);
@@ -419,6 +499,27 @@ export class BagRecording implements Recording {
       );
     }
     damage.finish();
+  }
+
+  /**
+   * The messages of the chunk record `record` at `pos` a scan wants, learning its connection
+   * records; a chunk that cannot be read is an empty result whose `problem` says why.
+   */
+  async #readChunk(record: RecordHeader, pos: number, state: ScanState): Promise<ChunkRecords> {
+    const { connections, topics, defined } = state;
+    try {
+      const data = await this.#chunkData(record, pos);
+      let result = parseChunkRecords(data, pos, connections, topics, defined);
+      if (result.undefinedConnections > 0 && !state.indexLearned) {
+        // Their connection records were lost (with a damaged chunk): the index repeats them.
+        state.indexLearned = true;
+        await this.#learnIndexConnections(connections, topics, defined);
+        result = parseChunkRecords(data, pos, connections, topics, defined);
+      }
+      return result;
+    } catch (err) {
+      return { messages: [], problem: `the chunk is unreadable: ${reasonOf(err)}`, undefinedConnections: 0, firsts: new Map() };
+    }
   }
 
   /** Adds the connection records of the index section (not yet defined ones) to a scan's maps. */
@@ -570,38 +671,253 @@ async function checkChunkInfos(bag: Bag, source: ByteSource, indexPos: number): 
   }
 }
 
+/** What a sequential scan keeps of the connections it met. */
+interface ScanState {
+  readonly connections: Map<number, ChannelEntry>;
+  readonly topics: Set<string> | undefined;
+  /** Every connection id a connection record defined so far, wanted or not. */
+  readonly defined: Set<number>;
+  /** Whether the index's connection records were read for messages whose own ones were lost. */
+  indexLearned: boolean;
+}
+
+/** What a sequential scan knows of where records start in its file. */
+interface ScanPlaces {
+  readonly source: ByteSource;
+  /** Where the bag header says the index starts (the records before it end there), if in the file. */
+  readonly indexPos: number | undefined;
+  /** Positions from which the records were found to go on as a bag's top level does. */
+  readonly borneOut: Set<number>;
+  /** Bytes examined at a time when looking for the next record (at most the read limit). */
+  readonly block: number;
+}
+
+/** What follows a record where its length says it ends, when reading can go on there. */
+interface RecordAfter {
+  /**
+   * The header of the whole record there; undefined at the end of the file, at the index
+   * position, or for a record cut off by the end of the file.
+   */
+  readonly header: RecordHeader | undefined;
+}
+
+/** Whether the record is a message record (connection and receive time): those lie only inside chunks. */
+function isMessageRecord(record: RecordHeader): boolean {
+  return record.op === OP_MESSAGE && record.fields.get("conn")?.byteLength === 4 && record.fields.get("time")?.byteLength === 8;
+}
+
 /**
- * After damage at `from - 1`: the first position at or after `from` where a well-formed record
- * header starts (a chunk or connection record whose header fields and lengths fit the file), or
- * undefined. Looks for "op=" and tries the few positions its field could belong to.
+ * Whether the header is one of a record a bag holds outside its chunks (bag header, chunk, index
+ * data, chunk info, connection) with the fields that record has, at their sizes. Its data length
+ * is checked by `countsMatch`.
  */
-async function findNextRecord(source: ByteSource, from: number): Promise<number | undefined> {
-  const size = source.size;
-  const block = 1 << 20;
-  const needle = [0x6f, 0x70, 0x3d]; // "op="
-  for (let start = from; start < size; start += block - 64) {
+function isTopLevelHeader(record: RecordHeader): boolean {
+  const size = (name: string): number | undefined => record.fields.get(name)?.byteLength;
+  switch (record.op) {
+    case OP_BAG_HEADER:
+      return size("index_pos") === 8 && size("conn_count") === 4 && size("chunk_count") === 4;
+    case OP_CHUNK:
+      return record.fields.has("compression") && size("size") === 4;
+    case OP_INDEX_DATA:
+      return size("ver") === 4 && size("conn") === 4 && size("count") === 4;
+    case OP_CHUNK_INFO:
+      return size("ver") === 4 && size("chunk_pos") === 8 && size("start_time") === 8 && size("end_time") === 8 && size("count") === 4;
+    case OP_CONNECTION:
+      return size("conn") === 4 && record.fields.has("topic");
+    default:
+      return false;
+  }
+}
+
+/** Whether an index data or chunk info record holds the data its count says; true for the others. */
+function countsMatch(record: RecordHeader): boolean {
+  const perEntry = record.op === OP_INDEX_DATA ? INDEX_ENTRY : record.op === OP_CHUNK_INFO ? 8 : undefined;
+  const count = record.fields.get("count");
+  return perEntry == undefined || (count?.byteLength === 4 && record.dataLength === u32(count, "count", 0) * perEntry);
+}
+
+/** The header at `pos` (its data perhaps cut off by the end of the file), or undefined when none parses there. */
+async function headerAt(source: ByteSource, pos: number): Promise<RecordHeader | undefined> {
+  try {
+    return await readHeaderOfCut(source, pos);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Whether the records from `at` on go on as a bag's top level does: `at` is the end of the file or
+ * the index position, or a top-level record starts there that is cut off by the end of the file,
+ * or a whole one other than a connection record, or a run of connection records (the index's)
+ * that ends in one of these. Connection records lie inside uncompressed chunks too, followed by
+ * message records: this tells them apart.
+ */
+async function goesOnAtTopLevel(places: ScanPlaces, at: number): Promise<boolean> {
+  const { source, borneOut } = places;
+  const run: number[] = [];
+  let p = at;
+  while (p !== source.size && p !== places.indexPos && !borneOut.has(p)) {
+    const record = await headerAt(source, p);
+    if (!record || !isTopLevelHeader(record)) {
+      return false;
+    }
+    if (record.end > source.size) {
+      break;
+    }
+    run.push(p);
+    if (record.op !== OP_CONNECTION) {
+      break;
+    }
+    p = record.end;
+  }
+  // Each record of the run is met again as the scan goes on: it is not followed a second time.
+  for (const q of run) {
+    borneOut.add(q);
+  }
+  return true;
+}
+
+/**
+ * After a record: what follows it where its length says it ends (`at`), when reading can go on
+ * there; undefined when that length must be damaged. Reading goes on at the end of the file, at
+ * the index position, and at a record a bag holds outside its chunks: a bag header, chunk, index
+ * data or chunk info one (the common case: one header read), even one cut off by the end of the
+ * file (a truncation, named when it is read); a connection record, or one whose op or fields are
+ * damaged, only when the records after it go on at top level (`goesOnAtTopLevel`). Never at a
+ * message record: those lie inside chunks.
+ */
+async function recordAfter(places: ScanPlaces, at: number): Promise<RecordAfter | undefined> {
+  const { source } = places;
+  if (at === source.size || at === places.indexPos) {
+    return { header: undefined };
+  }
+  const record = await headerAt(source, at);
+  if (!record || isMessageRecord(record)) {
+    return undefined;
+  }
+  const whole = record.end <= source.size;
+  if (isTopLevelHeader(record) && (record.op !== OP_CONNECTION || !whole)) {
+    return { header: whole ? record : undefined };
+  }
+  return whole && (await goesOnAtTopLevel(places, record.end)) ? { header: record } : undefined;
+}
+
+/**
+ * Whether reading can resume at `pos` after damage: a whole record a bag holds outside its chunks
+ * starts there, holding the data its count says, and the records after it go on at top level (so
+ * that it is not one of the connection records inside an uncompressed chunk).
+ */
+async function resumesAt(places: ScanPlaces, pos: number): Promise<boolean> {
+  const record = await headerAt(places.source, pos);
+  return (
+    record != undefined &&
+    record.end <= places.source.size &&
+    isTopLevelHeader(record) &&
+    countsMatch(record) &&
+    (await goesOnAtTopLevel(places, record.end))
+  );
+}
+
+/**
+ * Whether what follows a chunk where its length says it ends (`after`, from `recordAfter`) bears
+ * that length out: an index data record (what a writer puts after each chunk) whose first entry
+ * is the first message of its connection in the chunk `chunk`, receive time and offset. Anything
+ * else there (the end of the file included) may be where a damaged length points, past chunks.
+ */
+async function chunkEndBorneOut(source: ByteSource, after: RecordAfter, chunk: ChunkRecords): Promise<boolean> {
+  const next = after.header;
+  if (next?.op !== OP_INDEX_DATA || !isTopLevelHeader(next) || next.dataLength < INDEX_ENTRY) {
+    return false;
+  }
+  const first = chunk.firsts.get(u32(next.fields.get("conn"), "conn", 0));
+  if (first == undefined) {
+    return false;
+  }
+  const entry = await source.read(next.dataOffset, INDEX_ENTRY);
+  const view = new DataView(entry.buffer, entry.byteOffset, INDEX_ENTRY);
+  return view.getUint32(0, true) === first.time.sec && view.getUint32(4, true) === first.time.nsec && view.getUint32(8, true) === first.offset;
+}
+
+/**
+ * Whether the bytes from `at` (to `before`) hold the "op" field of a bag header, chunk, index data
+ * or chunk info record where a record header starting at `at` would: a damaged record lies there,
+ * not the tail of the record before. (Connection records are left out: chunks hold them.)
+ */
+async function holdsHeaderOf(source: ByteSource, at: number, before: number): Promise<boolean> {
+  const bytes = await source.read(at, Math.min(before, at + 8 + MAX_FIELDS_BEFORE_OP) - at);
+  for (let i = 0; i + 3 < bytes.length; i++) {
+    if (bytes[i] === 0x6f && bytes[i + 1] === 0x70 && bytes[i + 2] === 0x3d && TOP_LEVEL_OPS.has(bytes[i + 3]!) && bytes[i + 3] !== OP_CONNECTION) {
+      return true;
+    }
+  }
+  return false;
+}
+
+/** The record `record` as if its data length said it ends at `end` (after its header). */
+function endingAt(record: RecordHeader, end: number): RecordHeader {
+  return { ...record, dataLength: end - record.dataOffset, end };
+}
+
+/** Names a record's damaged data length: where it says the record ends, and where the next record starts. */
+function damagedLength(record: RecordHeader, resume: number, size: number, there: "no record" | "a later record"): string {
+  const says = `data length ${record.dataLength} is damaged: it says the record ends at byte ${record.end}`;
+  if (record.end > size) {
+    return `${says}, but the file ends at byte ${size}; the next record starts at byte ${resume}`;
+  }
+  const off = resume < record.end ? `${record.end - resume} bytes before` : `${resume - record.end} bytes after`;
+  return `${says}, where ${there} starts; the next record starts at byte ${resume}, ${off} that`;
+}
+
+/** A ByteSource answering reads inside `bytes` (the file's bytes from `start`) from memory. */
+class WindowSource implements ByteSource {
+  readonly #source: ByteSource;
+  readonly #start: number;
+  readonly #bytes: Uint8Array;
+
+  public constructor(source: ByteSource, start: number, bytes: Uint8Array) {
+    this.#source = source;
+    this.#start = start;
+    this.#bytes = bytes;
+  }
+
+  public get size(): number {
+    return this.#source.size;
+  }
+
+  public async read(offset: number, length: number): Promise<Uint8Array> {
+    const at = offset - this.#start;
+    if (at >= 0 && at + length <= this.#bytes.byteLength) {
+      return this.#bytes.subarray(at, at + length);
+    }
+    return await this.#source.read(offset, length);
+  }
+}
+
+/**
+ * After damage: the first position at or after `from`, and before `before`, where reading can
+ * resume (`resumesAt`), or undefined. Looks for "op=" followed by a top-level op and tries the
+ * positions its header could start at.
+ */
+async function findNextRecord(places: ScanPlaces, from: number, before = places.source.size): Promise<number | undefined> {
+  const size = places.source.size;
+  const block = places.block;
+  for (let start = from; start < before; start += block - 64) {
     const length = Math.min(block, size - start);
-    const bytes = await source.read(start, length);
-    const copy = bytes.slice();
-    for (let i = 4; i + 3 < copy.length; i++) {
-      if (copy[i] !== needle[0] || copy[i + 1] !== needle[1] || copy[i + 2] !== needle[2]) {
-        continue;
-      }
-      const op = copy[i + 3];
-      if (op !== OP_CHUNK && op !== OP_CONNECTION) {
-        continue;
+    const bytes = (await places.source.read(start, length)).slice();
+    const window = { ...places, source: new WindowSource(places.source, start, bytes) };
+    for (let i = 4; i + 3 < bytes.length; i++) {
+      if (bytes[i] !== 0x6f || bytes[i + 1] !== 0x70 || bytes[i + 2] !== 0x3d || !TOP_LEVEL_OPS.has(bytes[i + 3]!)) {
+        continue; // not "op=" and a top-level op
       }
       // The "op" field (length 4, "op=X") starts 4 bytes before "op="; the record header starts
       // at most a few fields earlier.
       const fieldStart = start + i - 4;
-      for (let pos = fieldStart - 4; pos >= Math.max(from, fieldStart - 4 - 512); pos--) {
-        try {
-          const record = await readRecordHeader(source, pos);
-          if (record.op === op) {
-            return pos;
-          }
-        } catch {
-          // not a record start
+      if (fieldStart - 4 - MAX_FIELDS_BEFORE_OP >= before) {
+        return undefined;
+      }
+      for (let pos = Math.min(fieldStart - 4, before - 1); pos >= Math.max(from, fieldStart - 4 - MAX_FIELDS_BEFORE_OP); pos--) {
+        if (await resumesAt(window, pos)) {
+          return pos;
         }
       }
     }
@@ -673,6 +989,28 @@ interface RecordHeader {
  * not a truncation.
  */
 async function readRecordHeader(source: ByteSource, pos: number, indexPos?: number): Promise<RecordHeader> {
+  const record = await readHeaderOfCut(source, pos, indexPos);
+  if (record.end > source.size) {
+    throw cutOffError(record, pos, source.size);
+  }
+  return record;
+}
+
+/** Names a record (at `pos`) whose data runs past the end of the file (of `size` bytes). */
+function cutOffError(record: RecordHeader, pos: number, size: number): RecordingError {
+  // A length the file cannot hold is either cut off by a truncation or corrupt; only the
+  // surrounding records tell which, so the sentence names both.
+  return new RecordingError(
+    pos,
+    `the file is truncated or this record's length is corrupt: the record here (op ${record.op}) says its data is ${record.dataLength} bytes but the file has ${size - record.dataOffset} after its header`,
+  );
+}
+
+/**
+ * `readRecordHeader`, except that the record's data may run past the end of the file (`end` is
+ * then after it): the header of a record cut off by a truncation.
+ */
+async function readHeaderOfCut(source: ByteSource, pos: number, indexPos?: number): Promise<RecordHeader> {
   const size = source.size;
   const truncated = (what: string): RecordingError =>
     new RecordingError(pos, `the file is truncated: ${what} but the file ends at byte ${size}`);
@@ -704,14 +1042,6 @@ async function readRecordHeader(source: ByteSource, pos: number, indexPos?: numb
     throw new RecordingError(
       pos,
       `record data length ${dataLength} is impossible: the record here (op ${opField[0]!}) says its data is ${dataLength} bytes but only ${Math.max(0, indexPos - dataOffset)} lie between its header and the index at byte ${indexPos} (corrupt data)`,
-    );
-  }
-  if (dataOffset + dataLength > size) {
-    // A length the file cannot hold is either cut off by a truncation or corrupt; only the
-    // surrounding records tell which, so the sentence names both.
-    throw new RecordingError(
-      pos,
-      `the file is truncated or this record's length is corrupt: the record here (op ${opField[0]!}) says its data is ${dataLength} bytes but the file has ${size - dataOffset} after its header`,
     );
   }
   return { op: opField[0]!, fields, dataOffset, dataLength, end: dataOffset + dataLength };
@@ -770,6 +1100,11 @@ interface ChunkRecords {
   problem: string | undefined;
   /** Message records whose connection no connection record (so far) defines: skipped. */
   undefinedConnections: number;
+  /**
+   * Per connection, the receive time and offset (in the decompressed chunk) of its first message
+   * record, wanted or not: what the first entry of the chunk's index data record for it holds.
+   */
+  firsts: Map<number, { time: RecordTime; offset: number }>;
 }
 
 /**
@@ -788,10 +1123,12 @@ function parseChunkRecords(
   let at = 0;
   let badTimes = 0;
   let undefinedConnections = 0;
+  const firsts = new Map<number, { time: RecordTime; offset: number }>();
   const corrupt = (what: string): ChunkRecords => ({
     messages: out,
     problem: `chunk data is corrupt: ${what} at byte ${at} of the decompressed chunk (its later records are lost)`,
     undefinedConnections,
+    firsts,
   });
   while (at < data.byteLength) {
     if (at + 4 > data.byteLength) {
@@ -829,6 +1166,9 @@ function parseChunkRecords(
       const conn = new DataView(connField.buffer, connField.byteOffset, 4).getUint32(0, true);
       const tv = new DataView(time.buffer, time.byteOffset, 8);
       const stamp = { sec: tv.getUint32(0, true), nsec: tv.getUint32(4, true) };
+      if (!firsts.has(conn)) {
+        firsts.set(conn, { time: stamp, offset: at });
+      }
       if (stamp.nsec >= 1_000_000_000) {
         // The record is intact but its receive time is not a time: it cannot be ordered.
         badTimes += 1;
@@ -843,5 +1183,5 @@ function parseChunkRecords(
     at = start + dataLength;
   }
   const problem = badTimes > 0 ? `${badTimes} message records have an impossible receive time (nsec >= 1e9) and were skipped` : undefined;
-  return { messages: out, problem, undefinedConnections };
+  return { messages: out, problem, undefinedConnections, firsts };
 }
