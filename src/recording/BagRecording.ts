@@ -4,6 +4,40 @@ import type { ByteSource } from "./ByteSource";
 import { mergeChunks, ScanMerge, timeLess } from "./ChunkMerge";
 import { DamageLog } from "./DamageLog";
 import { RecordingError, errorText, reasonOf } from "./RecordingError";
+import { checkChunkInfos, checkIndexLayout } from "./bagIndexChecks";
+import {
+  FIRST_RECORD,
+  MAGIC,
+  OP_BAG_HEADER,
+  OP_CHUNK,
+  OP_CONNECTION,
+  OP_INDEX_DATA,
+  OP_MESSAGE,
+  RECORD_NAMES,
+  TOP_LEVEL_OPS,
+  countsMatch,
+  cutOffError,
+  parseFields,
+  readHeaderOfCut,
+  readRecordData,
+  readRecordHeader,
+  textDecoder,
+  timeText,
+  u32,
+  u64,
+  type RecordHeader,
+} from "./bagRecords";
+import {
+  RESYNC_BLOCK,
+  RESYNC_MIN_BLOCK,
+  chunkEndBorneOut,
+  damagedLength,
+  endingAt,
+  findNextRecord,
+  holdsHeaderOf,
+  recordAfter,
+  type ScanPlaces,
+} from "./bagScanPlaces";
 import { DEFAULT_MAX_CHUNK_BYTES, ReadLimitError, checkStoredSize, type Decompressors, type OpenOptions } from "./decompress";
 import { reportProgress, toRecordedMessage, unindexedInfo, type ChannelEntry } from "./recordedMessage";
 import type {
@@ -14,42 +48,6 @@ import type {
   RecordingChannel,
   RecordingInfo,
 } from "./types";
-
-const MAGIC = "#ROSBAG V2.0\n";
-const FIRST_RECORD = MAGIC.length;
-const OP_MESSAGE = 2;
-const OP_BAG_HEADER = 3;
-const OP_INDEX_DATA = 4;
-const OP_CHUNK = 5;
-const OP_CHUNK_INFO = 6;
-const OP_CONNECTION = 7;
-/** What each record op is, for sentences naming a record. */
-const RECORD_NAMES: ReadonlyMap<number, string> = new Map([
-  [OP_MESSAGE, "message record"],
-  [OP_BAG_HEADER, "bag header record"],
-  [OP_INDEX_DATA, "index data record"],
-  [OP_CHUNK, "chunk record"],
-  [OP_CHUNK_INFO, "chunk info record"],
-  [OP_CONNECTION, "connection record"],
-]);
-/** The same with their article, for sentences naming a record found where another was expected. */
-const OP_NAMES: ReadonlyMap<number, string> = new Map(
-  [...RECORD_NAMES].map(([op, name]) => [op, `${op === OP_INDEX_DATA ? "an" : "a"} ${name}`]),
-);
-/** The records a bag holds outside its chunks: bag header, chunk, index data, chunk info, connection. */
-const TOP_LEVEL_OPS: ReadonlySet<number> = new Set([OP_BAG_HEADER, OP_CHUNK, OP_INDEX_DATA, OP_CHUNK_INFO, OP_CONNECTION]);
-/** The size of one entry of an index data record (version 1): receive time and offset. */
-const INDEX_ENTRY = 12;
-/** How far before its "op" field a record header may start: the fields written before it. */
-const MAX_FIELDS_BEFORE_OP = 512;
-/** Bytes examined at a time when looking for the next record after damage, the read limit allowing. */
-const RESYNC_BLOCK = 1 << 20;
-/** The fewest bytes examined at a time, however low the read limit. */
-const RESYNC_MIN_BLOCK = 4096;
-/** Sanity bound on one record header: real ones are a few hundred bytes. */
-const MAX_RECORD_HEADER = 1 << 20;
-const textDecoder = new TextDecoder();
-
 
 /** One message of a chunk: connection id, receive time, serialized bytes. */
 interface RawMessage {
@@ -84,46 +82,6 @@ function channelOf(conn: {
     messageEncoding: "ros1",
     metadata,
   };
-}
-
-/** A field map of a ROS bag record header (`name=value` entries, each length-prefixed). */
-function parseFields(bytes: Uint8Array, offset: number): Map<string, Uint8Array> {
-  const fields = new Map<string, Uint8Array>();
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  let at = 0;
-  while (at < bytes.length) {
-    if (at + 4 > bytes.length) {
-      throw new RecordingError(offset, "record header field is cut off (corrupt record header)");
-    }
-    const len = view.getUint32(at, true);
-    at += 4;
-    if (at + len > bytes.length) {
-      throw new RecordingError(offset, `record header field length ${len} is impossible: it says ${len} bytes but the header has ${bytes.length - at} after it (corrupt record header)`);
-    }
-    const field = bytes.subarray(at, at + len);
-    const eq = field.indexOf(0x3d);
-    if (eq < 0) {
-      throw new RecordingError(offset, "record header field has no '=' (corrupt record header)");
-    }
-    fields.set(textDecoder.decode(field.subarray(0, eq)), field.subarray(eq + 1));
-    at += len;
-  }
-  return fields;
-}
-
-function u32(field: Uint8Array | undefined, name: string, offset: number): number {
-  if (field?.byteLength !== 4 && field?.byteLength !== 8) {
-    throw new RecordingError(offset, `record header field "${name}" is missing or has the wrong size`);
-  }
-  return new DataView(field.buffer, field.byteOffset, field.byteLength).getUint32(0, true);
-}
-
-function u64(field: Uint8Array | undefined, name: string, offset: number): number {
-  if (field?.byteLength !== 8) {
-    throw new RecordingError(offset, `record header field "${name}" is missing or has the wrong size`);
-  }
-  const view = new DataView(field.buffer, field.byteOffset, field.byteLength);
-  return view.getUint32(0, true) + view.getUint32(4, true) * 2 ** 32;
 }
 
 /**
@@ -545,132 +503,6 @@ interface IndexDamage {
   readonly reason: string;
 }
 
-/**
- * Checks the index's records before @foxglove/rosbag parses them, because it trusts them (a damaged
- * count or length there becomes a JavaScript error, and a count of 2^31 or more is read as
- * negative): `conn_count` connection records start at the index position and `chunk_count` chunk
- * info records follow, no more and no fewer, each whole and with the fields and data size the
- * parser reads. Throws a RecordingError at the offending record (or at the bag header, for a
- * count) saying what the file holds instead. Reads no record data larger than `limit`.
- */
-async function checkIndexLayout(source: ByteSource, indexPos: number, header: Map<string, Uint8Array>, limit: number): Promise<void> {
-  const connectionCount = u32(header.get("conn_count"), "conn_count", FIRST_RECORD);
-  const chunkCount = u32(header.get("chunk_count"), "chunk_count", FIRST_RECORD);
-  if (connectionCount === 0 && chunkCount > 0) {
-    throw new RecordingError(FIRST_RECORD, `the bag header says ${chunkCount} chunks but no connection`);
-  }
-  let pos = indexPos;
-  const next = async (): Promise<RecordHeader | undefined> => {
-    if (pos >= source.size) {
-      return undefined;
-    }
-    try {
-      return await readRecordHeader(source, pos);
-    } catch (err) {
-      throw new RecordingError(pos, `its record at byte ${pos} is damaged: ${reasonOf(err)}`, { cause: err });
-    }
-  };
-  const expectRecords = async (op: number, expected: number, what: string, check: (record: RecordHeader) => Promise<void>): Promise<void> => {
-    // Each record moves `pos` forward, so a huge count stops at the end of the file.
-    for (let held = 0; held < expected; held++) {
-      const record = await next();
-      if (record?.op !== op) {
-        const instead = record ? `; ${OP_NAMES.get(record.op) ?? "a record"} (op ${record.op}) follows them at byte ${pos}` : "";
-        throw new RecordingError(FIRST_RECORD, `the bag header says ${expected} ${what} but the index holds ${held}${instead}`);
-      }
-      await check(record);
-      pos = record.end;
-    }
-    const extra = pos < source.size ? await readRecordHeader(source, pos).catch(() => undefined) : undefined;
-    if (extra?.op === op) {
-      throw new RecordingError(FIRST_RECORD, `the bag header says ${expected} ${what} but the index holds more (another at byte ${pos})`);
-    }
-  };
-  await expectRecords(OP_CONNECTION, connectionCount, "connections", async (record) => {
-    u32(record.fields.get("conn"), "conn", pos);
-    let data: Map<string, Uint8Array>;
-    try {
-      data = parseFields(await readRecordData(source, record, pos, "connection", limit), pos);
-    } catch (err) {
-      throw new RecordingError(pos, `the data of the connection record at byte ${pos} is unreadable: ${reasonOf(err)}`, { cause: err });
-    }
-    for (const name of ["type", "md5sum", "message_definition"]) {
-      if (!data.has(name)) {
-        throw new RecordingError(pos, `the connection record at byte ${pos} has no "${name}" field`);
-      }
-    }
-  });
-  await expectRecords(OP_CHUNK_INFO, chunkCount, "chunks", async (record) => {
-    u32(record.fields.get("ver"), "ver", pos);
-    const chunkPosField = record.fields.get("chunk_pos");
-    if (!Number.isSafeInteger(u64(chunkPosField, "chunk_pos", pos))) {
-      const exact = new DataView(chunkPosField!.buffer, chunkPosField!.byteOffset, 8).getBigUint64(0, true);
-      throw new RecordingError(pos, `the chunk info record at byte ${pos} points to byte ${exact}, past the end of the file`);
-    }
-    for (const name of ["start_time", "end_time"]) {
-      if (record.fields.get(name)?.byteLength !== 8) {
-        throw new RecordingError(pos, `record header field "${name}" is missing or has the wrong size`);
-      }
-    }
-    const count = u32(record.fields.get("count"), "count", pos);
-    if (record.dataLength !== count * 8) {
-      throw new RecordingError(pos, `the chunk info record at byte ${pos} says it lists ${count} connections (${count * 8} bytes) but holds ${record.dataLength} bytes`);
-    }
-  });
-}
-
-/**
- * Checks what @foxglove/rosbag does not: every chunk the index lists starts a chunk record inside
- * the file, before the index (a record whose header parses must be a chunk), spans a time range
- * (valid times, start not after end: the chunks are merged in start-time order), and names only
- * connections the index has, counts messages in each chunk, and lists chunks at all when there is
- * room for them. A flipped byte in the index otherwise sends the reader to the wrong place or
- * silently hides a chunk; such an index is not used (the file is scanned instead).
- */
-async function checkChunkInfos(bag: Bag, source: ByteSource, indexPos: number): Promise<void> {
-  // No chunk listed while records lie between the bag header and the index (a damaged chunk
-  // count): the index would hide them all.
-  if (bag.chunkInfos.length === 0 && (await readRecordHeader(source, FIRST_RECORD)).end < indexPos) {
-    throw new RecordingError(indexPos, `the index lists no chunk, but records lie between the bag header and the index at byte ${indexPos}`);
-  }
-  for (const info of bag.chunkInfos) {
-    const at = info.offset ?? indexPos;
-    // A writer never closes an empty chunk: a chunk info that counts no message is damaged, and
-    // would hide its chunk.
-    if (info.connections.every(({ count }) => count === 0)) {
-      throw new RecordingError(at, `the chunk info of the chunk at byte ${info.chunkPosition} counts no message`);
-    }
-    if (!Number.isSafeInteger(info.chunkPosition) || info.chunkPosition < FIRST_RECORD || info.chunkPosition >= indexPos) {
-      throw new RecordingError(at, `a chunk info record points to byte ${info.chunkPosition}, outside the chunk area (${FIRST_RECORD} to ${indexPos})`);
-    }
-    // The chunks are merged in the order of their start times: a start time that is not a time,
-    // or after the end time, would deliver the chunk's messages out of order.
-    const { startTime, endTime } = info;
-    if (startTime.nsec >= 1e9 || endTime.nsec >= 1e9 || timeLess(endTime, startTime)) {
-      throw new RecordingError(
-        at,
-        `the chunk info of the chunk at byte ${info.chunkPosition} says it spans receive times ${timeText(startTime)} to ${timeText(endTime)}, which is not a time range`,
-      );
-    }
-    for (const { conn } of info.connections) {
-      if (!bag.connections.has(conn)) {
-        throw new RecordingError(at, `the chunk info of the chunk at byte ${info.chunkPosition} names connection ${conn}, which the index does not have`);
-      }
-    }
-    let op: number | undefined;
-    try {
-      op = (await readRecordHeader(source, info.chunkPosition)).op;
-    } catch {
-      // A damaged chunk header: the chunk is reported as damaged when read, the index is fine.
-      op = undefined;
-    }
-    if (op != undefined && op !== OP_CHUNK) {
-      // Named at the chunk's place: a damaged op there is what the scan will skip.
-      throw new RecordingError(info.chunkPosition, `the index lists a chunk at byte ${info.chunkPosition}, but the record there is op ${op}`);
-    }
-  }
-}
-
 /** What a sequential scan keeps of the connections it met. */
 interface ScanState {
   readonly connections: Map<number, ChannelEntry>;
@@ -679,253 +511,6 @@ interface ScanState {
   readonly defined: Set<number>;
   /** Whether the index's connection records were read for messages whose own ones were lost. */
   indexLearned: boolean;
-}
-
-/** What a sequential scan knows of where records start in its file. */
-interface ScanPlaces {
-  readonly source: ByteSource;
-  /** Where the bag header says the index starts (the records before it end there), if in the file. */
-  readonly indexPos: number | undefined;
-  /** Positions from which the records were found to go on as a bag's top level does. */
-  readonly borneOut: Set<number>;
-  /** Bytes examined at a time when looking for the next record (at most the read limit). */
-  readonly block: number;
-}
-
-/** What follows a record where its length says it ends, when reading can go on there. */
-interface RecordAfter {
-  /**
-   * The header of the whole record there; undefined at the end of the file, at the index
-   * position, or for a record cut off by the end of the file.
-   */
-  readonly header: RecordHeader | undefined;
-}
-
-/** Whether the record is a message record (connection and receive time): those lie only inside chunks. */
-function isMessageRecord(record: RecordHeader): boolean {
-  return record.op === OP_MESSAGE && record.fields.get("conn")?.byteLength === 4 && record.fields.get("time")?.byteLength === 8;
-}
-
-/**
- * Whether the header is one of a record a bag holds outside its chunks (bag header, chunk, index
- * data, chunk info, connection) with the fields that record has, at their sizes. Its data length
- * is checked by `countsMatch`.
- */
-function isTopLevelHeader(record: RecordHeader): boolean {
-  const size = (name: string): number | undefined => record.fields.get(name)?.byteLength;
-  switch (record.op) {
-    case OP_BAG_HEADER:
-      return size("index_pos") === 8 && size("conn_count") === 4 && size("chunk_count") === 4;
-    case OP_CHUNK:
-      return record.fields.has("compression") && size("size") === 4;
-    case OP_INDEX_DATA:
-      return size("ver") === 4 && size("conn") === 4 && size("count") === 4;
-    case OP_CHUNK_INFO:
-      return size("ver") === 4 && size("chunk_pos") === 8 && size("start_time") === 8 && size("end_time") === 8 && size("count") === 4;
-    case OP_CONNECTION:
-      return size("conn") === 4 && record.fields.has("topic");
-    default:
-      return false;
-  }
-}
-
-/** Whether an index data or chunk info record holds the data its count says; true for the others. */
-function countsMatch(record: RecordHeader): boolean {
-  const perEntry = record.op === OP_INDEX_DATA ? INDEX_ENTRY : record.op === OP_CHUNK_INFO ? 8 : undefined;
-  const count = record.fields.get("count");
-  return perEntry == undefined || (count?.byteLength === 4 && record.dataLength === u32(count, "count", 0) * perEntry);
-}
-
-/** The header at `pos` (its data perhaps cut off by the end of the file), or undefined when none parses there. */
-async function headerAt(source: ByteSource, pos: number): Promise<RecordHeader | undefined> {
-  try {
-    return await readHeaderOfCut(source, pos);
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * Whether the records from `at` on go on as a bag's top level does: `at` is the end of the file or
- * the index position, or a top-level record starts there that is cut off by the end of the file,
- * or a whole one other than a connection record, or a run of connection records (the index's)
- * that ends in one of these. Connection records lie inside uncompressed chunks too, followed by
- * message records: this tells them apart.
- */
-async function goesOnAtTopLevel(places: ScanPlaces, at: number): Promise<boolean> {
-  const { source, borneOut } = places;
-  const run: number[] = [];
-  let p = at;
-  while (p !== source.size && p !== places.indexPos && !borneOut.has(p)) {
-    const record = await headerAt(source, p);
-    if (!record || !isTopLevelHeader(record)) {
-      return false;
-    }
-    if (record.end > source.size) {
-      break;
-    }
-    run.push(p);
-    if (record.op !== OP_CONNECTION) {
-      break;
-    }
-    p = record.end;
-  }
-  // Each record of the run is met again as the scan goes on: it is not followed a second time.
-  for (const q of run) {
-    borneOut.add(q);
-  }
-  return true;
-}
-
-/**
- * After a record: what follows it where its length says it ends (`at`), when reading can go on
- * there; undefined when that length must be damaged. Reading goes on at the end of the file, at
- * the index position, and at a record a bag holds outside its chunks: a bag header, chunk, index
- * data or chunk info one (the common case: one header read), even one cut off by the end of the
- * file (a truncation, named when it is read); a connection record, or one whose op or fields are
- * damaged, only when the records after it go on at top level (`goesOnAtTopLevel`). Never at a
- * message record: those lie inside chunks.
- */
-async function recordAfter(places: ScanPlaces, at: number): Promise<RecordAfter | undefined> {
-  const { source } = places;
-  if (at === source.size || at === places.indexPos) {
-    return { header: undefined };
-  }
-  const record = await headerAt(source, at);
-  if (!record || isMessageRecord(record)) {
-    return undefined;
-  }
-  const whole = record.end <= source.size;
-  if (isTopLevelHeader(record) && (record.op !== OP_CONNECTION || !whole)) {
-    return { header: whole ? record : undefined };
-  }
-  return whole && (await goesOnAtTopLevel(places, record.end)) ? { header: record } : undefined;
-}
-
-/**
- * Whether reading can resume at `pos` after damage: a whole record a bag holds outside its chunks
- * starts there, holding the data its count says, and the records after it go on at top level (so
- * that it is not one of the connection records inside an uncompressed chunk).
- */
-async function resumesAt(places: ScanPlaces, pos: number): Promise<boolean> {
-  const record = await headerAt(places.source, pos);
-  return (
-    record != undefined &&
-    record.end <= places.source.size &&
-    isTopLevelHeader(record) &&
-    countsMatch(record) &&
-    (await goesOnAtTopLevel(places, record.end))
-  );
-}
-
-/**
- * Whether what follows a chunk where its length says it ends (`after`, from `recordAfter`) bears
- * that length out: an index data record (what a writer puts after each chunk) whose first entry
- * is the first message of its connection in the chunk `chunk`, receive time and offset. Anything
- * else there (the end of the file included) may be where a damaged length points, past chunks.
- */
-async function chunkEndBorneOut(source: ByteSource, after: RecordAfter, chunk: ChunkRecords): Promise<boolean> {
-  const next = after.header;
-  if (next?.op !== OP_INDEX_DATA || !isTopLevelHeader(next) || next.dataLength < INDEX_ENTRY) {
-    return false;
-  }
-  const first = chunk.firsts.get(u32(next.fields.get("conn"), "conn", 0));
-  if (first == undefined) {
-    return false;
-  }
-  const entry = await source.read(next.dataOffset, INDEX_ENTRY);
-  const view = new DataView(entry.buffer, entry.byteOffset, INDEX_ENTRY);
-  return view.getUint32(0, true) === first.time.sec && view.getUint32(4, true) === first.time.nsec && view.getUint32(8, true) === first.offset;
-}
-
-/**
- * Whether the bytes from `at` (to `before`) hold the "op" field of a bag header, chunk, index data
- * or chunk info record where a record header starting at `at` would: a damaged record lies there,
- * not the tail of the record before. (Connection records are left out: chunks hold them.)
- */
-async function holdsHeaderOf(source: ByteSource, at: number, before: number): Promise<boolean> {
-  const bytes = await source.read(at, Math.min(before, at + 8 + MAX_FIELDS_BEFORE_OP) - at);
-  for (let i = 0; i + 3 < bytes.length; i++) {
-    if (bytes[i] === 0x6f && bytes[i + 1] === 0x70 && bytes[i + 2] === 0x3d && TOP_LEVEL_OPS.has(bytes[i + 3]!) && bytes[i + 3] !== OP_CONNECTION) {
-      return true;
-    }
-  }
-  return false;
-}
-
-/** The record `record` as if its data length said it ends at `end` (after its header). */
-function endingAt(record: RecordHeader, end: number): RecordHeader {
-  return { ...record, dataLength: end - record.dataOffset, end };
-}
-
-/** Names a record's damaged data length: where it says the record ends, and where the next record starts. */
-function damagedLength(record: RecordHeader, resume: number, size: number, there: "no record" | "a later record"): string {
-  const says = `data length ${record.dataLength} is damaged: it says the record ends at byte ${record.end}`;
-  if (record.end > size) {
-    return `${says}, but the file ends at byte ${size}; the next record starts at byte ${resume}`;
-  }
-  const off = resume < record.end ? `${record.end - resume} bytes before` : `${resume - record.end} bytes after`;
-  return `${says}, where ${there} starts; the next record starts at byte ${resume}, ${off} that`;
-}
-
-/** A ByteSource answering reads inside `bytes` (the file's bytes from `start`) from memory. */
-class WindowSource implements ByteSource {
-  readonly #source: ByteSource;
-  readonly #start: number;
-  readonly #bytes: Uint8Array;
-
-  public constructor(source: ByteSource, start: number, bytes: Uint8Array) {
-    this.#source = source;
-    this.#start = start;
-    this.#bytes = bytes;
-  }
-
-  public get size(): number {
-    return this.#source.size;
-  }
-
-  public async read(offset: number, length: number): Promise<Uint8Array> {
-    const at = offset - this.#start;
-    if (at >= 0 && at + length <= this.#bytes.byteLength) {
-      return this.#bytes.subarray(at, at + length);
-    }
-    return await this.#source.read(offset, length);
-  }
-}
-
-/**
- * After damage: the first position at or after `from`, and before `before`, where reading can
- * resume (`resumesAt`), or undefined. Looks for "op=" followed by a top-level op and tries the
- * positions its header could start at.
- */
-async function findNextRecord(places: ScanPlaces, from: number, before = places.source.size): Promise<number | undefined> {
-  const size = places.source.size;
-  const block = places.block;
-  for (let start = from; start < before; start += block - 64) {
-    const length = Math.min(block, size - start);
-    const bytes = (await places.source.read(start, length)).slice();
-    const window = { ...places, source: new WindowSource(places.source, start, bytes) };
-    for (let i = 4; i + 3 < bytes.length; i++) {
-      if (bytes[i] !== 0x6f || bytes[i + 1] !== 0x70 || bytes[i + 2] !== 0x3d || !TOP_LEVEL_OPS.has(bytes[i + 3]!)) {
-        continue; // not "op=" and a top-level op
-      }
-      // The "op" field (length 4, "op=X") starts 4 bytes before "op="; the record header starts
-      // at most a few fields earlier.
-      const fieldStart = start + i - 4;
-      if (fieldStart - 4 - MAX_FIELDS_BEFORE_OP >= before) {
-        return undefined;
-      }
-      for (let pos = Math.min(fieldStart - 4, before - 1); pos >= Math.max(from, fieldStart - 4 - MAX_FIELDS_BEFORE_OP); pos--) {
-        if (await resumesAt(window, pos)) {
-          return pos;
-        }
-      }
-    }
-    if (start + length >= size) {
-      break;
-    }
-  }
-  return undefined;
 }
 
 function indexedInfo(bag: Bag, size: number): RecordingInfo {
@@ -970,96 +555,6 @@ function describeInChunk(time: RecordTime): string {
   return `(receive time ${timeText(time)}) in the chunk`;
 }
 
-/** A receive time as seconds.nanoseconds, digits as stored (a damaged nsec shows as it is). */
-function timeText(time: RecordTime): string {
-  return `${time.sec}.${String(time.nsec).padStart(9, "0")}`;
-}
-
-interface RecordHeader {
-  op: number;
-  fields: Map<string, Uint8Array>;
-  dataOffset: number;
-  dataLength: number;
-  end: number;
-}
-
-/**
- * Reads and checks the header of the record at `pos` (not its data). `indexPos`, for a record
- * before a readable index, is where the record must end: running past it is a corrupt length,
- * not a truncation.
- */
-async function readRecordHeader(source: ByteSource, pos: number, indexPos?: number): Promise<RecordHeader> {
-  const record = await readHeaderOfCut(source, pos, indexPos);
-  if (record.end > source.size) {
-    throw cutOffError(record, pos, source.size);
-  }
-  return record;
-}
-
-/** Names a record (at `pos`) whose data runs past the end of the file (of `size` bytes). */
-function cutOffError(record: RecordHeader, pos: number, size: number): RecordingError {
-  // A length the file cannot hold is either cut off by a truncation or corrupt; only the
-  // surrounding records tell which, so the sentence names both.
-  return new RecordingError(
-    pos,
-    `the file is truncated or this record's length is corrupt: the record here (op ${record.op}) says its data is ${record.dataLength} bytes but the file has ${size - record.dataOffset} after its header`,
-  );
-}
-
-/**
- * `readRecordHeader`, except that the record's data may run past the end of the file (`end` is
- * then after it): the header of a record cut off by a truncation.
- */
-async function readHeaderOfCut(source: ByteSource, pos: number, indexPos?: number): Promise<RecordHeader> {
-  const size = source.size;
-  const truncated = (what: string): RecordingError =>
-    new RecordingError(pos, `the file is truncated: ${what} but the file ends at byte ${size}`);
-  if (pos + 4 > size) {
-    throw truncated("a record starts here");
-  }
-  const lenBytes = await source.read(pos, 4);
-  const headerLength = new DataView(lenBytes.buffer, lenBytes.byteOffset, 4).getUint32(0, true);
-  const afterLength = size - pos - 4;
-  if (headerLength < 4) {
-    throw new RecordingError(pos, `record header length ${headerLength} is impossible: a header holds at least its "op" field (corrupt data)`);
-  }
-  if (headerLength > MAX_RECORD_HEADER) {
-    const room = headerLength > afterLength ? `the file has ${afterLength} after it` : `a record header is at most ${MAX_RECORD_HEADER} bytes`;
-    throw new RecordingError(pos, `record header length ${headerLength} is impossible: it says ${headerLength} bytes but ${room} (corrupt data)`);
-  }
-  if (pos + 8 + headerLength > size) {
-    throw truncated(`the record header here needs ${headerLength + 8} bytes`);
-  }
-  const bytes = await source.read(pos + 4, headerLength + 4);
-  const fields = parseFields(bytes.subarray(0, headerLength), pos);
-  const dataLength = new DataView(bytes.buffer, bytes.byteOffset + headerLength, 4).getUint32(0, true);
-  const opField = fields.get("op");
-  if (opField?.byteLength !== 1) {
-    throw new RecordingError(pos, 'record header has no valid "op" field (corrupt data)');
-  }
-  const dataOffset = pos + 8 + headerLength;
-  if (indexPos != undefined && dataOffset + dataLength > indexPos) {
-    throw new RecordingError(
-      pos,
-      `record data length ${dataLength} is impossible: the record here (op ${opField[0]!}) says its data is ${dataLength} bytes but only ${Math.max(0, indexPos - dataOffset)} lie between its header and the index at byte ${indexPos} (corrupt data)`,
-    );
-  }
-  return { op: opField[0]!, fields, dataOffset, dataLength, end: dataOffset + dataLength };
-}
-
-/**
- * The data of the record at `pos` (a "chunk" or "connection" one, as `kind` says), read only when
- * it holds at most `limit` bytes: else a RecordingError at `pos` names the sizes and the remedy.
- */
-async function readRecordData(source: ByteSource, record: RecordHeader, pos: number, kind: "chunk" | "connection", limit: number): Promise<Uint8Array> {
-  try {
-    checkStoredSize(`the ${kind} record here`, kind === "chunk" ? "chunk" : "record", record.dataLength, limit);
-  } catch (err) {
-    throw new RecordingError(pos, errorText(err));
-  }
-  return await source.read(record.dataOffset, record.dataLength);
-}
-
 function addConnection(
   fields: Map<string, Uint8Array>,
   data: Uint8Array,
@@ -1095,7 +590,8 @@ function addConnection(
 }
 
 /** The messages of a chunk, in chunk order, and why reading it stopped early (if it did). */
-interface ChunkRecords {
+/** What the records of one chunk hold for a read (see `parseChunkRecords`). */
+export interface ChunkRecords {
   messages: RawMessage[];
   problem: string | undefined;
   /** Message records whose connection no connection record (so far) defines: skipped. */
