@@ -68,6 +68,32 @@ function recordsFrom(bytes: Uint8Array, pos: number): number[] {
   return offsets;
 }
 
+describe("a bag followed by bytes that are not part of it", () => {
+  const bag = writeBag(CONNECTIONS, MESSAGES);
+
+  it("the index is used, every message read, and the bytes after the index are named and ignored", async () => {
+    for (const tail of [new Uint8Array(64).fill(0xff), bag.bytes]) {
+      const bytes = new Uint8Array(bag.bytes.length + tail.length);
+      bytes.set(bag.bytes);
+      bytes.set(tail, bag.bytes.length);
+      const recording = await openRecording(new ArrayByteSource(bytes));
+      expect(recording.info.indexed).toBe(true);
+      const { messages, error } = await drain(recording);
+      expect(messages.map(ns)).toEqual((await drain(await openRecording(new ArrayByteSource(bag.bytes)))).messages.map(ns));
+      expect(error?.readPast).toBe(true);
+      expect(error?.damages.map((d) => [d.offset, d.reason])).toEqual([
+        [bag.bytes.length, `${tail.length} bytes after the bag's index, which ends at byte ${bag.bytes.length}, are not part of the bag (appended data?); they were ignored`],
+      ]);
+    }
+  });
+
+  it("a bag that ends with its index is no damage", async () => {
+    const { messages, error } = await drain(await openRecording(new ArrayByteSource(bag.bytes)));
+    expect(error).toBeUndefined();
+    expect(messages.length).toBe(MESSAGES.length);
+  });
+});
+
 describe("a bag whose length fields are 0xFFFFFFFF", () => {
   const bag = writeBag(CONNECTIONS, MESSAGES);
   const chunk = bag.chunks[1]!;

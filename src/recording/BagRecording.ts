@@ -115,6 +115,8 @@ export class BagRecording implements Recording {
    * reads every message, since the file is not what its writer left.
    */
   readonly #indexDamage: IndexDamage | undefined;
+  /** Where bytes that are not part of the bag start after its index (undefined: the file ends there). */
+  readonly #appendedAt: number | undefined;
 
   private constructor(
     source: ByteSource,
@@ -125,6 +127,7 @@ export class BagRecording implements Recording {
     truncatedIndexAt: number | undefined,
     indexPos?: number,
     indexDamage?: IndexDamage,
+    appendedAt?: number,
   ) {
     this.#source = source;
     this.#bag = bag;
@@ -134,6 +137,7 @@ export class BagRecording implements Recording {
     this.#truncatedIndexAt = truncatedIndexAt;
     this.#indexPos = indexPos;
     this.#indexDamage = indexDamage;
+    this.#appendedAt = appendedAt;
   }
 
   /**
@@ -174,12 +178,13 @@ export class BagRecording implements Recording {
     } else {
       const bag = new Bag({ read: async (o, l) => await source.read(o, l), size: () => source.size }, { parse: false });
       try {
-        await checkIndexLayout(source, indexPos, headerFields, limit);
+        const indexEnd = await checkIndexLayout(source, indexPos, headerFields, limit);
         // @foxglove/rosbag reads everything from the index position to the end of the file at once.
         checkStoredSize(`the index section at byte ${indexPos}`, "index", source.size - indexPos, limit);
         await bag.open();
         await checkChunkInfos(bag, source, indexPos);
-        return new BagRecording(source, bag, decompressors, limit, indexedInfo(bag, source.size), undefined);
+        const appendedAt = indexEnd < source.size ? indexEnd : undefined;
+        return new BagRecording(source, bag, decompressors, limit, indexedInfo(bag, source.size), undefined, undefined, undefined, appendedAt);
       } catch (err) {
         if (err instanceof ReadLimitError) {
           // Too large to read, not damaged: named, and the file is read sequentially.
@@ -279,6 +284,10 @@ export class BagRecording implements Recording {
     }
     if (bytesRead < total) {
       reportProgress(options, total, total);
+    }
+    if (this.#appendedAt != undefined) {
+      const at = this.#appendedAt;
+      damage.add(at, `${total - at} bytes after the bag's index, which ends at byte ${at}, are not part of the bag (appended data?); they were ignored`);
     }
     damage.finish();
   }

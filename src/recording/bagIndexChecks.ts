@@ -26,9 +26,10 @@ import {
  * negative): `conn_count` connection records start at the index position and `chunk_count` chunk
  * info records follow, no more and no fewer, each whole and with the fields and data size the
  * parser reads. Throws a RecordingError at the offending record (or at the bag header, for a
- * count) saying what the file holds instead. Reads no record data larger than `limit`.
+ * count) saying what the file holds instead. Reads no record data larger than `limit`. Returns
+ * where the index ends: a file that goes on past it holds bytes that are not part of the bag.
  */
-export async function checkIndexLayout(source: ByteSource, indexPos: number, header: Map<string, Uint8Array>, limit: number): Promise<void> {
+export async function checkIndexLayout(source: ByteSource, indexPos: number, header: Map<string, Uint8Array>, limit: number): Promise<number> {
   const connectionCount = u32(header.get("conn_count"), "conn_count", FIRST_RECORD);
   const chunkCount = u32(header.get("chunk_count"), "chunk_count", FIRST_RECORD);
   if (connectionCount === 0 && chunkCount > 0) {
@@ -92,6 +93,7 @@ export async function checkIndexLayout(source: ByteSource, indexPos: number, hea
       throw new RecordingError(pos, `the chunk info record at byte ${pos} says it lists ${count} connections (${count * 8} bytes) but holds ${record.dataLength} bytes`);
     }
   });
+  return pos;
 }
 
 /**
