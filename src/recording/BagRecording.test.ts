@@ -68,6 +68,25 @@ function recordsFrom(bytes: Uint8Array, pos: number): number[] {
   return offsets;
 }
 
+describe("an lz4 bag with a damaged chunk", () => {
+  it("only that chunk is lost: the lz4 chunks after it decompress", async () => {
+    // The second chunk's stored block is declared 64 bytes longer than it is: its frame runs on
+    // into the next record, and the decompressor fails in the middle of it.
+    const compress = (data: Uint8Array): { compression: string; data: Uint8Array } => ({ compression: "lz4", data: lz4StoredFrame(data) });
+    const bag = writeBag(CONNECTIONS, MESSAGES, { compress });
+    const bytes = bag.bytes.slice();
+    const chunk = bag.chunks[1]!;
+    const frameAt = bagDataLengthAt(bytes, chunk.offset) + 4;
+    const view = new DataView(bytes.buffer);
+    view.setUint32(frameAt + 7, (view.getUint32(frameAt + 7, true) + 64) >>> 0, true);
+    const recording = await openRecording(new ArrayByteSource(bytes));
+    expect(recording.info.indexed).toBe(true);
+    const { messages, error } = await drain(recording);
+    expect(error?.damages.map((d) => d.offset)).toEqual([chunk.offset]);
+    expect(messages.length).toBe(MESSAGES.length - chunk.messages.length);
+  });
+});
+
 describe("a bag followed by bytes that are not part of it", () => {
   const bag = writeBag(CONNECTIONS, MESSAGES);
 

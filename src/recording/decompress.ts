@@ -1,6 +1,8 @@
 import type { McapTypes } from "@mcap/core";
 import { loadDecompressHandlers } from "@mcap/support";
 
+import { Lz4Frames } from "./lz4Frames";
+
 /** Decompresses `data` into exactly `size` bytes; throws when the data is malformed. */
 export type Decompressor = (data: Uint8Array, size: number) => Uint8Array;
 
@@ -39,17 +41,17 @@ function plain(bytes: Uint8Array): Uint8Array {
 }
 
 async function loadUnbounded(): Promise<Decompressors> {
-  loaded ??= Promise.all([loadDecompressHandlers(), import("@foxglove/wasm-lz4"), import("@foxglove/wasm-zstd")]).then(
+  loaded ??= Promise.all([loadDecompressHandlers(), Lz4Frames.load(), import("@foxglove/wasm-zstd")]).then(
     ([handlers, lz4, zstd]) => {
       const out: Record<string, Decompressor> = {};
       for (const [name, fn] of Object.entries(handlers)) {
         out[name] = (data, size) => fn(data, BigInt(size));
       }
-      // @mcap/support's lz4 and zstd handlers copy the fresh buffer the library returns once more
-      // (a whole recording's chunks pass through here); it has loaded the modules by now.
-      const decompressLz4 = lz4.default;
+      // @mcap/support's zstd handler copies the fresh buffer the library returns once more (a
+      // whole recording's chunks pass through here); it has loaded the module by now. Its lz4
+      // handler keeps one context for good, which a damaged frame leaves unusable (Lz4Frames).
       const decompressZstd = zstd.decompress;
-      out.lz4 = (data, size) => plain(decompressLz4(data, size));
+      out.lz4 = (data, size) => lz4.decompress(data, size);
       out.zstd = (data, size) => plain(decompressZstd(data, size));
       return out;
     },
