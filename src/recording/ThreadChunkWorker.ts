@@ -26,7 +26,7 @@ try {
   // No fast CRC on this platform: zlib's.
 }
 const decompressors = {};
-const loaded = (async () => {
+let loaded = (async () => {
   const zstd = require(workerData.zstdPath);
   const lz4 = require(workerData.lz4Path);
   await Promise.all([zstd.isLoaded, lz4.isLoaded]);
@@ -34,6 +34,15 @@ const loaded = (async () => {
   decompressors.lz4 = lz4;
 })();
 loaded.catch(() => undefined);
+// @foxglove/wasm-lz4 keeps one decompression context, which a failed frame leaves mid-frame (every
+// later frame would fail): after a failure the package is loaded afresh, a new module instance
+// with a new context, and the old one is dropped.
+async function reloadLz4() {
+  delete require.cache[require.resolve(workerData.lz4Path)];
+  const lz4 = require(workerData.lz4Path);
+  await lz4.isLoaded;
+  decompressors.lz4 = lz4;
+}
 // The whole of an ArrayBuffer of its own: small outputs of Buffer.allocUnsafe share Node's pool.
 function owned(bytes) {
   return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength
@@ -60,6 +69,10 @@ parentPort.on("message", async (request) => {
     const records = owned(out);
     parentPort.postMessage({ id, crc: crc32(new Uint8Array(records)), buffer: records }, [records]);
   } catch (err) {
+    if (request.where.compression === "lz4") {
+      loaded = loaded.then(reloadLz4);
+      loaded.catch(() => undefined);
+    }
     parentPort.postMessage({ id, error: String(err && err.message ? err.message : err) });
   }
 });

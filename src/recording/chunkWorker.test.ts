@@ -109,6 +109,18 @@ describe("ThreadChunkWorker.decompress", () => {
     expect(got.bytes).toEqual(data);
   });
 
+  it("an lz4 frame cut short fails alone: the thread's next lz4 frames decompress", async () => {
+    const data = Uint8Array.from({ length: 70_000 }, (_unused, i) => (i * 11) & 0xff);
+    const frame = compressors.lz4!(data);
+    const where = (length: number) => ({ compression: "lz4", offset: 0, length, uncompressedSize: data.byteLength });
+    for (let i = 0; i < 3; i++) {
+      const cut = handedOver(frame.subarray(0, 1000 + i), 0);
+      await expect(thread.decompress(cut.bytes, where(1000 + i))).rejects.toThrow();
+      const good = handedOver(frame, 0);
+      expect((await thread.decompress(good.bytes, where(frame.byteLength))).bytes).toEqual(data);
+    }
+  });
+
   it("refuses a compression it does not know and records outside the memory, before taking it", async () => {
     const bytes = new Uint8Array(100);
     await expect(thread.decompress(bytes, { compression: "bz2", offset: 0, length: 10, uncompressedSize: 10 })).rejects.toThrow(/bz2/);
