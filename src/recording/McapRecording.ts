@@ -460,10 +460,12 @@ export class McapRecording implements Recording {
         continue;
       }
       let contents: RecordContents;
+      let recordBytes: Uint8Array;
       try {
         const name = op === OP_CHUNK ? "chunk" : (mcapRecordName(op) ?? `opcode ${op}`);
         checkStoredSize(`the ${name} record here`, op === OP_CHUNK ? "chunk" : "record", length, this.#maxChunkBytes);
-        contents = readRecords(known, await source.read(pos, length), this.#handlers, wanted);
+        recordBytes = await source.read(pos, length);
+        contents = readRecords(known, recordBytes, this.#handlers, wanted);
         if (contents.undefinedChannels.size > 0 && !summaryLearned) {
           summaryLearned = true;
           const summary = await this.#summaryDefinitions(known);
@@ -491,7 +493,14 @@ export class McapRecording implements Recording {
       for (const { item, offset } of merge.add(messages, pos)) {
         yield toMessage(item, entries.get(item.channelId)!, decode, offset);
       }
-      pos += length;
+      const ownEnd = op === OP_CHUNK ? await this.#chunkEndWhereLengthLies(known, pos, length, recordBytes) : undefined;
+      if (ownEnd != undefined) {
+        damage.add(
+          pos,
+          `the chunk record's length is damaged: it says the record ends at byte ${pos + length}, but the chunk's own fields end it at byte ${ownEnd}, where the next record starts; reading resumed there`,
+        );
+      }
+      pos = ownEnd ?? pos + length;
       reportProgress(options, pos, total);
     }
     if (!closed && pos >= total) {
@@ -624,6 +633,27 @@ export class McapRecording implements Recording {
       }
     }
     return undefined;
+  }
+
+  /**
+   * Where a chunk record read whole at `pos` really ends when its length field lies: its own
+   * fields (the records' length) end it before `pos + length`, and a complete, well-formed record
+   * starts there. Undefined otherwise (a record that fills its length, or trailing bytes that are
+   * not followed by a record: perhaps fields of a later MCAP version). Without this a length too
+   * large would pass over the records after the chunk.
+   */
+  async #chunkEndWhereLengthLies(known: KnownChannels, pos: number, length: number, bytes: Uint8Array): Promise<number | undefined> {
+    let ownEnd: number;
+    try {
+      const header = chunkRecordHeader(bytes);
+      ownEnd = pos + header.recordsOffset + header.recordsLength;
+    } catch {
+      return undefined;
+    }
+    if (ownEnd >= pos + length || ownEnd + RECORD_PREFIX > this.#source.size) {
+      return undefined;
+    }
+    return (await this.#recordStartsAtPos(known, ownEnd)) ? ownEnd : undefined;
   }
 
   /** Whether a complete, well-formed record starts at byte `pos` of the file. */

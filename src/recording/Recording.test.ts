@@ -494,6 +494,45 @@ describe("MCAP", () => {
     expect(got.map(ns)).toEqual(messages.filter((m) => m.logTime > first.messageEndTime).map((m) => m.logTime));
   });
 
+  describe("sequential: a chunk record whose length is too large", () => {
+    const channels: FixtureChannel[] = [{ topic: "/a", schemaName: "T", schemaEncoding: "jsonschema", schema: "{}", messageEncoding: "json" }];
+    const written = writeMcap(
+      channels,
+      Array.from({ length: 400 }, (_, i) => ({ channel: 0, logTime: BigInt(i + 1), data: new TextEncoder().encode(JSON.stringify({ i, pad: "x".repeat(20) })) })),
+      { chunkSize: 512 },
+    );
+    for (const [what, extra] of [
+      ["by 3 bytes", 3n],
+      ["into the next chunk", 700n],
+      ["past two chunks", 1500n],
+      ["exactly to the start of a later chunk", undefined],
+    ] as const) {
+      it(`${what}: the chunks after it are read, and the chunk is one damage naming its own end`, async () => {
+        const bytes = (await written).slice();
+        const reader = await McapIndexedReader.Initialize({ readable: new TempBuffer(bytes) });
+        const [chunk, , later] = [...reader.chunkIndexes].sort((a, b) => Number(a.chunkStartOffset - b.chunkStartOffset)).slice(2);
+        const at = Number(chunk!.chunkStartOffset);
+        const view = new DataView(bytes.buffer);
+        const own = view.getBigUint64(at + 1, true);
+        const length = extra == undefined ? later!.chunkStartOffset - chunk!.chunkStartOffset - 9n : own + extra;
+        view.setBigUint64(at + 1, length, true);
+        // No summary: the file is read sequentially.
+        const footer = bytes.length - 37;
+        view.setBigUint64(footer + 9, 0n, true);
+        view.setBigUint64(footer + 17, 0n, true);
+        view.setUint32(footer + 25, 0, true);
+        const recording = await mcapRecording(bytes);
+        expect(recording.info.indexed).toBe(false);
+        const { messages: got, error } = await drain(recording);
+        expect(got.map((m) => (m.message as { i: number }).i)).toEqual(Array.from({ length: 400 }, (_, i) => i));
+        const ownEnd = at + 9 + Number(own);
+        expect((error as RecordingError).damages.map((d) => [d.offset, d.reason])).toEqual([
+          [at, `the chunk record's length is damaged: it says the record ends at byte ${at + 9 + Number(length)}, but the chunk's own fields end it at byte ${ownEnd}, where the next record starts; reading resumed there`],
+        ]);
+      });
+    }
+  });
+
   it("a summary damaged on its own: every message is read sequentially, then the summary is named as damage", async () => {
     const { channels, messages } = ros2Fixture(400);
     const bytes = (await writeMcap(channels, messages, { chunkSize: 2048 })).slice();
