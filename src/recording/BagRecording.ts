@@ -22,7 +22,6 @@ import {
   readRecordData,
   readRecordHeader,
   textDecoder,
-  timeText,
   u32,
   u64,
   type RecordHeader,
@@ -39,7 +38,7 @@ import {
   type ScanPlaces,
 } from "./bagScanPlaces";
 import { DEFAULT_MAX_CHUNK_BYTES, ReadLimitError, checkStoredSize, type Decompressors, type OpenOptions } from "./decompress";
-import { reportProgress, toRecordedMessage, unindexedInfo, type ChannelEntry } from "./recordedMessage";
+import { reportProgress, timeText, toRecordedMessage, unindexedInfo, type ChannelEntry } from "./recordedMessage";
 import type {
   ReadOptions,
   RecordTime,
@@ -266,12 +265,20 @@ export class BagRecording implements Recording {
       }
       // The chunk was merged in where its chunk info's start time put it: messages outside the
       // times it states were delivered all the same, perhaps out of receive-time order.
-      const outside = result.messages.filter((m) => timeLess(m.time, info.startTime) || timeLess(info.endTime, m.time));
-      if (outside.length > 0) {
-        const first = outside.reduce((a, b) => (timeLess(b.time, a.time) ? b : a));
+      let outside = 0;
+      let first: RecordTime | undefined;
+      for (const { time } of result.messages) {
+        if (timeLess(time, info.startTime) || timeLess(info.endTime, time)) {
+          outside++;
+          if (first == undefined || timeLess(time, first)) {
+            first = time;
+          }
+        }
+      }
+      if (first != undefined) {
         damage.add(
           offset,
-          `the index says the chunk spans receive times ${timeText(info.startTime)} to ${timeText(info.endTime)}, but ${outside.length} of its messages lie outside that range (the first at ${timeText(first.time)}): ` +
+          `the index says the chunk spans receive times ${timeText(info.startTime)} to ${timeText(info.endTime)}, but ${outside} of its messages lie outside that range (the first at ${timeText(first)}): ` +
             "the index is damaged, so these messages may have been delivered out of receive-time order (rosbag reindex rebuilds the index)",
         );
       }

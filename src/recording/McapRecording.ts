@@ -234,7 +234,7 @@ export class McapRecording implements Recording {
       return new McapRecording(source, decompressors, indexedInfo(reader, source.size), reader, { ...options, appendedAt: appended });
     }
     const magic = source.size >= 8 ? await source.read(0, 8) : new Uint8Array();
-    if (!(magic[0] === 0x89 && magic[1] === 0x4d && magic[2] === 0x43 && magic[3] === 0x41 && magic[4] === 0x50)) {
+    if (!startsWithMagic(magic)) {
       throw new RecordingError(0, "not an MCAP file (the magic bytes \\x89MCAP are missing)");
     }
     const info = unindexedInfo("mcap", undefined, problem, source.size);
@@ -462,8 +462,10 @@ export class McapRecording implements Recording {
       let contents: RecordContents;
       let recordBytes: Uint8Array;
       try {
-        const name = op === OP_CHUNK ? "chunk" : (mcapRecordName(op) ?? `opcode ${op}`);
-        checkStoredSize(`the ${name} record here`, op === OP_CHUNK ? "chunk" : "record", length, this.#maxChunkBytes);
+        if (length > this.#maxChunkBytes) {
+          const name = op === OP_CHUNK ? "chunk" : (mcapRecordName(op) ?? `opcode ${op}`);
+          checkStoredSize(`the ${name} record here`, op === OP_CHUNK ? "chunk" : "record", length, this.#maxChunkBytes);
+        }
         recordBytes = await source.read(pos, length);
         contents = readRecords(known, recordBytes, this.#handlers, wanted);
         if (contents.undefinedChannels.size > 0 && !summaryLearned) {

@@ -12,6 +12,7 @@ import { RecordingError } from "./RecordingError";
 import { crc32 } from "./crc32";
 import { openRecording } from "./openRecording";
 import { openRecordingFile } from "./openRecordingFile";
+import { bagFieldAt } from "./testing/bagFixtures";
 import { lz4StoredFrame } from "./testing/lz4Frame";
 import { writeMcap, type FixtureChannel, type FixtureMessage } from "./testing/mcapFixtures";
 import { HAS_SHARED_DATA, sharedRecording } from "./testing/paths";
@@ -122,21 +123,7 @@ describe.skipIf(!HAS_SHARED_DATA)("truncated and corrupted bags", () => {
     full = (await drain(await openRecording(new ArrayByteSource(bytes)))).messages;
   });
 
-  /** Where the value of header field `name` of the record at `pos` starts (a ROS bag record header). */
-  const fieldAt = (pos: number, name: string): number => {
-    const view = new DataView(bytes.buffer, bytes.byteOffset);
-    const headerLength = view.getUint32(pos, true);
-    for (let i = pos + 4; i < pos + 4 + headerLength; ) {
-      const fieldLength = view.getUint32(i, true);
-      const field = bytes.subarray(i + 4, i + 4 + fieldLength);
-      const eq = field.indexOf(0x3d);
-      if (new TextDecoder().decode(field.subarray(0, eq)) === name) {
-        return i + 4 + eq + 1;
-      }
-      i += 4 + fieldLength;
-    }
-    throw new Error(`no field ${name} in the record at byte ${pos}`);
-  };
+  const fieldAt = (pos: number, name: string): number => bagFieldAt(bytes, pos, name);
   /** The first record at or after `pos` whose op is `op`. */
   const recordWithOp = (pos: number, op: number): number => {
     const view = new DataView(bytes.buffer, bytes.byteOffset);

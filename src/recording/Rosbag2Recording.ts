@@ -6,7 +6,7 @@ import { RecordingError, errorText } from "./RecordingError";
 import { SkippedMessages } from "./SkippedMessages";
 import { SQLITE_MAGIC, Sqlite3Recording } from "./Sqlite3Recording";
 import type { Decompressors } from "./decompress";
-import { toRecordedMessage, type ChannelEntry } from "./recordedMessage";
+import { timeText, toRecordedMessage, type ChannelEntry } from "./recordedMessage";
 import { parseRosbag2Metadata, type Rosbag2Metadata } from "./rosbag2Metadata";
 import type { SqlJsLoader } from "./sqlJs";
 import type { ReadOptions, RecordedMessage, Recording, RecordingInfo } from "./types";
@@ -95,7 +95,7 @@ class MessageDecompressing implements Recording {
 
 /** "(file, receive time s.nnnnnnnnn)": where a message of a rosbag2 part is. */
 function receivedAt(name: string, m: Pick<RecordedMessage, "receiveTime">): string {
-  return `(${name}, receive time ${m.receiveTime.sec}.${String(m.receiveTime.nsec).padStart(9, "0")})`;
+  return `(${name}, receive time ${timeText(m.receiveTime)})`;
 }
 
 /**

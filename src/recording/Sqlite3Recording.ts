@@ -250,7 +250,9 @@ export class Sqlite3Recording implements Recording {
       try {
         let read = 0;
         let rows = 0;
-        let last = "";
+        // The last row read (its text is built only if SQLite fails after it).
+        let lastRowId: SqlValue = null;
+        let lastStamp: SqlValue = null;
         for (;;) {
           let row: SqlValue[];
           try {
@@ -259,13 +261,14 @@ export class Sqlite3Recording implements Recording {
             }
             row = statement.get();
           } catch (err) {
-            const where = rows === 0 ? "before any message row was read" : `after ${rows} message rows were read in receive-time order (the last: ${last})`;
+            const where = rows === 0 ? "before any message row was read" : `after ${rows} message rows were read in receive-time order (the last: row ${String(lastRowId)}, receive time ${String(lastStamp)})`;
             malformed = `${name}: SQLite finds the database malformed ${where}: the rows after that cannot be read (${errorText(err)})`;
             break;
           }
           rows += 1;
           const [rowId, topicId, stamp, blob] = row;
-          last = `row ${String(rowId)}, receive time ${String(stamp)}`;
+          lastRowId = rowId!;
+          lastStamp = stamp!;
           const entry = entries.get(Number(topicId));
           if (entry == undefined) {
             orphans.add(`row ${String(rowId)}, topic_id ${String(topicId)}`);

@@ -14,11 +14,11 @@ import {
   parseFields,
   readRecordData,
   readRecordHeader,
-  timeText,
   u32,
   u64,
   type RecordHeader,
 } from "./bagRecords";
+import { timeText } from "./recordedMessage";
 
 /**
  * Checks the index's records before @foxglove/rosbag parses them, because it trusts them (a damaged

@@ -4,7 +4,6 @@
 import type { ByteSource } from "./ByteSource";
 import { RecordingError, errorText } from "./RecordingError";
 import { checkStoredSize } from "./decompress";
-import type { RecordTime } from "./types";
 
 /** The text a ROS 1 bag (format 2.0) starts with. */
 export const MAGIC = "#ROSBAG V2.0\n";
@@ -224,7 +223,3 @@ export async function headerAt(source: ByteSource, pos: number): Promise<RecordH
   }
 }
 
-/** A receive time as seconds.nanoseconds, digits as stored (a damaged nsec shows as it is). */
-export function timeText(time: RecordTime): string {
-  return `${time.sec}.${String(time.nsec).padStart(9, "0")}`;
-}

@@ -105,3 +105,8 @@ export function unindexedInfo(
 export function reportProgress(options: ReadOptions, bytesRead: number, totalBytes: number): void {
   options.onProgress?.({ bytesRead, totalBytes, fraction: totalBytes > 0 ? bytesRead / totalBytes : 1 });
 }
+
+/** A receive time as seconds.nanoseconds, digits as stored (a damaged nsec shows as it is). */
+export function timeText(time: RecordTime): string {
+  return `${time.sec}.${String(time.nsec).padStart(9, "0")}`;
+}
