@@ -14,6 +14,13 @@ export interface ByteSource {
   /** Exactly `length` bytes from `offset`. */
   read(offset: number, length: number): Promise<Uint8Array>;
   /**
+   * The same as `read`, synchronously; present only where the host can read without waiting
+   * (a file in Node, bytes in memory). The SQLite engine reads a `.db3` page by page through it
+   * instead of holding the whole file (its file layer cannot wait for a promise). Throws where
+   * `read` rejects.
+   */
+  readSync?(offset: number, length: number): Uint8Array;
+  /**
    * True when every `read` returns the whole of a fresh ArrayBuffer that nothing else holds, so
    * that a reader may keep it or hand it to another thread (transfer it) instead of copying it.
    */
@@ -51,6 +58,10 @@ export class ArrayByteSource implements ByteSource {
   }
 
   public async read(offset: number, length: number): Promise<Uint8Array> {
+    return this.readSync(offset, length);
+  }
+
+  public readSync(offset: number, length: number): Uint8Array {
     checkRange(this.#bytes.byteLength, offset, length);
     return this.#bytes.subarray(offset, offset + length);
   }

@@ -1,3 +1,4 @@
+import { readSync } from "node:fs";
 import { open, type FileHandle } from "node:fs/promises";
 
 import { checkRange, type ByteSource } from "./ByteSource";
@@ -52,13 +53,33 @@ export class FileByteSource implements ByteSource {
     while (done < length) {
       const { bytesRead } = await this.#handle.read(buffer, done, length - done, offset + done);
       if (bytesRead === 0) {
-        throw new RangeError(
-          `${this.path} ended at byte offset ${offset + done} while reading ${length} bytes at ${offset} (was it truncated while open?)`,
-        );
+        throw this.#truncated(offset, length, done);
       }
       done += bytesRead;
     }
     return buffer;
+  }
+
+  /** `read`, synchronously (the SQLite engine's page reads): same checks, same errors. */
+  public readSync(offset: number, length: number): Uint8Array {
+    checkRange(this.size, offset, length);
+    const memory = Buffer.allocUnsafeSlow(length);
+    const buffer = new Uint8Array(memory.buffer, memory.byteOffset, length);
+    let done = 0;
+    while (done < length) {
+      const bytesRead = readSync(this.#handle.fd, buffer, done, length - done, offset + done);
+      if (bytesRead === 0) {
+        throw this.#truncated(offset, length, done);
+      }
+      done += bytesRead;
+    }
+    return buffer;
+  }
+
+  #truncated(offset: number, length: number, done: number): RangeError {
+    return new RangeError(
+      `${this.path} ended at byte offset ${offset + done} while reading ${length} bytes at ${offset} (was it truncated while open?)`,
+    );
   }
 
   /** Closes the file. */

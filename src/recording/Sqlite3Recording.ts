@@ -1,4 +1,4 @@
-import type { Database, SqlValue, Statement } from "@foxglove/sql.js";
+import type { SqlValue, Statement } from "@foxglove/sql.js";
 
 import type { ByteSource } from "./ByteSource";
 import { DamageLog } from "./DamageLog";
@@ -10,6 +10,7 @@ import { standardRos2Definition } from "./ros2Definitions";
 import { parseRosbag2Metadata } from "./rosbag2Metadata";
 import { checkRosbag2Layout, queryRows, unreadableTable, type Rosbag2Table } from "./rosbag2Sqlite3Layout";
 import type { SqlJsLoader } from "./sqlJs";
+import { openSqliteDatabase, type SqliteDatabaseFile } from "./sqliteDatabaseFile";
 import type { ReadOptions, RecordTime, RecordedMessage, Recording, RecordingChannel, RecordingInfo } from "./types";
 import { decompressZstd } from "./zstdFrame";
 
@@ -61,7 +62,8 @@ interface MessagesSummary {
   readonly problem: string | undefined;
 }
 
-function messagesSummary(db: Database, topicById: ReadonlyMap<number, string>): MessagesSummary {
+function messagesSummary(file: SqliteDatabaseFile, topicById: ReadonlyMap<number, string>): MessagesSummary {
+  const db = file.db;
   try {
     const counts = new Map<string, number>([...topicById.values()].map((topic) => [topic, 0]));
     for (const [id, n] of db.exec("select topic_id, count(*) from messages group by topic_id")[0]?.values ?? []) {
@@ -85,7 +87,7 @@ function messagesSummary(db: Database, topicById: ReadonlyMap<number, string>): 
       counts: undefined,
       start: undefined,
       end: undefined,
-      problem: `SQLite cannot count its messages table (${errorText(err)}), so message counts and time range are unknown; messages are read up to the damage`,
+      problem: `SQLite cannot count its messages table (${failureText(err, file)}), so message counts and time range are unknown; messages are read up to the damage`,
     };
   }
 }
@@ -98,8 +100,9 @@ function messagesSummary(db: Database, topicById: ReadonlyMap<number, string>): 
  * from the standard ROS 2 definitions; a topic with neither is listed in `info.unreadableTopics`
  * and skipped by decoding reads. Per-message zstd compression is undone before decoding.
  *
- * The SQLite engine needs the whole file in memory while it is read (sql.js has no streaming
- * access): memory is the size of one storage file, which rosbag2 bounds with its split size.
+ * SQLite reads the file page by page from a source that can read synchronously (a file in Node,
+ * see `openSqliteDatabase`), so memory is its page cache, whatever the file's size; from any
+ * other source (a Blob) it needs the whole file in memory while it reads.
  */
 export class Sqlite3Recording implements Recording {
   public readonly info: RecordingInfo;
@@ -125,7 +128,8 @@ export class Sqlite3Recording implements Recording {
    */
   public static async open(source: ByteSource, options: Sqlite3Options): Promise<Sqlite3Recording> {
     const name = options.name ?? "the .db3 file";
-    const db = await openDatabase(source, options);
+    const file = await openDatabase(source, options);
+    const db = file.db;
     try {
       const tables = checkRosbag2Layout(db, name);
       const rows = (sql: string, table: Rosbag2Table): SqlValue[][] => queryRows(db, sql, name, table);
@@ -188,7 +192,7 @@ export class Sqlite3Recording implements Recording {
         topics.push({ id: Number(id), entry: { channel } });
       }
       const topicById = new Map(topics.map((t) => [t.id, t.entry.channel.topic]));
-      const summary = messagesSummary(db, topicById);
+      const summary = messagesSummary(file, topicById);
       const info: RecordingInfo = {
         format: "rosbag2",
         profile: "ros2",
@@ -231,7 +235,8 @@ export class Sqlite3Recording implements Recording {
     const name = this.#options.name ?? "the .db3 file";
     const compression = this.#compression;
     const decompressors = this.#options.decompressors;
-    const db = await openDatabase(this.#source, this.#options);
+    const file = await openDatabase(this.#source, this.#options);
+    const db = file.db;
     try {
       const ids = [...entries.keys()];
       const filter = ids.length === this.#topics.length ? "" : ` where topic_id in (${ids.join(",")})`;
@@ -262,7 +267,11 @@ export class Sqlite3Recording implements Recording {
             row = statement.get();
           } catch (err) {
             const where = rows === 0 ? "before any message row was read" : `after ${rows} message rows were read in receive-time order (the last: row ${String(lastRowId)}, receive time ${String(lastStamp)})`;
-            malformed = `${name}: SQLite finds the database malformed ${where}: the rows after that cannot be read (${errorText(err)})`;
+            const readProblem = file.readProblem();
+            malformed =
+              readProblem == undefined
+                ? `${name}: SQLite finds the database malformed ${where}: the rows after that cannot be read (${errorText(err)})`
+                : `${name}: reading stopped ${where}: ${readProblem}`;
             break;
           }
           rows += 1;
@@ -318,14 +327,23 @@ function describeRow(context: { name: string; rowId: string; time: RecordTime })
   return `(${context.name}, messages row ${context.rowId}, receive time ${nsText(context.time)})`;
 }
 
-async function openDatabase(source: ByteSource, options: Sqlite3Options): Promise<Database> {
+async function openDatabase(source: ByteSource, options: Sqlite3Options): Promise<SqliteDatabaseFile> {
   const SQL = await options.sqlJs();
-  const bytes = await source.read(0, source.size);
+  let file: SqliteDatabaseFile | undefined;
   try {
-    const db = new SQL.Database(bytes);
-    db.exec("select count(*) from sqlite_master");
-    return db;
+    file = await openSqliteDatabase(SQL, source);
+    file.db.exec("select count(*) from sqlite_master");
+    return file;
   } catch (err) {
-    throw new RecordingError(undefined, `${options.name ?? "the .db3 file"} is not a readable SQLite database: ${errorText(err)}`, { cause: err });
+    file?.db.close();
+    const name = options.name ?? "the .db3 file";
+    const readProblem = file?.readProblem();
+    const text = readProblem == undefined ? `${name} is not a readable SQLite database: ${errorText(err)}` : `${name} cannot be read: ${readProblem}`;
+    throw new RecordingError(undefined, text, { cause: err });
   }
+}
+
+/** Why SQLite failed: the failed read of the file behind it when there was one, else SQLite's own words. */
+function failureText(err: unknown, file: SqliteDatabaseFile): string {
+  return file.readProblem() ?? errorText(err);
 }

@@ -11,11 +11,14 @@ export interface ProbedPart {
  * `size` bytes that holds `parts` and zeros elsewhere (so a test can present a file of several GiB
  * without holding it). A read longer than `refuseAbove` is recorded, then rejected instead of
  * allocated, so that a reader that trusts a huge length field fails the test, not the machine.
+ * It reads synchronously too, as a file does in Node.
  */
 export class ReadSizeProbe implements ByteSource {
   public readonly size: number;
   /** The longest read asked for so far, in bytes. */
   public largestRead = 0;
+  /** Bytes asked for so far, all reads together. */
+  public bytesRead = 0;
   readonly #parts: readonly ProbedPart[];
   readonly #refuseAbove: number;
 
@@ -26,8 +29,13 @@ export class ReadSizeProbe implements ByteSource {
   }
 
   public async read(offset: number, length: number): Promise<Uint8Array> {
+    return this.readSync(offset, length);
+  }
+
+  public readSync(offset: number, length: number): Uint8Array {
     checkRange(this.size, offset, length);
     this.largestRead = Math.max(this.largestRead, length);
+    this.bytesRead += length;
     if (length > this.#refuseAbove) {
       throw new Error(`the test's source refuses to read ${length} bytes at byte ${offset}`);
     }
