@@ -155,7 +155,7 @@ export interface SyntheticMessage {
  * Every message of the robot over `options.seconds`, merged by log time (ties in topic order) as
  * a recorder writes them. Deterministic: the same options give the same messages, byte for byte.
  */
-export function* syntheticMessages(options: SyntheticRobotOptions): Generator<SyntheticMessage> {
+export function* syntheticMessages(options: SyntheticRobotOptions): Generator<SyntheticMessage, void> {
   const topics = syntheticTopics(options);
   const cloud = new Uint8Array((options.cloudPoints ?? 65_536) * 16);
   const rng = mulberry32(7);
