@@ -28,14 +28,15 @@
  */
 
 import { McapIndexedReader } from "@mcap/core";
-import { existsSync, mkdirSync, renameSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { statSync } from "node:fs";
 
 import type { Benchmark, BenchmarkCase, RunResult } from "./Benchmark";
+import { cachedBenchPath } from "./benchFiles";
 import { CountedPipeline } from "./countedPipeline";
-import { collectGarbage, cpuNowNs, heapUsedMB, medianOf, nowNs } from "./harness";
-import { SYNTHETIC_CONFIG_TEXT, SYNTHETIC_SYNC_TOPICS, writeSyntheticRecording } from "./syntheticRecording";
+import { collectGarbage, cpuNowNs, heapUsedMB, nowNs } from "./harness";
+import { diskPass, mbps, RunMedians } from "./scaleRuns";
+import { writeSyntheticRecording } from "./syntheticRecording";
+import { SYNTHETIC_CONFIG_TEXT, SYNTHETIC_SYNC_TOPICS } from "./syntheticRobot";
 import { parseConfigText } from "../src/pipeline";
 import { openRecording, type ByteSource } from "../src/recording";
 import { loadDecompressors, toMcapHandlers } from "../src/recording/decompress";
@@ -45,34 +46,12 @@ import { FileByteSource, sharedChunkWorker } from "../src/recording/node";
 export const RECORDING_SECONDS = 120;
 /** Heap growth (MiB) over the analyze pass that still counts as flat. */
 export const HEAP_GROWTH_LIMIT_MB = 16;
-const READ_BLOCK = 8 << 20;
 
 /** The synthetic recording's path, built first if missing. */
 export async function syntheticRecordingPath(seconds = RECORDING_SECONDS): Promise<string> {
-  const dir = process.env.LOCKSTEP_BENCH_DIR ?? join(tmpdir(), "lockstep-bench");
-  mkdirSync(dir, { recursive: true });
-  const path = join(dir, `synthetic-${seconds}s.mcap`);
-  if (!existsSync(path)) {
-    process.stderr.write(`lockstep bench: writing ${path} (${seconds} s of recording, once)\n`);
-    const partial = `${path}.partial`;
+  return await cachedBenchPath(`synthetic-${seconds}s.mcap`, `${seconds} s of recording`, async (partial) => {
     await writeSyntheticRecording(partial, { seconds });
-    renameSync(partial, path);
-  }
-  return path;
-}
-
-async function diskPass(path: string): Promise<number> {
-  const source = await FileByteSource.open(path);
-  try {
-    let sum = 0;
-    for (let at = 0; at < source.size; at += READ_BLOCK) {
-      const block = await source.read(at, Math.min(READ_BLOCK, source.size - at));
-      sum += block[0]!;
-    }
-    return sum;
-  } finally {
-    await source.close();
-  }
+  });
 }
 
 /** How the bare pass reads: each chunk after the previous one is decompressed, or one ahead. */
@@ -190,10 +169,6 @@ function readableOf(source: ByteSource): {
   };
 }
 
-function mbps(bytes: number, ns: number): number {
-  return Math.round((bytes / 1e6 / (ns / 1e9)) * 10) / 10;
-}
-
 /** How many chunks the file has, and how many of them hold a message of `topics` (by the chunk index). */
 async function chunkCoverage(path: string, topics: readonly string[]): Promise<{ chunks: number; withInputs: number }> {
   const source = await FileByteSource.open(path);
@@ -230,8 +205,7 @@ async function recordingCase(): Promise<BenchmarkCase> {
   const bytes = statSync(path).size;
   const coverage = await chunkCoverage(path, SYNTHETIC_SYNC_TOPICS);
   const probe = await analyzePass(path);
-  const done: RunTimes[] = [];
-  const median = (f: (r: RunTimes) => number): number => medianOf(done.map(f));
+  const done = new RunMedians<RunTimes>();
   return {
     n: probe.messages,
     warmups: 0,
@@ -245,7 +219,7 @@ async function recordingCase(): Promise<BenchmarkCase> {
       let bare: { ns: number; cpuNs: number };
       let bareAhead: { ns: number; cpuNs: number };
       let a: AnalyzePass;
-      if (done.length % 2 === 0) {
+      if (done.count % 2 === 0) {
         bare = await timedBare(path, "serial");
         bareAhead = await timedBare(path, "ahead");
         a = await analyzePass(path);
@@ -254,7 +228,7 @@ async function recordingCase(): Promise<BenchmarkCase> {
         bareAhead = await timedBare(path, "ahead");
         bare = await timedBare(path, "serial");
       }
-      done.push({
+      done.add({
         diskNs,
         bareNs: bare.ns,
         bareCpuNs: bare.cpuNs,
@@ -263,7 +237,7 @@ async function recordingCase(): Promise<BenchmarkCase> {
         analyzeNs: a.ns,
         analyzeCpuNs: a.cpuNs,
       });
-      const analyzeNs = median((r) => r.analyzeNs);
+      const analyzeNs = done.median((r) => r.analyzeNs);
       return {
         elapsedNs: a.ns,
         cpuNs: a.cpuNs,
@@ -273,15 +247,15 @@ async function recordingCase(): Promise<BenchmarkCase> {
         extra: {
           drops: a.drops,
           fileMB: Math.round(bytes / 1e5) / 10,
-          diskMBps: mbps(bytes, median((r) => r.diskNs)),
-          bareMBps: mbps(bytes, median((r) => r.bareNs)),
+          diskMBps: mbps(bytes, done.median((r) => r.diskNs)),
+          bareMBps: mbps(bytes, done.median((r) => r.bareNs)),
           analyzeMBps: mbps(bytes, analyzeNs),
           inputMsgsPerSec: Math.round((a.messages * 1e9) / analyzeNs),
-          ratio: Math.round(median((r) => r.analyzeNs / r.bareNs) * 1000) / 1000,
-          cpuRatio: Math.round(median((r) => r.analyzeCpuNs / r.bareCpuNs) * 1000) / 1000,
-          bareAheadMBps: mbps(bytes, median((r) => r.bareAheadNs)),
-          ratioAhead: Math.round(median((r) => r.analyzeNs / r.bareAheadNs) * 1000) / 1000,
-          cpuRatioAhead: Math.round(median((r) => r.analyzeCpuNs / r.bareAheadCpuNs) * 1000) / 1000,
+          ratio: done.ratio((r) => r.analyzeNs / r.bareNs),
+          cpuRatio: done.ratio((r) => r.analyzeCpuNs / r.bareCpuNs),
+          bareAheadMBps: mbps(bytes, done.median((r) => r.bareAheadNs)),
+          ratioAhead: done.ratio((r) => r.analyzeNs / r.bareAheadNs),
+          cpuRatioAhead: done.ratio((r) => r.analyzeCpuNs / r.bareAheadCpuNs),
           chunks: coverage.chunks,
           chunksWithInputs: coverage.withInputs,
           heapGrowthMB: a.heapGrowthMB,

@@ -11,6 +11,7 @@ import { floorBenchmarks } from "./floor";
 import { fusionInChromiumBenchmark } from "./fusionInChromium";
 import { panelBenchmark } from "./panel";
 import { realAppAnalysisBenchmarks } from "./realAppAnalysis";
+import { recordingDb3ScaleBenchmark } from "./recordingDb3Scale";
 import { recordingScaleBenchmark } from "./recordingScale";
 import { w3HeapCheck } from "./w3HeapCheck";
 import { w3SyncBenchmarks } from "./w3Sync";
@@ -27,6 +28,7 @@ export const BENCHMARKS: readonly Benchmark[] = Object.freeze([
   ...realAppAnalysisBenchmarks,
   cliStartupBenchmark,
   recordingScaleBenchmark,
+  recordingDb3ScaleBenchmark,
 ]);
 
 /**

@@ -1,0 +1,285 @@
+/**
+ * `recording-db3-1gb`: whole-recording analysis of a rosbag2 sqlite3 bag at realistic size, and
+ * what reading it costs in memory. Builds (once, cached in a scratch folder) the synthetic robot's
+ * recording as a Humble-style rosbag2 folder (bench/syntheticRosbag2.ts: metadata.yaml and one
+ * .db3 of about 1.1 GB, CDR messages, 1 MiB point clouds on a topic nobody synchronizes), then
+ * times, in each run, three passes over it:
+ * - disk: reading every byte of the .db3 (8 MiB reads; the page cache is usually warm after the
+ *   first run);
+ * - bare: Lockstep's reader alone: `openRecordingFile` on the folder, then every message
+ *   undecoded (`decode: false`), touching its bytes, nothing else;
+ * - analyze: what `lockstep analyze` does for sync only on the folder (open, read the inputs'
+ *   rows in receive-time order, decode them, Pipeline with fkie/approximate-time), no output
+ *   files.
+ * During analyze the process's memory is sampled (RSS; `arrayBuffers`, where sql.js's in-memory
+ * file system shows; `external`, which holds those and WebAssembly memory, sql.js's heap: the JS
+ * heap sees none of them): before the pass (after full GCs), every
+ * `SAMPLE_EVERY` messages, at 10 % of the file and at its last message (these three after full
+ * GCs, untimed).
+ *
+ * Reported, as medians over the runs (bare and analyze take turns going first): MB/s of each pass
+ * (the .db3's size over the pass's time), messages/s of analyze, `ratio` = analyze time / bare
+ * time in the same run and `cpuRatio` the same for the process's CPU time; for each measure
+ * (`Rss`, `ArrayBuffers`, `External`) `peak<Measure>GrowthMB`, the largest sample over the value
+ * before the pass, and `<measure>GrowthMB`, the growth from 10 % of the file to its end (flat =
+ * at most `FLAT_GROWTH_LIMIT_MB`, else the check fails). Samples are
+ * taken between messages: a transient peak inside one call (opening the file) is seen only
+ * while what it allocated is still alive. Not in the standard set, never in `npm test`.
+ *
+ * The bag lives in `$LOCKSTEP_BENCH_DIR` (default `<tmp>/lockstep-bench`); delete it to rebuild.
+ * `LOCKSTEP_BENCH_DB3_SECONDS` sets the recorded seconds (default `DB3_RECORDING_SECONDS`), for
+ * trying the benchmark on a small bag.
+ */
+
+import { statSync } from "node:fs";
+import { join } from "node:path";
+
+import type { Benchmark, BenchmarkCase, RunResult } from "./Benchmark";
+import { cachedBenchPath } from "./benchFiles";
+import { CountedPipeline } from "./countedPipeline";
+import { collectGarbage, cpuNowNs, nowNs } from "./harness";
+import { diskPass, mbps, RunMedians } from "./scaleRuns";
+import { SYNTHETIC_CONFIG_TEXT } from "./syntheticRobot";
+import { writeSyntheticRosbag2 } from "./syntheticRosbag2";
+import { parseConfigText } from "../src/pipeline";
+import { openRecordingFile } from "../src/recording/node";
+
+/** Recorded seconds of the synthetic bag (about 10.7 MB of .db3 per second: 103 s is 1.1 GB). */
+export const DB3_RECORDING_SECONDS = 103;
+/** The memory measures sampled, as `process.memoryUsage()` names them. */
+const MEASURES = ["rss", "arrayBuffers", "external"] as const;
+type Measure = (typeof MEASURES)[number];
+/** A sample of every measure, MiB. */
+type Memory = Readonly<Record<Measure, number>>;
+/** Growth (MiB) from 10 % of the file to its end that still counts as flat, per measure. */
+export const FLAT_GROWTH_LIMIT_MB: Memory = { rss: 64, arrayBuffers: 16, external: 16 };
+/** Messages between two memory samples of the analyze pass. */
+const SAMPLE_EVERY = 256;
+const BAG_NAME = "synthetic-db3";
+
+/** Recorded seconds: `LOCKSTEP_BENCH_DB3_SECONDS` when set, else `DB3_RECORDING_SECONDS`. */
+function recordingSeconds(): number {
+  const text = process.env.LOCKSTEP_BENCH_DB3_SECONDS;
+  if (text == undefined || text === "") {
+    return DB3_RECORDING_SECONDS;
+  }
+  const seconds = Number(text);
+  if (!(seconds > 0 && seconds <= 3600)) {
+    throw new Error(`LOCKSTEP_BENCH_DB3_SECONDS: "${text}" is not a number of seconds (0 to 3600)`);
+  }
+  return seconds;
+}
+
+/** The synthetic bag folder and its .db3, built first if missing. */
+export async function syntheticRosbag2Path(seconds = recordingSeconds()): Promise<{ folder: string; db3: string }> {
+  const folder = await cachedBenchPath(`${BAG_NAME}-${seconds}s`, `${seconds} s of rosbag2 sqlite3 recording`, async (partial) => {
+    const t = nowNs();
+    const summary = await writeSyntheticRosbag2(partial, { seconds, name: BAG_NAME });
+    process.stderr.write(
+      `lockstep bench: ${summary.messages} messages, ${summary.bytes} bytes of .db3 in ${Math.round((nowNs() - t) / 1e8) / 10} s\n`,
+    );
+  });
+  return { folder, db3: join(folder, `${BAG_NAME}_0.db3`) };
+}
+
+/** Every message undecoded, each one's bytes touched. Returns a value depending on them. */
+async function barePass(folder: string): Promise<number> {
+  const recording = await openRecordingFile(folder);
+  try {
+    let sum = 0;
+    for await (const m of recording.messages({ decode: false })) {
+      const data = m.data;
+      sum += data.length + (data.length > 0 ? data[0]! + data[data.length - 1]! : 0);
+    }
+    return sum;
+  } finally {
+    await recording.close();
+  }
+}
+
+/**
+ * Two full GCs: a large Buffer dropped by the reader leaves `arrayBuffers` at the first and RSS
+ * and `external` only at the second (measured on a 1 GB read), so after one the memory would
+ * look held when it is garbage.
+ */
+function settle(): void {
+  collectGarbage();
+  collectGarbage();
+}
+
+function memoryNow(): Memory {
+  const m = process.memoryUsage();
+  return { rss: m.rss / 1048576, arrayBuffers: m.arrayBuffers / 1048576, external: m.external / 1048576 };
+}
+
+/** `f` of each measure. */
+function perMeasure(f: (measure: Measure) => number): Memory {
+  return { rss: f("rss"), arrayBuffers: f("arrayBuffers"), external: f("external") };
+}
+
+interface AnalyzePass {
+  readonly ns: number;
+  readonly cpuNs: number;
+  readonly messages: number;
+  readonly tuples: number;
+  readonly drops: number;
+  readonly hash: string;
+  /** The largest sample over the one before the pass. */
+  readonly peakGrowthMB: Memory;
+  /** From 10 % of the file to its end. */
+  readonly growthMB: Memory;
+}
+
+async function analyzePass(folder: string): Promise<AnalyzePass> {
+  const config = parseConfigText(SYNTHETIC_CONFIG_TEXT);
+  settle();
+  const before = memoryNow();
+  let peak = before;
+  let pausedNs = 0;
+  let pausedCpu = 0;
+  // "settled": after full GCs, so that garbage not yet collected is not taken for growth.
+  const sample = (when: "settled" | "now"): Memory => {
+    const p0 = nowNs();
+    const q0 = cpuNowNs();
+    if (when === "settled") {
+      settle();
+    }
+    const m = memoryNow();
+    const last = peak;
+    peak = perMeasure((k) => Math.max(last[k], m[k]));
+    pausedNs += nowNs() - p0;
+    pausedCpu += cpuNowNs() - q0;
+    return m;
+  };
+  const c0 = cpuNowNs();
+  const t0 = nowNs();
+  const recording = await openRecordingFile(folder);
+  try {
+    sample("now");
+    const counted = new CountedPipeline(config, (hash, t) => {
+      hash.fold(t.stamps[0]!);
+    });
+    const { pipeline } = counted;
+    // The last message is known by the counts, so that the end is sampled while the reader
+    // still holds what it holds (its database goes with the loop's end).
+    const counts = recording.info.messageCounts;
+    const expected = counts == undefined ? -1 : pipeline.topics.reduce((n, topic) => n + (counts.get(topic) ?? 0), 0);
+    let messages = 0;
+    let fraction = 0;
+    let at10: Memory | undefined;
+    let atEnd: Memory | undefined;
+    for await (const m of recording.messages({
+      topics: pipeline.topics,
+      onProgress: (p) => {
+        fraction = p.fraction;
+      },
+    })) {
+      pipeline.push(m);
+      messages++;
+      // The reader reports progress every few thousand rows: on a small bag the count tells first.
+      if (at10 == undefined && (fraction >= 0.1 || (expected > 0 && messages >= expected / 10))) {
+        at10 = sample("settled");
+      } else if (messages === expected) {
+        atEnd = sample("settled");
+      } else if (messages % SAMPLE_EVERY === 0) {
+        sample("now");
+      }
+    }
+    pipeline.finish();
+    const ns = nowNs() - t0 - pausedNs;
+    const cpuNs = cpuNowNs() - c0 - pausedCpu;
+    atEnd ??= sample("settled");
+    const round = (mb: number): number => Math.round(mb * 10) / 10;
+    return {
+      ns,
+      cpuNs,
+      messages,
+      tuples: counted.tuples,
+      drops: counted.drops,
+      hash: counted.hash.hex(),
+      peakGrowthMB: perMeasure((k) => round(peak[k] - before[k])),
+      growthMB: perMeasure((k) => (at10 == undefined ? 0 : round(atEnd[k] - at10[k]))),
+    };
+  } finally {
+    await recording.close();
+  }
+}
+
+/** The figures of one run of the three passes. */
+interface RunFigures {
+  readonly diskNs: number;
+  readonly bareNs: number;
+  readonly bareCpuNs: number;
+  readonly analyze: AnalyzePass;
+}
+
+async function timedBare(folder: string): Promise<{ ns: number; cpuNs: number }> {
+  const t = nowNs();
+  const c = cpuNowNs();
+  await barePass(folder);
+  return { ns: nowNs() - t, cpuNs: cpuNowNs() - c };
+}
+
+async function db3Case(): Promise<BenchmarkCase> {
+  const { folder, db3 } = await syntheticRosbag2Path();
+  const bytes = statSync(db3).size;
+  const probe = await analyzePass(folder);
+  const done = new RunMedians<RunFigures>();
+  return {
+    n: probe.messages,
+    warmups: 0,
+    runs: 3,
+    async run(): Promise<RunResult> {
+      const t = nowNs();
+      await diskPass(db3);
+      const diskNs = nowNs() - t;
+      // Bare and analyze take turns going first, so neither always meets the page cache the
+      // other left.
+      let bare: { ns: number; cpuNs: number };
+      let a: AnalyzePass;
+      if (done.count % 2 === 0) {
+        bare = await timedBare(folder);
+        a = await analyzePass(folder);
+      } else {
+        a = await analyzePass(folder);
+        bare = await timedBare(folder);
+      }
+      done.add({ diskNs, bareNs: bare.ns, bareCpuNs: bare.cpuNs, analyze: a });
+      const analyzeNs = done.median((r) => r.analyze.ns);
+      return {
+        elapsedNs: a.ns,
+        cpuNs: a.cpuNs,
+        tuples: a.tuples,
+        outputHash: a.hash,
+        ok: MEASURES.every((k) => a.growthMB[k] <= FLAT_GROWTH_LIMIT_MB[k]),
+        extra: {
+          drops: a.drops,
+          fileMB: Math.round(bytes / 1e5) / 10,
+          diskMBps: mbps(bytes, done.median((r) => r.diskNs)),
+          bareMBps: mbps(bytes, done.median((r) => r.bareNs)),
+          analyzeMBps: mbps(bytes, analyzeNs),
+          inputMsgsPerSec: Math.round((a.messages * 1e9) / analyzeNs),
+          ratio: done.ratio((r) => r.analyze.ns / r.bareNs),
+          cpuRatio: done.ratio((r) => r.analyze.cpuNs / r.bareCpuNs),
+          ...Object.fromEntries(
+            MEASURES.flatMap((k) => [
+              [`peak${k[0]!.toUpperCase()}${k.slice(1)}GrowthMB`, done.median((r) => r.analyze.peakGrowthMB[k])],
+              [`${k}GrowthMB`, done.median((r) => r.analyze.growthMB[k])],
+            ]),
+          ),
+        },
+      };
+    },
+  };
+}
+
+/** The benchmark (select it by name: `lockstep bench recording-db3-1gb`). */
+export const recordingDb3ScaleBenchmark: Benchmark = {
+  name: "recording-db3-1gb",
+  policy: "fkie/approximate-time",
+  description:
+    "analyze (sync only) over a ~1.1 GB synthetic rosbag2 .db3 vs bare read and the disk, with RSS, arrayBuffers and external growth (builds the bag once)",
+  standard: false,
+  defaultN: 0,
+  prepare: async () => await db3Case(),
+};
