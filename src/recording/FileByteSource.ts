@@ -4,6 +4,12 @@ import { open, type FileHandle } from "node:fs/promises";
 import { checkRange, type ByteSource } from "./ByteSource";
 
 /**
+ * The most one file system call reads: Node's read takes a 32-bit length (a larger one aborts the
+ * process), so a larger `read` is made of several calls.
+ */
+const MAX_READ_CALL = 1 << 30;
+
+/**
  * A ByteSource over a file on disk (Node only: import it from `recording/node`). Each `read` is one
  * positioned read into a fresh buffer, so memory stays proportional to what the reader asks for.
  * Call `close()` when done (or use `FileByteSource.open` with try/finally).
@@ -51,7 +57,7 @@ export class FileByteSource implements ByteSource {
     const buffer = new Uint8Array(memory.buffer, memory.byteOffset, length);
     let done = 0;
     while (done < length) {
-      const { bytesRead } = await this.#handle.read(buffer, done, length - done, offset + done);
+      const { bytesRead } = await this.#handle.read(buffer, done, Math.min(length - done, MAX_READ_CALL), offset + done);
       if (bytesRead === 0) {
         throw this.#truncated(offset, length, done);
       }
@@ -67,7 +73,7 @@ export class FileByteSource implements ByteSource {
     const buffer = new Uint8Array(memory.buffer, memory.byteOffset, length);
     let done = 0;
     while (done < length) {
-      const bytesRead = readSync(this.#handle.fd, buffer, done, length - done, offset + done);
+      const bytesRead = readSync(this.#handle.fd, buffer, done, Math.min(length - done, MAX_READ_CALL), offset + done);
       if (bytesRead === 0) {
         throw this.#truncated(offset, length, done);
       }
