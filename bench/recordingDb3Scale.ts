@@ -44,7 +44,7 @@ import type { Benchmark, BenchmarkCase, RunResult } from "./Benchmark";
 import { cachedBenchPath } from "./benchFiles";
 import { CountedPipeline } from "./countedPipeline";
 import { collectGarbage, cpuNowNs, nowNs } from "./harness";
-import { diskPass, mbps, RunMedians } from "./scaleRuns";
+import { diskPass, mbps, RunMedians, timedPass, type PassTime } from "./scaleRuns";
 import { SYNTHETIC_CONFIG_TEXT, SYNTHETIC_SYNC_TOPICS } from "./syntheticRobot";
 import { writeSyntheticRosbag2 } from "./syntheticRosbag2";
 import { parseConfigText } from "../src/pipeline";
@@ -226,11 +226,8 @@ interface RunFigures {
   readonly analyze: AnalyzePass;
 }
 
-async function timedBare(folder: string, topics?: readonly string[]): Promise<{ ns: number; cpuNs: number }> {
-  const t = nowNs();
-  const c = cpuNowNs();
-  await barePass(folder, topics);
-  return { ns: nowNs() - t, cpuNs: cpuNowNs() - c };
+async function timedBare(folder: string, topics?: readonly string[]): Promise<PassTime> {
+  return await timedPass(async () => await barePass(folder, topics));
 }
 
 async function db3Case(): Promise<BenchmarkCase> {
@@ -243,13 +240,11 @@ async function db3Case(): Promise<BenchmarkCase> {
     warmups: 0,
     runs: 3,
     async run(): Promise<RunResult> {
-      const t = nowNs();
-      await diskPass(db3);
-      const diskNs = nowNs() - t;
+      const diskNs = (await timedPass(async () => await diskPass(db3))).ns;
       // Bare and analyze take turns going first, so neither always meets the page cache the
       // other left.
       const bare = await timedBare(folder);
-      let inputs: { ns: number; cpuNs: number };
+      let inputs: PassTime;
       let a: AnalyzePass;
       if (done.count % 2 === 0) {
         inputs = await timedBare(folder, SYNTHETIC_SYNC_TOPICS);

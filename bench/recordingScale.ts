@@ -34,7 +34,7 @@ import type { Benchmark, BenchmarkCase, RunResult } from "./Benchmark";
 import { cachedBenchPath } from "./benchFiles";
 import { CountedPipeline } from "./countedPipeline";
 import { collectGarbage, cpuNowNs, heapUsedMB, nowNs } from "./harness";
-import { diskPass, mbps, RunMedians } from "./scaleRuns";
+import { diskPass, mbps, RunMedians, timedPass, type PassTime } from "./scaleRuns";
 import { writeSyntheticRecording } from "./syntheticRecording";
 import { SYNTHETIC_CONFIG_TEXT, SYNTHETIC_SYNC_TOPICS } from "./syntheticRobot";
 import { parseConfigText } from "../src/pipeline";
@@ -193,11 +193,8 @@ interface RunTimes {
   readonly analyzeCpuNs: number;
 }
 
-async function timedBare(path: string, reading: BareReading): Promise<{ ns: number; cpuNs: number }> {
-  const t = nowNs();
-  const c = cpuNowNs();
-  await barePass(path, reading);
-  return { ns: nowNs() - t, cpuNs: cpuNowNs() - c };
+async function timedBare(path: string, reading: BareReading): Promise<PassTime> {
+  return await timedPass(async () => await barePass(path, reading));
 }
 
 async function recordingCase(): Promise<BenchmarkCase> {
@@ -211,13 +208,11 @@ async function recordingCase(): Promise<BenchmarkCase> {
     warmups: 0,
     runs: 3,
     async run(): Promise<RunResult> {
-      const t = nowNs();
-      await diskPass(path);
-      const diskNs = nowNs() - t;
+      const diskNs = (await timedPass(async () => await diskPass(path))).ns;
       // Bare and analyze take turns going first, so neither always meets the page cache the
       // other left.
-      let bare: { ns: number; cpuNs: number };
-      let bareAhead: { ns: number; cpuNs: number };
+      let bare: PassTime;
+      let bareAhead: PassTime;
       let a: AnalyzePass;
       if (done.count % 2 === 0) {
         bare = await timedBare(path, "serial");

@@ -1,4 +1,4 @@
-import { medianOf } from "./harness";
+import { cpuNowNs, medianOf, nowNs } from "./harness";
 import { FileByteSource } from "../src/recording/node";
 
 const READ_BLOCK = 8 << 20;
@@ -20,6 +20,20 @@ export async function diskPass(path: string): Promise<number> {
   } finally {
     await source.close();
   }
+}
+
+/** Wall and CPU time of one pass. */
+export interface PassTime {
+  readonly ns: number;
+  readonly cpuNs: number;
+}
+
+/** Runs `pass` and returns its wall and CPU time. */
+export async function timedPass(pass: () => Promise<unknown>): Promise<PassTime> {
+  const t = nowNs();
+  const c = cpuNowNs();
+  await pass();
+  return { ns: nowNs() - t, cpuNs: cpuNowNs() - c };
 }
 
 /** Throughput in MB/s (10^6 bytes), one decimal. */
