@@ -439,8 +439,9 @@ export class McapRecording implements Recording {
         // with the closing magic was cut short after its data, or has bytes after the magic, or
         // something else where the magic should be.
         const tail = total >= 16 ? await source.read(total - 8, 8) : new Uint8Array();
-        if (this.#appendedAt != undefined) {
-          this.#reportAppended(damage);
+        const appendedAt = this.#appendedAt ?? (startsWithMagic(tail) ? undefined : await closingMagicAfter(source, pos));
+        if (appendedAt != undefined) {
+          this.#reportAppended(damage, appendedAt);
         } else if (!startsWithMagic(tail)) {
           const footer = await footerBeforeEnd(source);
           damage.add(
@@ -523,9 +524,8 @@ export class McapRecording implements Recording {
     damage.finish();
   }
 
-  /** Names the bytes after the closing magic, when the file has any. */
-  #reportAppended(damage: DamageLog): void {
-    const at = this.#appendedAt;
+  /** Names the bytes after the closing magic (ending at `at`), when the file has any. */
+  #reportAppended(damage: DamageLog, at = this.#appendedAt): void {
     if (at != undefined) {
       const n = this.#source.size - at;
       damage.add(at, `${n} bytes after the MCAP's closing magic at byte ${at - 8} are not MCAP (appended data?); they were ignored`);
@@ -710,6 +710,27 @@ async function closingMagicEnd(source: ByteSource): Promise<number | undefined> 
     }
   }
   return undefined;
+}
+
+/**
+ * Where the MCAP ends (after its closing magic) when the records from `from` on (the data section's
+ * end, then the summary) lead to a Footer record followed by the magic before the file ends:
+ * found by walking their length fields, so bytes appended after the magic are found however many
+ * there are. Undefined when the walk meets anything else first.
+ */
+async function closingMagicAfter(source: ByteSource, from: number): Promise<number | undefined> {
+  let pos = from;
+  for (;;) {
+    const length = await recordLength(source, pos);
+    if (length == undefined) {
+      return undefined;
+    }
+    if (length === FOOTER_AND_MAGIC - 8 && (await opcodeAt(source, pos)) === OP_FOOTER) {
+      const end = pos + FOOTER_AND_MAGIC;
+      return end < source.size && startsWithMagic(await source.read(end - 8, 8)) ? end : undefined;
+    }
+    pos += length;
+  }
 }
 
 /**

@@ -580,6 +580,20 @@ describe("MCAP", () => {
     ]);
   });
 
+  it("more bytes appended than the search for the closing magic looks through: named as appended, not as a truncation; every message is read", async () => {
+    const { channels, messages } = ros2Fixture(400);
+    const whole = await writeMcap(channels, messages, { compress: zstdCompress, chunkSize: 2048 });
+    const appended = 3 * 1024 * 1024;
+    const bytes = new Uint8Array(whole.byteLength + appended);
+    bytes.set(whole);
+    bytes.fill(0xa5, whole.byteLength);
+    const { messages: got, error } = await drain(await mcapRecording(bytes));
+    expect(got.map(ns)).toEqual(messages.map((m) => m.logTime));
+    expect((error as RecordingError).damages.map((d) => [d.offset, d.reason])).toEqual([
+      [whole.byteLength, `${appended} bytes after the MCAP's closing magic at byte ${whole.byteLength - 8} are not MCAP (appended data?); they were ignored`],
+    ]);
+  });
+
   it("something else where the closing magic should be is named, not called a truncation", async () => {
     const { channels, messages } = ros2Fixture(400);
     const bytes = (await writeMcap(channels, messages, { compress: zstdCompress, chunkSize: 2048 })).slice();
