@@ -725,7 +725,7 @@ async function closingMagicAfter(source: ByteSource, from: number): Promise<numb
     if (length == undefined) {
       return undefined;
     }
-    if (length === FOOTER_AND_MAGIC - 8 && (await opcodeAt(source, pos)) === OP_FOOTER) {
+    if (isFooterPrefix(await source.read(pos, RECORD_PREFIX), 0)) {
       const end = pos + FOOTER_AND_MAGIC;
       return end < source.size && startsWithMagic(await source.read(end - 8, 8)) ? end : undefined;
     }
