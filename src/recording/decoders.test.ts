@@ -1,7 +1,9 @@
 import { parseIDL } from "@foxglove/omgidl-parser";
 import { MessageWriter as OmgidlWriter } from "@foxglove/omgidl-serialization";
 import { parseRos2idl } from "@foxglove/ros2idl-parser";
+import { parse as parseMessageDefinition } from "@foxglove/rosmsg";
 import { MessageWriter as Ros2Writer } from "@foxglove/rosmsg2-serialization";
+import fc from "fast-check";
 import protobuf from "protobufjs";
 import { describe, expect, it } from "vitest";
 
@@ -98,6 +100,56 @@ describe("MCAP message encodings", () => {
     expect(json(encoder.encode('{"timestamp":{"sec":1,"nsec":2}}'))).toEqual({ timestamp: { sec: 1, nsec: 2 } });
     expect(() => createDecoder(channel({ topic: "/cam", schemaName: "X", schemaEncoding: "flatbuffer", messageEncoding: "flatbuffer" }))).toThrow(
       /topic \/cam: message encoding "flatbuffer" with schema encoding "flatbuffer" is not supported/,
+    );
+  });
+});
+
+describe("CDR messages with float64 arrays (ros2msg)", () => {
+  const IMU = [
+    "std_msgs/Header header",
+    "geometry_msgs/Quaternion orientation",
+    "float64[9] orientation_covariance",
+    "float64[] samples",
+    "uint8 flag",
+    "float64[3] tail",
+    "================================================================================",
+    "MSG: std_msgs/Header\nbuiltin_interfaces/Time stamp\nstring frame_id",
+    "================================================================================",
+    "MSG: builtin_interfaces/Time\nint32 sec\nuint32 nanosec",
+    "================================================================================",
+    "MSG: geometry_msgs/Quaternion\nfloat64 x\nfloat64 y\nfloat64 z\nfloat64 w",
+  ].join("\n");
+  const imuChannel = channel({ schemaName: "test_msgs/msg/Imu", schemaEncoding: "ros2msg", messageEncoding: "cdr", schemaData: encoder.encode(IMU) });
+  const writer = new Ros2Writer(parseMessageDefinition(IMU, { ros2: true }));
+  const arbitraryImu = fc.record({
+    header: fc.record({ stamp: fc.record({ sec: fc.integer({ min: 0, max: 2 ** 31 - 1 }), nanosec: fc.nat(999_999_999) }), frame_id: fc.string({ maxLength: 12 }) }),
+    orientation: fc.record({ x: fc.double(), y: fc.double(), z: fc.double(), w: fc.double() }),
+    orientation_covariance: fc.array(fc.double(), { minLength: 9, maxLength: 9 }),
+    samples: fc.array(fc.double(), { maxLength: 30 }),
+    flag: fc.nat(255),
+    tail: fc.array(fc.double(), { minLength: 3, maxLength: 3 }),
+  });
+
+  it("decode the same values wherever the bytes lie in memory, and the arrays keep none of the memory they were read from", () => {
+    const decode = createDecoder(imuChannel);
+    fc.assert(
+      fc.property(arbitraryImu, fc.nat(15), (imu, offset) => {
+        const bytes = writer.writeMessage(imu);
+        // The message inside a larger buffer (a chunk, a page) at every alignment.
+        const chunk = new Uint8Array(offset + bytes.byteLength + 8);
+        chunk.set(bytes, offset);
+        const decoded = decode(chunk.subarray(offset, offset + bytes.byteLength)) as Record<string, unknown>;
+        for (const field of ["orientation_covariance", "samples", "tail"] as const) {
+          const array = decoded[field] as Float64Array;
+          expect(array).toBeInstanceOf(Float64Array);
+          expect(Array.from(array)).toEqual(imu[field]);
+          expect(array.buffer).not.toBe(chunk.buffer);
+        }
+        expect(decoded.orientation).toEqual(imu.orientation);
+        expect(decoded.header).toEqual(imu.header);
+        expect(decoded.flag).toBe(imu.flag);
+      }),
+      { numRuns: 300 },
     );
   });
 });

@@ -32,6 +32,21 @@ export function standardDefinitionOf(channel: RecordingChannel): string | undefi
 }
 
 /**
+ * Decodes CDR messages with `reader` from a copy of their bytes placed 4 bytes past a multiple of
+ * 8 in memory. CDR aligns 8-byte fields from the end of its 4-byte encapsulation header, so they
+ * then lie on multiples of 8, and the reader returns float64 arrays (covariances) as views of the
+ * copy instead of reading them value by value; a message's arrays then keep only its own bytes
+ * alive, never the chunk or page they were read from.
+ */
+function ros2Decoder(reader: Ros2Reader): MessageDecoder {
+  return (data) => {
+    const aligned = new Uint8Array(new ArrayBuffer(data.byteLength + 4), 4, data.byteLength);
+    aligned.set(data);
+    return reader.readMessage(aligned);
+  };
+}
+
+/**
  * A decoder for a channel's messages, built once per channel: ROS 1 (`ros1` / `ros1msg`), ROS 2
  * CDR with a `ros2msg`, `ros2idl` or `omgidl` schema (ROS 2 time fields `{sec, nanosec}`),
  * protobuf (`protobuf`, from the schema's FileDescriptorSet; `google.protobuf.Timestamp` as
@@ -44,8 +59,11 @@ export function createDecoder(channel: RecordingChannel): MessageDecoder {
   const standard = standardDefinitionOf(channel);
   if (standard != undefined) {
     const definitions = parseMessageDefinition(standard, { ros2: messageEncoding === "cdr" });
-    const reader = messageEncoding === "ros1" ? new Ros1Reader(definitions) : new Ros2Reader(definitions);
-    return (data) => reader.readMessage(data);
+    if (messageEncoding === "ros1") {
+      const reader = new Ros1Reader(definitions);
+      return (data) => reader.readMessage(data);
+    }
+    return ros2Decoder(new Ros2Reader(definitions));
   }
   try {
     if (messageEncoding === "ros1") {
@@ -53,10 +71,7 @@ export function createDecoder(channel: RecordingChannel): MessageDecoder {
       return (data) => reader.readMessage(data);
     }
     if (messageEncoding === "cdr" && schemaEncoding === "ros2msg") {
-      const reader = new Ros2Reader(
-        parseMessageDefinition(textDecoder.decode(channel.schemaData), { ros2: true }),
-      );
-      return (data) => reader.readMessage(data);
+      return ros2Decoder(new Ros2Reader(parseMessageDefinition(textDecoder.decode(channel.schemaData), { ros2: true })));
     }
     if (messageEncoding === "cdr" && schemaEncoding === "ros2idl") {
       const definitions = parseRos2idl(textDecoder.decode(channel.schemaData));
@@ -64,8 +79,7 @@ export function createDecoder(channel: RecordingChannel): MessageDecoder {
       if (root > 0) {
         definitions.unshift(...definitions.splice(root, 1));
       }
-      const reader = new Ros2Reader(definitions);
-      return (data) => reader.readMessage(data);
+      return ros2Decoder(new Ros2Reader(definitions));
     }
     if ((messageEncoding === "cdr" || messageEncoding === "xcdr2") && schemaEncoding === "omgidl") {
       const reader = new OmgidlReader(channel.schemaName, parseIDL(textDecoder.decode(channel.schemaData)));
