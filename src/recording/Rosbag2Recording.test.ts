@@ -12,6 +12,7 @@ import { openRecordingFile } from "./openRecordingFile";
 import { sqlJsWasmCandidates, loadSqlJsNode } from "./sqlJsNode";
 import { writeMcap } from "./testing/mcapFixtures";
 import { HAS_SHARED_DATA, HUSKY_BAG, sharedRecording } from "./testing/paths";
+import { ReadSizeProbe } from "./testing/readSizeProbe";
 import { metadataYaml, stringMessage, writeDb3, type FixtureRow } from "./testing/rosbag2Fixtures";
 import type { RecordedMessage, Recording } from "./types";
 
@@ -453,6 +454,39 @@ describe("rosbag2 sqlite3 files written here (layouts, split order, compression)
       expect(damages[0]!.lost).toEqual(new Map([["/chatter", 1]]));
       expect(reported).toEqual(damages);
     }
+  });
+
+  it("a message row larger than the read limit is skipped and named without being read; the rows around it are delivered", async () => {
+    const topics = [{ name: "/chatter", type: "std_msgs/msg/String" }];
+    const huge = 3 * 1024 * 1024;
+    const bytes = await writeDb3(topics, [
+      row(1, 1n, "before"),
+      { topicId: 1, timestamp: 2n, data: new Uint8Array(huge).fill(7) },
+      row(1, 3n, "after"),
+    ]);
+    const limit = 1024 * 1024;
+    const probe = new ReadSizeProbe(bytes);
+    const recording = await openRecording(probe, { sqlJs: loadSqlJsNode, maxChunkBytes: limit });
+    const read: RecordedMessage[] = [];
+    let error: unknown;
+    try {
+      for await (const m of recording.messages()) {
+        read.push(m);
+      }
+    } catch (err) {
+      error = err;
+    }
+    expect(labels(read)).toEqual(["before", "after"]);
+    expect((error as RecordingError).readPast).toBe(true);
+    expect((error as RecordingError).damages.map((d) => [d.offset, d.reason, d.lost])).toEqual([
+      [
+        undefined,
+        `the .db3 file: message rows hold more bytes than the limit of ${limit} (a damaged row or an unusually large message; raise the limit with --max-chunk-size if the recording is genuine): 1 skipped (the first: row 2 on /chatter, ${huge} bytes)`,
+        new Map([["/chatter", 1]]),
+      ],
+    ]);
+    // Opening and reading took in less than the file less the row's pages.
+    expect(probe.bytesRead).toBeLessThan(bytes.byteLength - 2 * 1024 * 1024);
   });
 
   it("per-message compression Lockstep does not read is refused at open, naming the file and the format", async () => {

@@ -24,7 +24,7 @@ export interface BagFolder {
 export interface Rosbag2Options {
   readonly sqlJs: SqlJsLoader;
   readonly decompressors: Decompressors;
-  /** The most bytes read for one record of an MCAP storage file (`OpenOptions.maxChunkBytes`). */
+  /** The most bytes read for one record of a storage file, a .db3 message row or an MCAP record (`OpenOptions.maxChunkBytes`). */
   readonly maxChunkBytes?: number;
 }
 
@@ -130,6 +130,7 @@ async function openPart(
       messageCompression: metadata ? messageCompression : undefined,
       distro: metadata?.distro,
       name,
+      maxChunkBytes: options.maxChunkBytes,
     });
   }
   if (startsWith(head, MCAP_MAGIC)) {

@@ -4,7 +4,7 @@ import type { ByteSource } from "./ByteSource";
 import { DamageLog } from "./DamageLog";
 import { RecordingError, errorText } from "./RecordingError";
 import { SkippedMessages } from "./SkippedMessages";
-import type { Decompressors } from "./decompress";
+import { DEFAULT_MAX_CHUNK_BYTES, type Decompressors } from "./decompress";
 import { reportProgress, toRecordedMessage, type ChannelEntry } from "./recordedMessage";
 import { standardRos2Definition } from "./ros2Definitions";
 import { parseRosbag2Metadata } from "./rosbag2Metadata";
@@ -34,6 +34,11 @@ export interface Sqlite3Options {
   readonly distro?: string;
   /** Names this file in messages (default "the .db3 file"). */
   readonly name?: string;
+  /**
+   * The most bytes of one message row's data read into memory (`OpenOptions.maxChunkBytes`,
+   * default `DEFAULT_MAX_CHUNK_BYTES`): a larger row is skipped and named without being read.
+   */
+  readonly maxChunkBytes?: number;
 }
 
 interface TopicRow {
@@ -235,6 +240,10 @@ export class Sqlite3Recording implements Recording {
     const name = this.#options.name ?? "the .db3 file";
     const compression = this.#compression;
     const decompressors = this.#options.decompressors;
+    const limit = this.#options.maxChunkBytes ?? DEFAULT_MAX_CHUNK_BYTES;
+    if (!Number.isSafeInteger(limit) || limit < 0) {
+      throw new RangeError(`maxChunkBytes must be a whole number of bytes, not ${limit}`);
+    }
     const file = await openDatabase(this.#source, this.#options);
     const db = file.db;
     try {
@@ -242,7 +251,11 @@ export class Sqlite3Recording implements Recording {
       const filter = ids.length === this.#topics.length ? "" : ` where topic_id in (${ids.join(",")})`;
       let statement: Statement;
       try {
-        statement = db.prepare(`select id, topic_id, cast(timestamp as text), data from messages${filter} order by timestamp, id`);
+        // length() of a blob comes from the row's header: a row over the limit is named without
+        // SQLite reading its data.
+        statement = db.prepare(
+          `select id, topic_id, cast(timestamp as text), length(data), case when length(data) <= ${limit} then data end from messages${filter} order by timestamp, id`,
+        );
       } catch (err) {
         throw unreadableTable(name, "messages", err);
       }
@@ -250,6 +263,9 @@ export class Sqlite3Recording implements Recording {
       const orphans = new SkippedMessages(`${name}: message rows name a topic_id its topics table does not have`);
       const untimed = new SkippedMessages(`${name}: message rows have a timestamp that is not a whole number of nanoseconds`);
       const undecompressed = new SkippedMessages(`${name}: message rows do not decompress`);
+      const oversized = new SkippedMessages(
+        `${name}: message rows hold more bytes than the limit of ${limit} (a damaged row or an unusually large message; raise the limit with --max-chunk-size if the recording is genuine)`,
+      );
       // Where SQLite found the file malformed (the rows after it cannot be reached), if it did.
       let malformed: string | undefined;
       try {
@@ -275,7 +291,7 @@ export class Sqlite3Recording implements Recording {
             break;
           }
           rows += 1;
-          const [rowId, topicId, stamp, blob] = row;
+          const [rowId, topicId, stamp, stored, blob] = row;
           lastRowId = rowId!;
           lastStamp = stamp!;
           const entry = entries.get(Number(topicId));
@@ -286,6 +302,10 @@ export class Sqlite3Recording implements Recording {
           const stampText = String(stamp);
           if (!/^\d{1,20}$/.test(stampText)) {
             untimed.add(`row ${String(rowId)} on ${entry.channel.topic}, timestamp "${stampText.slice(0, 40)}"`, entry.channel.topic);
+            continue;
+          }
+          if (typeof stored === "number" && stored > limit) {
+            oversized.add(`row ${String(rowId)} on ${entry.channel.topic}, ${stored} bytes`, entry.channel.topic);
             continue;
           }
           const time = timeOfNsText(stampText);
@@ -309,7 +329,7 @@ export class Sqlite3Recording implements Recording {
         statement.free();
       }
       const damage = new DamageLog(options.onDamage);
-      for (const skipped of [orphans, untimed, undecompressed]) {
+      for (const skipped of [orphans, untimed, oversized, undecompressed]) {
         skipped.report(damage);
       }
       if (malformed != undefined) {

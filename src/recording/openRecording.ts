@@ -48,7 +48,11 @@ export async function openRecording(source: ByteSource, options: OpenRecordingOp
     });
   }
   if (starts([...SQLITE_MAGIC])) {
-    return await Sqlite3Recording.open(source, { sqlJs: options.sqlJs ?? defaultSqlJs, decompressors: await loadDecompressors(options) });
+    return await Sqlite3Recording.open(source, {
+      sqlJs: options.sqlJs ?? defaultSqlJs,
+      decompressors: await loadDecompressors(options),
+      maxChunkBytes: options.maxChunkBytes,
+    });
   }
   throw new RecordingError(
     0,

@@ -93,7 +93,7 @@ export function registerAnalyze(program: Command): void {
     .option("--no-diagnosis", "skip the diagnosis (why sets are missing; see `lockstep doctor`): no \"diagnosis\" in summary.json, no explanations.jsonl")
     .option(
       "--max-chunk-size <MiB>",
-      `largest chunk or record to read from the file or decompress, in MiB (default ${DEFAULT_MAX_CHUNK_BYTES / 2 ** 20}); larger ones are reported as damaged`,
+      `largest chunk or record (a .db3 message row too) to read from the file or decompress, in MiB (default ${DEFAULT_MAX_CHUNK_BYTES / 2 ** 20}); larger ones are reported as damaged`,
     )
     .action(async (file: string, opts: { config: string; fusion?: string; out?: string; maxChunkSize?: string; diagnosis: boolean }) => {
       const config = await configInFusionNode(opts.config, opts.fusion);
