@@ -489,6 +489,35 @@ describe("rosbag2 sqlite3 files written here (layouts, split order, compression)
     expect(probe.bytesRead).toBeLessThan(bytes.byteLength - 2 * 1024 * 1024);
   });
 
+  it("a .db3 without the receive-time index: the same order (ties by row id), without SQLite holding every row's data to sort them", async () => {
+    const topics = [{ name: "/chatter", type: "std_msgs/msg/String" }];
+    // Written out of receive-time order, with ties; each row's data spills onto overflow pages.
+    const rows = Array.from({ length: 300 }, (_, k) => row(1, BigInt((k * 7919) % 101), `${k}`.padEnd(20_000, ".")));
+    const read = async (layout: { timestampIndex: boolean }): Promise<{ labels: string[]; firstRead: number; size: number }> => {
+      const bytes = await writeDb3(topics, rows, layout);
+      const probe = new ReadSizeProbe(bytes);
+      const recording = await openRecording(probe, { sqlJs: loadSqlJsNode });
+      const opened = probe.bytesRead;
+      let firstRead = -1;
+      const got: string[] = [];
+      for await (const m of recording.messages()) {
+        firstRead = firstRead < 0 ? probe.bytesRead - opened : firstRead;
+        got.push((m.message as { data: string }).data.replace(/\.+$/, ""));
+      }
+      return { labels: got, firstRead, size: bytes.byteLength };
+    };
+    const expected = rows
+      .map((r, k) => ({ t: r.timestamp, k }))
+      .sort((a, b) => (a.t === b.t ? a.k - b.k : a.t < b.t ? -1 : 1))
+      .map(({ k }) => `${k}`);
+    const indexed = await read({ timestampIndex: true });
+    const unindexed = await read({ timestampIndex: false });
+    expect(indexed.labels).toEqual(expected);
+    expect(unindexed.labels).toEqual(expected);
+    // Sorting whole rows would read all their data before the first message (6 MB here).
+    expect(unindexed.firstRead).toBeLessThan(unindexed.size / 4);
+  });
+
   it("per-message compression Lockstep does not read is refused at open, naming the file and the format", async () => {
     const folder = join(dir, "brotli");
     await mkdir(folder, { recursive: true });

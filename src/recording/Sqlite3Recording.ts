@@ -1,10 +1,11 @@
-import type { SqlValue, Statement } from "@foxglove/sql.js";
+import type { SqlValue } from "@foxglove/sql.js";
 
 import type { ByteSource } from "./ByteSource";
 import { DamageLog } from "./DamageLog";
 import { RecordingError, errorText } from "./RecordingError";
 import { SkippedMessages } from "./SkippedMessages";
 import { DEFAULT_MAX_CHUNK_BYTES, type Decompressors } from "./decompress";
+import { MessageRows } from "./messageRows";
 import { reportProgress, toRecordedMessage, type ChannelEntry } from "./recordedMessage";
 import { standardRos2Definition } from "./ros2Definitions";
 import { parseRosbag2Metadata } from "./rosbag2Metadata";
@@ -248,14 +249,9 @@ export class Sqlite3Recording implements Recording {
     const db = file.db;
     try {
       const ids = [...entries.keys()];
-      const filter = ids.length === this.#topics.length ? "" : ` where topic_id in (${ids.join(",")})`;
-      let statement: Statement;
+      let rowsInOrder: MessageRows;
       try {
-        // length() of a blob comes from the row's header: a row over the limit is named without
-        // SQLite reading its data.
-        statement = db.prepare(
-          `select id, topic_id, cast(timestamp as text), length(data), case when length(data) <= ${limit} then data end from messages${filter} order by timestamp, id`,
-        );
+        rowsInOrder = MessageRows.open(db, ids.length === this.#topics.length ? "" : `topic_id in (${ids.join(",")})`, limit);
       } catch (err) {
         throw unreadableTable(name, "messages", err);
       }
@@ -275,19 +271,15 @@ export class Sqlite3Recording implements Recording {
         let lastRowId: SqlValue = null;
         let lastStamp: SqlValue = null;
         for (;;) {
-          let row: SqlValue[];
+          let row: SqlValue[] | undefined;
           try {
-            if (!statement.step()) {
-              break;
-            }
-            row = statement.get();
+            row = rowsInOrder.next();
           } catch (err) {
             const where = rows === 0 ? "before any message row was read" : `after ${rows} message rows were read in receive-time order (the last: row ${String(lastRowId)}, receive time ${String(lastStamp)})`;
-            const readProblem = file.readProblem();
-            malformed =
-              readProblem == undefined
-                ? `${name}: SQLite finds the database malformed ${where}: the rows after that cannot be read (${errorText(err)})`
-                : `${name}: reading stopped ${where}: ${readProblem}`;
+            malformed = stoppedText(name, where, err, file);
+            break;
+          }
+          if (row == undefined) {
             break;
           }
           rows += 1;
@@ -326,7 +318,7 @@ export class Sqlite3Recording implements Recording {
           }
         }
       } finally {
-        statement.free();
+        rowsInOrder.free();
       }
       const damage = new DamageLog(options.onDamage);
       for (const skipped of [orphans, untimed, oversized, undecompressed]) {
@@ -361,6 +353,18 @@ async function openDatabase(source: ByteSource, options: Sqlite3Options): Promis
     const text = readProblem == undefined ? `${name} is not a readable SQLite database: ${errorText(err)}` : `${name} cannot be read: ${readProblem}`;
     throw new RecordingError(undefined, text, { cause: err });
   }
+}
+
+/** Why a read of the rows stopped `where` it did: a failed read of the file, SQLite's memory, or a malformed database. */
+function stoppedText(name: string, where: string, err: unknown, file: SqliteDatabaseFile): string {
+  const readProblem = file.readProblem();
+  if (readProblem != undefined) {
+    return `${name}: reading stopped ${where}: ${readProblem}`;
+  }
+  const text = errorText(err);
+  return /out of memory/i.test(text)
+    ? `${name}: SQLite ran out of memory ${where}: the rows after that were not read`
+    : `${name}: SQLite finds the database malformed ${where}: the rows after that cannot be read (${text})`;
 }
 
 /** Why SQLite failed: the failed read of the file behind it when there was one, else SQLite's own words. */

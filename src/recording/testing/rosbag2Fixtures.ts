@@ -18,19 +18,20 @@ export function stringMessage(data: string): Uint8Array {
 /**
  * Test helper: a rosbag2 sqlite3 file written with sql.js, in the Foxy layout (`topics` and
  * `messages` tables only) or the Jazzy layout (with `message_definitions`). Rows are inserted in
- * the given order (that order is the file order).
+ * the given order (that order is the file order). `timestampIndex: false` leaves out the index
+ * rosbag2 writes on the receive time.
  */
 export async function writeDb3(
   topics: readonly { name: string; type: string }[],
   rows: readonly FixtureRow[],
-  options: { definitions?: Record<string, string> } = {},
+  options: { definitions?: Record<string, string>; timestampIndex?: boolean } = {},
 ): Promise<Uint8Array> {
   const SQL = await loadSqlJsNode();
   const db = new SQL.Database();
   db.exec(
     "CREATE TABLE topics(id INTEGER PRIMARY KEY,name TEXT NOT NULL,type TEXT NOT NULL,serialization_format TEXT NOT NULL,offered_qos_profiles TEXT NOT NULL);" +
       "CREATE TABLE messages(id INTEGER PRIMARY KEY,topic_id INTEGER NOT NULL,timestamp INTEGER NOT NULL, data BLOB NOT NULL);" +
-      "CREATE INDEX timestamp_idx ON messages (timestamp ASC);",
+      (options.timestampIndex === false ? "" : "CREATE INDEX timestamp_idx ON messages (timestamp ASC);"),
   );
   topics.forEach((t, i) => {
     db.run("insert into topics values (?, ?, ?, 'cdr', '')", [i + 1, t.name, t.type]);
