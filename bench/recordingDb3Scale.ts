@@ -275,14 +275,19 @@ async function db3Case(): Promise<BenchmarkCase> {
           cpuRatioInputs: done.ratio((r) => r.analyze.cpuNs / r.bareInputsCpuNs),
           ...Object.fromEntries(
             MEASURES.flatMap((k) => [
-              [`peak${k[0]!.toUpperCase()}${k.slice(1)}GrowthMB`, done.median((r) => r.analyze.peakGrowthMB[k])],
-              [`${k}GrowthMB`, done.median((r) => r.analyze.growthMB[k])],
+              [`peak${k[0]!.toUpperCase()}${k.slice(1)}GrowthMB`, roundMB(done.median((r) => r.analyze.peakGrowthMB[k]))],
+              [`${k}GrowthMB`, roundMB(done.median((r) => r.analyze.growthMB[k]))],
             ]),
           ),
         },
       };
     },
   };
+}
+
+/** MiB to one decimal (a median of two samples is their mean, which can carry float noise). */
+function roundMB(mb: number): number {
+  return Math.round(mb * 10) / 10;
 }
 
 /** The benchmark (select it by name: `lockstep bench recording-db3-1gb`). */
