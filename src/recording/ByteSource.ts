@@ -67,15 +67,33 @@ export class ArrayByteSource implements ByteSource {
   }
 }
 
+/** The part of a Web Worker's `FileReaderSync` that `BlobByteSource` uses. */
+interface BlobReaderSync {
+  readAsArrayBuffer(blob: Blob): ArrayBuffer;
+}
+
 /**
  * A ByteSource over a `Blob` or `File` (browser, Web Worker; Node 20 has Blob too). Reads only the
- * requested slice, so a large file is never loaded whole.
+ * requested slice, so a large file is never loaded whole. In a Web Worker, where `FileReaderSync`
+ * exists, it also reads synchronously (`readSync`), so a rosbag2 `.db3` is read page by page
+ * there too.
  */
 export class BlobByteSource implements ByteSource {
+  /** `read`, synchronously: present only where the realm has `FileReaderSync` (a Web Worker). */
+  public readonly readSync?: (offset: number, length: number) => Uint8Array;
   readonly #blob: Blob;
 
   public constructor(blob: Blob) {
     this.#blob = blob;
+    // Taken now: while SQLite opens a file, the realm's FileReaderSync is briefly Lockstep's own.
+    const Reader = (globalThis as { FileReaderSync?: new () => BlobReaderSync }).FileReaderSync;
+    if (typeof Reader === "function") {
+      const reader = new Reader();
+      this.readSync = (offset, length) => {
+        checkRange(blob.size, offset, length);
+        return new Uint8Array(reader.readAsArrayBuffer(blob.slice(offset, offset + length)));
+      };
+    }
   }
 
   public get size(): number {

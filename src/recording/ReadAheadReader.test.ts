@@ -76,6 +76,16 @@ describe("ReadAheadReader", () => {
     expect(file.reads.reduce((a, b) => a + b, 0)).toBe(pages * PAGE);
   });
 
+  it("a source that hands out Node Buffers (whose slice is a view) still gets arrays of their own", () => {
+    const file = recordedFile(64 * PAGE, 3);
+    const reader = new ReadAheadReader(file.bytes.byteLength, (offset, length) => Buffer.from(file.bytes.buffer, offset, length));
+    for (let p = 0; p < 64; p++) {
+      const got = reader.read(p * PAGE, (p + 1) * PAGE);
+      expect(got.buffer.byteLength).toBe(PAGE);
+      expect(Buffer.compare(got, file.bytes.subarray(p * PAGE, (p + 1) * PAGE))).toBe(0);
+    }
+  });
+
   it("a failed read is an empty result, and the first failure is named with its offset", () => {
     const file = recordedFile(16 * PAGE, 0);
     let fail = false;

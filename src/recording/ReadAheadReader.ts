@@ -43,7 +43,7 @@ export class ReadAheadReader {
     const ahead = this.#ahead;
     if (ahead != undefined && start >= this.#aheadAt && end <= this.#aheadAt + ahead.byteLength) {
       this.#lastEnd = end;
-      return ahead.slice(start - this.#aheadAt, end - this.#aheadAt);
+      return copyOf(ahead, start - this.#aheadAt, end - this.#aheadAt);
     }
     const sequential = start === this.#lastEnd;
     this.#lastEnd = end;
@@ -51,16 +51,26 @@ export class ReadAheadReader {
     try {
       if (this.#aheadBytes <= end - start) {
         const bytes = this.#readSync(start, end - start);
-        return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : bytes.slice();
+        return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : copyOf(bytes, 0, bytes.byteLength);
       }
       const block = this.#readSync(start, Math.min(this.size, start + this.#aheadBytes) - start);
       this.#ahead = block;
       this.#aheadAt = start;
-      return block.slice(0, end - start);
+      return copyOf(block, 0, end - start);
     } catch (err) {
       this.#ahead = undefined;
       this.problem ??= `reading ${end - start} bytes at byte offset ${start} failed: ${errorText(err)}`;
       return new Uint8Array();
     }
   }
+}
+
+/**
+ * `bytes[from, to)` in an array of its own. Not `slice`: a source may hand out Node Buffers, whose
+ * `slice` is a view of the same memory.
+ */
+function copyOf(bytes: Uint8Array, from: number, to: number): Uint8Array {
+  const out = new Uint8Array(to - from);
+  out.set(bytes.subarray(from, to));
+  return out;
 }
