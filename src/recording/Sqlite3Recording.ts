@@ -107,8 +107,9 @@ function messagesSummary(file: SqliteDatabaseFile, topicById: ReadonlyMap<number
  * and skipped by decoding reads. Per-message zstd compression is undone before decoding.
  *
  * SQLite reads the file page by page from a source that can read synchronously (a file in Node,
- * see `openSqliteDatabase`), so memory is its page cache, whatever the file's size; from any
- * other source (a Blob) it needs the whole file in memory while it reads.
+ * a Blob in a Web Worker; see `openSqliteDatabase`), so memory is its page cache, whatever the
+ * file's size; from any other source (a Blob on a browser's main thread) it needs the whole file
+ * in memory while it reads. No message row larger than `maxChunkBytes` is read.
  */
 export class Sqlite3Recording implements Recording {
   public readonly info: RecordingInfo;
