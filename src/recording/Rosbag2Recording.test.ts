@@ -344,6 +344,31 @@ describe("rosbag2 sqlite3 files written here (layouts, split order, compression)
     ]);
   });
 
+  it("a .db3 cut short opens, delivers the rows on the pages it still has, and names where it was cut and what its header declares", async () => {
+    const topics = [{ name: "/a", type: "std_msgs/msg/String" }];
+    const labelsInOrder = Array.from({ length: 3000 }, (_, k) => `m${k}`.padEnd(100, "."));
+    const whole = await writeDb3(topics, labelsInOrder.map((label, k) => row(1, 1_000_000_000n + BigInt(k), label)));
+    const pages = whole.byteLength / 4096;
+    for (const cut of [Math.floor(pages / 2) * 4096 + 1234, whole.byteLength - 1]) {
+      const folder = join(dir, `cut-${cut}`);
+      await mkdir(folder, { recursive: true });
+      await writeFile(join(folder, "c_0.db3"), whole.subarray(0, cut));
+      await writeFile(join(folder, "metadata.yaml"), metadataYaml({ files: ["c_0.db3"], topics: [{ name: "/a", type: "std_msgs/msg/String", count: 3000 }] }));
+      const { read, error } = await readPastDamage(await openRecordingFile(folder));
+      expect(read.length).toBeGreaterThan(0);
+      expect(labels(read)).toEqual(labelsInOrder.slice(0, read.length));
+      const damages = (error as RecordingError).damages;
+      expect(damages).toContainEqual({
+        offset: cut,
+        reason: `the file ends at byte ${cut}, before the ${pages} pages of 4096 bytes its header declares (${whole.byteLength} bytes): it was cut short; the rows on the pages it still has were read`,
+        lost: undefined,
+      });
+      if (read.length < 3000) {
+        expect(damages.map((d) => d.reason)).toContainEqual(expect.stringMatching(/c_0\.db3: SQLite finds the database malformed after \d+ message rows/));
+      }
+    }
+  });
+
   it("definitions: the file's own (Jazzy), the standard ones (with or without /msg/), or the topic is named (skipped unless asked for)", async () => {
     const topics = [
       { name: "/custom", type: "my_pkg/msg/Thing" },

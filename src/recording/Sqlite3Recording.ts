@@ -12,6 +12,7 @@ import { parseRosbag2Metadata } from "./rosbag2Metadata";
 import { checkRosbag2Layout, queryRows, unreadableTable, type Rosbag2Table } from "./rosbag2Sqlite3Layout";
 import type { SqlJsLoader } from "./sqlJs";
 import { openSqliteDatabase, type SqliteDatabaseFile } from "./sqliteDatabaseFile";
+import { sqliteCutShort } from "./sqliteFileSize";
 import type { ReadOptions, RecordTime, RecordedMessage, Recording, RecordingChannel, RecordingInfo } from "./types";
 import { decompressZstd } from "./zstdFrame";
 
@@ -325,6 +326,14 @@ export class Sqlite3Recording implements Recording {
       for (const skipped of [orphans, untimed, oversized, undecompressed]) {
         skipped.report(damage);
       }
+      const cut = await sqliteCutShort(this.#source);
+      if (cut != undefined) {
+        // At a byte offset, so not named here: a split bag names the file of such a damage.
+        damage.add(
+          cut.size,
+          `the file ends at byte ${cut.size}, before the ${cut.pages} pages of ${cut.pageSize} bytes its header declares (${cut.declared} bytes): it was cut short; the rows on the pages it still has were read`,
+        );
+      }
       if (malformed != undefined) {
         damage.add(undefined, malformed);
       }
@@ -345,6 +354,12 @@ async function openDatabase(source: ByteSource, options: Sqlite3Options): Promis
   let file: SqliteDatabaseFile | undefined;
   try {
     file = await openSqliteDatabase(SQL, source);
+    if ((await sqliteCutShort(source)) != undefined) {
+      // SQLite refuses a whole file shorter than its header says, where the pages that are there
+      // can still be read; this setting lets it open one. Only then: it also lets a damaged
+      // schema pass, which is better named as SQLite names it. Nothing is ever written.
+      file.db.exec("PRAGMA writable_schema = ON");
+    }
     file.db.exec("select count(*) from sqlite_master");
     return file;
   } catch (err) {
