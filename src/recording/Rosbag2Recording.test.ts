@@ -344,7 +344,7 @@ describe("rosbag2 sqlite3 files written here (layouts, split order, compression)
     ]);
   });
 
-  it("a .db3 cut short opens, delivers the rows on the pages it still has, and names where it was cut and what its header declares", async () => {
+  it("a .db3 cut short opens, delivers its rows up to the first on a missing page, and names where it was cut and what its header declares", async () => {
     const topics = [{ name: "/a", type: "std_msgs/msg/String" }];
     const labelsInOrder = Array.from({ length: 3000 }, (_, k) => `m${k}`.padEnd(100, "."));
     const whole = await writeDb3(topics, labelsInOrder.map((label, k) => row(1, 1_000_000_000n + BigInt(k), label)));
@@ -360,7 +360,7 @@ describe("rosbag2 sqlite3 files written here (layouts, split order, compression)
       const damages = (error as RecordingError).damages;
       expect(damages).toContainEqual({
         offset: cut,
-        reason: `the file ends at byte ${cut}, before the ${pages} pages of 4096 bytes its header declares (${whole.byteLength} bytes): it was cut short; the rows on the pages it still has were read`,
+        reason: `the file ends at byte ${cut}, before the ${pages} pages of 4096 bytes its header declares (${whole.byteLength} bytes): it was cut short; rows were read in receive-time order up to the first one on a missing page`,
         lost: undefined,
       });
       if (read.length < 3000) {

@@ -331,7 +331,7 @@ export class Sqlite3Recording implements Recording {
         // At a byte offset, so not named here: a split bag names the file of such a damage.
         damage.add(
           cut.size,
-          `the file ends at byte ${cut.size}, before the ${cut.pages} pages of ${cut.pageSize} bytes its header declares (${cut.declared} bytes): it was cut short; the rows on the pages it still has were read`,
+          `the file ends at byte ${cut.size}, before the ${cut.pages} pages of ${cut.pageSize} bytes its header declares (${cut.declared} bytes): it was cut short; rows were read in receive-time order up to the first one on a missing page`,
         );
       }
       if (malformed != undefined) {
