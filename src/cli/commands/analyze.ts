@@ -19,7 +19,6 @@ import { DiagnosisExtension } from "../../pipeline/diagnosis";
 import { countOf, countText } from "../../pipeline/diagnosis/format";
 import type { ExtensionOutput } from "../../pipeline/types";
 import {
-  DEFAULT_MAX_CHUNK_BYTES,
   formatName,
   RecordingError,
   SynchronizedMcapWriter,
@@ -33,6 +32,7 @@ import type { TimeBase } from "../../time";
 import { CliError } from "../CliError";
 import { OutputFolder } from "../OutputFolder";
 import { ResultChannels } from "../ResultChannels";
+import { addMaxChunkSizeOption, maxChunkBytesOf } from "../maxChunkSize";
 import { RECORDING_ARGUMENT } from "../recordingArgument";
 import { configInFusionNode } from "../youngGeneration";
 
@@ -83,38 +83,27 @@ const MAX_LISTED_ERRORS = 100;
  * (a damaged recording: every damaged offset is named; everything readable was analyzed).
  */
 export function registerAnalyze(program: Command): void {
-  program
+  const command = program
     .command("analyze")
     .description("run the pipeline (sync and fusion) over a .bag or .mcap recording")
     .argument("<file>", RECORDING_ARGUMENT)
     .requiredOption("--config <file|json>", "pipeline config (JSON file or inline JSON)")
     .option("--fusion <fuse.yaml>", "fuse's own YAML parameter file, replacing the config's fusion section")
     .option("--out <dir>", "write tuples.jsonl, drops.jsonl, summary.json and synchronized.mcap here")
-    .option("--no-diagnosis", "skip the diagnosis (why sets are missing; see `lockstep doctor`): no \"diagnosis\" in summary.json, no explanations.jsonl")
-    .option(
-      "--max-chunk-size <MiB>",
-      `largest chunk or record (a .db3 message row too) to read from the file or decompress, in MiB (default ${DEFAULT_MAX_CHUNK_BYTES / 2 ** 20}); larger ones are reported as damaged`,
-    )
+    .option("--no-diagnosis", "skip the diagnosis (why sets are missing; see `lockstep doctor`): no \"diagnosis\" in summary.json, no explanations.jsonl");
+  addMaxChunkSizeOption(command)
     .action(async (file: string, opts: { config: string; fusion?: string; out?: string; maxChunkSize?: string; diagnosis: boolean }) => {
       const config = await configInFusionNode(opts.config, opts.fusion);
       if (config == undefined) {
         return;
       }
-      const maxChunkBytes = opts.maxChunkSize == undefined ? undefined : parseMiB(opts.maxChunkSize);
+      const maxChunkBytes = maxChunkBytesOf(opts.maxChunkSize);
       const result = await runAnalyze({ file, config, out: opts.out, maxChunkBytes, ...(opts.diagnosis ? {} : { diagnosis: false }) });
       process.stdout.write(`${result.lines.join("\n")}\n`);
       if (result.errors.length > 0) {
         throw new CliError(`${file}: the analysis covers everything readable, but:\n${result.errors.map((e) => `  ${e}`).join("\n")}`, 1);
       }
     });
-}
-
-function parseMiB(text: string): number {
-  const mib = Number(text);
-  if (!(mib > 0) || !Number.isFinite(mib)) {
-    throw new CliError(`--max-chunk-size: expected a positive number of MiB, got ${JSON.stringify(text)}`, 2);
-  }
-  return Math.floor(mib * 2 ** 20);
 }
 
 /** Buffered appends to a text file (bounded memory: flushed when it grows). */

@@ -7,6 +7,7 @@ import type { RecordedMessage } from "../../recording";
 import { CliError } from "../CliError";
 import { configInFusionNode } from "../youngGeneration";
 import { runAnalyze, type AnalyzeResult } from "./analyze";
+import { addMaxChunkSizeOption, maxChunkBytesOf } from "../maxChunkSize";
 import { RECORDING_ARGUMENT } from "../recordingArgument";
 
 /** What `doctor` computed on a recording: the analysis, the diagnosis and the stamp trace it holds. */
@@ -22,9 +23,9 @@ export interface DoctorResult {
  * The analysis and diagnosis `lockstep doctor` prints: `analyze` over the recording with the
  * diagnosis extension kept, so its stamp trace stays available. Throws CliError as `runAnalyze`.
  */
-export async function runDoctor(file: string, config: PipelineConfig): Promise<DoctorResult> {
+export async function runDoctor(file: string, config: PipelineConfig, maxChunkBytes?: number): Promise<DoctorResult> {
   const extension = new DiagnosisExtension<RecordedMessage>(config);
-  const analysis = await runAnalyze({ file, config, diagnosis: extension });
+  const analysis = await runAnalyze({ file, config, diagnosis: extension, maxChunkBytes });
   return { analysis, diagnosis: analysis.summary.diagnosis as Diagnosis | undefined, extension };
 }
 
@@ -37,15 +38,16 @@ export async function runDoctor(file: string, config: PipelineConfig): Promise<D
  * (the explanations.jsonl line of `analyze --out`). Exit codes as `analyze`.
  */
 export function registerDoctor(program: Command): void {
-  program
+  const command = program
     .command("doctor")
     .description("why are synchronized sets missing, what to change, and how many sets the change gives")
     .argument("<file>", RECORDING_ARGUMENT)
     .requiredOption("--config <file|json>", "pipeline config (JSON file or inline JSON)")
     .option("--fusion <fuse.yaml>", "fuse's own YAML parameter file, replacing the config's fusion section")
     .option("--json", "print the diagnosis as JSON")
-    .option("--explain <n>", "explain the n-th synchronizer drop (1-based, the order of drops.jsonl's sync lines) instead")
-    .action(async (file: string, opts: { config: string; fusion?: string; json?: boolean; explain?: string }) => {
+    .option("--explain <n>", "explain the n-th synchronizer drop (1-based, the order of drops.jsonl's sync lines) instead");
+  addMaxChunkSizeOption(command)
+    .action(async (file: string, opts: { config: string; fusion?: string; json?: boolean; explain?: string; maxChunkSize?: string }) => {
       const config = await configInFusionNode(opts.config, opts.fusion);
       if (config == undefined) {
         return;
@@ -54,7 +56,7 @@ export function registerDoctor(program: Command): void {
       if (explain != undefined && !(Number.isInteger(explain) && explain >= 1)) {
         throw new CliError(`--explain: "${String(opts.explain)}" is not a drop number; give 1 for the first drop`, 2);
       }
-      const { analysis: result, diagnosis, extension } = await runDoctor(file, config);
+      const { analysis: result, diagnosis, extension } = await runDoctor(file, config, maxChunkBytesOf(opts.maxChunkSize));
       if (explain != undefined) {
         const trace = extension.trace;
         const explainer = trace == undefined ? undefined : new DropExplainer(trace, config.policy);

@@ -1,7 +1,7 @@
 import { mkdir, mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 
 import { describeFacts } from "./info";
 import { recordingFacts, type RecordingFacts } from "../../recording";
@@ -9,7 +9,7 @@ import { openRecordingFile } from "../../recording/node";
 import { loadSqlJsNode } from "../../recording/sqlJsNode";
 import { HAS_SHARED_DATA, sharedRecording } from "../../recording/testing/paths";
 import { stringMessage, writeDb3 } from "../../recording/testing/rosbag2Fixtures";
-import { main } from "../main";
+import { runMain, type MainRun } from "../testing/runMain";
 
 async function factsOf(path: string): Promise<RecordingFacts> {
   const recording = await openRecordingFile(path);
@@ -21,18 +21,8 @@ async function factsOf(path: string): Promise<RecordingFacts> {
 }
 
 /** `lockstep info ARGS…`: its exit code, stdout and stderr. */
-async function runInfo(...args: string[]): Promise<{ code: number; out: string; err: string }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const spyOut = vi.spyOn(process.stdout, "write").mockImplementation((s: string | Uint8Array) => out.push(String(s)) > 0);
-  const spyErr = vi.spyOn(process.stderr, "write").mockImplementation((s: string | Uint8Array) => err.push(String(s)) > 0);
-  try {
-    const code = await main(["info", ...args]);
-    return { code, out: out.join(""), err: err.join("") };
-  } finally {
-    spyOut.mockRestore();
-    spyErr.mockRestore();
-  }
+async function runInfo(...args: string[]): Promise<MainRun> {
+  return await runMain(["info", ...args]);
 }
 
 describe("lockstep info on what has no byte offset", () => {
@@ -87,19 +77,9 @@ describe.skipIf(!HAS_SHARED_DATA)("lockstep info", () => {
   });
 
   it("husky-2015 Humble folder: --json with ROS 2 types and header stamps; unreadable topics named in words", async () => {
-    const chunks: string[] = [];
-    const spy = vi.spyOn(process.stdout, "write").mockImplementation((s: string | Uint8Array) => {
-      chunks.push(String(s));
-      return true;
-    });
-    let code: number;
-    try {
-      code = await main(["info", sharedRecording("ros2/husky-2015-sqlite3-humble"), "--json"]);
-    } finally {
-      spy.mockRestore();
-    }
+    const { code, out } = await runInfo(sharedRecording("ros2/husky-2015-sqlite3-humble"), "--json");
     expect(code).toBe(0);
-    const facts = JSON.parse(chunks.join("")) as RecordingFacts;
+    const facts = JSON.parse(out) as RecordingFacts;
     expect(facts.format).toBe("rosbag2");
     expect(facts.topics.map((t) => [t.topic, t.type, t.encoding, t.messages, t.stampSource, t.stampsSet])).toEqual([
       ["/imu/data", "sensor_msgs/msg/Imu", "cdr", 11_865, "header.stamp", 11_865],

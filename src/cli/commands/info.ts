@@ -4,6 +4,7 @@ import { countOf } from "../../pipeline/diagnosis/format";
 import { recordingFacts, RecordingError, type RecordingFacts, type TopicFacts } from "../../recording";
 import { openRecordingFile } from "../../recording/node";
 import { CliError } from "../CliError";
+import { addMaxChunkSizeOption, maxChunkBytesOf } from "../maxChunkSize";
 import { RECORDING_ARGUMENT } from "../recordingArgument";
 
 function ms(ns: number): string {
@@ -55,15 +56,17 @@ export function describeFacts(file: string, facts: RecordingFacts): string[] {
  * when the recording cannot be opened or breaks off (after printing nothing partial).
  */
 export function registerInfo(program: Command): void {
-  program
+  const command = program
     .command("info")
     .description("show a recording's topics, types, rates, stamps, latency and ordering facts")
     .argument("<recording>", RECORDING_ARGUMENT)
-    .option("--json", "print the facts as one JSON object")
-    .action(async (file: string, opts: { json?: boolean }) => {
+    .option("--json", "print the facts as one JSON object");
+  addMaxChunkSizeOption(command)
+    .action(async (file: string, opts: { json?: boolean; maxChunkSize?: string }) => {
+      const maxChunkBytes = maxChunkBytesOf(opts.maxChunkSize);
       let recording;
       try {
-        recording = await openRecordingFile(file);
+        recording = await openRecordingFile(file, { maxChunkBytes });
       } catch (err) {
         throw new CliError(`cannot open ${file}: ${err instanceof Error ? err.message : String(err)}`, 1);
       }

@@ -8,6 +8,7 @@ import { RecordingError, type Recording, type RecordingChannel } from "../../rec
 import { openRecordingFile } from "../../recording/node";
 import { CliError } from "../CliError";
 import { escapeControlCharacters } from "../logText";
+import { addMaxChunkSizeOption, maxChunkBytesOf } from "../maxChunkSize";
 import { RECORDING_ARGUMENT } from "../recordingArgument";
 import { BoundedClientSocket, type ClientSendStats } from "../serve/BoundedClientSocket";
 import { ClientLog } from "../serve/ClientLog";
@@ -32,6 +33,8 @@ export interface ServeOptions {
   readonly now?: boolean;
   /** Origins accepted besides the defaults (see OriginPolicy), e.g. "https://lichtblick.example". */
   readonly allowOrigins?: readonly string[];
+  /** The largest chunk or record read into memory (`OpenOptions.maxChunkBytes`; `--max-chunk-size`). */
+  readonly maxChunkBytes?: number;
   /** Bytes queued for one client before its messages are skipped (BoundedClientSocket). Default 4 MiB. */
   readonly maxClientBufferBytes?: number;
   /** Where log lines go (one line per call, without newline; client text escaped). Default: stdout. */
@@ -209,7 +212,7 @@ export async function startServe(options: ServeOptions): Promise<ServeHandle> {
   const origins = new OriginPolicy(options.allowOrigins ?? []);
   let recording: Recording & { close(): Promise<void> };
   try {
-    recording = await openRecordingFile(options.file);
+    recording = await openRecordingFile(options.file, { maxChunkBytes: options.maxChunkBytes });
   } catch (err) {
     throw new CliError(`cannot open ${options.file}: ${err instanceof Error ? err.message : String(err)}`, 1);
   }
@@ -502,7 +505,7 @@ export function portArgument(text: string): number {
 
 /** Registers `lockstep serve <file> [--port] [--speed] [--loop] [--now] [--allow-origin …]`. */
 export function registerServe(program: Command): void {
-  program
+  const command = program
     .command("serve")
     .description(
       "play a recording as a live Foxglove WebSocket server on 127.0.0.1 (time capability; what clients publish is relayed and logged)",
@@ -515,11 +518,13 @@ export function registerServe(program: Command): void {
     .option(
       "--allow-origin <origin...>",
       "also accept browser connections from these origins (besides Foxglove's apps, file:// and loopback)",
-    )
-    .action(async (file: string, opts: { port: string; speed: string; loop: boolean; now: boolean; allowOrigin?: string[] }) => {
+    );
+  addMaxChunkSizeOption(command)
+    .action(async (file: string, opts: { port: string; speed: string; loop: boolean; now: boolean; allowOrigin?: string[]; maxChunkSize?: string }) => {
       const port = portArgument(opts.port);
       const speed = Number(opts.speed);
-      const handle = await startServe({ file, port, speed, loop: opts.loop, now: opts.now, allowOrigins: opts.allowOrigin ?? [] });
+      const maxChunkBytes = maxChunkBytesOf(opts.maxChunkSize);
+      const handle = await startServe({ file, port, speed, loop: opts.loop, now: opts.now, allowOrigins: opts.allowOrigin ?? [], maxChunkBytes });
       process.stderr.write(
         `lockstep serve: ${file} on ${handle.url} (speed ${speed}×${opts.loop ? ", looping" : ""}${opts.now ? ", stamped now" : ""}); open it in Foxglove with "Open connection" → Foxglove WebSocket; Ctrl-C stops\n`,
       );
