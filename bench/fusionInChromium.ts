@@ -11,27 +11,10 @@
  * Not in the standard set: it needs /usr/bin/chromium and takes about a minute per run.
  */
 
-import { join } from "node:path";
-
 import type { Benchmark, RunResult } from "./Benchmark";
 import { highRateImuData, preset, result } from "./fixedLag";
 import type { FusionWorkerInput, FusionWorkerRun } from "./fusionWorker";
-import { REPO_ROOT } from "./repoRoot";
-import { launchChromium, plain } from "../e2e/setup";
-
-async function workerSource(): Promise<string> {
-  const esbuild = await import("esbuild");
-  const out = await esbuild.build({
-    entryPoints: [join(REPO_ROOT, "bench", "fusionWorker.ts")],
-    bundle: true,
-    write: false,
-    format: "iife",
-    target: "es2022",
-    platform: "browser",
-    logLevel: "warning",
-  });
-  return out.outputFiles[0]!.text;
-}
+import { bundleForBrowser, launchChromium, plain } from "../e2e/setup";
 
 /** `fixed-lag/imu-1khz-chromium`. */
 export const fusionInChromiumBenchmark: Benchmark = {
@@ -50,7 +33,7 @@ export const fusionInChromiumBenchmark: Benchmark = {
       messages: data.messages.map((m) => ({ topic: m.topic, arrival: m.arrival, message: plain(m.message) })),
     };
     const inputJson = JSON.stringify(input);
-    const source = await workerSource();
+    const source = await bundleForBrowser("bench/fusionWorker.ts");
     return {
       n: data.messages.length,
       warmups: 0,

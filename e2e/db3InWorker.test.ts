@@ -1,14 +1,12 @@
 // The recording layer in a real browser's Web Worker (headless chromium): a rosbag2 .db3 handed
 // over as a Blob is read page by page through FileReaderSync, never whole.
-import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
-import { join } from "node:path";
+import { existsSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 
 import type { Db3WorkerInput, Db3WorkerResult } from "./db3Worker";
-import { launchChromium, ROOT } from "./setup";
+import { bundleForBrowser, launchChromium } from "./setup";
 import { ArrayByteSource, openRecording } from "../src/recording";
-import { loadSqlJsNode } from "../src/recording/node";
+import { loadSqlJsNode, sqlJsWasmCandidates } from "../src/recording/node";
 import { stringMessage, writeDb3 } from "../src/recording/testing/rosbag2Fixtures";
 
 /** A .db3 of about 8 MB: two topics, rows out of receive-time order, some on overflow pages. */
@@ -27,24 +25,6 @@ async function db3File(): Promise<Uint8Array> {
   );
 }
 
-async function workerSource(): Promise<string> {
-  const esbuild = await import("esbuild");
-  const out = await esbuild.build({
-    entryPoints: [join(ROOT, "e2e", "db3Worker.ts")],
-    bundle: true,
-    write: false,
-    format: "iife",
-    target: "es2022",
-    platform: "browser",
-    // sql.js names Node's modules in code that runs only under Node; the decompressors' wasm
-    // files travel inside the bundle.
-    external: ["fs", "path", "crypto"],
-    loader: { ".wasm": "dataurl" },
-    logLevel: "warning",
-  });
-  return out.outputFiles[0]!.text;
-}
-
 describe("a rosbag2 .db3 in a Web Worker (chromium)", () => {
   it("is read page by page from its Blob (FileReaderSync), with the messages Node reads from the file", async () => {
     const expected: string[] = [];
@@ -57,8 +37,8 @@ describe("a rosbag2 .db3 in a Web Worker (chromium)", () => {
       }
       n++;
     }
-    const wasm = readFileSync(createRequire(join(ROOT, "package.json")).resolve("@foxglove/sql.js/dist/sql-wasm.wasm"));
-    const source = await workerSource();
+    const wasm = readFileSync(sqlJsWasmCandidates().find((p) => existsSync(p))!);
+    const source = await bundleForBrowser("e2e/db3Worker.ts");
     const browser = await launchChromium();
     let result: Db3WorkerResult;
     try {

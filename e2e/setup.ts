@@ -84,17 +84,30 @@ export function ensureBuilt(): string {
   return readFileSync(join(ROOT, "dist/extension.js"), "utf8");
 }
 
-/** The test host page script (e2e/host/host.ts bundled for the browser). */
-export async function bundleHost(): Promise<string> {
+/**
+ * `entry` (a path under the repository) bundled for the browser as one script: a page's or a
+ * dedicated worker's. sql.js names Node's modules in code that runs only under Node, and the
+ * decompressors' wasm files travel inside the bundle.
+ */
+export async function bundleForBrowser(entry: string): Promise<string> {
   const esbuild = await import("esbuild");
   const result = await esbuild.build({
-    entryPoints: [join(ROOT, "e2e/host/host.ts")],
+    entryPoints: [join(ROOT, entry)],
     bundle: true,
     write: false,
     format: "iife",
     target: "es2022",
+    platform: "browser",
+    external: ["fs", "path", "crypto"],
+    loader: { ".wasm": "dataurl" },
+    logLevel: "warning",
   });
   return result.outputFiles[0]!.text;
+}
+
+/** The test host page script (e2e/host/host.ts bundled for the browser). */
+export async function bundleHost(): Promise<string> {
+  return await bundleForBrowser("e2e/host/host.ts");
 }
 
 /** A decoded message as plain JSON values: typed arrays as arrays, bigints as numbers. */
