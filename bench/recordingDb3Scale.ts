@@ -42,12 +42,10 @@ import { join } from "node:path";
 
 import type { Benchmark, BenchmarkCase, RunResult } from "./Benchmark";
 import { cachedBenchPath } from "./benchFiles";
-import { CountedPipeline } from "./countedPipeline";
-import { collectGarbage, cpuNowNs, nowNs } from "./harness";
-import { diskPass, mbps, RunMedians, timedPass, type PassTime } from "./scaleRuns";
-import { SYNTHETIC_CONFIG_TEXT, SYNTHETIC_SYNC_TOPICS } from "./syntheticRobot";
+import { collectGarbage, nowNs } from "./harness";
+import { diskPass, mbps, RunMedians, timedInputsPass, timedPass, type InputsPass, type PassTime } from "./scaleRuns";
+import { SYNTHETIC_SYNC_TOPICS } from "./syntheticRobot";
 import { writeSyntheticRosbag2 } from "./syntheticRosbag2";
-import { parseConfigText } from "../src/pipeline";
 import { openRecordingFile } from "../src/recording/node";
 
 /** Recorded seconds of the synthetic bag (about 10.7 MB of .db3 per second: 103 s is 1.1 GB). */
@@ -128,13 +126,7 @@ function perMeasure(f: (measure: Measure) => number): Memory {
   return { rss: f("rss"), arrayBuffers: f("arrayBuffers"), external: f("external") };
 }
 
-interface AnalyzePass {
-  readonly ns: number;
-  readonly cpuNs: number;
-  readonly messages: number;
-  readonly tuples: number;
-  readonly drops: number;
-  readonly hash: string;
+interface AnalyzePass extends InputsPass {
   /** The largest sample over the one before the pass. */
   readonly peakGrowthMB: Memory;
   /** From 10 % of the file to its end. */
@@ -142,74 +134,50 @@ interface AnalyzePass {
 }
 
 async function analyzePass(folder: string): Promise<AnalyzePass> {
-  const config = parseConfigText(SYNTHETIC_CONFIG_TEXT);
   settle();
   const before = memoryNow();
   let peak = before;
-  let pausedNs = 0;
-  let pausedCpu = 0;
   // "settled": after full GCs, so that garbage not yet collected is not taken for growth.
   const sample = (when: "settled" | "now"): Memory => {
-    const p0 = nowNs();
-    const q0 = cpuNowNs();
     if (when === "settled") {
       settle();
     }
     const m = memoryNow();
     const last = peak;
     peak = perMeasure((k) => Math.max(last[k], m[k]));
-    pausedNs += nowNs() - p0;
-    pausedCpu += cpuNowNs() - q0;
     return m;
   };
-  const c0 = cpuNowNs();
-  const t0 = nowNs();
-  const recording = await openRecordingFile(folder);
-  try {
-    sample("now");
-    const counted = new CountedPipeline(config, (hash, t) => {
-      hash.fold(t.stamps[0]!);
-    });
-    const { pipeline } = counted;
-    // The last message is known by the counts, so that the end is sampled while the reader
-    // still holds what it holds (its database goes with the loop's end).
-    const counts = recording.info.messageCounts;
-    const expected = counts == undefined ? -1 : pipeline.topics.reduce((n, topic) => n + (counts.get(topic) ?? 0), 0);
-    let messages = 0;
-    let fraction = 0;
-    let at10: Memory | undefined;
-    let atEnd: Memory | undefined;
-    for await (const m of recording.messages({
-      topics: pipeline.topics,
-      onProgress: (p) => {
-        fraction = p.fraction;
-      },
-    })) {
-      pipeline.push(m);
-      messages++;
-      // The reader reports progress every few thousand rows: on a small bag the count tells first.
-      if (at10 == undefined && (fraction >= 0.1 || (expected > 0 && messages >= expected / 10))) {
-        at10 = sample("settled");
-      } else if (messages === expected) {
-        atEnd = sample("settled");
-      } else if (messages % SAMPLE_EVERY === 0) {
-        sample("now");
+  let at10: Memory | undefined;
+  let atEnd: Memory | undefined;
+  let expected: number | undefined;
+  const { pass, recording } = await timedInputsPass(
+    async () => await openRecordingFile(folder),
+    ({ recording: opened, messages, fraction }, untimed) => {
+      // The last message is known by the counts, so that the end is sampled while the reader
+      // still holds what it holds (its database goes with the loop's end).
+      if (expected == undefined) {
+        const counts = opened.info.messageCounts;
+        expected = counts == undefined ? -1 : SYNTHETIC_SYNC_TOPICS.reduce((n, topic) => n + (counts.get(topic) ?? 0), 0);
       }
-    }
-    pipeline.finish();
-    const ns = nowNs() - t0 - pausedNs;
-    const cpuNs = cpuNowNs() - c0 - pausedCpu;
+      const total = expected;
+      // The reader reports progress every few thousand rows: on a small bag the count tells first.
+      if (at10 == undefined && messages > 0 && (fraction >= 0.1 || (total > 0 && messages >= total / 10))) {
+        untimed(() => (at10 = sample("settled")));
+      } else if (messages === total) {
+        untimed(() => (atEnd = sample("settled")));
+      } else if (messages % SAMPLE_EVERY === 0) {
+        untimed(() => sample("now"));
+      }
+    },
+  );
+  try {
     atEnd ??= sample("settled");
+    const end = atEnd;
     const round = (mb: number): number => Math.round(mb * 10) / 10;
     return {
-      ns,
-      cpuNs,
-      messages,
-      tuples: counted.tuples,
-      drops: counted.drops,
-      hash: counted.hash.hex(),
+      ...pass,
       peakGrowthMB: perMeasure((k) => round(peak[k] - before[k])),
-      growthMB: perMeasure((k) => (at10 == undefined ? 0 : round(atEnd[k] - at10[k]))),
+      growthMB: perMeasure((k) => (at10 == undefined ? 0 : round(end[k] - at10[k]))),
     };
   } finally {
     await recording.close();

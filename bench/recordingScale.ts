@@ -32,12 +32,10 @@ import { statSync } from "node:fs";
 
 import type { Benchmark, BenchmarkCase, RunResult } from "./Benchmark";
 import { cachedBenchPath } from "./benchFiles";
-import { CountedPipeline } from "./countedPipeline";
-import { collectGarbage, cpuNowNs, heapUsedMB, nowNs } from "./harness";
-import { diskPass, mbps, RunMedians, timedPass, type PassTime } from "./scaleRuns";
+import { collectGarbage, heapUsedMB } from "./harness";
+import { diskPass, mbps, RunMedians, timedInputsPass, timedPass, type InputsPass, type PassTime } from "./scaleRuns";
 import { writeSyntheticRecording } from "./syntheticRecording";
-import { SYNTHETIC_CONFIG_TEXT, SYNTHETIC_SYNC_TOPICS } from "./syntheticRobot";
-import { parseConfigText } from "../src/pipeline";
+import { SYNTHETIC_SYNC_TOPICS } from "./syntheticRobot";
 import { openRecording, type ByteSource } from "../src/recording";
 import { loadDecompressors, toMcapHandlers } from "../src/recording/decompress";
 import { FileByteSource, sharedChunkWorker } from "../src/recording/node";
@@ -96,64 +94,28 @@ async function barePass(path: string, reading: BareReading): Promise<number> {
   }
 }
 
-interface AnalyzePass {
-  readonly ns: number;
-  readonly cpuNs: number;
-  readonly messages: number;
-  readonly tuples: number;
-  readonly drops: number;
-  readonly hash: string;
+interface AnalyzePass extends InputsPass {
   readonly heapGrowthMB: number;
 }
 
 async function analyzePass(path: string): Promise<AnalyzePass> {
   const source = await FileByteSource.open(path);
   try {
-    const config = parseConfigText(SYNTHETIC_CONFIG_TEXT);
-    const c0 = cpuNowNs();
-    const t0 = nowNs();
-    let pausedNs = 0;
-    let pausedCpu = 0;
-    const recording = await openRecording(source, { chunkWorker: sharedChunkWorker() });
-    const counted = new CountedPipeline(config, (hash, t) => {
-      hash.fold(t.stamps[0]!);
-    });
-    const { pipeline } = counted;
-    let messages = 0;
     let heapAt10 = -1;
-    const total = source.size;
-    let fraction = 0;
-    for await (const m of recording.messages({
-      topics: pipeline.topics,
-      onProgress: (p) => {
-        fraction = p.fraction;
+    const { pass } = await timedInputsPass(
+      async () => await openRecording(source, { chunkWorker: sharedChunkWorker() }),
+      ({ fraction }, untimed) => {
+        if (heapAt10 < 0 && fraction >= 0.1) {
+          untimed(() => {
+            collectGarbage();
+            heapAt10 = heapUsedMB();
+          });
+        }
       },
-    })) {
-      pipeline.push(m);
-      messages++;
-      if (heapAt10 < 0 && fraction >= 0.1) {
-        const p0 = nowNs();
-        const q0 = cpuNowNs();
-        collectGarbage();
-        heapAt10 = heapUsedMB();
-        pausedNs += nowNs() - p0;
-        pausedCpu += cpuNowNs() - q0;
-      }
-    }
-    pipeline.finish();
-    const ns = nowNs() - t0 - pausedNs;
-    const cpuNs = cpuNowNs() - c0 - pausedCpu;
+    );
     collectGarbage();
-    const growth = heapAt10 < 0 || total === 0 ? 0 : heapUsedMB() - heapAt10;
-    return {
-      ns,
-      cpuNs,
-      messages,
-      tuples: counted.tuples,
-      drops: counted.drops,
-      hash: counted.hash.hex(),
-      heapGrowthMB: Math.round(growth * 10) / 10,
-    };
+    const growth = heapAt10 < 0 || source.size === 0 ? 0 : heapUsedMB() - heapAt10;
+    return { ...pass, heapGrowthMB: Math.round(growth * 10) / 10 };
   } finally {
     await source.close();
   }

@@ -1,4 +1,8 @@
+import { CountedPipeline } from "./countedPipeline";
 import { cpuNowNs, medianOf, nowNs } from "./harness";
+import { SYNTHETIC_CONFIG_TEXT } from "./syntheticRobot";
+import { parseConfigText } from "../src/pipeline";
+import type { Recording } from "../src/recording";
 import { FileByteSource } from "../src/recording/node";
 
 const READ_BLOCK = 8 << 20;
@@ -67,4 +71,74 @@ export class RunMedians<T> {
   public ratio(f: (run: T) => number): number {
     return Math.round(this.median(f) * 1000) / 1000;
   }
+}
+
+/** What one analyze pass over the synthetic robot's inputs gave (times without its measurements). */
+export interface InputsPass extends PassTime {
+  readonly messages: number;
+  readonly tuples: number;
+  readonly drops: number;
+  readonly hash: string;
+}
+
+/** Where an analyze pass is, for what a benchmark measures along it. */
+export interface InputsPassState<R extends Recording = Recording> {
+  readonly recording: R;
+  /** Messages pushed so far (0: the recording has just been opened). */
+  readonly messages: number;
+  /** The reader's progress through the file, 0 to 1. */
+  readonly fraction: number;
+}
+
+/**
+ * The analyze pass of the scale benchmarks: opens the recording with `open` and runs the
+ * synthetic robot's sync-only pipeline over its inputs, timing both. `observe` is called once
+ * the recording is open and after each message; what it runs through `untimed` (collections,
+ * memory samples) is left out of the times. Returns the figures and the recording, still open:
+ * the caller closes it.
+ */
+export async function timedInputsPass<R extends Recording>(
+  open: () => Promise<R>,
+  observe: (state: InputsPassState<R>, untimed: (measure: () => void) => void) => void,
+): Promise<{ pass: InputsPass; recording: R }> {
+  const config = parseConfigText(SYNTHETIC_CONFIG_TEXT);
+  let pausedNs = 0;
+  let pausedCpu = 0;
+  const untimed = (measure: () => void): void => {
+    const p0 = nowNs();
+    const q0 = cpuNowNs();
+    measure();
+    pausedNs += nowNs() - p0;
+    pausedCpu += cpuNowNs() - q0;
+  };
+  const c0 = cpuNowNs();
+  const t0 = nowNs();
+  const recording = await open();
+  const counted = new CountedPipeline(config, (hash, t) => {
+    hash.fold(t.stamps[0]!);
+  });
+  const { pipeline } = counted;
+  let messages = 0;
+  let fraction = 0;
+  observe({ recording, messages, fraction }, untimed);
+  for await (const m of recording.messages({
+    topics: pipeline.topics,
+    onProgress: (p) => {
+      fraction = p.fraction;
+    },
+  })) {
+    pipeline.push(m);
+    messages++;
+    observe({ recording, messages, fraction }, untimed);
+  }
+  pipeline.finish();
+  const pass: InputsPass = {
+    ns: nowNs() - t0 - pausedNs,
+    cpuNs: cpuNowNs() - c0 - pausedCpu,
+    messages,
+    tuples: counted.tuples,
+    drops: counted.drops,
+    hash: counted.hash.hex(),
+  };
+  return { pass, recording };
 }
