@@ -49,43 +49,44 @@ export class FileByteSource implements ByteSource {
   }
 
   public async read(offset: number, length: number): Promise<Uint8Array> {
-    checkRange(this.size, offset, length);
-    // Not zero-filled (every byte is read or the read throws): zeroing a whole recording's
-    // chunks costs about as much as a tenth of decompressing them. Memory of its own, never
-    // the pool's, and a plain Uint8Array, whose slice() copies as callers expect.
-    const memory = Buffer.allocUnsafeSlow(length);
-    const buffer = new Uint8Array(memory.buffer, memory.byteOffset, length);
+    const buffer = this.#bufferFor(offset, length);
     let done = 0;
     while (done < length) {
       const { bytesRead } = await this.#handle.read(buffer, done, Math.min(length - done, MAX_READ_CALL), offset + done);
-      if (bytesRead === 0) {
-        throw this.#truncated(offset, length, done);
-      }
-      done += bytesRead;
+      done = this.#advanced(offset, length, done, bytesRead);
     }
     return buffer;
   }
 
   /** `read`, synchronously (the SQLite engine's page reads): same checks, same errors. */
   public readSync(offset: number, length: number): Uint8Array {
-    checkRange(this.size, offset, length);
-    const memory = Buffer.allocUnsafeSlow(length);
-    const buffer = new Uint8Array(memory.buffer, memory.byteOffset, length);
+    const buffer = this.#bufferFor(offset, length);
     let done = 0;
     while (done < length) {
       const bytesRead = readSync(this.#handle.fd, buffer, done, Math.min(length - done, MAX_READ_CALL), offset + done);
-      if (bytesRead === 0) {
-        throw this.#truncated(offset, length, done);
-      }
-      done += bytesRead;
+      done = this.#advanced(offset, length, done, bytesRead);
     }
     return buffer;
   }
 
-  #truncated(offset: number, length: number, done: number): RangeError {
-    return new RangeError(
-      `${this.path} ended at byte offset ${offset + done} while reading ${length} bytes at ${offset} (was it truncated while open?)`,
-    );
+  /** The checked range's buffer to read into. */
+  #bufferFor(offset: number, length: number): Uint8Array {
+    checkRange(this.size, offset, length);
+    // Not zero-filled (every byte is read or the read throws): zeroing a whole recording's
+    // chunks costs about as much as a tenth of decompressing them. Memory of its own, never
+    // the pool's, and a plain Uint8Array, whose slice() copies as callers expect.
+    const memory = Buffer.allocUnsafeSlow(length);
+    return new Uint8Array(memory.buffer, memory.byteOffset, length);
+  }
+
+  /** Bytes read so far after one call read `bytesRead`; throws when the file ended before. */
+  #advanced(offset: number, length: number, done: number, bytesRead: number): number {
+    if (bytesRead === 0) {
+      throw new RangeError(
+        `${this.path} ended at byte offset ${offset + done} while reading ${length} bytes at ${offset} (was it truncated while open?)`,
+      );
+    }
+    return done + bytesRead;
   }
 
   /** Closes the file. */

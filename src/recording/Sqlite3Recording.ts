@@ -12,7 +12,7 @@ import { parseRosbag2Metadata } from "./rosbag2Metadata";
 import { checkRosbag2Layout, queryRows, unreadableTable, type Rosbag2Table } from "./rosbag2Sqlite3Layout";
 import type { SqlJsLoader } from "./sqlJs";
 import { openSqliteDatabase, type SqliteDatabaseFile } from "./sqliteDatabaseFile";
-import { sqliteCutShort } from "./sqliteFileSize";
+import { sqliteCutShort, type SqliteCut } from "./sqliteFileSize";
 import type { ReadOptions, RecordTime, RecordedMessage, Recording, RecordingChannel, RecordingInfo } from "./types";
 import { decompressZstd } from "./zstdFrame";
 
@@ -118,13 +118,16 @@ export class Sqlite3Recording implements Recording {
   readonly #options: Sqlite3Options;
   readonly #topics: readonly TopicRow[];
   readonly #compression: string;
+  /** Where the file was cut short, if it was (read once, at open). */
+  readonly #cut: SqliteCut | undefined;
 
-  private constructor(source: ByteSource, options: Sqlite3Options, info: RecordingInfo, topics: TopicRow[], compression: string) {
+  private constructor(source: ByteSource, options: Sqlite3Options, info: RecordingInfo, topics: TopicRow[], compression: string, cut: SqliteCut | undefined) {
     this.#source = source;
     this.#options = options;
     this.info = info;
     this.#topics = topics;
     this.#compression = compression;
+    this.#cut = cut;
   }
 
   /**
@@ -136,7 +139,8 @@ export class Sqlite3Recording implements Recording {
    */
   public static async open(source: ByteSource, options: Sqlite3Options): Promise<Sqlite3Recording> {
     const name = options.name ?? "the .db3 file";
-    const file = await openDatabase(source, options);
+    const cut = await sqliteCutShort(source);
+    const file = await openDatabase(source, options, cut);
     const db = file.db;
     try {
       const tables = checkRosbag2Layout(db, name);
@@ -213,7 +217,7 @@ export class Sqlite3Recording implements Recording {
         sizeInBytes: source.size,
         unreadableTopics: unreadable,
       };
-      return new Sqlite3Recording(source, options, info, topics, compression ?? "");
+      return new Sqlite3Recording(source, options, info, topics, compression ?? "", cut);
     } finally {
       db.close();
     }
@@ -244,10 +248,7 @@ export class Sqlite3Recording implements Recording {
     const compression = this.#compression;
     const decompressors = this.#options.decompressors;
     const limit = this.#options.maxChunkBytes ?? DEFAULT_MAX_CHUNK_BYTES;
-    if (!Number.isSafeInteger(limit) || limit < 0) {
-      throw new RangeError(`maxChunkBytes must be a whole number of bytes, not ${limit}`);
-    }
-    const file = await openDatabase(this.#source, this.#options);
+    const file = await openDatabase(this.#source, this.#options, this.#cut);
     const db = file.db;
     try {
       const ids = [...entries.keys()];
@@ -255,7 +256,8 @@ export class Sqlite3Recording implements Recording {
       try {
         rowsInOrder = MessageRows.open(db, ids.length === this.#topics.length ? "" : `topic_id in (${ids.join(",")})`, limit);
       } catch (err) {
-        throw unreadableTable(name, "messages", err);
+        // A RangeError is a bad limit from the caller, not the file's.
+        throw err instanceof RangeError ? err : unreadableTable(name, "messages", err);
       }
       // Rows no reader can place are skipped and counted (one line each kind, however many).
       const orphans = new SkippedMessages(`${name}: message rows name a topic_id its topics table does not have`);
@@ -326,7 +328,7 @@ export class Sqlite3Recording implements Recording {
       for (const skipped of [orphans, untimed, oversized, undecompressed]) {
         skipped.report(damage);
       }
-      const cut = await sqliteCutShort(this.#source);
+      const cut = this.#cut;
       if (cut != undefined) {
         // At a byte offset, so not named here: a split bag names the file of such a damage.
         damage.add(
@@ -349,12 +351,13 @@ function describeRow(context: { name: string; rowId: string; time: RecordTime })
   return `(${context.name}, messages row ${context.rowId}, receive time ${nsText(context.time)})`;
 }
 
-async function openDatabase(source: ByteSource, options: Sqlite3Options): Promise<SqliteDatabaseFile> {
+/** Opens the file in SQLite; `cut`: where it was cut short, which SQLite must be told (see below). */
+async function openDatabase(source: ByteSource, options: Sqlite3Options, cut: SqliteCut | undefined): Promise<SqliteDatabaseFile> {
   const SQL = await options.sqlJs();
   let file: SqliteDatabaseFile | undefined;
   try {
     file = await openSqliteDatabase(SQL, source);
-    if ((await sqliteCutShort(source)) != undefined) {
+    if (cut != undefined) {
       // SQLite refuses a whole file shorter than its header says, where the pages that are there
       // can still be read; this setting lets it open one. Only then: it also lets a damaged
       // schema pass, which is better named as SQLite names it. Nothing is ever written.

@@ -24,9 +24,14 @@ export class MessageRows {
 
   /**
    * The rows of the table in `db` that `where` selects (an SQL condition on its columns, or ""
-   * for all). Throws SQLite's error when the table cannot be queried.
+   * for all). Throws SQLite's error when the table cannot be queried, RangeError when `limit` is
+ * not a byte count.
    */
   public static open(db: Database, where: string, limit: number): MessageRows {
+    // The limit is written into the SQL text: only a byte count may go there.
+    if (!Number.isSafeInteger(limit) || limit < 0) {
+      throw new RangeError(`the row limit must be a whole number of bytes, not ${limit}`);
+    }
     const columns = `id, topic_id, cast(timestamp as text), length(data), case when length(data) <= ${limit} then data end`;
     const filter = where === "" ? "" : ` where ${where}`;
     const ordered = `from messages${filter} order by timestamp, id`;
