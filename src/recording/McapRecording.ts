@@ -705,7 +705,7 @@ async function closingMagicEnd(source: ByteSource): Promise<number | undefined> 
   const from = Math.max(8, size - RESYNC_BLOCK);
   const bytes = await source.read(from, size - from);
   for (let i = bytes.length - FOOTER_AND_MAGIC; i >= 0; i--) {
-    if (isFooterPrefix(bytes, i) && startsWithMagic(bytes.subarray(i + FOOTER_AND_MAGIC - 8))) {
+    if (isClosing(bytes, i)) {
       return from + i + FOOTER_AND_MAGIC;
     }
   }
@@ -727,7 +727,7 @@ async function closingMagicAfter(source: ByteSource, from: number): Promise<numb
     }
     if (isFooterPrefix(await source.read(pos, RECORD_PREFIX), 0)) {
       const end = pos + FOOTER_AND_MAGIC;
-      return end < source.size && startsWithMagic(await source.read(end - 8, 8)) ? end : undefined;
+      return end < source.size && isClosing(await source.read(pos, FOOTER_AND_MAGIC), 0) ? end : undefined;
     }
     pos += length;
   }
@@ -744,7 +744,7 @@ async function namedSummaryStart(source: ByteSource, end: number): Promise<numbe
     return undefined;
   }
   const tail = await source.read(footer, FOOTER_AND_MAGIC);
-  if (!isFooterPrefix(tail, 0) || !startsWithMagic(tail.subarray(FOOTER_AND_MAGIC - 8))) {
+  if (!isClosing(tail, 0)) {
     return undefined;
   }
   const start = new DataView(tail.buffer, tail.byteOffset).getBigUint64(RECORD_PREFIX, true);
@@ -755,6 +755,11 @@ async function namedSummaryStart(source: ByteSource, end: number): Promise<numbe
 async function footerBeforeEnd(source: ByteSource): Promise<number | undefined> {
   const at = source.size - FOOTER_AND_MAGIC;
   return at >= 8 && isFooterPrefix(await source.read(at, RECORD_PREFIX), 0) ? at : undefined;
+}
+
+/** Whether a Footer record followed by the closing magic starts at `bytes[i]`. */
+function isClosing(bytes: Uint8Array, i: number): boolean {
+  return isFooterPrefix(bytes, i) && i + FOOTER_AND_MAGIC <= bytes.length && startsWithMagic(bytes.subarray(i + FOOTER_AND_MAGIC - 8));
 }
 
 /** Whether a Footer record's prefix (opcode 0x02, length 20) starts at `bytes[i]`. */
