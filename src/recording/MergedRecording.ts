@@ -183,5 +183,6 @@ function mergeInfo(parts: readonly Recording[], format: RecordingInfo["format"])
     indexProblem: problems.length > 0 ? problems.join("; ") : undefined,
     sizeInBytes: parts.reduce((n, p) => n + p.info.sizeInBytes, 0),
     unreadableTopics: unreadable,
+    notes: parts.flatMap((p) => p.info.notes ?? []),
   };
 }

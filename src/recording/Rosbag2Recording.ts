@@ -9,6 +9,7 @@ import type { Decompressors } from "./decompress";
 import { timeText, toRecordedMessage, type ChannelEntry } from "./recordedMessage";
 import { parseRosbag2Metadata, type Rosbag2Metadata } from "./rosbag2Metadata";
 import type { SqlJsLoader } from "./sqlJs";
+import { databaseWithLog } from "./sqliteWriteAheadLog";
 import type { ReadOptions, RecordedMessage, Recording, RecordingInfo } from "./types";
 import { decompressZstd } from "./zstdFrame";
 
@@ -18,6 +19,11 @@ export interface BagFolder {
   readonly name: string;
   /** The bytes of a file of the folder, by the relative path metadata.yaml gives. */
   open(relativePath: string): Promise<ByteSource>;
+  /**
+   * The bytes of a file that may be missing (a `.db3`'s write-ahead log), or undefined when it
+   * is; a host that cannot tell leaves this out.
+   */
+  openIfPresent?(relativePath: string): Promise<ByteSource | undefined>;
 }
 
 /** What reading a rosbag2 bag needs from the host. */
@@ -100,15 +106,23 @@ function receivedAt(name: string, m: Pick<RecordedMessage, "receiveTime">): stri
 
 /**
  * Opens one rosbag2 storage file (sqlite3 `.db3` or `.mcap`, recognized by its first bytes), after
- * undoing per-file compression, with the bag's per-message compression and distro.
+ * undoing per-file compression, with the bag's per-message compression and distro. A `.db3` is
+ * read with `writeAheadLog`, the `-wal` file beside it, when there is one (see `databaseWithLog`).
  */
 async function openPart(
   source: ByteSource,
   name: string,
   metadata: Rosbag2Metadata | undefined,
   options: Rosbag2Options,
+  writeAheadLog: ByteSource | undefined,
 ): Promise<Recording> {
   let bytes: ByteSource = source;
+  // Applied before the format is recognized: a database never checkpointed has its first page,
+  // magic included, only in the log.
+  const withLog = writeAheadLog == undefined || metadata?.compressionMode === "file" ? undefined : await databaseWithLog(source, writeAheadLog, `${name}-wal`);
+  if (withLog != undefined) {
+    bytes = withLog.database;
+  }
   const format = metadata?.compressionFormat ?? "";
   if (metadata?.compressionMode === "file") {
     if (format !== "zstd") {
@@ -131,6 +145,7 @@ async function openPart(
       distro: metadata?.distro,
       name,
       maxChunkBytes: options.maxChunkBytes,
+      writeAheadLog: withLog?.log,
     });
   }
   if (startsWith(head, MCAP_MAGIC)) {
@@ -158,17 +173,22 @@ export async function openRosbag2(metadataText: string, folder: BagFolder, optio
   const parts: Recording[] = [];
   for (const file of metadata.files) {
     const name = `${folder.name}/${file}`;
-    parts.push(await openPart(await folder.open(file), name, metadata, options));
+    const log = file.endsWith(".db3") ? await folder.openIfPresent?.(`${file}-wal`) : undefined;
+    parts.push(await openPart(await folder.open(file), name, metadata, options, log));
   }
   return parts.length === 1 && parts[0]!.info.format === "rosbag2" ? parts[0]! : new MergedRecording(parts, "rosbag2", metadata.files);
 }
 
-/** One storage file of a bag, opened with its folder's metadata.yaml when there is one. */
+/**
+ * One storage file of a bag, opened with its folder's metadata.yaml when there is one, and with
+ * its write-ahead log (the `-wal` file beside a `.db3`) when there is one.
+ */
 export async function openRosbag2File(
   source: ByteSource,
   name: string,
   metadataText: string | undefined,
   options: Rosbag2Options,
+  writeAheadLog?: ByteSource,
 ): Promise<Recording> {
-  return await openPart(source, name, metadataText == undefined ? undefined : parseRosbag2Metadata(metadataText), options);
+  return await openPart(source, name, metadataText == undefined ? undefined : parseRosbag2Metadata(metadataText), options, writeAheadLog);
 }

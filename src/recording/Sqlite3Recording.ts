@@ -13,6 +13,7 @@ import { checkRosbag2Layout, queryRows, unreadableTable, type Rosbag2Table } fro
 import type { SqlJsLoader } from "./sqlJs";
 import { openSqliteDatabase, type SqliteDatabaseFile } from "./sqliteDatabaseFile";
 import { sqliteCutShort, type SqliteCut } from "./sqliteFileSize";
+import type { SqliteWriteAheadLog } from "./sqliteWriteAheadLog";
 import type { ReadOptions, RecordTime, RecordedMessage, Recording, RecordingChannel, RecordingInfo } from "./types";
 import { decompressZstd } from "./zstdFrame";
 
@@ -41,6 +42,12 @@ export interface Sqlite3Options {
    * default `DEFAULT_MAX_CHUNK_BYTES`): a larger row is skipped and named without being read.
    */
   readonly maxChunkBytes?: number;
+  /**
+   * The write-ahead log read beside the file (`databaseWithLog`; the source given to `open` is
+   * then the database with the log applied): named in `info.notes`, and what it holds after its
+   * last commit is reported as damage by every read.
+   */
+  readonly writeAheadLog?: SqliteWriteAheadLog;
 }
 
 interface TopicRow {
@@ -216,6 +223,7 @@ export class Sqlite3Recording implements Recording {
         indexProblem: summary.problem == undefined ? undefined : `${name}: ${summary.problem}`,
         sizeInBytes: source.size,
         unreadableTopics: unreadable,
+        notes: logNotes(options.writeAheadLog, name),
       };
       return new Sqlite3Recording(source, options, info, topics, compression ?? "", cut);
     } finally {
@@ -339,12 +347,36 @@ export class Sqlite3Recording implements Recording {
       if (malformed != undefined) {
         damage.add(undefined, malformed);
       }
+      const unfinished = this.#options.writeAheadLog?.uncommitted;
+      if (unfinished != undefined) {
+        // An offset in the log, not in this file: named in the text.
+        damage.add(
+          undefined,
+          `${this.#options.writeAheadLog!.name}: the ${unfinished.bytes} bytes from byte ${unfinished.offset} (pages: ${unfinished.frames}) were written after the log's last commit, by a transaction its writer never finished: SQLite does not read them, so the messages in them are lost`,
+        );
+      }
       damage.finish();
     } finally {
       db.close();
     }
     reportProgress(options, total, total);
   }
+}
+
+/** What `info.notes` says of the write-ahead log read beside the file `name`. */
+function logNotes(log: SqliteWriteAheadLog | undefined, name: string): string[] {
+  if (log == undefined) {
+    return [];
+  }
+  if (log.ignored != undefined) {
+    return [log.ignored];
+  }
+  if (log.transactions === 0) {
+    return [];
+  }
+  return [
+    `${name} was read with the write-ahead log its writer left beside it, ${log.name} (the recorder did not close the bag, as after a crash): committed transactions not yet copied into the file: ${log.transactions}, with ${log.committedFrames} pages; SQLite reads them the same way`,
+  ];
 }
 
 function describeRow(context: { name: string; rowId: string; time: RecordTime }): string {

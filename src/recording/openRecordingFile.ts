@@ -50,6 +50,17 @@ export async function openRecordingFile(path: string, limits: OpenOptions = {}):
     sources.push(s);
     return s;
   };
+  // A file that may be missing: undefined when it is, the file system's error otherwise.
+  const openIfPresent = async (p: string): Promise<FileByteSource | undefined> => {
+    try {
+      return await openSource(p);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === "ENOENT") {
+        return undefined;
+      }
+      throw new RecordingError(undefined, `${p} cannot be opened: ${errorText(err)}`, { cause: err });
+    }
+  };
   const options = { sqlJs: loadSqlJsNode, decompressors: await loadDecompressors(limits), maxChunkBytes: limits.maxChunkBytes };
   try {
     const isFolder = (await stat(path)).isDirectory();
@@ -66,6 +77,7 @@ export async function openRecordingFile(path: string, limits: OpenOptions = {}):
             throw new RecordingError(undefined, `${folderPath}: its file ${rel} cannot be opened (${code === "ENOENT" ? "it does not exist" : errorText(err)}); a split bag needs every file its metadata.yaml lists`, { cause: err });
           }
         },
+        openIfPresent: async (rel) => await openIfPresent(join(folderPath, rel)),
       };
       const metadata = await readText(join(folderPath, METADATA));
       if (metadata != undefined) {
@@ -77,7 +89,8 @@ export async function openRecordingFile(path: string, limits: OpenOptions = {}):
         }
         const parts: Recording[] = [];
         for (const f of files) {
-          parts.push(await openRosbag2File(await folder.open(f), join(folderPath, f), undefined, options));
+          const log = f.endsWith(".db3") ? await openIfPresent(join(folderPath, `${f}-wal`)) : undefined;
+          parts.push(await openRosbag2File(await folder.open(f), join(folderPath, f), undefined, options, log));
         }
         recording = parts.length === 1 ? parts[0]! : new MergedRecording(parts, "rosbag2", files);
       }
@@ -92,9 +105,12 @@ export async function openRecordingFile(path: string, limits: OpenOptions = {}):
           // A metadata.yaml that is not a bag's does not concern this file.
         }
       }
-      recording = listed
-        ? await openRosbag2File(source, path, metadata, options)
-        : await openRecording(source, { ...limits, sqlJs: loadSqlJsNode, chunkWorker: sharedChunkWorker() });
+      // A .db3 with a write-ahead log beside it (a recorder that did not close it) is read with it.
+      const log = path.endsWith(".db3") ? await openIfPresent(`${path}-wal`) : undefined;
+      recording =
+        listed || log != undefined
+          ? await openRosbag2File(source, path, listed ? metadata : undefined, options, log)
+          : await openRecording(source, { ...limits, sqlJs: loadSqlJsNode, chunkWorker: sharedChunkWorker() });
     }
     return {
       info: recording.info,

@@ -19,6 +19,8 @@ export interface RecordingFacts extends MessageFacts {
   readonly endTime: string | undefined;
   /** Topics that cannot be decoded, with the reason (their messages are counted, not analyzed). */
   readonly unreadableTopics: Readonly<Record<string, string>>;
+  /** How the recording was read, where a user should know it (`RecordingInfo.notes`); often empty. */
+  readonly notes: readonly string[];
   /**
    * The damaged regions the read went past, in file order (empty for an intact file): the facts
    * are those of everything readable around them. `offset` is undefined (absent in JSON) for
@@ -87,6 +89,7 @@ export async function recordingFacts(recording: Recording, onProgress?: (p: Read
     startTime: ns(first),
     endTime: ns(last),
     unreadableTopics: Object.fromEntries(unreadable),
+    notes: info.notes ?? [],
     damages: damages.sort((a, b) => (a.offset ?? -1) - (b.offset ?? -1)),
   };
 }

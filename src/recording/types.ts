@@ -94,6 +94,12 @@ export interface RecordingInfo {
    * encoding), with the reason. Decoding reads skip them; raw reads (`decode: false`) deliver them.
    */
   readonly unreadableTopics?: ReadonlyMap<string, string>;
+  /**
+   * What a user should know about how the recording was read that is neither damage nor an index
+   * problem, in words naming the file: a rosbag2 `.db3` read together with the write-ahead log its
+   * recorder left beside it, or such a log that SQLite ignores.
+   */
+  readonly notes?: readonly string[];
 }
 
 /**

@@ -465,6 +465,7 @@ export async function runAnalyze(options: AnalyzeOptions): Promise<AnalyzeResult
     summary.errors = errorEntries;
     const lines = [
       `${options.file}: ${formatName(info)}${info.indexed ? "" : ` (read sequentially: ${info.indexProblem ?? "no index"})`}`,
+      ...(info.notes ?? []).map((note) => `note: ${note}`),
       ...describeSummary(summary, pipeline),
     ];
     if (unreadable.length > 0) {

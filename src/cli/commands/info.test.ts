@@ -7,7 +7,7 @@ import { describeFacts } from "./info";
 import { recordingFacts, type RecordingFacts } from "../../recording";
 import { openRecordingFile } from "../../recording/node";
 import { loadSqlJsNode } from "../../recording/sqlJsNode";
-import { HAS_SHARED_DATA, sharedRecording } from "../../recording/testing/paths";
+import { HAS_SHARED_DATA, REPO_ROOT, sharedRecording } from "../../recording/testing/paths";
 import { stringMessage, writeDb3 } from "../../recording/testing/rosbag2Fixtures";
 import { runMain, type MainRun } from "../testing/runMain";
 
@@ -55,6 +55,17 @@ describe("lockstep info on what has no byte offset", () => {
         'the .db3 file: message rows have a timestamp that is not a whole number of nanoseconds: 1 skipped (the first: row 4 on /a, timestamp "notatime")' +
         "); everything readable around them was delivered\n",
     );
+  });
+});
+
+describe("lockstep info on a .db3 its recorder did not close", () => {
+  it("names the write-ahead log it read in a note, and the unfinished transaction after its last commit as damage", async () => {
+    const path = join(REPO_ROOT, "src/recording/testing/wal/crashed_0.db3");
+    const r = await runInfo(path);
+    expect(r.code).toBe(1);
+    expect(r.out).toMatch(new RegExp(`^note: ${path} was read with the write-ahead log its writer left beside it, ${path}-wal .*: 6, with \\d+ pages;`, "m"));
+    expect(r.out).toMatch(/^\/chatter\n {2}type std_msgs\/msg\/String, encoding cdr, 92 messages/m);
+    expect(r.err).toMatch(new RegExp(`^lockstep: ${path}: ${path}-wal: the \\d+ bytes from byte \\d+ \\(pages: \\d+\\) were written after the log's last commit`));
   });
 });
 

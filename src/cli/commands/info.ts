@@ -29,6 +29,9 @@ export function describeFacts(file: string, facts: RecordingFacts): string[] {
     const span = Number(BigInt(facts.endTime) - BigInt(facts.startTime)) / 1e9;
     lines.push(`receive times: ${facts.startTime} … ${facts.endTime} (${span.toFixed(3)} s)`);
   }
+  for (const note of facts.notes) {
+    lines.push(`note: ${note}`);
+  }
   if (facts.damages.length > 0) {
     lines.push(`damaged regions read past: ${facts.damages.length} (the facts below are those of everything readable around them)`);
   }
