@@ -13,7 +13,7 @@ import { checkRosbag2Layout, queryRows, unreadableTable, type Rosbag2Table } fro
 import type { SqlJsLoader } from "./sqlJs";
 import { openSqliteDatabase, type SqliteDatabaseFile } from "./sqliteDatabaseFile";
 import { sqliteCutShort, type SqliteCut } from "./sqliteFileSize";
-import type { SqliteWriteAheadLog } from "./sqliteWriteAheadLog";
+import type { SqliteWriteAheadLog, UnreadTail } from "./sqliteWriteAheadLog";
 import type { ReadOptions, RecordTime, RecordedMessage, Recording, RecordingChannel, RecordingInfo } from "./types";
 import { decompressZstd } from "./zstdFrame";
 
@@ -347,13 +347,10 @@ export class Sqlite3Recording implements Recording {
       if (malformed != undefined) {
         damage.add(undefined, malformed);
       }
-      const unfinished = this.#options.writeAheadLog?.uncommitted;
-      if (unfinished != undefined) {
+      const log = this.#options.writeAheadLog;
+      if (log?.uncommitted != undefined) {
         // An offset in the log, not in this file: named in the text.
-        damage.add(
-          undefined,
-          `${this.#options.writeAheadLog!.name}: the ${unfinished.bytes} bytes from byte ${unfinished.offset} (pages: ${unfinished.frames}) were written after the log's last commit, by a transaction its writer never finished: SQLite does not read them, so the messages in them are lost`,
-        );
+        damage.add(undefined, unreadTailText(log.name, log.uncommitted));
       }
       damage.finish();
     } finally {
@@ -361,6 +358,14 @@ export class Sqlite3Recording implements Recording {
     }
     reportProgress(options, total, total);
   }
+}
+
+/** Why the end of a write-ahead log is not read, and what that loses. */
+function unreadTailText(name: string, tail: UnreadTail): string {
+  const what = `the ${tail.bytes} bytes from byte ${tail.offset} (pages: ${tail.frames})`;
+  return tail.damage == undefined
+    ? `${name}: ${what} were written after the log's last commit, by a transaction its writer never finished: SQLite does not read them, so the messages in them are lost`
+    : `${name}: the log is damaged at byte ${tail.damage.offset} (a frame whose checksum does not match): ${what}, with commits marked after the damage: ${tail.damage.commitsAfter}, are not read, as SQLite stops there too; the messages in them are lost`;
 }
 
 /** What `info.notes` says of the write-ahead log read beside the file `name`. */

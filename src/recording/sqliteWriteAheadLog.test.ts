@@ -147,6 +147,19 @@ describe("a rosbag2 .db3 with the write-ahead log its recorder left", () => {
     );
   });
 
+  it("names a log damaged before later commits as damaged, at the spoiled frame's offset", async () => {
+    const frameBytes = 24 + oracle.pageSize;
+    // A byte of the page in the log's third frame: the commits after it are not read.
+    const frame = 2;
+    const damaged = log.slice();
+    damaged[32 + frame * frameBytes + 24 + 100]! ^= 0xff;
+    const { messages, damages } = await readWithLog(damaged);
+    expect(messages).toHaveLength(sqliteReads(32 + frame * frameBytes).rows);
+    expect(damages).toHaveLength(1);
+    expect(damages[0]).toContain(`the log is damaged at byte ${32 + frame * frameBytes} (a frame whose checksum does not match)`);
+    expect(damages[0]).toMatch(/with commits marked after the damage: 6, are not read/);
+  });
+
   it("reads the same from sources that cannot read synchronously (the whole database in memory)", async () => {
     const options = { sqlJs: loadSqlJsNode, decompressors: await loadDecompressors() };
     const recording = await openRosbag2File(asyncOnly(database), "crashed_0.db3", undefined, options, asyncOnly(log));

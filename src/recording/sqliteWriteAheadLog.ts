@@ -37,9 +37,22 @@ export interface SqliteWriteAheadLog {
    * counted from `offset` (a byte offset in the log), a torn last frame included. Undefined when
    * the log ends at a commit or continues with an older generation of frames (normal reuse).
    */
-  readonly uncommitted: { readonly offset: number; readonly bytes: number; readonly frames: number } | undefined;
+  readonly uncommitted: UnreadTail | undefined;
   /** Why SQLite ignores the log as a whole (its header); undefined when it reads it. */
   readonly ignored: string | undefined;
+}
+
+/** The part of a log after its last commit that SQLite does not read (see `uncommitted`). */
+export interface UnreadTail {
+  /** Where it starts: the end of the last committed transaction (a byte offset in the log). */
+  readonly offset: number;
+  readonly bytes: number;
+  readonly frames: number;
+  /**
+   * Where a frame failed its checksum when frames marked as commits follow it (a damaged log,
+   * not an unfinished transaction): the offset of that frame, and how many commits follow.
+   */
+  readonly damage: { readonly offset: number; readonly commitsAfter: number } | undefined;
 }
 
 /**
@@ -99,7 +112,9 @@ export async function readSqliteWriteAheadLog(source: ByteSource, name: string):
   // Where the frames with the current salts end (a valid frame or not, a torn one included).
   let currentEnd = LOG_HEADER_BYTES;
   let offset = LOG_HEADER_BYTES;
-  let valid = true;
+  // The first frame that failed its checksum, and the frames marked as commits after it.
+  let badFrame: number | undefined;
+  let commitsAfterBad = 0;
   scan: while (offset < source.size) {
     const frames = Math.max(1, Math.min(FRAMES_PER_READ, Math.floor((source.size - offset) / frameBytes)));
     const length = Math.min(frames * frameBytes, source.size - offset);
@@ -116,19 +131,19 @@ export async function readSqliteWriteAheadLog(source: ByteSource, name: string):
         break scan;
       }
       currentEnd = Math.min(source.size, frameAt + frameBytes);
-      if (!valid || length - at < frameBytes) {
-        continue; // after a bad frame or torn at the end: part of the unfinished tail
-      }
-      addChecksum(view, at, at + 8, order, sum);
-      addChecksum(view, at + FRAME_HEADER_BYTES, at + frameBytes, order, sum);
-      if (sum[0] !== view.getUint32(at + 16) || sum[1] !== view.getUint32(at + 20)) {
-        valid = false;
-        continue;
+      if (length - at < frameBytes) {
+        continue; // torn at the end: part of the unread tail
       }
       const page = view.getUint32(at);
       const commitSize = view.getUint32(at + 4);
-      if (page === 0) {
-        valid = false;
+      if (badFrame != undefined) {
+        commitsAfterBad += commitSize !== 0 ? 1 : 0;
+        continue; // after a bad frame: part of the unread tail
+      }
+      addChecksum(view, at, at + 8, order, sum);
+      addChecksum(view, at + FRAME_HEADER_BYTES, at + frameBytes, order, sum);
+      if (sum[0] !== view.getUint32(at + 16) || sum[1] !== view.getUint32(at + 20) || page === 0) {
+        badFrame = frameAt;
         continue;
       }
       pending.set(page, frameAt + FRAME_HEADER_BYTES);
@@ -155,7 +170,15 @@ export async function readSqliteWriteAheadLog(source: ByteSource, name: string):
     databasePages,
     transactions,
     committedFrames,
-    uncommitted: tail > 0 ? { offset: committedEnd, bytes: tail, frames: Math.ceil(tail / frameBytes) } : undefined,
+    uncommitted:
+      tail > 0
+        ? {
+            offset: committedEnd,
+            bytes: tail,
+            frames: Math.ceil(tail / frameBytes),
+            damage: badFrame != undefined && commitsAfterBad > 0 ? { offset: badFrame, commitsAfter: commitsAfterBad } : undefined,
+          }
+        : undefined,
     ignored: undefined,
   };
 }
