@@ -6,6 +6,7 @@ import { RecordingError } from "./RecordingError";
 import { SQLITE_MAGIC, Sqlite3Recording } from "./Sqlite3Recording";
 import { loadDecompressors, type OpenOptions } from "./decompress";
 import { defaultSqlJs, type SqlJsLoader } from "./sqlJs";
+import { isWriteAheadLogMagic } from "./sqliteWriteAheadLog";
 import type { ReadOptions, RecordedMessage, Recording } from "./types";
 
 const BAG_MAGIC = [...new TextEncoder().encode("#ROSBAG V2.0\n")];
@@ -53,6 +54,9 @@ export async function openRecording(source: ByteSource, options: OpenRecordingOp
       decompressors: await loadDecompressors(options),
       maxChunkBytes: options.maxChunkBytes,
     });
+  }
+  if (head.length >= 4 && isWriteAheadLogMagic(new DataView(head.buffer, head.byteOffset, 4).getUint32(0))) {
+    throw new RecordingError(0, "this is a SQLite write-ahead log (the -wal file a rosbag2 .db3 in WAL mode leaves beside it), not a recording: open the .db3 file or the bag folder, and Lockstep reads the log with it");
   }
   throw new RecordingError(
     0,

@@ -180,6 +180,17 @@ describe("a rosbag2 .db3 with the write-ahead log its recorder left", () => {
   });
 });
 
+describe("a write-ahead log given as the recording", () => {
+  it("is named as the .db3's log, with what to open instead", async () => {
+    const error: unknown = await openRecordingFile(`${CRASHED}-wal`).then(
+      () => undefined,
+      (err: unknown) => err,
+    );
+    expect(error).toBeInstanceOf(RecordingError);
+    expect((error as Error).message).toContain("this is a SQLite write-ahead log (the -wal file a rosbag2 .db3 in WAL mode leaves beside it), not a recording: open the .db3 file or the bag folder");
+  });
+});
+
 describe("readSqliteWriteAheadLog", () => {
   it("keeps the newest committed copy of each page and the size of the last commit", async () => {
     const read = await readSqliteWriteAheadLog(new ArrayByteSource(log), "x-wal");

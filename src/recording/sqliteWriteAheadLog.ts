@@ -6,6 +6,14 @@ const LOG_HEADER_BYTES = 32;
 const FRAME_HEADER_BYTES = 24;
 /** The log format version SQLite writes (3.7.0). */
 const LOG_VERSION = 3007000;
+/** A write-ahead log's magic number (big-endian, the file's first 4 bytes); its lowest bit is the checksums' word order. */
+const LOG_MAGIC = 0x377f0682;
+
+/** Whether a file's first 4 bytes `magic` (read big-endian) are a SQLite write-ahead log's. */
+export function isWriteAheadLogMagic(magic: number): boolean {
+  return magic >>> 1 === LOG_MAGIC >>> 1;
+}
+
 /** How a log's checksums read its 32-bit words (the magic number says). */
 type WordOrder = "little-endian" | "big-endian";
 /** Frames read from the source at once. */
@@ -79,7 +87,7 @@ export async function readSqliteWriteAheadLog(source: ByteSource, name: string):
   const header = await source.read(0, LOG_HEADER_BYTES);
   const headerView = new DataView(header.buffer, header.byteOffset, LOG_HEADER_BYTES);
   const magic = headerView.getUint32(0);
-  if (magic !== 0x377f0682 && magic !== 0x377f0683) {
+  if (!isWriteAheadLogMagic(magic)) {
     return ignoredBecause(`does not start with a write-ahead log's magic number (found 0x${magic.toString(16)})`);
   }
   // The magic's lowest bit: checksums add big-endian words when set, little-endian otherwise.
