@@ -421,6 +421,23 @@ describe("rosbag2 sqlite3 files written here (layouts, split order, compression)
     }
   });
 
+  it("a folder without metadata.yaml (a recorder killed before writing it) reads its parts compressed whole by their .zstd names too", async () => {
+    // rosbag2 compresses each split part when it closes it; the part being written stays plain.
+    const topics = [{ name: "/chatter", type: "std_msgs/msg/String" }];
+    const folder = join(dir, "killed-per-file");
+    await mkdir(folder, { recursive: true });
+    await writeFile(join(folder, "k_0.db3.zstd"), zstd.compress(await writeDb3(topics, [row(1, 1n, "a"), row(1, 2n, "b")])));
+    await writeFile(join(folder, "k_1.db3.zstd"), zstd.compress(await writeDb3(topics, [row(1, 3n, "c")])));
+    await writeFile(join(folder, "k_2.db3"), await writeDb3(topics, [row(1, 4n, "d"), row(1, 5n, "e")]));
+    const recording = await openRecordingFile(folder);
+    expect(labels(await drain(recording))).toEqual(["a", "b", "c", "d", "e"]);
+    expect(recording.info.messageCounts?.get("/chatter")).toBe(5);
+    await recording.close();
+    const part = await openRecordingFile(join(folder, "k_0.db3.zstd"));
+    expect(labels(await drain(part))).toEqual(["a", "b"]);
+    await part.close();
+  });
+
   it("two topic rows with one name: the topic's count is both rows' messages, and every message is read", async () => {
     const topics = [
       { name: "/chatter", type: "std_msgs/msg/String" },

@@ -104,29 +104,40 @@ function receivedAt(name: string, m: Pick<RecordedMessage, "receiveTime">): stri
   return `(${name}, receive time ${timeText(m.receiveTime)})`;
 }
 
+/** What a storage file of a bag may come with besides its folder's metadata.yaml. */
+export interface Rosbag2FileExtras {
+  /** The `-wal` file beside a `.db3` (see `databaseWithLog`), when there is one. */
+  readonly writeAheadLog?: ByteSource;
+  /**
+   * The file is compressed whole with this format (its name ends in `.zstd`), for a file that no
+   * metadata.yaml describes; metadata.yaml's `compression_mode: FILE` says so otherwise.
+   */
+  readonly fileCompression?: string;
+}
+
 /**
  * Opens one rosbag2 storage file (sqlite3 `.db3` or `.mcap`, recognized by its first bytes), after
  * undoing per-file compression, with the bag's per-message compression and distro. A `.db3` is
- * read with `writeAheadLog`, the `-wal` file beside it, when there is one (see `databaseWithLog`).
+ * read with its write-ahead log when `extras` has one.
  */
 async function openPart(
   source: ByteSource,
   name: string,
   metadata: Rosbag2Metadata | undefined,
   options: Rosbag2Options,
-  writeAheadLog: ByteSource | undefined,
+  extras: Rosbag2FileExtras,
 ): Promise<Recording> {
   let bytes: ByteSource = source;
+  const fileCompression = metadata == undefined ? extras.fileCompression : metadata.compressionMode === "file" ? metadata.compressionFormat : undefined;
   // Applied before the format is recognized: a database never checkpointed has its first page,
   // magic included, only in the log.
-  const withLog = writeAheadLog == undefined || metadata?.compressionMode === "file" ? undefined : await databaseWithLog(source, writeAheadLog, `${name}-wal`);
+  const withLog = extras.writeAheadLog == undefined || fileCompression != undefined ? undefined : await databaseWithLog(source, extras.writeAheadLog, `${name}-wal`);
   if (withLog != undefined) {
     bytes = withLog.database;
   }
-  const format = metadata?.compressionFormat ?? "";
-  if (metadata?.compressionMode === "file") {
-    if (format !== "zstd") {
-      throw new RecordingError(undefined, `${name}: files are compressed with "${format}"; Lockstep reads zstd`);
+  if (fileCompression != undefined) {
+    if (fileCompression !== "zstd") {
+      throw new RecordingError(undefined, `${name}: files are compressed with "${fileCompression}"; Lockstep reads zstd`);
     }
     try {
       // decompressZstd's reason starts with the name it is given: the file's.
@@ -136,7 +147,7 @@ async function openPart(
     }
   }
   const head = await bytes.read(0, Math.min(bytes.size, SQLITE_MAGIC.length));
-  const messageCompression = metadata?.compressionMode === "message" ? format : "";
+  const messageCompression = metadata?.compressionMode === "message" ? metadata.compressionFormat : "";
   if (startsWith(head, SQLITE_MAGIC)) {
     return await Sqlite3Recording.open(bytes, {
       sqlJs: options.sqlJs,
@@ -173,22 +184,22 @@ export async function openRosbag2(metadataText: string, folder: BagFolder, optio
   const parts: Recording[] = [];
   for (const file of metadata.files) {
     const name = `${folder.name}/${file}`;
-    const log = file.endsWith(".db3") ? await folder.openIfPresent?.(`${file}-wal`) : undefined;
-    parts.push(await openPart(await folder.open(file), name, metadata, options, log));
+    const writeAheadLog = file.endsWith(".db3") ? await folder.openIfPresent?.(`${file}-wal`) : undefined;
+    parts.push(await openPart(await folder.open(file), name, metadata, options, { writeAheadLog }));
   }
   return parts.length === 1 && parts[0]!.info.format === "rosbag2" ? parts[0]! : new MergedRecording(parts, "rosbag2", metadata.files);
 }
 
 /**
  * One storage file of a bag, opened with its folder's metadata.yaml when there is one, and with
- * its write-ahead log (the `-wal` file beside a `.db3`) when there is one.
+ * what `extras` says (its write-ahead log; whole-file compression where no metadata.yaml says).
  */
 export async function openRosbag2File(
   source: ByteSource,
   name: string,
   metadataText: string | undefined,
   options: Rosbag2Options,
-  writeAheadLog?: ByteSource,
+  extras: Rosbag2FileExtras = {},
 ): Promise<Recording> {
-  return await openPart(source, name, metadataText == undefined ? undefined : parseRosbag2Metadata(metadataText), options, writeAheadLog);
+  return await openPart(source, name, metadataText == undefined ? undefined : parseRosbag2Metadata(metadataText), options, extras);
 }

@@ -14,10 +14,16 @@ import type { Recording } from "./types";
 
 const METADATA = "metadata.yaml";
 
-/** Storage files of a folder without metadata.yaml, in split order (`_0`, `_1`, … `_10`). */
+/** A storage file's name: `.db3` or `.mcap`, compressed whole (`.zstd`) or not. */
+const STORAGE_FILE = /\.(db3|mcap)(\.zstd)?$/;
+
+/**
+ * Storage files of a folder without metadata.yaml, in split order (`_0`, `_1`, … `_10`): parts
+ * rosbag2 compressed whole when it closed them (`.db3.zstd`) with the part it was writing.
+ */
 async function storageFiles(folder: string): Promise<string[]> {
-  const names = (await readdir(folder)).filter((n) => /\.(db3|mcap)$/.test(n));
-  const index = (n: string): number => Number(/_(\d+)\.[a-z0-9]+$/.exec(n)?.[1] ?? -1);
+  const names = (await readdir(folder)).filter((n) => STORAGE_FILE.test(n));
+  const index = (n: string): number => Number(/_(\d+)\.(db3|mcap)(\.zstd)?$/.exec(n)?.[1] ?? -1);
   return names.sort((a, b) => (index(a) !== index(b) ? index(a) - index(b) : a < b ? -1 : a > b ? 1 : 0));
 }
 
@@ -89,8 +95,9 @@ export async function openRecordingFile(path: string, limits: OpenOptions = {}):
         }
         const parts: Recording[] = [];
         for (const f of files) {
-          const log = f.endsWith(".db3") ? await openIfPresent(join(folderPath, `${f}-wal`)) : undefined;
-          parts.push(await openRosbag2File(await folder.open(f), join(folderPath, f), undefined, options, log));
+          const writeAheadLog = f.endsWith(".db3") ? await openIfPresent(join(folderPath, `${f}-wal`)) : undefined;
+          const fileCompression = f.endsWith(".zstd") ? "zstd" : undefined;
+          parts.push(await openRosbag2File(await folder.open(f), join(folderPath, f), undefined, options, { writeAheadLog, fileCompression }));
         }
         recording = parts.length === 1 ? parts[0]! : new MergedRecording(parts, "rosbag2", files);
       }
@@ -105,11 +112,13 @@ export async function openRecordingFile(path: string, limits: OpenOptions = {}):
           // A metadata.yaml that is not a bag's does not concern this file.
         }
       }
-      // A .db3 with a write-ahead log beside it (a recorder that did not close it) is read with it.
-      const log = path.endsWith(".db3") ? await openIfPresent(`${path}-wal`) : undefined;
+      // A .db3 with a write-ahead log beside it (a recorder that did not close it) is read with
+      // it; a part compressed whole that no metadata.yaml lists is known by its name.
+      const writeAheadLog = path.endsWith(".db3") ? await openIfPresent(`${path}-wal`) : undefined;
+      const fileCompression = !listed && STORAGE_FILE.test(path) && path.endsWith(".zstd") ? "zstd" : undefined;
       recording =
-        listed || log != undefined
-          ? await openRosbag2File(source, path, listed ? metadata : undefined, options, log)
+        listed || writeAheadLog != undefined || fileCompression != undefined
+          ? await openRosbag2File(source, path, listed ? metadata : undefined, options, { writeAheadLog, fileCompression })
           : await openRecording(source, { ...limits, sqlJs: loadSqlJsNode, chunkWorker: sharedChunkWorker() });
     }
     return {

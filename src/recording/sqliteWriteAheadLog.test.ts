@@ -67,7 +67,7 @@ async function readWithLog(logBytes: Uint8Array | undefined): Promise<ReadResult
     "crashed_0.db3",
     undefined,
     options,
-    logBytes == undefined ? undefined : new ArrayByteSource(logBytes),
+    { writeAheadLog: logBytes == undefined ? undefined : new ArrayByteSource(logBytes) },
   );
   return await readAll(recording);
 }
@@ -162,7 +162,7 @@ describe("a rosbag2 .db3 with the write-ahead log its recorder left", () => {
 
   it("reads the same from sources that cannot read synchronously (the whole database in memory)", async () => {
     const options = { sqlJs: loadSqlJsNode, decompressors: await loadDecompressors() };
-    const recording = await openRosbag2File(asyncOnly(database), "crashed_0.db3", undefined, options, asyncOnly(log));
+    const recording = await openRosbag2File(asyncOnly(database), "crashed_0.db3", undefined, options, { writeAheadLog: asyncOnly(log) });
     const { messages } = await readAll(recording);
     const inMemory = await readWithLog(log);
     expect(messages.map((m) => m.data)).toEqual(inMemory.messages.map((m) => m.data));
