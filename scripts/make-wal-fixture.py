@@ -12,6 +12,10 @@ fresh_0.db3: a bag recorded in WAL mode from its start and never checkpointed (a
 ends before SQLite's first automatic checkpoint, at 1000 pages): the .db3 holds one empty page,
 the log everything else: tables, 10 messages.
 
+reused_0.db3: a bag whose log SQLite checkpointed every 5 pages and then wrote again from its
+start (new salts): the log's current transactions are followed by frames of an older generation,
+which SQLite ignores.
+
 oracle.json: for every whole-frame prefix of the -wal (as a crash at that point leaves it), the
 rows SQLite reads from the .db3 with that prefix beside it: their count and their largest
 receive time.
@@ -62,9 +66,39 @@ def fresh() -> None:
     shutil.rmtree(work)
 
 
+def reused() -> dict:
+    work = tempfile.mkdtemp()
+    path = os.path.join(work, "reused_0.db3")
+    db = sqlite3.connect(path, isolation_level=None)
+    db.executescript(SCHEMA)
+    db.execute("PRAGMA journal_mode=WAL")
+    db.execute("PRAGMA wal_autocheckpoint=5")
+    for t in range(12):
+        db.execute("BEGIN")
+        for i in range(3 if t == 11 else 8):
+            db.execute(
+                "INSERT INTO messages (topic_id, timestamp, data) VALUES (1, ?, ?)",
+                (1_700_000_000_000_000_000 + (t * 8 + i) * 10_000_000, cdr_string(f"reused {t}.{i} " + "y" * 700)),
+            )
+        db.execute("COMMIT")
+    for suffix in ("", "-wal"):
+        shutil.copy(path + suffix, os.path.join(OUT, "reused_0.db3" + suffix))
+    db.close()
+    shutil.rmtree(work)
+    check = tempfile.mkdtemp()
+    for suffix in ("", "-wal"):
+        shutil.copy(os.path.join(OUT, "reused_0.db3" + suffix), os.path.join(check, "reused_0.db3" + suffix))
+    reader = sqlite3.connect(os.path.join(check, "reused_0.db3"))
+    count, last = reader.execute("SELECT count(*), max(timestamp) FROM messages").fetchone()
+    reader.close()
+    shutil.rmtree(check)
+    return {"rows": count, "lastTimestamp": str(last)}
+
+
 def main() -> None:
     os.makedirs(OUT, exist_ok=True)
     fresh()
+    reused_oracle = reused()
     work = tempfile.mkdtemp()
     path = os.path.join(work, NAME)
     db = sqlite3.connect(path, isolation_level=None)
@@ -117,7 +151,7 @@ def main() -> None:
         shutil.rmtree(cut)
         oracle.append({"walBytes": 32 + k * frame if k > 0 else 0, "rows": count, "lastTimestamp": str(last)})
     with open(os.path.join(OUT, "oracle.json"), "w") as f:
-        json.dump({"pageSize": page_size, "frames": frames, "prefixes": oracle}, f, indent=1)
+        json.dump({"pageSize": page_size, "frames": frames, "prefixes": oracle, "reused": reused_oracle}, f, indent=1)
         f.write("\n")
     shutil.rmtree(work)
     print(f"{NAME}: {os.path.getsize(os.path.join(OUT, NAME))} bytes; -wal: {len(wal)} bytes, {frames} frames of {page_size}-byte pages")

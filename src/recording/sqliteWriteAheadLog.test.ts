@@ -25,6 +25,8 @@ interface Oracle {
   pageSize: number;
   frames: number;
   prefixes: { walBytes: number; rows: number; lastTimestamp: string }[];
+  /** What SQLite reads from reused_0.db3 with its log. */
+  reused: { rows: number; lastTimestamp: string };
 }
 
 let oracle: Oracle;
@@ -221,6 +223,9 @@ describe("a .db3 file with a -wal beside it, opened by path", () => {
     await rm(dir, { recursive: true, force: true });
   });
 
+  // The fixture folder itself, and crashed_0.db3 with its log.
+  const onlyCrashed = (src: string): boolean => src === FIXTURES || src.startsWith(CRASHED);
+
   async function readFile1(path: string): Promise<ReadResult> {
     const recording = await openRecordingFile(path);
     try {
@@ -234,8 +239,7 @@ describe("a .db3 file with a -wal beside it, opened by path", () => {
     const whole = oracle.prefixes[oracle.prefixes.length - 1]!;
     expect((await readFile1(CRASHED)).messages).toHaveLength(whole.rows);
     const folder = join(dir, "bag");
-    await cp(FIXTURES, folder, { recursive: true, filter: (src) => !src.includes("fresh") });
-    await rm(join(folder, "oracle.json"));
+    await cp(FIXTURES, folder, { recursive: true, filter: onlyCrashed });
     const read = await readFile1(folder);
     expect(read.messages).toHaveLength(whole.rows);
     expect(read.notes[0]).toContain(join(folder, "crashed_0.db3-wal"));
@@ -243,7 +247,7 @@ describe("a .db3 file with a -wal beside it, opened by path", () => {
 
   it("is read with its log from a folder's metadata.yaml", async () => {
     const folder = join(dir, "listed");
-    await cp(FIXTURES, folder, { recursive: true, filter: (src) => !src.includes("fresh") && !src.endsWith(".json") });
+    await cp(FIXTURES, folder, { recursive: true, filter: onlyCrashed });
     await writeFile(
       join(folder, "metadata.yaml"),
       "rosbag2_bagfile_information:\n  version: 5\n  storage_identifier: sqlite3\n  relative_file_paths: [crashed_0.db3]\n  duration: {nanoseconds: 0}\n  starting_time: {nanoseconds_since_epoch: 0}\n  message_count: 0\n  topics_with_message_count: []\n  compression_format: \"\"\n  compression_mode: \"\"\n",
@@ -255,6 +259,20 @@ describe("a .db3 file with a -wal beside it, opened by path", () => {
     const read = await readFile1(FRESH);
     expect(read.messages).toHaveLength(10);
     expect(read.damages).toEqual([]);
+  });
+
+  it("reads a log SQLite reused after a checkpoint as SQLite does: the current transactions, not the older frames after them", async () => {
+    const path = join(FIXTURES, "reused_0.db3");
+    const read = await readFile1(path);
+    expect(read.messages).toHaveLength(oracle.reused.rows);
+    expect(lastReceiveTime(read.messages)).toBe(oracle.reused.lastTimestamp);
+    // The older generation's frames are not an unfinished transaction.
+    expect(read.damages).toEqual([]);
+    const bytes = new Uint8Array(await readFile(`${path}-wal`));
+    const reusedLog = await readSqliteWriteAheadLog(new ArrayByteSource(bytes), "reused-wal");
+    expect(reusedLog.transactions).toBeGreaterThan(0);
+    expect(reusedLog.uncommitted).toBeUndefined();
+    expect(32 + reusedLog.committedFrames * (24 + reusedLog.pageSize)).toBeLessThan(bytes.byteLength);
   });
 
   it("reads the .db3 alone, and says nothing of a log, when there is none", async () => {
