@@ -14,8 +14,9 @@ import { replay } from "./replay";
 import { parseConfig, Pipeline, type PipelineConfig } from "../../pipeline";
 import { diagnose, DropExplainer, runTrace, StampTrace, TraceRecorder, type Diagnosis } from "../../pipeline/diagnosis";
 import { openRecordingFile } from "../../recording/node";
-import { HAS_SHARED_DATA, sharedRecording } from "../../recording/testing/paths";
+import { HAS_SHARED_DATA, REPO_ROOT, sharedRecording } from "../../recording/testing/paths";
 import { main } from "../main";
+import { runMain } from "../testing/runMain";
 
 /** Runs `lockstep replay`'s code on a trace; returns the number of tuple lines it printed. */
 async function replayTuples(config: PipelineConfig, trace: StampTrace): Promise<number> {
@@ -264,4 +265,14 @@ describe("doctor --explain n past the last drop", () => {
     expect(code).toBe(2);
     expect(stderr).toBe(`lockstep: --explain ${drops + 1}: there is no drop ${drops + 1}: the synchronizer dropped ${drops.toLocaleString("en-US")} messages (give 1 to ${drops})\n`);
   }, 120_000);
+});
+
+describe("doctor on a .db3 its recorder did not close", () => {
+  it("names damage without a byte offset as info does: the file, then the write-ahead log's own words", async () => {
+    const path = join(REPO_ROOT, "src/recording/testing/wal/crashed_0.db3");
+    const config = JSON.stringify({ inputs: [{ topic: "/chatter", stamp: "receive" }, { topic: "/chatter", stamp: "receive" }], policy: { type: "fkie/exact-time" } });
+    const r = await runMain(["doctor", path, "--config", config]);
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(new RegExp(`^lockstep: ${path}: ${path}-wal: the \\d+ bytes from byte \\d+ \\(pages: \\d+\\) were written after the log's last commit.* \\(the diagnosis covers the messages before it\\)\\n$`));
+  });
 });

@@ -81,7 +81,7 @@ export function registerDoctor(program: Command): void {
         process.stdout.write(`${describeDiagnosis(diagnosis).join("\n")}\n`);
       }
       if (result.error) {
-        throw new CliError(`${file} ${result.error.message} (the diagnosis covers the messages before it)`, 1);
+        throw new CliError(`${result.error.in(file)} (the diagnosis covers the messages before it)`, 1);
       }
     });
 }
