@@ -1,5 +1,5 @@
 import zstd from "@foxglove/wasm-zstd";
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -435,6 +435,13 @@ describe("rosbag2 sqlite3 files written here (layouts, split order, compression)
     await recording.close();
     const part = await openRecordingFile(join(folder, "k_0.db3.zstd"));
     expect(labels(await drain(part))).toEqual(["a", "b"]);
+    // Its size, and what read progress counts to, is the compressed file's, as stored.
+    expect(part.info.sizeInBytes).toBe((await stat(join(folder, "k_0.db3.zstd"))).size);
+    const progress: { bytesRead: number; totalBytes: number }[] = [];
+    for await (const m of part.messages({ onProgress: (p) => progress.push(p) })) {
+      expect(m.channel.topic).toBe("/chatter");
+    }
+    expect(progress.at(-1)).toMatchObject({ bytesRead: part.info.sizeInBytes, totalBytes: part.info.sizeInBytes });
     await part.close();
   });
 

@@ -131,7 +131,8 @@ async function openPart(
   const fileCompression = metadata == undefined ? extras.fileCompression : metadata.compressionMode === "file" ? metadata.compressionFormat : undefined;
   // Applied before the format is recognized: a database never checkpointed has its first page,
   // magic included, only in the log.
-  const withLog = extras.writeAheadLog == undefined || fileCompression != undefined ? undefined : await databaseWithLog(source, extras.writeAheadLog, `${name}-wal`);
+  const logBytes = fileCompression == undefined ? extras.writeAheadLog : undefined;
+  const withLog = logBytes == undefined ? undefined : await databaseWithLog(source, logBytes, `${name}-wal`);
   if (withLog != undefined) {
     bytes = withLog.database;
   }
@@ -157,6 +158,7 @@ async function openPart(
       name,
       maxChunkBytes: options.maxChunkBytes,
       writeAheadLog: withLog?.log,
+      storedBytes: source.size + (logBytes?.size ?? 0),
     });
   }
   if (startsWith(head, MCAP_MAGIC)) {

@@ -48,6 +48,12 @@ export interface Sqlite3Options {
    * last commit is reported as damage by every read.
    */
   readonly writeAheadLog?: SqliteWriteAheadLog;
+  /**
+   * The bytes the database was read from, as they are stored (`info.sizeInBytes`, and what read
+   * progress counts to): the file plus its write-ahead log, or a compressed file's size. Default:
+   * the size of the source given to `open`.
+   */
+  readonly storedBytes?: number;
 }
 
 interface TopicRow {
@@ -221,7 +227,7 @@ export class Sqlite3Recording implements Recording {
         endTime: summary.end,
         indexed: summary.problem == undefined,
         indexProblem: summary.problem == undefined ? undefined : `${name}: ${summary.problem}`,
-        sizeInBytes: source.size,
+        sizeInBytes: options.storedBytes ?? source.size,
         unreadableTopics: unreadable,
         notes: logNotes(options.writeAheadLog, name),
       };
@@ -247,7 +253,7 @@ export class Sqlite3Recording implements Recording {
         expected += this.info.messageCounts?.get(topic) ?? 0;
       }
     }
-    const total = this.#source.size;
+    const total = this.info.sizeInBytes;
     if (entries.size === 0) {
       reportProgress(options, total, total);
       return;

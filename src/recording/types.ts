@@ -88,6 +88,11 @@ export interface RecordingInfo {
   readonly indexed: boolean;
   /** Why the index could not be used (when `indexed` is false). */
   readonly indexProblem: string | undefined;
+  /**
+   * The recording's bytes as stored, and what read progress counts to: the file, every part of a
+   * bag folder, a `.db3`'s write-ahead log, a `.db3.zstd` compressed (an MCAP part compressed
+   * whole counts decompressed, as its reader's progress does).
+   */
   readonly sizeInBytes: number;
   /**
    * Topics whose messages cannot be decoded (no message definition anywhere, an unsupported

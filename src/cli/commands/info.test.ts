@@ -1,3 +1,4 @@
+import { statSync } from "node:fs";
 import { mkdir, mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -63,6 +64,9 @@ describe("lockstep info on a .db3 its recorder did not close", () => {
     const path = join(REPO_ROOT, "src/recording/testing/wal/crashed_0.db3");
     const r = await runInfo(path);
     expect(r.code).toBe(1);
+    // The size is what is stored: the file and its log, not the database SQLite sees through them.
+    const stored = statSync(path).size + statSync(`${path}-wal`).size;
+    expect(r.out.split("\n")[0]).toBe(`${path}: rosbag2 (ros2), ${stored} bytes`);
     expect(r.out).toMatch(new RegExp(`^note: ${path} was read with the write-ahead log its writer left beside it, ${path}-wal .*: 6, with \\d+ pages;`, "m"));
     expect(r.out).toMatch(/^\/chatter\n {2}type std_msgs\/msg\/String, encoding cdr, 92 messages/m);
     expect(r.err).toMatch(new RegExp(`^lockstep: ${path}: ${path}-wal: the \\d+ bytes from byte \\d+ \\(pages: \\d+\\) were written after the log's last commit`));
