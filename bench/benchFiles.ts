@@ -29,3 +29,20 @@ export async function cachedBenchPath(name: string, what: string, build: (partia
   }
   return path;
 }
+
+/**
+ * Recorded seconds of a benchmark's synthetic file: the environment variable `variable` when set
+ * (for trying the benchmark on a small file), else `fallback`. Throws naming the variable when
+ * it is not a number of seconds in (0, 3600].
+ */
+export function benchSeconds(variable: string, fallback: number): number {
+  const text = process.env[variable];
+  if (text == undefined || text === "") {
+    return fallback;
+  }
+  const seconds = Number(text);
+  if (!(seconds > 0 && seconds <= 3600)) {
+    throw new Error(`${variable}: "${text}" is not a number of seconds (0 to 3600)`);
+  }
+  return seconds;
+}

@@ -13,11 +13,9 @@
  * - analyze: what `lockstep analyze` does for sync only on the folder (open, read the inputs'
  *   rows in receive-time order, decode them, Pipeline with fkie/approximate-time), no output
  *   files.
- * During analyze the process's memory is sampled (RSS; `arrayBuffers`, where sql.js's in-memory
- * file system shows; `external`, which holds those and WebAssembly memory, sql.js's heap: the JS
- * heap sees none of them): before the pass (after full GCs), every
- * `SAMPLE_EVERY` messages, at 10 % of the file and at its last message (these three after full
- * GCs, untimed).
+ * During analyze the process's memory is sampled (bench/memoryGrowth.ts: RSS; `arrayBuffers`,
+ * where sql.js's in-memory file system shows; `external`, which holds those and WebAssembly
+ * memory, sql.js's heap).
  *
  * Reported, as medians over the runs (bare and analyze take turns going first): MB/s of each pass
  * (the .db3's size over the pass's time), messages/s of analyze, `ratio` = analyze time / bare
@@ -28,9 +26,8 @@
  * (`Rss`, `ArrayBuffers`, `External`) `peak<Measure>GrowthMB`, the largest sample over the value
  * before the pass, and `<measure>GrowthMB`, the growth from 10 % of the file to its end (flat =
  * at most `FLAT_GROWTH_LIMIT_MB`, and the peak at most `PEAK_GROWTH_LIMIT_MB`, a fraction of the
- * file: memory bounded by design, not by the file; else the check fails). Samples are
- * taken between messages: a transient peak inside one call (opening the file) is seen only
- * while what it allocated is still alive. Not in the standard set, never in `npm test`.
+ * file: memory bounded by design, not by the file; else the check fails). Not in the standard
+ * set, never in `npm test`.
  *
  * The bag lives in `$LOCKSTEP_BENCH_DIR` (default `<tmp>/lockstep-bench`); delete it to rebuild.
  * `LOCKSTEP_BENCH_DB3_SECONDS` sets the recorded seconds (default `DB3_RECORDING_SECONDS`), for
@@ -41,43 +38,24 @@ import { statSync } from "node:fs";
 import { join } from "node:path";
 
 import type { Benchmark, BenchmarkCase, RunResult } from "./Benchmark";
-import { cachedBenchPath } from "./benchFiles";
-import { collectGarbage, nowNs } from "./harness";
-import { diskPass, mbps, RunMedians, timedInputsPass, timedPass, type InputsPass, type PassTime } from "./scaleRuns";
+import { benchSeconds, cachedBenchPath } from "./benchFiles";
+import { nowNs } from "./harness";
+import { memoryBounded, memoryGrowthFigures, memorySampledInputsPass, type Memory, type MemorySampledPass } from "./memoryGrowth";
+import { diskPass, mbps, RunMedians, timedPass, undecodedPass, type PassTime } from "./scaleRuns";
 import { SYNTHETIC_SYNC_TOPICS } from "./syntheticRobot";
 import { writeSyntheticRosbag2 } from "./syntheticRosbag2";
 import { openRecordingFile } from "../src/recording/node";
 
 /** Recorded seconds of the synthetic bag (about 10.7 MB of .db3 per second: 103 s is 1.1 GB). */
 export const DB3_RECORDING_SECONDS = 103;
-/** The memory measures sampled, as `process.memoryUsage()` names them. */
-const MEASURES = ["rss", "arrayBuffers", "external"] as const;
-type Measure = (typeof MEASURES)[number];
-/** A sample of every measure, MiB. */
-type Memory = Readonly<Record<Measure, number>>;
 /** Growth (MiB) from 10 % of the file to its end that still counts as flat, per measure. */
 export const FLAT_GROWTH_LIMIT_MB: Memory = { rss: 64, arrayBuffers: 16, external: 16 };
 /** Peak growth (MiB) over the analyze pass that is still bounded (the file is about 1,050 MiB). */
 export const PEAK_GROWTH_LIMIT_MB: Memory = { rss: 256, arrayBuffers: 64, external: 128 };
-/** Messages between two memory samples of the analyze pass. */
-const SAMPLE_EVERY = 256;
 const BAG_NAME = "synthetic-db3";
 
-/** Recorded seconds: `LOCKSTEP_BENCH_DB3_SECONDS` when set, else `DB3_RECORDING_SECONDS`. */
-function recordingSeconds(): number {
-  const text = process.env.LOCKSTEP_BENCH_DB3_SECONDS;
-  if (text == undefined || text === "") {
-    return DB3_RECORDING_SECONDS;
-  }
-  const seconds = Number(text);
-  if (!(seconds > 0 && seconds <= 3600)) {
-    throw new Error(`LOCKSTEP_BENCH_DB3_SECONDS: "${text}" is not a number of seconds (0 to 3600)`);
-  }
-  return seconds;
-}
-
 /** The synthetic bag folder and its .db3, built first if missing. */
-export async function syntheticRosbag2Path(seconds = recordingSeconds()): Promise<{ folder: string; db3: string }> {
+export async function syntheticRosbag2Path(seconds = benchSeconds("LOCKSTEP_BENCH_DB3_SECONDS", DB3_RECORDING_SECONDS)): Promise<{ folder: string; db3: string }> {
   const folder = await cachedBenchPath(`${BAG_NAME}-${seconds}s`, `${seconds} s of rosbag2 sqlite3 recording`, async (partial) => {
     const t = nowNs();
     const summary = await writeSyntheticRosbag2(partial, { seconds, name: BAG_NAME });
@@ -88,102 +66,6 @@ export async function syntheticRosbag2Path(seconds = recordingSeconds()): Promis
   return { folder, db3: join(folder, `${BAG_NAME}_0.db3`) };
 }
 
-/**
- * Every message (of `topics`, when given) undecoded, each one's bytes touched. Returns a value
- * depending on them.
- */
-async function barePass(folder: string, topics?: readonly string[]): Promise<number> {
-  const recording = await openRecordingFile(folder);
-  try {
-    let sum = 0;
-    for await (const m of recording.messages({ decode: false, topics })) {
-      const data = m.data;
-      sum += data.length + (data.length > 0 ? data[0]! + data[data.length - 1]! : 0);
-    }
-    return sum;
-  } finally {
-    await recording.close();
-  }
-}
-
-/**
- * Two full GCs: a large Buffer dropped by the reader leaves `arrayBuffers` at the first and RSS
- * and `external` only at the second (measured on a 1 GB read), so after one the memory would
- * look held when it is garbage.
- */
-function settle(): void {
-  collectGarbage();
-  collectGarbage();
-}
-
-function memoryNow(): Memory {
-  const m = process.memoryUsage();
-  return { rss: m.rss / 1048576, arrayBuffers: m.arrayBuffers / 1048576, external: m.external / 1048576 };
-}
-
-/** `f` of each measure. */
-function perMeasure(f: (measure: Measure) => number): Memory {
-  return { rss: f("rss"), arrayBuffers: f("arrayBuffers"), external: f("external") };
-}
-
-interface AnalyzePass extends InputsPass {
-  /** The largest sample over the one before the pass. */
-  readonly peakGrowthMB: Memory;
-  /** From 10 % of the file to its end. */
-  readonly growthMB: Memory;
-}
-
-async function analyzePass(folder: string): Promise<AnalyzePass> {
-  settle();
-  const before = memoryNow();
-  let peak = before;
-  // "settled": after full GCs, so that garbage not yet collected is not taken for growth.
-  const sample = (when: "settled" | "now"): Memory => {
-    if (when === "settled") {
-      settle();
-    }
-    const m = memoryNow();
-    const last = peak;
-    peak = perMeasure((k) => Math.max(last[k], m[k]));
-    return m;
-  };
-  let at10: Memory | undefined;
-  let atEnd: Memory | undefined;
-  let expected: number | undefined;
-  const { pass, recording } = await timedInputsPass(
-    async () => await openRecordingFile(folder),
-    ({ recording: opened, messages, fraction }, untimed) => {
-      // The last message is known by the counts, so that the end is sampled while the reader
-      // still holds what it holds (its database goes with the loop's end).
-      if (expected == undefined) {
-        const counts = opened.info.messageCounts;
-        expected = counts == undefined ? -1 : SYNTHETIC_SYNC_TOPICS.reduce((n, topic) => n + (counts.get(topic) ?? 0), 0);
-      }
-      const total = expected;
-      // The reader reports progress every few thousand rows: on a small bag the count tells first.
-      if (at10 == undefined && messages > 0 && (fraction >= 0.1 || (total > 0 && messages >= total / 10))) {
-        untimed(() => (at10 = sample("settled")));
-      } else if (messages === total) {
-        untimed(() => (atEnd = sample("settled")));
-      } else if (messages % SAMPLE_EVERY === 0) {
-        untimed(() => sample("now"));
-      }
-    },
-  );
-  try {
-    atEnd ??= sample("settled");
-    const end = atEnd;
-    const round = (mb: number): number => Math.round(mb * 10) / 10;
-    return {
-      ...pass,
-      peakGrowthMB: perMeasure((k) => round(peak[k] - before[k])),
-      growthMB: perMeasure((k) => (at10 == undefined ? 0 : round(end[k] - at10[k]))),
-    };
-  } finally {
-    await recording.close();
-  }
-}
-
 /** The figures of one run of the three passes. */
 interface RunFigures {
   readonly diskNs: number;
@@ -191,11 +73,15 @@ interface RunFigures {
   readonly bareCpuNs: number;
   readonly bareInputsNs: number;
   readonly bareInputsCpuNs: number;
-  readonly analyze: AnalyzePass;
+  readonly analyze: MemorySampledPass;
 }
 
 async function timedBare(folder: string, topics?: readonly string[]): Promise<PassTime> {
-  return await timedPass(async () => await barePass(folder, topics));
+  return await timedPass(async () => await undecodedPass(folder, topics));
+}
+
+async function analyzePass(folder: string): Promise<MemorySampledPass> {
+  return await memorySampledInputsPass(async () => await openRecordingFile(folder));
 }
 
 async function db3Case(): Promise<BenchmarkCase> {
@@ -213,7 +99,7 @@ async function db3Case(): Promise<BenchmarkCase> {
       // other left.
       const bare = await timedBare(folder);
       let inputs: PassTime;
-      let a: AnalyzePass;
+      let a: MemorySampledPass;
       if (done.count % 2 === 0) {
         inputs = await timedBare(folder, SYNTHETIC_SYNC_TOPICS);
         a = await analyzePass(folder);
@@ -228,7 +114,7 @@ async function db3Case(): Promise<BenchmarkCase> {
         cpuNs: a.cpuNs,
         tuples: a.tuples,
         outputHash: a.hash,
-        ok: MEASURES.every((k) => a.growthMB[k] <= FLAT_GROWTH_LIMIT_MB[k] && a.peakGrowthMB[k] <= PEAK_GROWTH_LIMIT_MB[k]),
+        ok: memoryBounded(a, { flat: FLAT_GROWTH_LIMIT_MB, peak: PEAK_GROWTH_LIMIT_MB }),
         extra: {
           drops: a.drops,
           fileMB: Math.round(bytes / 1e5) / 10,
@@ -241,21 +127,11 @@ async function db3Case(): Promise<BenchmarkCase> {
           cpuRatio: done.ratio((r) => r.analyze.cpuNs / r.bareCpuNs),
           ratioInputs: done.ratio((r) => r.analyze.ns / r.bareInputsNs),
           cpuRatioInputs: done.ratio((r) => r.analyze.cpuNs / r.bareInputsCpuNs),
-          ...Object.fromEntries(
-            MEASURES.flatMap((k) => [
-              [`peak${k[0]!.toUpperCase()}${k.slice(1)}GrowthMB`, roundMB(done.median((r) => r.analyze.peakGrowthMB[k]))],
-              [`${k}GrowthMB`, roundMB(done.median((r) => r.analyze.growthMB[k]))],
-            ]),
-          ),
+          ...memoryGrowthFigures(done, (r) => r.analyze),
         },
       };
     },
   };
-}
-
-/** MiB to one decimal (a median of two samples is their mean, which can carry float noise). */
-function roundMB(mb: number): number {
-  return Math.round(mb * 10) / 10;
 }
 
 /** The benchmark (select it by name: `lockstep bench recording-db3-1gb`). */

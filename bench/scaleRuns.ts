@@ -3,7 +3,7 @@ import { cpuNowNs, medianOf, nowNs } from "./harness";
 import { SYNTHETIC_CONFIG_TEXT } from "./syntheticRobot";
 import { parseConfigText } from "../src/pipeline";
 import type { Recording } from "../src/recording";
-import { FileByteSource } from "../src/recording/node";
+import { FileByteSource, openRecordingFile } from "../src/recording/node";
 
 const READ_BLOCK = 8 << 20;
 
@@ -23,6 +23,26 @@ export async function diskPass(path: string): Promise<number> {
     return sum;
   } finally {
     await source.close();
+  }
+}
+
+/**
+ * The bare pass of the scale benchmarks that read with Lockstep's reader: opens the recording at
+ * `path` (a file or a rosbag2 folder) and takes every message (of `topics`, when given)
+ * undecoded, touching its bytes, nothing else. Returns a value depending on them, so the reads
+ * are not idle.
+ */
+export async function undecodedPass(path: string, topics?: readonly string[]): Promise<number> {
+  const recording = await openRecordingFile(path);
+  try {
+    let sum = 0;
+    for await (const m of recording.messages({ decode: false, topics })) {
+      const data = m.data;
+      sum += data.length + (data.length > 0 ? data[0]! + data[data.length - 1]! : 0);
+    }
+    return sum;
+  } finally {
+    await recording.close();
   }
 }
 
