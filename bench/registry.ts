@@ -11,6 +11,7 @@ import { floorBenchmarks } from "./floor";
 import { fusionInChromiumBenchmark } from "./fusionInChromium";
 import { panelBenchmark } from "./panel";
 import { realAppAnalysisBenchmarks } from "./realAppAnalysis";
+import { recordingBagScaleBenchmark } from "./recordingBagScale";
 import { recordingDb3ScaleBenchmark } from "./recordingDb3Scale";
 import { recordingScaleBenchmark } from "./recordingScale";
 import { w3HeapCheck } from "./w3HeapCheck";
@@ -29,6 +30,7 @@ export const BENCHMARKS: readonly Benchmark[] = Object.freeze([
   cliStartupBenchmark,
   recordingScaleBenchmark,
   recordingDb3ScaleBenchmark,
+  recordingBagScaleBenchmark,
 ]);
 
 /**

@@ -1,0 +1,174 @@
+/**
+ * `recording-bag-1gb`: whole-recording analysis of a ROS 1 bag at realistic size, and what
+ * reading it costs in memory. Builds (once, cached in a scratch folder) the synthetic robot's
+ * recording as a bag laid out as `rosbag record` writes one (bench/syntheticBag.ts: about 1.1 GB,
+ * uncompressed chunks of about 768 KiB, ROS 1 messages, 1 MiB point clouds on a topic nobody
+ * synchronizes), then times, in each run, four passes over it:
+ * - disk: reading every byte of the file (8 MiB reads; the page cache is usually warm after the
+ *   first run);
+ * - bare: Lockstep's reader alone: `openRecordingFile` on the bag, then every message undecoded
+ *   (`decode: false`), touching its bytes, nothing else;
+ * - bare inputs: the same for the synchronized topics only, the baseline analyze's own work
+ *   (decoding, the pipeline) is read against. Every chunk holds an input (`chunksWithInputs`),
+ *   so it reads the chunks bare reads and skips only the other topics' records;
+ * - analyze: what `lockstep analyze` does for sync only on the bag (open, read the chunks
+ *   holding the inputs, decode the inputs, Pipeline with fkie/approximate-time), no output files.
+ * During analyze the process's memory is sampled (bench/memoryGrowth.ts: RSS, `arrayBuffers`,
+ * where the chunks the reader holds show, and `external`).
+ *
+ * Reported, as medians over the runs (bare and analyze take turns going first): MB/s of each pass
+ * (the file's size over the pass's time), messages/s of analyze, `ratio` = analyze time / bare
+ * time in the same run, `ratioInputs` = analyze time / bare inputs time, `cpuRatio` and
+ * `cpuRatioInputs` the same for the process's CPU time; for each measure (`Rss`,
+ * `ArrayBuffers`, `External`) `peak<Measure>GrowthMB`, the largest sample over the value before
+ * the pass, and `<measure>GrowthMB`, the growth from 10 % of the file to its end (flat = at most
+ * `FLAT_GROWTH_LIMIT_MB`, and the peak at most `PEAK_GROWTH_LIMIT_MB`; else the check fails).
+ * Not in the standard set, never in `npm test`.
+ *
+ * The bag lives in `$LOCKSTEP_BENCH_DIR` (default `<tmp>/lockstep-bench`); delete it to rebuild.
+ * `LOCKSTEP_BENCH_BAG_SECONDS` sets the recorded seconds (default `BAG_RECORDING_SECONDS`), for
+ * trying the benchmark on a small bag.
+ */
+
+import { Bag } from "@foxglove/rosbag";
+import { statSync } from "node:fs";
+
+import type { Benchmark, BenchmarkCase, RunResult } from "./Benchmark";
+import { benchSeconds, cachedBenchPath } from "./benchFiles";
+import { nowNs } from "./harness";
+import { memoryBounded, memoryGrowthFigures, memorySampledInputsPass, type Memory, type MemorySampledPass } from "./memoryGrowth";
+import { diskPass, mbps, RunMedians, timedPass, undecodedPass, type PassTime } from "./scaleRuns";
+import { writeSyntheticBag } from "./syntheticBag";
+import { SYNTHETIC_SYNC_TOPICS } from "./syntheticRobot";
+import { FileByteSource, openRecordingFile } from "../src/recording/node";
+
+/** Recorded seconds of the synthetic bag (about 10.7 MB per second: 103 s is 1.1 GB). */
+export const BAG_RECORDING_SECONDS = 103;
+/**
+ * Growth (MiB) from 10 % of the file to its end that still counts as flat, per measure: as
+ * recording-db3-1gb's. A reader that lets go of each chunk once its messages are delivered does
+ * not grow at all; 16 MiB of Buffers is about nine of this bag's largest chunks (768 KiB and a
+ * 1 MiB cloud), RSS moves more with V8's and the allocator's sizing.
+ */
+export const FLAT_GROWTH_LIMIT_MB: Memory = { rss: 64, arrayBuffers: 16, external: 16 };
+/**
+ * Peak growth (MiB) over the analyze pass that is still bounded (the file is about 1,050 MiB).
+ * The reader holds the index (under 1 MiB here) and the chunk it delivers from (at most 1.8 MiB
+ * here), but the samples between full GCs also see the chunks it has dropped and V8 has not yet
+ * collected: V8 collects them by external-memory pressure, and on this bag that left up to 33
+ * MiB of Buffers (0 when every sample follows full GCs). Hence recording-db3-1gb's 64 MiB for
+ * Buffers, and for `external` (no WebAssembly heap here to allow for); RSS (peak growth 26.5
+ * MiB in a first run) also holds the V8 heap's decoded inputs and the pipeline's queues, and
+ * gets half recording-db3-1gb's limit, which allows for sql.js. A reader holding the file, or a
+ * growing share of it, fails.
+ */
+export const PEAK_GROWTH_LIMIT_MB: Memory = { rss: 128, arrayBuffers: 64, external: 64 };
+
+/** The synthetic bag's path, built first if missing. */
+export async function syntheticBagPath(seconds = benchSeconds("LOCKSTEP_BENCH_BAG_SECONDS", BAG_RECORDING_SECONDS)): Promise<string> {
+  return await cachedBenchPath(`synthetic-${seconds}s.bag`, `${seconds} s of ROS 1 bag recording`, async (partial) => {
+    const t = nowNs();
+    const summary = await writeSyntheticBag(partial, { seconds });
+    process.stderr.write(
+      `lockstep bench: ${summary.messages} messages in ${summary.chunks} chunks, ${summary.bytes} bytes of .bag in ${Math.round((nowNs() - t) / 1e8) / 10} s\n`,
+    );
+  });
+}
+
+/** How many chunks the bag has, and how many of them hold a message of `topics` (by its chunk infos). */
+async function chunkCoverage(path: string, topics: readonly string[]): Promise<{ chunks: number; withInputs: number }> {
+  const source = await FileByteSource.open(path);
+  try {
+    const bag = new Bag({ read: async (offset, length) => await source.read(offset, length), size: () => source.size }, { parse: false });
+    await bag.open();
+    const conns = new Set([...bag.connections.values()].filter((c) => topics.includes(c.topic)).map((c) => c.conn));
+    const withInputs = bag.chunkInfos.filter((info) => info.connections.some((c) => conns.has(c.conn))).length;
+    return { chunks: bag.chunkInfos.length, withInputs };
+  } finally {
+    await source.close();
+  }
+}
+
+/** The figures of one run of the four passes. */
+interface RunFigures {
+  readonly diskNs: number;
+  readonly bareNs: number;
+  readonly bareCpuNs: number;
+  readonly bareInputsNs: number;
+  readonly bareInputsCpuNs: number;
+  readonly analyze: MemorySampledPass;
+}
+
+async function timedBare(path: string, topics?: readonly string[]): Promise<PassTime> {
+  return await timedPass(async () => await undecodedPass(path, topics));
+}
+
+async function analyzePass(path: string): Promise<MemorySampledPass> {
+  return await memorySampledInputsPass(async () => await openRecordingFile(path));
+}
+
+async function bagCase(): Promise<BenchmarkCase> {
+  const path = await syntheticBagPath();
+  const bytes = statSync(path).size;
+  const coverage = await chunkCoverage(path, SYNTHETIC_SYNC_TOPICS);
+  const probe = await analyzePass(path);
+  const done = new RunMedians<RunFigures>();
+  return {
+    n: probe.messages,
+    warmups: 0,
+    runs: 3,
+    async run(): Promise<RunResult> {
+      const diskNs = (await timedPass(async () => await diskPass(path))).ns;
+      // The reading passes take turns going first, so none always meets the page cache another
+      // left.
+      let bare: PassTime;
+      let inputs: PassTime;
+      let a: MemorySampledPass;
+      if (done.count % 2 === 0) {
+        bare = await timedBare(path);
+        inputs = await timedBare(path, SYNTHETIC_SYNC_TOPICS);
+        a = await analyzePass(path);
+      } else {
+        a = await analyzePass(path);
+        inputs = await timedBare(path, SYNTHETIC_SYNC_TOPICS);
+        bare = await timedBare(path);
+      }
+      done.add({ diskNs, bareNs: bare.ns, bareCpuNs: bare.cpuNs, bareInputsNs: inputs.ns, bareInputsCpuNs: inputs.cpuNs, analyze: a });
+      const analyzeNs = done.median((r) => r.analyze.ns);
+      return {
+        elapsedNs: a.ns,
+        cpuNs: a.cpuNs,
+        tuples: a.tuples,
+        outputHash: a.hash,
+        ok: memoryBounded(a, { flat: FLAT_GROWTH_LIMIT_MB, peak: PEAK_GROWTH_LIMIT_MB }),
+        extra: {
+          drops: a.drops,
+          fileMB: Math.round(bytes / 1e5) / 10,
+          chunks: coverage.chunks,
+          chunksWithInputs: coverage.withInputs,
+          diskMBps: mbps(bytes, done.median((r) => r.diskNs)),
+          bareMBps: mbps(bytes, done.median((r) => r.bareNs)),
+          bareInputsMBps: mbps(bytes, done.median((r) => r.bareInputsNs)),
+          analyzeMBps: mbps(bytes, analyzeNs),
+          inputMsgsPerSec: Math.round((a.messages * 1e9) / analyzeNs),
+          ratio: done.ratio((r) => r.analyze.ns / r.bareNs),
+          cpuRatio: done.ratio((r) => r.analyze.cpuNs / r.bareCpuNs),
+          ratioInputs: done.ratio((r) => r.analyze.ns / r.bareInputsNs),
+          cpuRatioInputs: done.ratio((r) => r.analyze.cpuNs / r.bareInputsCpuNs),
+          ...memoryGrowthFigures(done, (r) => r.analyze),
+        },
+      };
+    },
+  };
+}
+
+/** The benchmark (select it by name: `lockstep bench recording-bag-1gb`). */
+export const recordingBagScaleBenchmark: Benchmark = {
+  name: "recording-bag-1gb",
+  policy: "fkie/approximate-time",
+  description:
+    "analyze (sync only) over a ~1.1 GB synthetic ROS 1 bag vs bare read and the disk, with RSS, arrayBuffers and external growth (builds the bag once)",
+  standard: false,
+  defaultN: 0,
+  prepare: async () => await bagCase(),
+};
