@@ -33,14 +33,14 @@
 import { Bag } from "@foxglove/rosbag";
 import { statSync } from "node:fs";
 
-import type { Benchmark, BenchmarkCase, RunResult } from "./Benchmark";
+import type { Benchmark, BenchmarkCase } from "./Benchmark";
 import { benchSeconds, cachedBenchPath } from "./benchFiles";
 import { nowNs } from "./harness";
-import { memoryBounded, memoryGrowthFigures, memorySampledInputsPass, type Memory, type MemorySampledPass } from "./memoryGrowth";
-import { diskPass, mbps, RunMedians, timedPass, undecodedPass, type PassTime } from "./scaleRuns";
+import type { Memory } from "./memoryGrowth";
+import { memoryScaleCase } from "./memoryScaleCase";
 import { writeSyntheticBag } from "./syntheticBag";
 import { SYNTHETIC_SYNC_TOPICS } from "./syntheticRobot";
-import { FileByteSource, openRecordingFile } from "../src/recording/node";
+import { FileByteSource } from "../src/recording/node";
 
 /** Recorded seconds of the synthetic bag (about 10.7 MB per second: 103 s is 1.1 GB). */
 export const BAG_RECORDING_SECONDS = 103;
@@ -89,77 +89,16 @@ async function chunkCoverage(path: string, topics: readonly string[]): Promise<{
   }
 }
 
-/** The figures of one run of the four passes. */
-interface RunFigures {
-  readonly diskNs: number;
-  readonly bareNs: number;
-  readonly bareCpuNs: number;
-  readonly bareInputsNs: number;
-  readonly bareInputsCpuNs: number;
-  readonly analyze: MemorySampledPass;
-}
-
-async function timedBare(path: string, topics?: readonly string[]): Promise<PassTime> {
-  return await timedPass(async () => await undecodedPass(path, topics));
-}
-
-async function analyzePass(path: string): Promise<MemorySampledPass> {
-  return await memorySampledInputsPass(async () => await openRecordingFile(path));
-}
-
 async function bagCase(): Promise<BenchmarkCase> {
   const path = await syntheticBagPath();
-  const bytes = statSync(path).size;
   const coverage = await chunkCoverage(path, SYNTHETIC_SYNC_TOPICS);
-  const probe = await analyzePass(path);
-  const done = new RunMedians<RunFigures>();
-  return {
-    n: probe.messages,
-    warmups: 0,
-    runs: 3,
-    async run(): Promise<RunResult> {
-      const diskNs = (await timedPass(async () => await diskPass(path))).ns;
-      // The reading passes take turns going first, so none always meets the page cache another
-      // left.
-      let bare: PassTime;
-      let inputs: PassTime;
-      let a: MemorySampledPass;
-      if (done.count % 2 === 0) {
-        bare = await timedBare(path);
-        inputs = await timedBare(path, SYNTHETIC_SYNC_TOPICS);
-        a = await analyzePass(path);
-      } else {
-        a = await analyzePass(path);
-        inputs = await timedBare(path, SYNTHETIC_SYNC_TOPICS);
-        bare = await timedBare(path);
-      }
-      done.add({ diskNs, bareNs: bare.ns, bareCpuNs: bare.cpuNs, bareInputsNs: inputs.ns, bareInputsCpuNs: inputs.cpuNs, analyze: a });
-      const analyzeNs = done.median((r) => r.analyze.ns);
-      return {
-        elapsedNs: a.ns,
-        cpuNs: a.cpuNs,
-        tuples: a.tuples,
-        outputHash: a.hash,
-        ok: memoryBounded(a, { flat: FLAT_GROWTH_LIMIT_MB, peak: PEAK_GROWTH_LIMIT_MB }),
-        extra: {
-          drops: a.drops,
-          fileMB: Math.round(bytes / 1e5) / 10,
-          chunks: coverage.chunks,
-          chunksWithInputs: coverage.withInputs,
-          diskMBps: mbps(bytes, done.median((r) => r.diskNs)),
-          bareMBps: mbps(bytes, done.median((r) => r.bareNs)),
-          bareInputsMBps: mbps(bytes, done.median((r) => r.bareInputsNs)),
-          analyzeMBps: mbps(bytes, analyzeNs),
-          inputMsgsPerSec: Math.round((a.messages * 1e9) / analyzeNs),
-          ratio: done.ratio((r) => r.analyze.ns / r.bareNs),
-          cpuRatio: done.ratio((r) => r.analyze.cpuNs / r.bareCpuNs),
-          ratioInputs: done.ratio((r) => r.analyze.ns / r.bareInputsNs),
-          cpuRatioInputs: done.ratio((r) => r.analyze.cpuNs / r.bareInputsCpuNs),
-          ...memoryGrowthFigures(done, (r) => r.analyze),
-        },
-      };
-    },
-  };
+  return await memoryScaleCase({
+    path,
+    file: path,
+    bytes: statSync(path).size,
+    limits: { flat: FLAT_GROWTH_LIMIT_MB, peak: PEAK_GROWTH_LIMIT_MB },
+    facts: { chunks: coverage.chunks, chunksWithInputs: coverage.withInputs },
+  });
 }
 
 /** The benchmark (select it by name: `lockstep bench recording-bag-1gb`). */

@@ -37,14 +37,12 @@
 import { statSync } from "node:fs";
 import { join } from "node:path";
 
-import type { Benchmark, BenchmarkCase, RunResult } from "./Benchmark";
+import type { Benchmark, BenchmarkCase } from "./Benchmark";
 import { benchSeconds, cachedBenchPath } from "./benchFiles";
 import { nowNs } from "./harness";
-import { memoryBounded, memoryGrowthFigures, memorySampledInputsPass, type Memory, type MemorySampledPass } from "./memoryGrowth";
-import { diskPass, mbps, RunMedians, timedPass, undecodedPass, type PassTime } from "./scaleRuns";
-import { SYNTHETIC_SYNC_TOPICS } from "./syntheticRobot";
+import type { Memory } from "./memoryGrowth";
+import { memoryScaleCase } from "./memoryScaleCase";
 import { writeSyntheticRosbag2 } from "./syntheticRosbag2";
-import { openRecordingFile } from "../src/recording/node";
 
 /** Recorded seconds of the synthetic bag (about 10.7 MB of .db3 per second: 103 s is 1.1 GB). */
 export const DB3_RECORDING_SECONDS = 103;
@@ -66,72 +64,14 @@ export async function syntheticRosbag2Path(seconds = benchSeconds("LOCKSTEP_BENC
   return { folder, db3: join(folder, `${BAG_NAME}_0.db3`) };
 }
 
-/** The figures of one run of the three passes. */
-interface RunFigures {
-  readonly diskNs: number;
-  readonly bareNs: number;
-  readonly bareCpuNs: number;
-  readonly bareInputsNs: number;
-  readonly bareInputsCpuNs: number;
-  readonly analyze: MemorySampledPass;
-}
-
-async function timedBare(folder: string, topics?: readonly string[]): Promise<PassTime> {
-  return await timedPass(async () => await undecodedPass(folder, topics));
-}
-
-async function analyzePass(folder: string): Promise<MemorySampledPass> {
-  return await memorySampledInputsPass(async () => await openRecordingFile(folder));
-}
-
 async function db3Case(): Promise<BenchmarkCase> {
   const { folder, db3 } = await syntheticRosbag2Path();
-  const bytes = statSync(db3).size;
-  const probe = await analyzePass(folder);
-  const done = new RunMedians<RunFigures>();
-  return {
-    n: probe.messages,
-    warmups: 0,
-    runs: 3,
-    async run(): Promise<RunResult> {
-      const diskNs = (await timedPass(async () => await diskPass(db3))).ns;
-      // Bare and analyze take turns going first, so neither always meets the page cache the
-      // other left.
-      const bare = await timedBare(folder);
-      let inputs: PassTime;
-      let a: MemorySampledPass;
-      if (done.count % 2 === 0) {
-        inputs = await timedBare(folder, SYNTHETIC_SYNC_TOPICS);
-        a = await analyzePass(folder);
-      } else {
-        a = await analyzePass(folder);
-        inputs = await timedBare(folder, SYNTHETIC_SYNC_TOPICS);
-      }
-      done.add({ diskNs, bareNs: bare.ns, bareCpuNs: bare.cpuNs, bareInputsNs: inputs.ns, bareInputsCpuNs: inputs.cpuNs, analyze: a });
-      const analyzeNs = done.median((r) => r.analyze.ns);
-      return {
-        elapsedNs: a.ns,
-        cpuNs: a.cpuNs,
-        tuples: a.tuples,
-        outputHash: a.hash,
-        ok: memoryBounded(a, { flat: FLAT_GROWTH_LIMIT_MB, peak: PEAK_GROWTH_LIMIT_MB }),
-        extra: {
-          drops: a.drops,
-          fileMB: Math.round(bytes / 1e5) / 10,
-          diskMBps: mbps(bytes, done.median((r) => r.diskNs)),
-          bareMBps: mbps(bytes, done.median((r) => r.bareNs)),
-          bareInputsMBps: mbps(bytes, done.median((r) => r.bareInputsNs)),
-          analyzeMBps: mbps(bytes, analyzeNs),
-          inputMsgsPerSec: Math.round((a.messages * 1e9) / analyzeNs),
-          ratio: done.ratio((r) => r.analyze.ns / r.bareNs),
-          cpuRatio: done.ratio((r) => r.analyze.cpuNs / r.bareCpuNs),
-          ratioInputs: done.ratio((r) => r.analyze.ns / r.bareInputsNs),
-          cpuRatioInputs: done.ratio((r) => r.analyze.cpuNs / r.bareInputsCpuNs),
-          ...memoryGrowthFigures(done, (r) => r.analyze),
-        },
-      };
-    },
-  };
+  return await memoryScaleCase({
+    path: folder,
+    file: db3,
+    bytes: statSync(db3).size,
+    limits: { flat: FLAT_GROWTH_LIMIT_MB, peak: PEAK_GROWTH_LIMIT_MB },
+  });
 }
 
 /** The benchmark (select it by name: `lockstep bench recording-db3-1gb`). */
