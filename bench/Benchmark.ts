@@ -35,6 +35,23 @@ export interface BenchmarkCase {
   readonly runs?: number;
   /** One run: builds fresh state (untimed), times only the delivery loop. May be async. */
   run(): RunResult | Promise<RunResult>;
+  /**
+   * Called once after the measured runs, untimed: figures over all of them (their medians), and
+   * checks that would disturb the timed runs if made between them. A pass that forces garbage
+   * collections (to sample memory) is one: after a forced collection, V8 can go on collecting its
+   * old generation every few milliseconds for the rest of the process, which doubled the time of
+   * later passes reading a 1 GB recording. Its figures are reported after the median run's, and
+   * its `ok` joins the runs'.
+   */
+  finish?(): CaseSummary | Promise<CaseSummary>;
+}
+
+/** What `BenchmarkCase.finish` reports. */
+export interface CaseSummary {
+  /** Figures over all runs, reported after (and over) the median run's `extra`. */
+  readonly extra?: Readonly<Record<string, number | string | boolean>>;
+  /** False when a check failed; `lockstep bench` then exits 1. */
+  readonly ok?: boolean;
 }
 
 /** What one run reports. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 
-import type { Benchmark, RunResult } from "./Benchmark";
+import type { Benchmark, CaseSummary, RunResult } from "./Benchmark";
 import { runBenchmark } from "./harness";
 
 /** A benchmark whose runs report the given wall times (ns), each with its time as an extra figure. */
@@ -39,5 +39,44 @@ describe("runBenchmark", () => {
   it("is not ok when any run failed its check", async () => {
     expect((await runBenchmark(scripted([100, 200, 300], [true, false, true]))).ok).toBe(false);
     expect((await runBenchmark(scripted([100, 200, 300]))).ok).toBe(true);
+  });
+});
+
+describe("runBenchmark with a case's finish", () => {
+  /** A case that records what happened in order, and whose finish reports `summary`. */
+  function withFinish(summary: CaseSummary, log: string[]): Benchmark {
+    return {
+      ...scripted([100]),
+      prepare: (n) => {
+        let run = 0;
+        return {
+          n,
+          warmups: 1,
+          runs: 3,
+          run: (): RunResult => {
+            log.push(`run ${run++}`);
+            return { elapsedNs: 100, tuples: 1, outputHash: "0", extra: { shared: "run", perRun: run } };
+          },
+          finish: (): CaseSummary => {
+            log.push("finish");
+            return summary;
+          },
+        };
+      },
+    };
+  }
+
+  it("calls finish once, after the warm-ups and every measured run, and reports its figures over the runs'", async () => {
+    const log: string[] = [];
+    const report = await runBenchmark(withFinish({ extra: { shared: "finish", overAll: 7 } }, log));
+    expect(log).toEqual(["run 0", "run 1", "run 2", "run 3", "finish"]);
+    expect(report.shared).toBe("finish");
+    expect(report.overAll).toBe(7);
+    expect(report.perRun).toBe(3); // the median run's own figure stays
+    expect(report.ok).toBe(true);
+  });
+
+  it("is not ok when finish's check failed, though every run passed", async () => {
+    expect((await runBenchmark(withFinish({ ok: false }, []))).ok).toBe(false);
   });
 });

@@ -27,17 +27,20 @@ export function heapUsedMB(): number {
 }
 
 /**
- * Runs one benchmark: prepares it for `n` messages (its default when undefined), collects garbage
- * once, does the warm-up runs, then the measured runs back to back, and reports the median; the
- * heap figure is taken after a final full GC.
+ * Runs one benchmark: prepares it for `n` messages (its default when undefined), does the warm-up
+ * runs, then the measured runs back to back, then the case's `finish` (untimed), and reports the
+ * median; the heap figure is taken after a final full GC.
  *
- * No GC is forced between measured runs: a forced full GC shrinks V8's young generation, and the
- * next run then pays for regrowing it (measured: the W3 pipeline ran about 2× slower that way),
- * which a long-running pipeline never sees.
+ * No GC is forced before or between measured runs: a forced full GC shrinks V8's young
+ * generation, and the next run then pays for regrowing it (measured: the W3 pipeline ran about 2×
+ * slower that way), which a long-running pipeline never sees; and after one, V8 can keep
+ * collecting its old generation every few milliseconds (reading a 1 GB bag: from 0.5–0.7 s a
+ * pass to 1.0–1.3 s, a few passes after a single forced collection, on 2026-12-05).
  *
  * The report's extra figures are those of the median run (the middle one by wall time; of an even
  * number, the faster of the middle two), so that a figure derived from the run's time, such as
- * the fusion benchmarks' `realTimeFactor`, is the median's too. `ok` is false when any run failed.
+ * the fusion benchmarks' `realTimeFactor`, is the median's too, followed by `finish`'s. `ok` is
+ * false when any run or `finish` failed.
  *
  * Throws when two runs disagree on `tuples` or `outputHash` (the benchmarked code is not
  * deterministic, which is a bug).
@@ -56,7 +59,9 @@ export async function runBenchmark(benchmark: Benchmark, n?: number): Promise<Be
       );
     }
   };
-  collectGarbage();
+  // No forced collection before the runs: each benchmark starts in a fresh process, and after a
+  // forced collection V8 can keep collecting its old generation every few milliseconds (see
+  // BenchmarkCase.finish).
   for (let i = 0; i < warmups; i++) {
     check(await prepared.run());
   }
@@ -70,12 +75,14 @@ export async function runBenchmark(benchmark: Benchmark, n?: number): Promise<Be
       cpuTimes.push(r.cpuNs);
     }
   }
+  const summary = await prepared.finish?.();
   collectGarbage();
   const heapMB = heapUsedMB();
   const median = medianOf(results.map((r) => r.elapsedNs));
   const result = [...results].sort((a, b) => a.elapsedNs - b.elapsedNs)[(runs - 1) >> 1]!;
   return {
     ...result.extra,
+    ...summary?.extra,
     name: benchmark.name,
     policy: benchmark.policy,
     n: prepared.n,
@@ -88,7 +95,7 @@ export async function runBenchmark(benchmark: Benchmark, n?: number): Promise<Be
     outputHash: result.outputHash,
     heapMB,
     runs,
-    ok: results.every((r) => r.ok ?? true),
+    ok: results.every((r) => r.ok ?? true) && (summary?.ok ?? true),
   };
 }
 

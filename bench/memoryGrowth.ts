@@ -10,7 +10,7 @@
  */
 
 import { collectGarbage } from "./harness";
-import { timedInputsPass, type InputsPass, type RunMedians } from "./scaleRuns";
+import { timedInputsPass, type InputsPass } from "./scaleRuns";
 import { SYNTHETIC_SYNC_TOPICS } from "./syntheticRobot";
 import type { Recording } from "../src/recording";
 
@@ -114,15 +114,12 @@ export function memoryBounded(pass: MemorySampledPass, limits: { readonly flat: 
   return MEMORY_MEASURES.every((k) => pass.growthMB[k] <= limits.flat[k] && pass.peakGrowthMB[k] <= limits.peak[k]);
 }
 
-/**
- * The report's memory figures, medians over `runs`: per measure, in `MEMORY_MEASURES` order,
- * `peak<Measure>GrowthMB` then `<measure>GrowthMB`.
- */
-export function memoryGrowthFigures<T>(runs: RunMedians<T>, passOf: (run: T) => MemorySampledPass): Record<string, number> {
+/** The report's memory figures of `pass`: per measure, in `MEMORY_MEASURES` order, `peak<Measure>GrowthMB` then `<measure>GrowthMB`. */
+export function memoryFigures(pass: MemorySampledPass): Record<string, number> {
   return Object.fromEntries(
     MEMORY_MEASURES.flatMap((k) => [
-      [`peak${k[0]!.toUpperCase()}${k.slice(1)}GrowthMB`, roundMB(runs.median((r) => passOf(r).peakGrowthMB[k]))],
-      [`${k}GrowthMB`, roundMB(runs.median((r) => passOf(r).growthMB[k]))],
+      [`peak${k[0]!.toUpperCase()}${k.slice(1)}GrowthMB`, pass.peakGrowthMB[k]],
+      [`${k}GrowthMB`, pass.growthMB[k]],
     ]),
   );
 }
