@@ -4,7 +4,9 @@ import type { ByteSource } from "./ByteSource";
 import { mergeChunks, ScanMerge, timeLess } from "./ChunkMerge";
 import { DamageLog } from "./DamageLog";
 import { RecordingError, errorText, reasonOf } from "./RecordingError";
+import { planChunkSpans, type ChunkSpanTuning } from "./bagChunkSpans";
 import { checkChunkInfos, checkIndexLayout } from "./bagIndexChecks";
+import { indexDataReadSize, parseIndexDataRecords } from "./bagIndexData";
 import {
   FIRST_RECORD,
   MAGIC,
@@ -47,6 +49,20 @@ import type {
   RecordingChannel,
   RecordingInfo,
 } from "./types";
+
+/** A chunk as the bag's index describes it. */
+type ChunkInfo = Bag["chunkInfos"][number];
+
+/**
+ * How the indexed reader reads uncompressed chunks, for tests that compare its two ways of
+ * reading them; not for hosts. @internal
+ */
+export interface BagChunkReads {
+  /** Read every chunk whole, never only the spans its index data names. */
+  readonly whole?: boolean;
+  /** How spans are planned (`planChunkSpans`). */
+  readonly spans?: ChunkSpanTuning;
+}
 
 /** One message of a chunk: connection id, receive time, serialized bytes. */
 interface RawMessage {
@@ -116,6 +132,8 @@ export class BagRecording implements Recording {
   readonly #indexDamage: IndexDamage | undefined;
   /** Where bytes that are not part of the bag start after its index (undefined: the file ends there). */
   readonly #appendedAt: number | undefined;
+  /** See `BagChunkReads`. */
+  #chunkReads: BagChunkReads = {};
 
   private constructor(
     source: ByteSource,
@@ -145,7 +163,11 @@ export class BagRecording implements Recording {
    * than `options.maxChunkBytes`, which is not read. `decompressors` should be bounded by the
    * same limit (`loadDecompressors(options)`).
    */
-  public static async open(source: ByteSource, decompressors: Decompressors, options: OpenOptions = {}): Promise<BagRecording> {
+  public static async open(
+    source: ByteSource,
+    decompressors: Decompressors,
+    options: OpenOptions & { readonly chunkReads?: BagChunkReads } = {},
+  ): Promise<BagRecording> {
     const limit = options.maxChunkBytes ?? DEFAULT_MAX_CHUNK_BYTES;
     if (source.size < FIRST_RECORD || textDecoder.decode(await source.read(0, FIRST_RECORD)) !== MAGIC) {
       throw new RecordingError(0, 'not a ROS bag 2.0 (the file does not start with "#ROSBAG V2.0")');
@@ -183,7 +205,9 @@ export class BagRecording implements Recording {
         await bag.open();
         await checkChunkInfos(bag, source, indexPos);
         const appendedAt = indexEnd < source.size ? indexEnd : undefined;
-        return new BagRecording(source, bag, decompressors, limit, indexedInfo(bag, source.size), undefined, undefined, undefined, appendedAt);
+        const recording = new BagRecording(source, bag, decompressors, limit, indexedInfo(bag, source.size), undefined, undefined, undefined, appendedAt);
+        recording.#chunkReads = options.chunkReads ?? {};
+        return recording;
       } catch (err) {
         if (err instanceof ReadLimitError) {
           // Too large to read, not damaged: named, and the file is read sequentially.
@@ -203,6 +227,15 @@ export class BagRecording implements Recording {
     return this.#bag ? this.#indexed(this.#bag, options) : this.#scan(options);
   }
 
+  /**
+   * Reads the chunks that hold wanted connections. An uncompressed chunk that also holds others is
+   * read in the spans its index data records name (`#sparseChunk`) when they add up; else, and for
+   * any other chunk, whole. The chunk-level checks over its records (message records naming a
+   * connection the index does not have, impossible receive times) see only what is read: a sparse
+   * read meets the wanted records only, and leaves a chunk to the whole read whenever a record it
+   * meets, or an index entry, has an impossible time, so such a wanted record is reported as ever.
+   * Chunks that hold no wanted connection are not read, nor checked, at all.
+   */
   async *#indexed(bag: Bag, options: ReadOptions): AsyncIterableIterator<RecordedMessage> {
     const topics = options.topics ? new Set(options.topics) : undefined;
     const decode = options.decode === false ? "raw" : "decode";
@@ -218,6 +251,9 @@ export class BagRecording implements Recording {
       .map((info) => ({ startTime: info.startTime, offset: info.chunkPosition, info }));
     const indexPos = bag.header?.indexPosition ?? this.#source.size;
     const total = this.#source.size;
+    // What follows a chunk up to the next chunk in the file (or the index) is its index data.
+    const positions = [...new Set(bag.chunkInfos.map((c) => c.chunkPosition))].sort((a, b) => a - b);
+    const nextInFile = new Map(positions.map((p, i) => [p, positions[i + 1] ?? indexPos]));
     const damage = new DamageLog(options.onDamage);
     let bytesRead = 0;
     const load = async (chunk: (typeof chunks)[number]): Promise<RawMessage[]> => {
@@ -251,8 +287,8 @@ export class BagRecording implements Recording {
         if (record.op !== OP_CHUNK) {
           throw new RecordingError(offset, `the index points to a chunk here but the record is op ${record.op}`);
         }
-        const data = await this.#chunkData(record, offset);
-        result = parseChunkRecords(data, offset, wanted, topics, allConnections);
+        const sparse = await this.#sparseChunk(record, offset, info, nextInFile.get(offset) ?? indexPos, { wanted, topics, defined: allConnections });
+        result = sparse ?? parseChunkRecords(await this.#chunkData(record, offset), offset, wanted, topics, allConnections);
       } catch (err) {
         damage.add(offset, `the chunk is unreadable: ${reasonOf(err)}`, lostOf([]));
         result = { messages: [], problem: undefined, undefinedConnections: 0, firsts: new Map() };
@@ -297,6 +333,65 @@ export class BagRecording implements Recording {
       damage.add(at, `${total - at} bytes after the bag's index, which ends at byte ${at}, are not part of the bag (appended data?); they were ignored`);
     }
     damage.finish();
+  }
+
+  /**
+   * The records of the uncompressed chunk `record` at `pos` that hold wanted messages, read in the
+   * spans `planChunkSpans` makes of its index data records (read at once, up to `next`, where the
+   * next chunk or the index starts), as the whole chunk's parse would give them; undefined when the
+   * chunk is to be read whole: it is compressed, over the read limit, holds only wanted
+   * connections, or its index data does not add up, or a record read is not the one its index
+   * entry names (offset, connection, receive time) or does not parse, or a read fails. Memory
+   * holds one span at a time, never more than the chunk's data.
+   */
+  async #sparseChunk(
+    record: RecordHeader,
+    pos: number,
+    info: ChunkInfo,
+    next: number,
+    read: { wanted: Map<number, ChannelEntry>; topics: Set<string> | undefined; defined: Set<number> },
+  ): Promise<ChunkRecords | undefined> {
+    const { wanted, topics, defined } = read;
+    const wantedHere = new Set(info.connections.filter((c) => wanted.has(c.conn)).map((c) => c.conn));
+    const compression = textDecoder.decode(record.fields.get("compression") ?? new Uint8Array());
+    if (this.#chunkReads.whole === true || compression !== "none" || record.dataLength > this.#maxChunkBytes || wantedHere.size === info.connections.length) {
+      return undefined;
+    }
+    try {
+      u32(record.fields.get("size"), "size", pos);
+      const indexSize = indexDataReadSize(info.connections, next - record.end);
+      if (indexSize > this.#maxChunkBytes) {
+        return undefined;
+      }
+      const indexes = parseIndexDataRecords(await this.#source.read(record.end, indexSize), info.connections.length);
+      const layout = { dataOffset: record.dataOffset, dataLength: record.dataLength };
+      const spans = indexes && planChunkSpans(layout, indexes, info.connections, wantedHere, this.#chunkReads.spans);
+      if (!spans) {
+        return undefined;
+      }
+      const messages: RawMessage[] = [];
+      for (const span of spans) {
+        const met: { at: number; conn: number; time: RecordTime }[] = [];
+        const visit = (at: number, conn: number, time: RecordTime): void => {
+          met.push({ at, conn, time });
+        };
+        const bytes = await this.#source.read(span.start, span.end - span.start);
+        const part = parseChunkRecords(bytes, pos, wanted, topics, defined, { start: span.startInChunk, visit });
+        const belied = met.length !== span.records.length || met.some(({ at, conn, time }, i) => {
+          const entry = span.records[i]!;
+          return entry.offset !== at || entry.conn !== conn || entry.time.sec !== time.sec || entry.time.nsec !== time.nsec;
+        });
+        if (belied || part.problem != undefined || part.undefinedConnections > 0) {
+          return undefined;
+        }
+        for (const m of part.messages) {
+          messages.push(m);
+        }
+      }
+      return { messages, problem: undefined, undefinedConnections: 0, firsts: new Map() };
+    } catch {
+      return undefined;
+    }
   }
 
   /**
@@ -619,9 +714,18 @@ export interface ChunkRecords {
   firsts: Map<number, { time: RecordTime; offset: number }>;
 }
 
+/** A walk of part of a chunk's data: where the part starts in it, and who sees each message record. */
+interface ChunkWalk {
+  /** Where `data` starts in the decompressed chunk: offsets named and visited are the chunk's. */
+  readonly start: number;
+  /** Called with every message record's offset in the chunk, connection and receive time. */
+  readonly visit: (at: number, conn: number, time: RecordTime) => void;
+}
+
 /**
  * Parses the records inside a decompressed chunk: the wanted messages in chunk order. A corrupt
  * record ends the chunk there: what came before it is kept and `problem` says where it broke.
+ * With `walk`, `data` is a part of the chunk that starts and ends at record boundaries.
  */
 function parseChunkRecords(
   data: Uint8Array,
@@ -629,16 +733,18 @@ function parseChunkRecords(
   connections: Map<number, ChannelEntry>,
   topics: Set<string> | undefined,
   defined: Set<number>,
+  walk?: ChunkWalk,
 ): ChunkRecords {
   const out: RawMessage[] = [];
   const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
+  const base = walk?.start ?? 0;
   let at = 0;
   let badTimes = 0;
   let undefinedConnections = 0;
   const firsts = new Map<number, { time: RecordTime; offset: number }>();
   const corrupt = (what: string): ChunkRecords => ({
     messages: out,
-    problem: `chunk data is corrupt: ${what} at byte ${at} of the decompressed chunk (its later records are lost)`,
+    problem: `chunk data is corrupt: ${what} at byte ${base + at} of the decompressed chunk (its later records are lost)`,
     undefinedConnections,
     firsts,
   });
@@ -679,8 +785,9 @@ function parseChunkRecords(
       const tv = new DataView(time.buffer, time.byteOffset, 8);
       const stamp = { sec: tv.getUint32(0, true), nsec: tv.getUint32(4, true) };
       if (!firsts.has(conn)) {
-        firsts.set(conn, { time: stamp, offset: at });
+        firsts.set(conn, { time: stamp, offset: base + at });
       }
+      walk?.visit(base + at, conn, stamp);
       if (stamp.nsec >= 1_000_000_000) {
         // The record is intact but its receive time is not a time: it cannot be ordered.
         badTimes += 1;
