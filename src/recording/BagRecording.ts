@@ -4,7 +4,7 @@ import type { ByteSource } from "./ByteSource";
 import { mergeChunks, ScanMerge, timeLess } from "./ChunkMerge";
 import { DamageLog } from "./DamageLog";
 import { RecordingError, errorText, reasonOf } from "./RecordingError";
-import { planChunkSpans, type ChunkSpanTuning } from "./bagChunkSpans";
+import { planChunkSpans, sparseReadWorthTrying, type ChunkSpanTuning } from "./bagChunkSpans";
 import { checkChunkInfos, checkIndexLayout } from "./bagIndexChecks";
 import { indexDataReadSize, parseIndexDataRecords } from "./bagIndexData";
 import {
@@ -340,9 +340,10 @@ export class BagRecording implements Recording {
    * spans `planChunkSpans` makes of its index data records (read at once, up to `next`, where the
    * next chunk or the index starts), as the whole chunk's parse would give them; undefined when the
    * chunk is to be read whole: it is compressed, over the read limit, holds only wanted
-   * connections, or its index data does not add up, or a record read is not the one its index
-   * entry names (offset, connection, receive time) or does not parse, or a read fails. Memory
-   * holds one span at a time, never more than the chunk's data.
+   * connections, is too small to gain (`sparseReadWorthTrying`), or its index data does not add
+   * up, or a record read is not the one its index entry names (offset, connection, receive time)
+   * or does not parse, or a read fails. Memory holds one span at a time, never more than the
+   * chunk's data.
    */
   async #sparseChunk(
     record: RecordHeader,
@@ -354,7 +355,13 @@ export class BagRecording implements Recording {
     const { wanted, topics, defined } = read;
     const wantedHere = new Set(info.connections.filter((c) => wanted.has(c.conn)).map((c) => c.conn));
     const compression = textDecoder.decode(record.fields.get("compression") ?? new Uint8Array());
-    if (this.#chunkReads.whole === true || compression !== "none" || record.dataLength > this.#maxChunkBytes || wantedHere.size === info.connections.length) {
+    if (
+      this.#chunkReads.whole === true ||
+      compression !== "none" ||
+      record.dataLength > this.#maxChunkBytes ||
+      wantedHere.size === info.connections.length ||
+      !sparseReadWorthTrying(record.dataLength, this.#chunkReads.spans)
+    ) {
       return undefined;
     }
     try {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 
-import { planChunkSpans, type ChunkConnectionIndex } from "./bagChunkSpans";
+import { SPAN_MERGE_GAP, planChunkSpans, sparseReadWorthTrying, type ChunkConnectionIndex } from "./bagChunkSpans";
 
 /** A chunk whose data is 10 000 bytes at file offset 1000. */
 const LAYOUT = { dataOffset: 1000, dataLength: 10_000 };
@@ -96,5 +96,14 @@ describe("planChunkSpans", () => {
   it("an entry whose receive time is not a time: read the whole chunk, which reports it", () => {
     const bad: ChunkConnectionIndex = { conn: 1, entries: [{ time: { sec: 1, nsec: 1_000_000_000 }, offset: 200 }] };
     expect(plan([index(0, [100]), bad], [0])).toBeUndefined();
+  });
+});
+
+describe("sparseReadWorthTrying", () => {
+  it("from two merge gaps of data on", () => {
+    expect(sparseReadWorthTrying(2 * SPAN_MERGE_GAP - 1)).toBe(false);
+    expect(sparseReadWorthTrying(2 * SPAN_MERGE_GAP)).toBe(true);
+    expect(sparseReadWorthTrying(2047, { mergeGap: 1024 })).toBe(false);
+    expect(sparseReadWorthTrying(0, { mergeGap: 0 })).toBe(true);
   });
 });

@@ -53,6 +53,15 @@ export const SPAN_MERGE_GAP = 64 * 1024;
 export const SPARSE_MAX_SHARE = 0.5;
 
 /**
+ * Whether a chunk whose data is `dataLength` bytes is worth reading its index data for: not when
+ * it is smaller than two merge gaps, where the reads of its index data and spans would cost more
+ * than the bytes they could save (a read costs more than a merge gap's bytes).
+ */
+export function sparseReadWorthTrying(dataLength: number, tuning: ChunkSpanTuning = {}): boolean {
+  return dataLength >= 2 * (tuning.mergeGap ?? SPAN_MERGE_GAP);
+}
+
+/**
  * The spans of the file to read for the message records of the `wanted` connections in a chunk
  * whose data lies at `layout`, from its index data records `indexes`, given the counts its chunk
  * info states (`counts`). Each wanted record's span runs from its offset to the next indexed
