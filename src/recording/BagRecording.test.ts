@@ -570,3 +570,25 @@ describe("a bag read without an index whose chunk's data length is damaged", () 
     expect(delivered(got)).toEqual(written(MESSAGES.map((_, i) => i)));
   });
 });
+
+describe("reading a bag's chunks", () => {
+  it("costs two reads a chunk: its record header (one read holds it) and its data", async () => {
+    const { bytes, chunks } = writeBag(CONNECTIONS, MESSAGES);
+    const file = new ArrayByteSource(bytes);
+    let reads = 0;
+    const counted = {
+      size: file.size,
+      read: async (offset: number, length: number): Promise<Uint8Array> => {
+        reads++;
+        return await file.read(offset, length);
+      },
+    };
+    const recording = await openRecording(counted);
+    reads = 0;
+    const { messages, error } = await drain(recording);
+    expect(error).toBeUndefined();
+    expect(messages).toHaveLength(MESSAGES.length);
+    expect(chunks.length).toBe(4);
+    expect(reads).toBe(2 * chunks.length);
+  });
+});

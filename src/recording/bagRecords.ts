@@ -47,6 +47,8 @@ export const INDEX_ENTRY = 12;
 
 /** Sanity bound on one record header: real ones are a few hundred bytes. */
 const MAX_RECORD_HEADER = 1 << 20;
+/** Bytes read at a record's start: its header length, and usually its whole header and data length. */
+const HEADER_READ = 512;
 
 /** Decodes header field names and text values (UTF-8). */
 export const textDecoder = new TextDecoder();
@@ -136,8 +138,10 @@ export async function readHeaderOfCut(source: ByteSource, pos: number, indexPos?
   if (pos + 4 > size) {
     throw truncated("a record starts here");
   }
-  const lenBytes = await source.read(pos, 4);
-  const headerLength = new DataView(lenBytes.buffer, lenBytes.byteOffset, 4).getUint32(0, true);
+  // One read usually holds the header too (a chunk's takes about 50 bytes): a reader of a large
+  // bag reads one record header per chunk, and each read costs far more than its bytes.
+  const head = await source.read(pos, Math.min(size - pos, HEADER_READ));
+  const headerLength = new DataView(head.buffer, head.byteOffset, 4).getUint32(0, true);
   const afterLength = size - pos - 4;
   if (headerLength < 4) {
     throw new RecordingError(pos, `record header length ${headerLength} is impossible: a header holds at least its "op" field (corrupt data)`);
@@ -149,7 +153,7 @@ export async function readHeaderOfCut(source: ByteSource, pos: number, indexPos?
   if (pos + 8 + headerLength > size) {
     throw truncated(`the record header here needs ${headerLength + 8} bytes`);
   }
-  const bytes = await source.read(pos + 4, headerLength + 4);
+  const bytes = 8 + headerLength <= head.byteLength ? head.subarray(4, 8 + headerLength) : await source.read(pos + 4, headerLength + 4);
   const fields = parseFields(bytes.subarray(0, headerLength), pos);
   const dataLength = new DataView(bytes.buffer, bytes.byteOffset + headerLength, 4).getUint32(0, true);
   const opField = fields.get("op");
