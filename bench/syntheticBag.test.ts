@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
+import { expectRobotMessages } from "./expectRobotMessages";
 import { writeSyntheticBag, type SyntheticBagSummary } from "./syntheticBag";
 import { syntheticDefinition, syntheticMessages, syntheticTopics, type SyntheticRobotOptions, type SyntheticType } from "./syntheticRobot";
 import { recordingFacts } from "../src/recording";
@@ -35,14 +36,6 @@ const COUNTS = {
   "/diagnostics/1": 20,
   "/diagnostics/2": 20,
 };
-
-interface Stamped {
-  header: { seq: number; stamp: { sec: number; nsec: number }; frame_id: string };
-}
-
-function ns(t: { sec: number; nsec: number }): bigint {
-  return BigInt(t.sec) * 1_000_000_000n + BigInt(t.nsec);
-}
 
 /** The length of a header field or of a connection record's data field, from the format: `<u32 length>name=value`. */
 function fieldLength(name: string, valueBytes: number): number {
@@ -153,45 +146,10 @@ describe("synthetic ROS 1 bag", () => {
       expect(recording.info.indexed).toBe(true);
       expect(Object.fromEntries(recording.info.messageCounts!)).toEqual(COUNTS);
 
-      const schedule = syntheticMessages(OPTIONS);
-      let checkedStamps = 0;
-      let checkedImu = false;
-      let clouds = 0;
-      for await (const m of recording.messages()) {
-        const step = schedule.next();
-        if (step.done === true) {
-          throw new Error(`the bag has more messages than the schedule (${m.topic} at ${ns(m.receiveTime)})`);
-        }
-        const expected = step.value;
-        expect([m.topic, ns(m.receiveTime)]).toEqual([expected.topic.topic, expected.logNs]);
-        expect(m.decodeError).toBeUndefined();
-        if (expected.sequence % 7 === 3 && expected.topic.latencyNs > 0) {
-          const { seq, stamp, frame_id } = (m.message as Stamped).header;
-          expect([seq, ns(stamp), frame_id]).toEqual([expected.sequence, expected.stampNs, expected.topic.topic.slice(1).replace(/\//g, "_")]);
-          checkedStamps++;
-        }
-        if (m.topic === "/imu/data" && expected.sequence === 5) {
-          const written = expected.message as Record<string, unknown>;
-          const read = m.message as Record<string, unknown>;
-          for (const field of ["orientation", "angular_velocity", "linear_acceleration"]) {
-            expect(read[field]).toEqual(written[field]);
-          }
-          for (const field of ["orientation_covariance", "angular_velocity_covariance", "linear_acceleration_covariance"]) {
-            expect(Array.from(read[field] as Float64Array)).toEqual(written[field]);
-          }
-          checkedImu = true;
-        }
-        if (m.topic === "/lidar/points") {
-          const cloud = m.message as { width: number; data: Uint8Array };
-          expect(cloud.width).toBe(CLOUD_POINTS);
-          expect(Buffer.from(cloud.data).equals(Buffer.from(expected.cloud ?? []))).toBe(true);
-          clouds++;
-        }
-      }
-      expect(schedule.next().done).toBe(true);
-      expect(checkedStamps).toBeGreaterThan(100);
-      expect(checkedImu).toBe(true);
-      expect(clouds).toBe(20);
+      const checked = await expectRobotMessages(recording, OPTIONS, "ros1");
+      expect(checked.stamps).toBeGreaterThan(100);
+      expect(checked.imu).toBe(true);
+      expect(checked.clouds).toBe(20);
 
       const facts = await recordingFacts(recording);
       expect(facts).toMatchObject({ format: "ros1bag", indexed: true, indexProblem: undefined, damages: [], sizeInBytes: summary.bytes });

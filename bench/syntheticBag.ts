@@ -27,6 +27,7 @@ import {
   syntheticTopics,
   type SyntheticRobotOptions,
   type SyntheticType,
+  type SyntheticWriteSummary,
 } from "./syntheticRobot";
 import {
   BAG_MAGIC,
@@ -49,14 +50,8 @@ export const ROSBAG_CHUNK_THRESHOLD = 768 * 1024;
 /** Parameters of a synthetic bag (each second holds about 10.7 MB). */
 export type SyntheticBagOptions = SyntheticRobotOptions;
 
-/** What was written. */
-export interface SyntheticBagSummary {
-  readonly path: string;
-  /** Size of the file. */
-  readonly bytes: number;
-  readonly messages: number;
-  /** Messages per topic. */
-  readonly counts: Readonly<Record<string, number>>;
+/** What was written, and how many chunks. */
+export interface SyntheticBagSummary extends SyntheticWriteSummary {
   readonly chunks: number;
 }
 

@@ -16,6 +16,7 @@ import {
   syntheticTopics,
   type SyntheticRobotOptions,
   type SyntheticType,
+  type SyntheticWriteSummary,
 } from "./syntheticRobot";
 import { FileWritable } from "../src/recording/node";
 
@@ -25,13 +26,7 @@ export { SYNTHETIC_CONFIG_TEXT, SYNTHETIC_SYNC_TOPICS } from "./syntheticRobot";
 export type SyntheticRecordingOptions = SyntheticRobotOptions;
 
 /** What was written. */
-export interface SyntheticRecordingSummary {
-  readonly path: string;
-  readonly bytes: number;
-  readonly messages: number;
-  /** Messages per topic. */
-  readonly counts: Readonly<Record<string, number>>;
-}
+export type SyntheticRecordingSummary = SyntheticWriteSummary;
 
 /** Writes the recording to `path` (overwriting it). */
 export async function writeSyntheticRecording(

@@ -28,6 +28,17 @@ export interface SyntheticRobotOptions {
   readonly diagnosticTopics?: number;
 }
 
+/** What a writer of the robot's recording wrote (each format's summary adds its own facts). */
+export interface SyntheticWriteSummary {
+  /** What was written: the file, or the bag folder. */
+  readonly path: string;
+  /** Size of the file that holds the messages. */
+  readonly bytes: number;
+  readonly messages: number;
+  /** Messages per topic. */
+  readonly counts: Readonly<Record<string, number>>;
+}
+
 /** The synchronized topics, in config order. */
 export const SYNTHETIC_SYNC_TOPICS = ["/imu/data", "/cmd_vel_stamped", "/gps/point"] as const;
 

@@ -20,6 +20,7 @@ import {
   syntheticTopics,
   type SyntheticRobotOptions,
   type SyntheticType,
+  type SyntheticWriteSummary,
 } from "./syntheticRobot";
 import { loadSqlJsNode } from "../src/recording/node";
 
@@ -29,17 +30,10 @@ export interface SyntheticRosbag2Options extends SyntheticRobotOptions {
   readonly name?: string;
 }
 
-/** What was written. */
-export interface SyntheticRosbag2Summary {
-  /** The bag folder. */
-  readonly path: string;
-  /** Its storage file. */
+/** What was written (`path` is the bag folder, `bytes` its storage file's size), and that file. */
+export interface SyntheticRosbag2Summary extends SyntheticWriteSummary {
+  /** The storage file. */
   readonly db3Path: string;
-  /** Size of the storage file. */
-  readonly bytes: number;
-  readonly messages: number;
-  /** Messages per topic. */
-  readonly counts: Readonly<Record<string, number>>;
 }
 
 /** The bag's `rosbag2_bagfile_information` version (Humble's). */

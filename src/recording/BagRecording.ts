@@ -354,7 +354,7 @@ export class BagRecording implements Recording {
   ): Promise<ChunkRecords | undefined> {
     const { wanted, topics, defined } = read;
     const wantedHere = new Set(info.connections.filter((c) => wanted.has(c.conn)).map((c) => c.conn));
-    const compression = textDecoder.decode(record.fields.get("compression") ?? new Uint8Array());
+    const compression = chunkCompression(record);
     if (
       this.#chunkReads.whole === true ||
       compression !== "none" ||
@@ -406,7 +406,7 @@ export class BagRecording implements Recording {
    * decompress into by the decompressors' limit.
    */
   async #chunkData(record: RecordHeader, pos: number): Promise<Uint8Array> {
-    const compression = textDecoder.decode(record.fields.get("compression") ?? new Uint8Array());
+    const compression = chunkCompression(record);
     const size = u32(record.fields.get("size"), "size", pos);
     if (compression === "none") {
       return await readRecordData(this.#source, record, pos, "chunk", this.#maxChunkBytes);
@@ -663,6 +663,11 @@ function indexedInfo(bag: Bag, size: number): RecordingInfo {
     indexProblem: undefined,
     sizeInBytes: size,
   };
+}
+
+/** A chunk record's `compression` field ("none", "bz2", "lz4"; empty when missing). */
+function chunkCompression(record: RecordHeader): string {
+  return textDecoder.decode(record.fields.get("compression") ?? new Uint8Array());
 }
 
 function toMessage(raw: RawMessage, entry: ChannelEntry, decode: "raw" | "decode", chunkOffset: number): RecordedMessage {
