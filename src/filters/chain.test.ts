@@ -127,6 +127,31 @@ describe("chain and the graph core", () => {
     expect(after.got).toEqual([]);
   });
 
+  it("a source's only sink: its exception releases the guard, and a sink it connects gets only later data", () => {
+    const src = new UserSource<[number]>();
+    const added = new Recorder<[number]>();
+    let calls = 0;
+    const only = new SimpleUserFilter<[number]>((x) => {
+      calls++;
+      if (x === 1) {
+        throw new Error("boom");
+      }
+      if (x === 2) {
+        src.connectToSink(added);
+      }
+      return true;
+    });
+    src.connectToSink(only);
+    expect(() => {
+      src.push(1);
+    }).toThrow("boom");
+    src.push(2); // the guard was released: no FilterCycleError
+    expect(added.got).toEqual([]); // connected during the send of 2
+    src.push(3);
+    expect(calls).toBe(3);
+    expect(added.got).toEqual([[3]]);
+  });
+
   it("disconnect cuts both sides; disconnectFromAllSinks/Sources one side; idempotent", () => {
     const src = new UserSource<[number]>();
     const a = new AddOne();
