@@ -3,6 +3,7 @@ import { Bag } from "@foxglove/rosbag";
 import type { ByteSource } from "./ByteSource";
 import { mergeChunks, ScanMerge, timeLess } from "./ChunkMerge";
 import { DamageLog } from "./DamageLog";
+import { EagerByteSource } from "./EagerByteSource";
 import { RecordingError, errorText, reasonOf } from "./RecordingError";
 import { planChunkSpans, sparseReadWorthTrying, type ChunkSpanTuning } from "./bagChunkSpans";
 import { checkChunkInfos, checkIndexLayout } from "./bagIndexChecks";
@@ -164,10 +165,13 @@ export class BagRecording implements Recording {
    * same limit (`loadDecompressors(options)`).
    */
   public static async open(
-    source: ByteSource,
+    given: ByteSource,
     decompressors: Decompressors,
     options: OpenOptions & { readonly chunkReads?: BagChunkReads } = {},
   ): Promise<BagRecording> {
+    // A pass reads a few small ranges per chunk (record header, index data, spans): read
+    // synchronously where the host can, each costs its bytes, not a thread-pool round trip.
+    const source = new EagerByteSource(given);
     const limit = options.maxChunkBytes ?? DEFAULT_MAX_CHUNK_BYTES;
     if (source.size < FIRST_RECORD || textDecoder.decode(await source.read(0, FIRST_RECORD)) !== MAGIC) {
       throw new RecordingError(0, 'not a ROS bag 2.0 (the file does not start with "#ROSBAG V2.0")');
