@@ -57,10 +57,13 @@ describe("lockstep analyze and the young generation", () => {
     policy: { type: "fkie/approximate-time" },
   });
   // A preload (through NODE_OPTIONS, so every Node of the run loads it) prints each process's pid
-  // and Node arguments.
+  // and Node arguments; worker threads (which decompress chunks) load it too, and print nothing.
   const dir = mkdtempSync(join(tmpdir(), "lockstep-young-"));
   const preload = join(dir, "argv.cjs");
-  writeFileSync(preload, 'process.stderr.write(`node ${process.pid}: ${JSON.stringify(process.execArgv)}\\n`);\n');
+  writeFileSync(
+    preload,
+    'if (require("node:worker_threads").isMainThread) process.stderr.write(`node ${process.pid}: ${JSON.stringify(process.execArgv)}\\n`);\n',
+  );
   const env = { ...process.env, NODE_OPTIONS: `--require ${preload}`, [SEMI_SPACE_VARIABLE]: "" };
   afterAll(() => {
     rmSync(dir, { recursive: true, force: true });

@@ -2,9 +2,11 @@ import { Bag } from "@foxglove/rosbag";
 
 import type { ByteSource } from "./ByteSource";
 import { mergeChunks, ScanMerge, timeLess } from "./ChunkMerge";
+import type { ChunkWorker } from "./ChunkWorker";
 import { DamageLog } from "./DamageLog";
 import { EagerByteSource } from "./EagerByteSource";
 import { RecordingError, errorText, reasonOf } from "./RecordingError";
+import { bagChunkPrefetch } from "./bagChunkPrefetch";
 import { planChunkSpans, sparseReadWorthTrying, type ChunkSpanTuning } from "./bagChunkSpans";
 import { checkChunkInfos, checkIndexLayout } from "./bagIndexChecks";
 import { indexDataReadSize, parseIndexDataRecords } from "./bagIndexData";
@@ -20,6 +22,7 @@ import {
   TOP_LEVEL_OPS,
   countsMatch,
   cutOffError,
+  chunkCompression,
   parseFields,
   readHeaderOfCut,
   readRecordData,
@@ -135,6 +138,8 @@ export class BagRecording implements Recording {
   readonly #appendedAt: number | undefined;
   /** See `BagChunkReads`. */
   #chunkReads: BagChunkReads = {};
+  /** Decompresses the next compressed chunks of an indexed read on other threads (`bagChunkPrefetch`). */
+  #chunkWorker: ChunkWorker | undefined;
 
   private constructor(
     source: ByteSource,
@@ -167,7 +172,7 @@ export class BagRecording implements Recording {
   public static async open(
     given: ByteSource,
     decompressors: Decompressors,
-    options: OpenOptions & { readonly chunkReads?: BagChunkReads } = {},
+    options: OpenOptions & { readonly chunkReads?: BagChunkReads; readonly chunkWorker?: ChunkWorker } = {},
   ): Promise<BagRecording> {
     // A pass reads a few small ranges per chunk (record header, index data, spans): read
     // synchronously where the host can, each costs its bytes, not a thread-pool round trip.
@@ -211,6 +216,7 @@ export class BagRecording implements Recording {
         const appendedAt = indexEnd < source.size ? indexEnd : undefined;
         const recording = new BagRecording(source, bag, decompressors, limit, indexedInfo(bag, source.size), undefined, undefined, undefined, appendedAt);
         recording.#chunkReads = options.chunkReads ?? {};
+        recording.#chunkWorker = options.chunkWorker;
         return recording;
       } catch (err) {
         if (err instanceof ReadLimitError) {
@@ -260,7 +266,9 @@ export class BagRecording implements Recording {
     const nextInFile = new Map(positions.map((p, i) => [p, positions[i + 1] ?? indexPos]));
     const damage = new DamageLog(options.onDamage);
     let bytesRead = 0;
-    const load = async (chunk: (typeof chunks)[number]): Promise<RawMessage[]> => {
+    type Chunk = (typeof chunks)[number];
+    const prefetch = bagChunkPrefetch<Chunk>(this.#source, this.#chunkWorker, this.#maxChunkBytes, indexPos);
+    const load = async (chunk: Chunk, upcoming: readonly Chunk[]): Promise<RawMessage[]> => {
       const { info, offset } = chunk;
       /** What the index says this chunk holds, per wanted topic, minus what was read of it. */
       const lostOf = (read: readonly RawMessage[]): Map<string, number> => {
@@ -286,13 +294,19 @@ export class BagRecording implements Recording {
         return lost;
       };
       let result: ChunkRecords;
+      // Decompressed on the worker's threads, or undefined: read here (which names any damage).
+      const decompressed = prefetch && (await prefetch.take(chunk, upcoming).catch(() => undefined));
       try {
-        const record = await readRecordHeader(this.#source, offset, indexPos);
-        if (record.op !== OP_CHUNK) {
-          throw new RecordingError(offset, `the index points to a chunk here but the record is op ${record.op}`);
+        if (decompressed) {
+          result = parseChunkRecords(decompressed, offset, wanted, topics, allConnections);
+        } else {
+          const record = await readRecordHeader(this.#source, offset, indexPos);
+          if (record.op !== OP_CHUNK) {
+            throw new RecordingError(offset, `the index points to a chunk here but the record is op ${record.op}`);
+          }
+          const sparse = await this.#sparseChunk(record, offset, info, nextInFile.get(offset) ?? indexPos, { wanted, topics, defined: allConnections });
+          result = sparse ?? parseChunkRecords(await this.#chunkData(record, offset), offset, wanted, topics, allConnections);
         }
-        const sparse = await this.#sparseChunk(record, offset, info, nextInFile.get(offset) ?? indexPos, { wanted, topics, defined: allConnections });
-        result = sparse ?? parseChunkRecords(await this.#chunkData(record, offset), offset, wanted, topics, allConnections);
       } catch (err) {
         damage.add(offset, `the chunk is unreadable: ${reasonOf(err)}`, lostOf([]));
         result = { messages: [], problem: undefined, undefinedConnections: 0, firsts: new Map() };
@@ -326,7 +340,7 @@ export class BagRecording implements Recording {
       reportProgress(options, bytesRead, total);
       return result.messages;
     };
-    for await (const { item, chunk } of mergeChunks(chunks, load)) {
+    for await (const { item, chunk } of mergeChunks(chunks, load, prefetch?.lookahead)) {
       yield toMessage(item, wanted.get(item.conn)!, decode, chunk.offset);
     }
     if (bytesRead < total) {
@@ -667,11 +681,6 @@ function indexedInfo(bag: Bag, size: number): RecordingInfo {
     indexProblem: undefined,
     sizeInBytes: size,
   };
-}
-
-/** A chunk record's `compression` field ("none", "bz2", "lz4"; empty when missing). */
-function chunkCompression(record: RecordHeader): string {
-  return textDecoder.decode(record.fields.get("compression") ?? new Uint8Array());
 }
 
 function toMessage(raw: RawMessage, entry: ChannelEntry, decode: "raw" | "decode", chunkOffset: number): RecordedMessage {

@@ -8,7 +8,7 @@ export interface CrcResult {
 
 /** Where a chunk's compressed records lie in the memory handed over, and what they become. */
 export interface CompressedRecords {
-  /** The compression's MCAP name; one of the worker's `compressions`. */
+  /** The compression as recordings name it (MCAP: zstd, lz4; ROS 1 bags: bz2, lz4); one of the worker's `compressions`. */
   readonly compression: string;
   /** Offset of the compressed records in the memory handed over. */
   readonly offset: number;
@@ -33,7 +33,7 @@ export interface CompressedRecords {
 export interface ChunkWorker {
   /** How many chunks it works on at once: a reader keeps that many prepared ahead. */
   readonly parallelism: number;
-  /** The compressions `decompress` accepts (MCAP names). */
+  /** The compressions `decompress` accepts, as recordings name them. */
   readonly compressions: ReadonlySet<string>;
   /** The CRC-32 of `bytes`, and the bytes back. */
   crc32(bytes: Uint8Array): Promise<CrcResult>;

@@ -9,7 +9,7 @@ import { canHandOver, type ChunkWorker, type CompressedRecords, type CrcResult }
  * The thread's whole program. A CRC-32 uses @node-rs/crc32 (SIMD: three to four times Node's
  * zlib.crc32 here) when its path is given and it agrees with zlib on a probe, else Node's native
  * zlib.crc32. Decompression uses the same WebAssembly decompressors as the reading thread
- * (@foxglove/wasm-zstd, -lz4, from the paths given), so the bytes are those the reader would
+ * (@foxglove/wasm-zstd, -lz4, -bz2, from the paths given), so the bytes are those the reader would
  * produce. Plain CommonJS text, so that it runs the same from the sources and the bundle.
  */
 const PROGRAM = `
@@ -34,6 +34,13 @@ let loaded = (async () => {
   decompressors.lz4 = lz4;
 })();
 loaded.catch(() => undefined);
+// bz2 (ROS 1 bags only) is loaded on its own: without it, zstd and lz4 still work.
+const bz2Loaded = (async () => {
+  const bz2 = require(workerData.bz2Path);
+  const instance = await (bz2.default ?? bz2).init();
+  decompressors.bz2 = (data, size) => instance.decompress(data, size, { small: false });
+})();
+bz2Loaded.catch(() => undefined);
 // @foxglove/wasm-lz4 keeps one decompression context, which a failed frame leaves mid-frame (every
 // later frame would fail): after a failure the package is loaded afresh, a new module instance
 // with a new context, and the old one is dropped.
@@ -56,8 +63,8 @@ parentPort.on("message", async (request) => {
     return;
   }
   try {
-    await loaded;
     const { compression, offset, length, uncompressedSize } = request.where;
+    await (compression === "bz2" ? bz2Loaded : loaded);
     const decompress = decompressors[compression];
     if (decompress === undefined) {
       throw new Error("no " + compression + " decompressor on the chunk thread");
@@ -98,6 +105,7 @@ interface Waiting {
 
 const ZSTD_PATH = packagePath("@foxglove/wasm-zstd");
 const LZ4_PATH = packagePath("@foxglove/wasm-lz4");
+const BZ2_PATH = packagePath("@foxglove/wasm-bz2");
 
 /** Threads a ThreadChunkWorker starts at most by default (a reader keeps that many chunks prepared ahead). */
 export const DEFAULT_CHUNK_THREADS = 2;
@@ -121,7 +129,7 @@ class ChunkThread {
   public constructor(onLost: (error: Error) => void) {
     const worker = new Worker(PROGRAM, {
       eval: true,
-      workerData: { fastCrcPath: packagePath("@node-rs/crc32"), zstdPath: ZSTD_PATH, lz4Path: LZ4_PATH },
+      workerData: { fastCrcPath: packagePath("@node-rs/crc32"), zstdPath: ZSTD_PATH, lz4Path: LZ4_PATH, bz2Path: BZ2_PATH },
     });
     worker.unref();
     worker.on("message", (reply: Reply) => {
@@ -200,9 +208,10 @@ class ChunkThread {
  * thread); a chunk that does not decompress rejects that request only.
  */
 export class ThreadChunkWorker implements ChunkWorker {
-  public readonly compressions: ReadonlySet<string> = new Set(
-    ZSTD_PATH != undefined && LZ4_PATH != undefined ? ["zstd", "lz4"] : [],
-  );
+  public readonly compressions: ReadonlySet<string> = new Set([
+    ...(ZSTD_PATH != undefined && LZ4_PATH != undefined ? ["zstd", "lz4"] : []),
+    ...(BZ2_PATH != undefined ? ["bz2"] : []),
+  ]);
   public readonly parallelism: number;
   #threads: ChunkThread[] = [];
   #failure: Error | undefined;

@@ -227,3 +227,7 @@ export async function headerAt(source: ByteSource, pos: number): Promise<RecordH
   }
 }
 
+/** A chunk record's `compression` field ("none", "bz2", "lz4"; empty when missing). */
+export function chunkCompression(record: RecordHeader): string {
+  return textDecoder.decode(record.fields.get("compression") ?? new Uint8Array());
+}

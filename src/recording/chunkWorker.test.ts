@@ -2,6 +2,7 @@ import { crc32 as portableCrc32 } from "@foxglove/crc";
 import zstd from "@foxglove/wasm-zstd";
 import { McapIndexedReader, TempBuffer } from "@mcap/core";
 import fc from "fast-check";
+import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { ArrayByteSource, checkRange, type ByteSource } from "./ByteSource";
@@ -10,8 +11,10 @@ import { RecordingError } from "./RecordingError";
 import { ThreadChunkWorker } from "./ThreadChunkWorker";
 import { loadDecompressors } from "./decompress";
 import { openRecording } from "./openRecording";
+import { bagDataLengthAt, writeBag } from "./testing/bagFixtures";
 import { lz4StoredFrame } from "./testing/lz4Frame";
 import { writeMcap, type FixtureChannel, type FixtureMessage } from "./testing/mcapFixtures";
+import { HUSKY_BAG } from "./testing/paths";
 
 const thread = new ThreadChunkWorker();
 afterAll(async () => {
@@ -121,9 +124,18 @@ describe("ThreadChunkWorker.decompress", () => {
     }
   });
 
+  it("bz2 data that does not decompress rejects that request alone", async () => {
+    const garbage = new Uint8Array(4000).fill(0x5a);
+    garbage.set([0x42, 0x5a, 0x68, 0x39]); // "BZh9", then no valid block
+    await expect(thread.decompress(garbage, { compression: "bz2", offset: 0, length: 4000, uncompressedSize: 9000 })).rejects.toThrow(/BZ2|bz2/);
+    const data = Uint8Array.from({ length: 3000 }, (_unused, i) => i & 0xff);
+    const compressed = compressors.lz4!(data);
+    expect((await thread.decompress(compressed, { compression: "lz4", offset: 0, length: compressed.byteLength, uncompressedSize: 3000 })).bytes).toEqual(data);
+  });
+
   it("refuses a compression it does not know and records outside the memory, before taking it", async () => {
     const bytes = new Uint8Array(100);
-    await expect(thread.decompress(bytes, { compression: "bz2", offset: 0, length: 10, uncompressedSize: 10 })).rejects.toThrow(/bz2/);
+    await expect(thread.decompress(bytes, { compression: "brotli", offset: 0, length: 10, uncompressedSize: 10 })).rejects.toThrow(/brotli/);
     await expect(thread.decompress(bytes, { compression: "zstd", offset: 95, length: 10, uncompressedSize: 10 })).rejects.toThrow(/outside/);
     expect(bytes.byteLength).toBe(100);
   });
@@ -340,6 +352,77 @@ describe("an indexed MCAP read with a ChunkWorker", () => {
     expect(alone.damages[0]!.reason).toMatch(/more than the limit/);
     const worker = new CountingChunkWorker(thread);
     expect(await readAll(file, worker, { owned: true, maxChunkBytes: limit })).toEqual(alone);
+    expect(worker.decompressCalls).toBe(0);
+  });
+});
+
+describe("an indexed ROS 1 bag with a ChunkWorker", () => {
+  // The embedded husky recording: 10 bz2 chunks written by rosbag.
+  const husky = new Uint8Array(readFileSync(HUSKY_BAG));
+  // Pseudo-random payloads on two connections in lz4 chunks of 20 messages.
+  const lz4Bag = writeBag(
+    [
+      { topic: "/big", type: "test/Blob", definition: "uint8[] data" },
+      { topic: "/small", type: "test/Blob", definition: "uint8[] data" },
+    ],
+    Array.from({ length: 120 }, (_, i) => ({
+      conn: i % 3 === 0 ? 1 : 0,
+      sec: 100 + Math.floor(i / 10),
+      nsec: (i % 10) * 1000,
+      data: Uint8Array.from({ length: i % 3 === 0 ? 8 : 3000 }, (_unused, k) => (k * 31 + i) & 0xff),
+    })),
+    { perChunk: 20, compress: (data) => ({ compression: "lz4", data: lz4StoredFrame(data) }) },
+  );
+
+  it("delivers what the read on one thread delivers, every bz2 chunk decompressed on the worker", async () => {
+    const alone = await readAll(husky);
+    expect(alone.messages.length).toBe(16_806);
+    expect(alone.damages).toEqual([]);
+    const worker = new CountingChunkWorker(thread);
+    expect(await readAll(husky, worker, { owned: true })).toEqual(alone);
+    expect(worker.decompressCalls).toBe(10);
+    // A source that lends views of its memory is never handed over: the chunk would be read twice.
+    const lent = new CountingChunkWorker(thread);
+    expect(await readAll(husky, lent)).toEqual(alone);
+    expect(lent.calls).toBe(0);
+  });
+
+  it("lz4 chunks too, and only the chunks of the topics read", async () => {
+    const alone = await readAll(lz4Bag.bytes);
+    const worker = new CountingChunkWorker(thread);
+    expect(await readAll(lz4Bag.bytes, worker, { owned: true })).toEqual(alone);
+    expect(alone.messages.length).toBe(120);
+    expect(worker.decompressCalls).toBe(lz4Bag.chunks.length);
+  });
+
+  it("a chunk that does not decompress, and a chunk header that is damaged, are reported as on one thread", async () => {
+    const bad = lz4Bag.bytes.slice();
+    const view = new DataView(bad.buffer);
+    // Chunk 1: its lz4 frame's stored block declared 64 bytes longer than it is.
+    const frameAt = bagDataLengthAt(bad, lz4Bag.chunks[1]!.offset) + 4;
+    view.setUint32(frameAt + 7, (view.getUint32(frameAt + 7, true) + 64) >>> 0, true);
+    // Chunk 3: its record header's length made impossible.
+    view.setUint32(lz4Bag.chunks[3]!.offset, 2, true);
+    const alone = await readAll(bad);
+    expect(alone.damages.map((d) => d.offset)).toEqual([lz4Bag.chunks[1]!.offset, lz4Bag.chunks[3]!.offset]);
+    const worker = new CountingChunkWorker(thread);
+    expect(await readAll(bad, worker, { owned: true })).toEqual(alone);
+    expect(worker.decompressCalls).toBe(lz4Bag.chunks.length - 1);
+  });
+
+  it("when the worker fails, every chunk is read again and decompressed on the reading thread", async () => {
+    const failing = new CountingChunkWorker({ ...dying, compressions: new Set(["bz2", "lz4"]) });
+    expect(await readAll(husky, failing, { owned: true })).toEqual(await readAll(husky));
+    expect(failing.decompressCalls).toBe(10);
+  });
+
+  it("a chunk declaring more than the bound is never handed over, and is reported as on one thread", async () => {
+    const limit = 4096;
+    const alone = await readAll(lz4Bag.bytes, undefined, { maxChunkBytes: limit });
+    expect(alone.damages.length).toBe(lz4Bag.chunks.length);
+    expect(alone.damages[0]!.reason).toMatch(/more than the limit/);
+    const worker = new CountingChunkWorker(thread);
+    expect(await readAll(lz4Bag.bytes, worker, { owned: true, maxChunkBytes: limit })).toEqual(alone);
     expect(worker.decompressCalls).toBe(0);
   });
 });

@@ -17,8 +17,9 @@ export interface OpenRecordingOptions extends OpenOptions {
   /** The SQLite engine for rosbag2 `.db3` files (default: sql.js finding its wasm beside the script). */
   readonly sqlJs?: SqlJsLoader;
   /**
-   * Decompresses and checks the next chunk of an indexed MCAP file on another thread while this
-   * one is walked (in Node: `sharedChunkWorker()` from `recording/node`); default: on this thread.
+   * Decompresses (and for MCAP checks) the next chunks of an indexed MCAP file or ROS 1 bag on
+   * other threads while this one is walked (in Node: `sharedChunkWorker()` from
+   * `recording/node`); default: on this thread.
    */
   readonly chunkWorker?: ChunkWorker;
 }
@@ -40,7 +41,10 @@ export async function openRecording(source: ByteSource, options: OpenRecordingOp
   const starts = (magic: number[]): boolean =>
     head.length >= magic.length && magic.every((b, i) => head[i] === b);
   if (starts(BAG_MAGIC)) {
-    return await BagRecording.open(source, await loadDecompressors(options), { maxChunkBytes: options.maxChunkBytes });
+    return await BagRecording.open(source, await loadDecompressors(options), {
+      chunkWorker: options.chunkWorker,
+      maxChunkBytes: options.maxChunkBytes,
+    });
   }
   if (starts(MCAP_MAGIC)) {
     return await McapRecording.open(source, await loadDecompressors(options), {
