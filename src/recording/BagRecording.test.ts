@@ -8,6 +8,7 @@ import { recordingFacts } from "./recordingFacts";
 import {
   bagDataLengthAt,
   bagFieldAt,
+  bagRecordsFrom,
   writeBag,
   type BagFixtureConnection,
   type BagFixtureMessage,
@@ -50,22 +51,6 @@ function ns(m: RecordedMessage): bigint {
 
 function setU32(bytes: Uint8Array, at: number, value: number): void {
   new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).setUint32(at, value, true);
-}
-
-/** The offsets of the records from `pos` to the end of the file (the index, from its position). */
-function recordsFrom(bytes: Uint8Array, pos: number): number[] {
-  const offsets: number[] = [];
-  for (
-    let at = pos;
-    at < bytes.length;
-    at =
-      bagDataLengthAt(bytes, at) +
-      4 +
-      new DataView(bytes.buffer).getUint32(bagDataLengthAt(bytes, at), true)
-  ) {
-    offsets.push(at);
-  }
-  return offsets;
 }
 
 describe("an lz4 bag with a damaged chunk", () => {
@@ -208,7 +193,7 @@ describe("a bag whose length fields are 0xFFFFFFFF", () => {
 
 describe("a bag whose index lies", () => {
   const bag = writeBag(CONNECTIONS, MESSAGES);
-  const index = recordsFrom(bag.bytes, bag.indexPos);
+  const index = bagRecordsFrom(bag.bytes, bag.indexPos);
   const connectionRecords = index.slice(0, CONNECTIONS.length);
   const chunkInfos = index.slice(CONNECTIONS.length);
 
@@ -377,7 +362,7 @@ describe("a bag record larger than the read limit", () => {
 
   it("a connection record of the index larger than the limit is not read: the index is named, in the same words", async () => {
     const bag = writeBag(CONNECTIONS, MESSAGES);
-    const connection = recordsFrom(bag.bytes, bag.indexPos)[0]!;
+    const connection = bagRecordsFrom(bag.bytes, bag.indexPos)[0]!;
     const stored = dataLength(bag.bytes, connection);
     const source = new ReadSizeProbe(bag.bytes);
     const recording = await openRecording(source, { maxChunkBytes: stored - 1 });

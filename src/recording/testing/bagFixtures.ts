@@ -143,3 +143,13 @@ export function bagFieldAt(bytes: Uint8Array, pos: number, name: string): number
 export function bagDataLengthAt(bytes: Uint8Array, pos: number): number {
   return pos + 4 + new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(pos, true);
 }
+
+/** The offsets of a bag's records from `pos` to the end of the file (the index, from its position). */
+export function bagRecordsFrom(bytes: Uint8Array, pos: number): number[] {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const offsets: number[] = [];
+  for (let at = pos; at < bytes.length; at = bagDataLengthAt(bytes, at) + 4 + view.getUint32(bagDataLengthAt(bytes, at), true)) {
+    offsets.push(at);
+  }
+  return offsets;
+}
