@@ -202,11 +202,25 @@ export abstract class FilterBase<In extends unknown[], Out extends unknown[], D>
   // caller's delivery loop, one call per message fewer (2–5 % of a W3 pipeline).
   protected send1(out: Out[0]): void {
     const sinks = this.#sinks;
-    if (sinks.length !== 1) {
+    if (sinks.length === 1) {
+      FilterBase.#deliver1(sinks[0]!, out);
+    } else {
       this.#send1Each(sinks, out);
-      return;
     }
-    const sink = sinks[0]!;
+  }
+
+  #send1Each(sinks: readonly AnyNode[], out: Out[0]): void {
+    for (let i = 0; i < sinks.length; i++) {
+      const sink = sinks[i]!;
+      // Skipped when disconnected by an earlier sink of this very send.
+      if (i === 0 || sinks === this.#sinks || this.#sinks.includes(sink)) {
+        FilterBase.#deliver1(sink, out);
+      }
+    }
+  }
+
+  /** `sink.receive(out)` under the sink's re-entry guard (a FilterCycleError when it is set). */
+  static #deliver1(sink: AnyNode, out: unknown): void {
     if (sink.#busy) {
       cycleAt(sink);
     }
@@ -215,24 +229,6 @@ export abstract class FilterBase<In extends unknown[], Out extends unknown[], D>
       sink.receive(out);
     } finally {
       sink.#busy = false;
-    }
-  }
-
-  #send1Each(sinks: readonly AnyNode[], out: Out[0]): void {
-    for (let i = 0; i < sinks.length; i++) {
-      const sink = sinks[i]!;
-      if (i !== 0 && sinks !== this.#sinks && !this.#sinks.includes(sink)) {
-        continue; // disconnected by an earlier sink of this very send
-      }
-      if (sink.#busy) {
-        cycleAt(sink);
-      }
-      sink.#busy = true;
-      try {
-        sink.receive(out);
-      } finally {
-        sink.#busy = false;
-      }
     }
   }
 
