@@ -2,22 +2,14 @@
  * Test and benchmark helpers for decompression bombs: a bag chunk that declares another
  * uncompressed size, an MCAP chunk whose records are replaced by a given compressed blob.
  */
-import type { BagFixture } from "./bagFixtures";
+import { bagFieldAt, type BagFixture } from "./bagFixtures";
 
 /** A copy of the bag whose chunk `k` declares `size` uncompressed bytes. */
 export function declareChunkSize(bag: BagFixture, k: number, size: number): Uint8Array {
   const bytes = bag.bytes.slice();
-  const at = bag.chunks[k]!.offset;
-  const headerLength = new DataView(bytes.buffer, at, 4).getUint32(0, true);
-  const header = bytes.subarray(at + 4, at + 4 + headerLength);
-  const name = new TextEncoder().encode("size=");
-  for (let i = 0; i + name.length + 4 <= header.length; i++) {
-    if (name.every((b, j) => header[i + j] === b)) {
-      new DataView(header.buffer, header.byteOffset + i + name.length, 4).setUint32(0, size, true);
-      return bytes;
-    }
-  }
-  throw new Error("no size field");
+  const at = bagFieldAt(bytes, bag.chunks[k]!.offset, "size");
+  new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).setUint32(at, size, true);
+  return bytes;
 }
 
 /**
