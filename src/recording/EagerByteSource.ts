@@ -21,8 +21,9 @@ const DEFAULT_YIELD_EVERY_MS = 10;
  * A ByteSource that serves `read` from its inner source's `readSync` where that exists (a file in
  * Node, a Blob in a Web Worker, bytes in memory), for a reader that makes many small reads one
  * after another: the ROS 1 bag reader reads a record header, an index data record and a few spans
- * per chunk, and an asynchronous file read costs a round trip through Node's thread pool, several
- * times a small read's own cost from the page cache.
+ * per chunk, the MCAP reader's scan a record's prefix, opcode and body, and an asynchronous file
+ * read costs a round trip through Node's thread pool, several times a small read's own cost from
+ * the page cache.
  *
  * Guarantees: `read` resolves to the same bytes as the inner source's `read`, and rejects (never
  * throws) where it rejects; a read larger than `maxSyncBytes`, or the first read after

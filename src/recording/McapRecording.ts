@@ -5,6 +5,7 @@ import { mergeChunks, ScanMerge } from "./ChunkMerge";
 import { ChunkPrefetch } from "./ChunkPrefetch";
 import { canHandOver, type ChunkWorker, type CrcResult } from "./ChunkWorker";
 import { DamageLog } from "./DamageLog";
+import { EagerByteSource } from "./EagerByteSource";
 import { RecordingError } from "./RecordingError";
 import { UndefinedChannelTally } from "./UndefinedChannelTally";
 import { crc32 } from "./crc32";
@@ -188,7 +189,11 @@ export class McapRecording implements Recording {
    * an error here (see `info.indexed`). Bytes after the closing magic (found within the last
    * MiB) are left out, so the summary before them is used; every read names them as damage.
    */
-  public static async open(source: ByteSource, decompressors: Decompressors, options: McapReadOptions = {}): Promise<McapRecording> {
+  public static async open(given: ByteSource, decompressors: Decompressors, options: McapReadOptions = {}): Promise<McapRecording> {
+    // A scan (a file without a usable summary: a recorder killed) reads each record's prefix,
+    // opcode and body: read synchronously where the host can, each costs its bytes, not a
+    // thread-pool round trip.
+    const source = new EagerByteSource(given);
     const limit = options.maxChunkBytes ?? DEFAULT_MAX_CHUNK_BYTES;
     const readable = {
       size: async () => BigInt(source.size),
