@@ -114,6 +114,7 @@ function channelOf(conn: {
  * its own index data): else the length is damaged, the record is read up to the first record
  * after its header and reading goes on there, so that no chunk is passed over. No record whose
  * data exceeds `maxChunkBytes` is read (see `OpenOptions`): it is damage, skipped like any other.
+ * Reads are served synchronously where the source can (`EagerByteSource`).
  */
 export class BagRecording implements Recording {
   public readonly info: RecordingInfo;
@@ -138,7 +139,7 @@ export class BagRecording implements Recording {
   readonly #appendedAt: number | undefined;
   /** See `BagChunkReads`. */
   #chunkReads: BagChunkReads = {};
-  /** Decompresses the next compressed chunks of an indexed read on other threads (`bagChunkPrefetch`). */
+  /** Decompresses the next bz2 chunks of an indexed read on other threads (`bagChunkPrefetch`). */
   #chunkWorker: ChunkWorker | undefined;
 
   private constructor(
@@ -167,7 +168,8 @@ export class BagRecording implements Recording {
    * Opens a bag. Throws RecordingError when it is not a ROS bag 2.0 or its header record is
    * unreadable; an unusable index is not an error here (see `info.indexed`), nor is one larger
    * than `options.maxChunkBytes`, which is not read. `decompressors` should be bounded by the
-   * same limit (`loadDecompressors(options)`).
+   * same limit (`loadDecompressors(options)`). With `options.chunkWorker`, an indexed read has
+   * the next bz2 chunks decompressed on its threads (`bagChunkPrefetch`), with the same result.
    */
   public static async open(
     given: ByteSource,
