@@ -81,3 +81,20 @@ export async function expectRobotMessages(recording: Recording, options: Synthet
   expect(schedule.next().done).toBe(true);
   return { stamps, imu, clouds };
 }
+
+/**
+ * What the robot records per topic in `seconds` with three diagnostic topics, from its rates as
+ * written down here (IMU 400 Hz, stamped commands 50 Hz, GPS, clouds and each diagnostic topic
+ * 10 Hz): the writers' tests compare their counts with it, not with the robot's own schedule.
+ */
+export function robotCounts(seconds: number): Record<string, number> {
+  return {
+    "/imu/data": 400 * seconds,
+    "/cmd_vel_stamped": 50 * seconds,
+    "/gps/point": 10 * seconds,
+    "/lidar/points": 10 * seconds,
+    "/diagnostics/0": 10 * seconds,
+    "/diagnostics/1": 10 * seconds,
+    "/diagnostics/2": 10 * seconds,
+  };
+}

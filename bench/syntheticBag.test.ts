@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import { expectRobotMessages } from "./expectRobotMessages";
+import { expectRobotMessages, robotCounts } from "./expectRobotMessages";
 import { writeSyntheticBag, type SyntheticBagSummary } from "./syntheticBag";
 import { syntheticDefinition, syntheticMessages, syntheticTopics, type SyntheticRobotOptions, type SyntheticType } from "./syntheticRobot";
 import { recordingFacts } from "../src/recording";
@@ -27,15 +27,7 @@ const THRESHOLD = 768 * 1024;
  */
 const CLOUD_POINTS = 48_000;
 const OPTIONS: SyntheticRobotOptions = { seconds: 2, cloudPoints: CLOUD_POINTS, diagnosticTopics: 3 };
-const COUNTS = {
-  "/imu/data": 800,
-  "/cmd_vel_stamped": 100,
-  "/gps/point": 20,
-  "/lidar/points": 20,
-  "/diagnostics/0": 20,
-  "/diagnostics/1": 20,
-  "/diagnostics/2": 20,
-};
+const COUNTS = robotCounts(OPTIONS.seconds);
 
 /** The length of a header field or of a connection record's data field, from the format: `<u32 length>name=value`. */
 function fieldLength(name: string, valueBytes: number): number {

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 
-import { expectRobotMessages } from "./expectRobotMessages";
+import { expectRobotMessages, robotCounts } from "./expectRobotMessages";
 import { type SyntheticRobotOptions } from "./syntheticRobot";
 import { writeSyntheticRosbag2 } from "./syntheticRosbag2";
 import { openRecordingFile } from "../src/recording/node";
@@ -20,15 +20,7 @@ describe("synthetic rosbag2 bag", () => {
   it("opens as a Humble sqlite3 bag whose counts, order, stamps and values are the robot's", async () => {
     const options: SyntheticRobotOptions = { seconds: 2, cloudPoints: 256, diagnosticTopics: 3 };
     const summary = await writeSyntheticRosbag2(join(dir, "tiny"), { ...options, name: "tiny" });
-    const counts = {
-      "/imu/data": 800,
-      "/cmd_vel_stamped": 100,
-      "/gps/point": 20,
-      "/lidar/points": 20,
-      "/diagnostics/0": 20,
-      "/diagnostics/1": 20,
-      "/diagnostics/2": 20,
-    };
+    const counts = robotCounts(options.seconds);
     expect(summary.counts).toEqual(counts);
     const metadata = parseRosbag2Metadata(readFileSync(join(summary.path, "metadata.yaml"), "utf8"));
     expect(metadata).toMatchObject({ version: 5, storage: "sqlite3", files: ["tiny_0.db3"], compressionMode: "", messageCount: 1000 });

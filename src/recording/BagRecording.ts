@@ -269,7 +269,7 @@ export class BagRecording implements Recording {
     const damage = new DamageLog(options.onDamage);
     let bytesRead = 0;
     type Chunk = (typeof chunks)[number];
-    const prefetch = bagChunkPrefetch<Chunk>(this.#source, this.#chunkWorker, this.#maxChunkBytes, indexPos);
+    const prefetch = await bagChunkPrefetch<Chunk>(this.#source, this.#chunkWorker, this.#maxChunkBytes, indexPos, chunks[0]);
     const load = async (chunk: Chunk, upcoming: readonly Chunk[]): Promise<RawMessage[]> => {
       const { info, offset } = chunk;
       /** What the index says this chunk holds, per wanted topic, minus what was read of it. */

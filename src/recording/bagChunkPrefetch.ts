@@ -32,16 +32,25 @@ const ON_WORKER: ReadonlySet<string> = new Set(["bz2"]);
  * offset as without a worker. The memory handed over is the chunk record's own read, never
  * touched again.
  *
- * Undefined (no prefetch) without a worker, when the worker does not decompress bz2, or when the
- * source's reads are not buffers of their own (`readsAreOwned`): the chunk would be read twice.
+ * Undefined (no prefetch) without a worker, when the worker does not decompress bz2, when the
+ * source's reads are not buffers of their own (`readsAreOwned`: the chunk would be read twice),
+ * or when the `first` chunk (any of those read) is not bz2 (or its header is unreadable): rosbag writes one
+ * compression for a whole bag, and a prefetch of an uncompressed or lz4 bag would only read every
+ * chunk's header a second time. A bag of mixed compressions whose first chunk is not bz2 then
+ * reads all its chunks on the reading thread, with the same result.
  */
-export function bagChunkPrefetch<C extends BagChunkAt>(
+export async function bagChunkPrefetch<C extends BagChunkAt>(
   source: ByteSource,
   worker: ChunkWorker | undefined,
   maxChunkBytes: number,
   indexPos: number,
-): ChunkPrefetch<C, Uint8Array | undefined> | undefined {
-  if (worker == undefined || source.readsAreOwned !== true || !worker.compressions.has("bz2")) {
+  first: C | undefined,
+): Promise<ChunkPrefetch<C, Uint8Array | undefined> | undefined> {
+  if (worker == undefined || first == undefined || source.readsAreOwned !== true || !worker.compressions.has("bz2")) {
+    return undefined;
+  }
+  const compression = await readRecordHeader(source, first.offset, indexPos).then(chunkCompression, () => undefined);
+  if (compression == undefined || !ON_WORKER.has(compression)) {
     return undefined;
   }
   return new ChunkPrefetch<C, Uint8Array | undefined>(
