@@ -43,6 +43,7 @@ import {
   recordAfter,
   type ScanPlaces,
 } from "./bagScanPlaces";
+import { BagScanPrefetch } from "./bagScanPrefetch";
 import { DEFAULT_MAX_CHUNK_BYTES, ReadLimitError, checkStoredSize, type Decompressors, type OpenOptions } from "./decompress";
 import { reportProgress, timeText, toRecordedMessage, unindexedInfo, type ChannelEntry } from "./recordedMessage";
 import type {
@@ -139,7 +140,7 @@ export class BagRecording implements Recording {
   readonly #appendedAt: number | undefined;
   /** See `BagChunkReads`. */
   #chunkReads: BagChunkReads = {};
-  /** Decompresses the next bz2 chunks of an indexed read on other threads (`bagChunkPrefetch`). */
+  /** Decompresses the next bz2 chunks on other threads (`bagChunkPrefetch`, `BagScanPrefetch`). */
   #chunkWorker: ChunkWorker | undefined;
 
   private constructor(
@@ -168,8 +169,9 @@ export class BagRecording implements Recording {
    * Opens a bag. Throws RecordingError when it is not a ROS bag 2.0 or its header record is
    * unreadable; an unusable index is not an error here (see `info.indexed`), nor is one larger
    * than `options.maxChunkBytes`, which is not read. `decompressors` should be bounded by the
-   * same limit (`loadDecompressors(options)`). With `options.chunkWorker`, an indexed read has
-   * the next bz2 chunks decompressed on its threads (`bagChunkPrefetch`), with the same result.
+   * same limit (`loadDecompressors(options)`). With `options.chunkWorker`, a read has the next
+   * bz2 chunks decompressed on its threads (`bagChunkPrefetch`, and `BagScanPrefetch` for a bag
+   * read by a scan), with the same result.
    */
   public static async open(
     given: ByteSource,
@@ -232,7 +234,9 @@ export class BagRecording implements Recording {
     }
     const info = unindexedInfo("ros1bag", "ros1", problem, source.size);
     const indexInFile = indexPos > FIRST_RECORD && indexPos < source.size ? indexPos : undefined;
-    return new BagRecording(source, undefined, decompressors, limit, info, truncatedAt, indexInFile, indexDamage);
+    const recording = new BagRecording(source, undefined, decompressors, limit, info, truncatedAt, indexInFile, indexDamage);
+    recording.#chunkWorker = options.chunkWorker;
+    return recording;
   }
 
   public messages(options: ReadOptions = {}): AsyncIterableIterator<RecordedMessage> {
@@ -473,6 +477,9 @@ export class BagRecording implements Recording {
       }
       damage.add(offset, reason);
     };
+    // Decided by the first chunk record met, as an indexed read decides by its first chunk.
+    let chunksAhead: BagScanPrefetch | undefined;
+    let chunksAheadDecided = false;
     let pos = FIRST_RECORD;
     /** The header of the record at `pos`, when the step before already read it. */
     let ahead: RecordHeader | undefined;
@@ -518,7 +525,13 @@ export class BagRecording implements Recording {
         if (after && after.header?.op !== OP_INDEX_DATA) {
           resume = await recordInside();
         }
-        let result = await this.#readChunk(resume == undefined ? record : endingAt(record, resume), pos, state);
+        if (!chunksAheadDecided) {
+          chunksAheadDecided = true;
+          chunksAhead = BagScanPrefetch.create(source, this.#chunkWorker, this.#maxChunkBytes, chunkCompression(record));
+        }
+        // Only a chunk read as its header says is the one the worker read.
+        const prepared = resume == undefined ? await chunksAhead?.take(pos, record.end) : undefined;
+        let result = await this.#readChunk(resume == undefined ? record : endingAt(record, resume), pos, state, prepared);
         if (resume == undefined && after && !(await chunkEndBorneOut(source, after, result))) {
           resume = await recordInside();
           if (resume != undefined) {
@@ -599,12 +612,13 @@ export class BagRecording implements Recording {
 
   /**
    * The messages of the chunk record `record` at `pos` a scan wants, learning its connection
-   * records; a chunk that cannot be read is an empty result whose `problem` says why.
+   * records; a chunk that cannot be read is an empty result whose `problem` says why. `prepared`:
+   * its data already decompressed (by `BagScanPrefetch`).
    */
-  async #readChunk(record: RecordHeader, pos: number, state: ScanState): Promise<ChunkRecords> {
+  async #readChunk(record: RecordHeader, pos: number, state: ScanState, prepared?: Uint8Array): Promise<ChunkRecords> {
     const { connections, topics, defined } = state;
     try {
-      const data = await this.#chunkData(record, pos);
+      const data = prepared ?? (await this.#chunkData(record, pos));
       let result = parseChunkRecords(data, pos, connections, topics, defined);
       if (result.undefinedConnections > 0 && !state.indexLearned) {
         // Their connection records were lost (with a damaged chunk): the index repeats them.

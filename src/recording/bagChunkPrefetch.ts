@@ -46,18 +46,38 @@ export async function bagChunkPrefetch<C extends BagChunkAt>(
   indexPos: number,
   first: C | undefined,
 ): Promise<ChunkPrefetch<C, Uint8Array | undefined> | undefined> {
-  if (worker == undefined || first == undefined || source.readsAreOwned !== true || !worker.compressions.has("bz2")) {
+  if (first == undefined || !workerTakesChunks(source, worker)) {
     return undefined;
   }
   const compression = await readRecordHeader(source, first.offset, indexPos).then(chunkCompression, () => undefined);
-  if (compression == undefined || !ON_WORKER.has(compression)) {
+  return compression == undefined ? undefined : chunkPrefetchFor<C>(source, worker, maxChunkBytes, indexPos, compression);
+}
+
+/**
+ * The prefetch for a bag whose chunks are compressed with `compression` (what its first chunk
+ * says), reading no record data past `end`; undefined under the same conditions as
+ * `bagChunkPrefetch`. For readers that have already read a chunk's header (a scan).
+ */
+export function chunkPrefetchFor<C extends BagChunkAt>(
+  source: ByteSource,
+  worker: ChunkWorker | undefined,
+  maxChunkBytes: number,
+  end: number,
+  compression: string,
+): ChunkPrefetch<C, Uint8Array | undefined> | undefined {
+  if (!workerTakesChunks(source, worker) || !ON_WORKER.has(compression)) {
     return undefined;
   }
   return new ChunkPrefetch<C, Uint8Array | undefined>(
-    async (chunk) => await storedChunk(source, worker, maxChunkBytes, chunk.offset, indexPos),
+    async (chunk) => await storedChunk(source, worker, maxChunkBytes, chunk.offset, end),
     async (_chunk, record) => await decompressed(worker, record),
     worker.parallelism,
   );
+}
+
+/** Whether `worker` can take chunks read from `source` at all (without reading any twice). */
+function workerTakesChunks(source: ByteSource, worker: ChunkWorker | undefined): worker is ChunkWorker {
+  return worker != undefined && source.readsAreOwned === true && worker.compressions.has("bz2");
 }
 
 /** The chunk record at `offset` (header and data) when the worker can take it, else nothing. */

@@ -351,9 +351,14 @@ describe("an indexed MCAP read with a ChunkWorker", () => {
   });
 });
 
-describe("an indexed ROS 1 bag with a ChunkWorker", () => {
-  // The embedded husky recording: 10 bz2 chunks written by rosbag.
-  const husky = new Uint8Array(readFileSync(HUSKY_BAG));
+// The embedded husky recording: 10 bz2 chunks written by rosbag; read through its index, and
+// by a scan as a recorder that was killed leaves it (no index, index_pos 0).
+describe.each([
+  { read: "an indexed ROS 1 bag", noIndex: false },
+  { read: "an unindexed ROS 1 bag (a scan)", noIndex: true },
+])("$read with a ChunkWorker", ({ noIndex }) => {
+  const original = new Uint8Array(readFileSync(HUSKY_BAG));
+  const husky = noIndex ? withoutIndex(original) : original;
   const huskyChunks = bagChunkOffsets(husky);
 
   it("delivers what the read on one thread delivers, every bz2 chunk decompressed on the worker", async () => {
@@ -382,6 +387,7 @@ describe("an indexed ROS 1 bag with a ChunkWorker", () => {
     expect(alone.damages.map((d) => d.offset)).toEqual([huskyChunks[2], huskyChunks[6]]);
     const worker = new CountingChunkWorker(thread);
     expect(await readAll(bad, worker, { owned: true })).toEqual(alone);
+    // Every chunk but the one whose header lies (the reader reads what is left of it itself).
     expect(worker.decompressCalls).toBe(9);
   });
 
@@ -397,18 +403,60 @@ describe("an indexed ROS 1 bag with a ChunkWorker", () => {
   });
 
   it("lz4 chunks stay on the reading thread (decompressing them costs less than handing them over)", async () => {
-    const lz4Bag = writeBag(
-      [{ topic: "/blob", type: "test/Blob", definition: "uint8[] data" }],
-      Array.from({ length: 60 }, (_, i) => ({ conn: 0, sec: 100 + i, nsec: 0, data: Uint8Array.from({ length: 3000 }, (_unused, k) => (k * 31 + i) & 0xff) })),
-      { perChunk: 20, compress: (data) => ({ compression: "lz4", data: lz4StoredFrame(data) }) },
-    );
+    await expectNoHandOver(lz4BlobBag({ noIndex }).bytes);
+  });
+
+  it("whatever bytes after the bag header are damaged, delivers and reports what the read on one thread does", async () => {
     const worker = new CountingChunkWorker(thread);
-    const read = await readAll(lz4Bag.bytes, worker, { owned: true });
-    expect(read).toEqual(await readAll(lz4Bag.bytes));
-    expect(read.messages.length).toBe(60);
-    expect(worker.calls).toBe(0);
+    const first = huskyChunks[0]!;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.record({ at: fc.integer({ min: first, max: husky.byteLength - 1 }), length: fc.integer({ min: 1, max: 16 }), mask: fc.integer({ min: 1, max: 255 }) }), { minLength: 1, maxLength: 4 }),
+        fc.boolean(),
+        async (damage, nearChunkStarts) => {
+          const bad = husky.slice();
+          for (const { at, length, mask } of damage) {
+            // Half the runs damage the bytes around a chunk's start: its header, or the index data before it.
+            const from = nearChunkStarts ? Math.max(first, huskyChunks[at % huskyChunks.length]! - 40 + (at % 80)) : at;
+            for (let k = from; k < Math.min(bad.byteLength, from + length); k++) {
+              bad[k] = bad[k]! ^ mask;
+            }
+          }
+          expect(await readAll(bad, worker, { owned: true })).toEqual(await readAll(bad));
+        },
+      ),
+      { numRuns: 16 },
+    );
+    expect(worker.decompressCalls).toBeGreaterThan(0);
   });
 });
+
+/** 60 messages of 3,000 bytes in lz4 chunks of 20. */
+function lz4BlobBag(options: { noIndex: boolean }): { bytes: Uint8Array } {
+  return writeBag(
+    [{ topic: "/blob", type: "test/Blob", definition: "uint8[] data" }],
+    Array.from({ length: 60 }, (_, i) => ({ conn: 0, sec: 100 + i, nsec: 0, data: Uint8Array.from({ length: 3000 }, (_unused, k) => (k * 31 + i) & 0xff) })),
+    { perChunk: 20, noIndex: options.noIndex, compress: (data) => ({ compression: "lz4", data: lz4StoredFrame(data) }) },
+  );
+}
+
+/** `bag` read with a worker delivers all 60 messages as without one, and hands the worker nothing. */
+async function expectNoHandOver(bag: Uint8Array): Promise<void> {
+  const worker = new CountingChunkWorker(thread);
+  const read = await readAll(bag, worker, { owned: true });
+  expect(read).toEqual(await readAll(bag));
+  expect(read.messages.length).toBe(60);
+  expect(worker.calls).toBe(0);
+}
+
+/** `bag` as a killed recorder leaves it: the index section cut off and index_pos 0 in the bag header. */
+function withoutIndex(bag: Uint8Array): Uint8Array {
+  const field = bagFieldAt(bag, FIRST_RECORD, "index_pos");
+  const indexPos = Number(new DataView(bag.buffer, bag.byteOffset).getBigUint64(field, true));
+  const cut = bag.slice(0, indexPos);
+  cut.fill(0, field, field + 8);
+  return cut;
+}
 
 /** Byte offsets of a bag's chunk records, in file order. */
 function bagChunkOffsets(bytes: Uint8Array): number[] {
