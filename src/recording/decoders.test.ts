@@ -2,6 +2,7 @@ import { parseIDL } from "@foxglove/omgidl-parser";
 import { MessageWriter as OmgidlWriter } from "@foxglove/omgidl-serialization";
 import { parseRos2idl } from "@foxglove/ros2idl-parser";
 import { parse as parseMessageDefinition } from "@foxglove/rosmsg";
+import { MessageWriter as Ros1Writer } from "@foxglove/rosmsg-serialization";
 import { MessageWriter as Ros2Writer } from "@foxglove/rosmsg2-serialization";
 import fc from "fast-check";
 import protobuf from "protobufjs";
@@ -148,6 +149,48 @@ describe("CDR messages with float64 arrays (ros2msg)", () => {
         expect(decoded.orientation).toEqual(imu.orientation);
         expect(decoded.header).toEqual(imu.header);
         expect(decoded.flag).toBe(imu.flag);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe("ROS 1 messages with arrays of numbers", () => {
+  const SCAN = [
+    "Header header",
+    "float64[9] covariance",
+    "float32[] ranges",
+    "uint8[] data",
+    "byte[] raw",
+    "int32 count",
+    "================================================================================",
+    "MSG: std_msgs/Header\nuint32 seq\ntime stamp\nstring frame_id",
+  ].join("\n");
+  const scanChannel = channel({ schemaName: "test_msgs/Scan", schemaEncoding: "ros1msg", messageEncoding: "ros1", schemaData: encoder.encode(SCAN) });
+  const writer = new Ros1Writer(parseMessageDefinition(SCAN));
+  const arbitraryScan = fc.record({
+    header: fc.record({ seq: fc.nat(), stamp: fc.record({ sec: fc.nat(), nsec: fc.nat(999_999_999) }), frame_id: fc.string({ maxLength: 12 }) }),
+    covariance: fc.array(fc.double(), { minLength: 9, maxLength: 9 }),
+    ranges: fc.array(fc.float(), { maxLength: 20 }),
+    data: fc.uint8Array({ maxLength: 40 }),
+    raw: fc.int8Array({ maxLength: 10 }),
+    count: fc.integer({ min: -(2 ** 31), max: 2 ** 31 - 1 }),
+  });
+
+  it("decode the same values wherever the bytes lie in a chunk, and the arrays keep none of the chunk alive", () => {
+    const decode = createDecoder(scanChannel);
+    fc.assert(
+      fc.property(arbitraryScan, fc.nat(15), (scan, offset) => {
+        const bytes = writer.writeMessage(scan);
+        const chunk = new Uint8Array(offset + bytes.byteLength + 8);
+        chunk.set(bytes, offset);
+        const decoded = decode(chunk.subarray(offset, offset + bytes.byteLength)) as Record<string, ArrayLike<number> & { buffer: ArrayBufferLike }>;
+        for (const field of ["covariance", "ranges", "data", "raw"] as const) {
+          expect(Array.from(decoded[field]!)).toEqual(Array.from(scan[field]));
+          expect(decoded[field]!.buffer).not.toBe(chunk.buffer);
+        }
+        expect(decoded.header).toEqual(scan.header);
+        expect(decoded.count).toBe(scan.count);
       }),
       { numRuns: 300 },
     );

@@ -46,6 +46,22 @@ function ros2Decoder(reader: Ros2Reader): MessageDecoder {
   };
 }
 
+/** The element types of which the ROS 1 reader returns arrays as views of the bytes it reads. */
+const VIEWED_ARRAY_TYPES: ReadonlySet<string> = new Set(["int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64", "float32", "float64"]);
+
+/**
+ * Decodes ROS 1 messages of `definitions`. The reader returns arrays of numbers (`uint8[] data`,
+ * covariances) as views of the bytes it reads, where they are aligned: when the definitions have
+ * such arrays, a message is read from a copy of its bytes, so that a message held (in a policy's
+ * queue, a fusion window) keeps only its own bytes alive, never the decompressed chunk it was
+ * read from, as the CDR decoders do. Messages without them are read in place.
+ */
+function ros1Decoder(definitions: ReturnType<typeof parseMessageDefinition>): MessageDecoder {
+  const reader = new Ros1Reader(definitions);
+  const views = definitions.some((d) => d.definitions.some((f) => f.isArray === true && VIEWED_ARRAY_TYPES.has(f.type)));
+  return views ? (data) => reader.readMessage(data.slice()) : (data) => reader.readMessage(data);
+}
+
 /**
  * A decoder for a channel's messages, built once per channel: ROS 1 (`ros1` / `ros1msg`), ROS 2
  * CDR with a `ros2msg`, `ros2idl` or `omgidl` schema (ROS 2 time fields `{sec, nanosec}`),
@@ -60,15 +76,13 @@ export function createDecoder(channel: RecordingChannel): MessageDecoder {
   if (standard != undefined) {
     const definitions = parseMessageDefinition(standard, { ros2: messageEncoding === "cdr" });
     if (messageEncoding === "ros1") {
-      const reader = new Ros1Reader(definitions);
-      return (data) => reader.readMessage(data);
+      return ros1Decoder(definitions);
     }
     return ros2Decoder(new Ros2Reader(definitions));
   }
   try {
     if (messageEncoding === "ros1") {
-      const reader = new Ros1Reader(parseMessageDefinition(textDecoder.decode(channel.schemaData)));
-      return (data) => reader.readMessage(data);
+      return ros1Decoder(parseMessageDefinition(textDecoder.decode(channel.schemaData)));
     }
     if (messageEncoding === "cdr" && schemaEncoding === "ros2msg") {
       return ros2Decoder(new Ros2Reader(parseMessageDefinition(textDecoder.decode(channel.schemaData), { ros2: true })));
