@@ -12,6 +12,7 @@ import { checkChunkInfos, checkIndexLayout } from "./bagIndexChecks";
 import { indexDataReadSize, parseIndexDataRecords } from "./bagIndexData";
 import {
   FIRST_RECORD,
+  INDEX_ENTRY,
   MAGIC,
   OP_BAG_HEADER,
   OP_CHUNK,
@@ -22,6 +23,7 @@ import {
   TOP_LEVEL_OPS,
   countsMatch,
   cutOffError,
+  isMessageRecord,
   chunkCompression,
   parseFields,
   readHeaderOfCut,
@@ -109,6 +111,8 @@ function channelOf(conn: {
  * from the index's chunk list and merged by receive time, ties in file order (`mergeChunks`); a
  * bag whose index is missing or unreadable (recording interrupted, file truncated) is read by a
  * sequential recovery scan, in the same order as far as chunks start in time order (`ScanMerge`).
+ * Both read only the wanted records of an uncompressed chunk where its index data records (which
+ * follow each chunk, index or not) say where they are, checked record by record.
  * Either way a damaged chunk or record is skipped and reading goes on: from the index's next
  * chunk, or (scanning) from the next position where a well-formed record starts. A scan believes
  * a record's length only when a record that belongs there starts where it ends (after a chunk,
@@ -235,6 +239,7 @@ export class BagRecording implements Recording {
     const info = unindexedInfo("ros1bag", "ros1", problem, source.size);
     const indexInFile = indexPos > FIRST_RECORD && indexPos < source.size ? indexPos : undefined;
     const recording = new BagRecording(source, undefined, decompressors, limit, info, truncatedAt, indexInFile, indexDamage);
+    recording.#chunkReads = options.chunkReads ?? {};
     recording.#chunkWorker = options.chunkWorker;
     return recording;
   }
@@ -372,7 +377,7 @@ export class BagRecording implements Recording {
   async #sparseChunk(
     record: RecordHeader,
     pos: number,
-    info: ChunkInfo,
+    info: Pick<ChunkInfo, "connections">,
     next: number,
     read: { wanted: Map<number, ChannelEntry>; topics: Set<string> | undefined; defined: Set<number> },
   ): Promise<ChunkRecords | undefined> {
@@ -529,9 +534,10 @@ export class BagRecording implements Recording {
           chunksAheadDecided = true;
           chunksAhead = BagScanPrefetch.create(source, this.#chunkWorker, this.#maxChunkBytes, chunkCompression(record));
         }
+        const sparse = resume == undefined && after?.header?.op === OP_INDEX_DATA ? await this.#sparseScanChunk(record, pos, after.header, state) : undefined;
         // Only a chunk read as its header says is the one the worker read.
-        const prepared = resume == undefined ? await chunksAhead?.take(pos, record.end) : undefined;
-        let result = await this.#readChunk(resume == undefined ? record : endingAt(record, resume), pos, state, prepared);
+        const prepared = resume == undefined && sparse == undefined ? await chunksAhead?.take(pos, record.end) : undefined;
+        let result = sparse ?? (await this.#readChunk(resume == undefined ? record : endingAt(record, resume), pos, state, prepared));
         if (resume == undefined && after && !(await chunkEndBorneOut(source, after, result))) {
           resume = await recordInside();
           if (resume != undefined) {
@@ -608,6 +614,68 @@ export class BagRecording implements Recording {
       );
     }
     damage.finish();
+  }
+
+  /**
+   * A scan's sparse read of the uncompressed chunk `record` at `pos` (`#sparseChunk`), planned
+   * from the index data records that follow it (`first` is the first of them), which a writer
+   * leaves after each chunk even when the bag gets no index. Undefined (the chunk is then read
+   * whole) when `#sparseChunk` gives up, or the index data names a connection no connection
+   * record defined so far (the chunk's own connection records are not read), or the first index
+   * data record's first entry does not name a message record of its connection at its receive
+   * time inside the chunk: that entry is what `chunkEndBorneOut` checks a chunk's length by, so
+   * the result carries it as the connection's first record.
+   */
+  async #sparseScanChunk(record: RecordHeader, pos: number, first: RecordHeader, state: ScanState): Promise<ChunkRecords | undefined> {
+    if (this.#chunkReads.whole === true || chunkCompression(record) !== "none") {
+      return undefined;
+    }
+    const source = this.#source;
+    const connections: { conn: number; count: number }[] = [];
+    let next = record.end;
+    try {
+      let header: RecordHeader | undefined = first;
+      while (header?.op === OP_INDEX_DATA) {
+        const conn = u32(header.fields.get("conn"), "conn", next);
+        if (!state.defined.has(conn)) {
+          return undefined;
+        }
+        connections.push({ conn, count: u32(header.fields.get("count"), "count", next) });
+        next = header.end;
+        header = next < source.size ? await readRecordHeader(source, next) : undefined;
+      }
+      // The index data must end where the next chunk, the index or the file starts: damage that
+      // ended it early could hide a connection (and its connection record in this chunk).
+      const nextIsChunk = header?.op === OP_CHUNK && header.fields.has("compression") && header.fields.has("size");
+      if (!nextIsChunk && next !== source.size && next !== this.#indexPos) {
+        return undefined;
+      }
+    } catch {
+      return undefined;
+    }
+    const wantedHere = connections.filter((c) => state.connections.has(c.conn)).length;
+    if (wantedHere === connections.length || !sparseReadWorthTrying(record.dataLength, this.#chunkReads.spans)) {
+      return undefined;
+    }
+    const firstConn = connections[0]!.conn;
+    const entry = first.dataLength >= INDEX_ENTRY ? await source.read(first.dataOffset, INDEX_ENTRY) : undefined;
+    if (entry == undefined) {
+      return undefined;
+    }
+    const view = new DataView(entry.buffer, entry.byteOffset, INDEX_ENTRY);
+    const time = { sec: view.getUint32(0, true), nsec: view.getUint32(4, true) };
+    const offset = view.getUint32(8, true);
+    const message = offset < record.dataLength ? await readRecordHeader(source, record.dataOffset + offset).catch(() => undefined) : undefined;
+    if (message == undefined || !isMessageRecord(message) || message.end > record.end || u32(message.fields.get("conn"), "conn", 0) !== firstConn) {
+      return undefined;
+    }
+    const stamp = message.fields.get("time")!;
+    const stampView = new DataView(stamp.buffer, stamp.byteOffset, 8);
+    if (stampView.getUint32(0, true) !== time.sec || stampView.getUint32(4, true) !== time.nsec) {
+      return undefined;
+    }
+    const result = await this.#sparseChunk(record, pos, { connections }, next, { wanted: state.connections, topics: state.topics, defined: state.defined });
+    return result && { ...result, firsts: new Map([[firstConn, { time, offset }]]) };
   }
 
   /**
