@@ -5,6 +5,7 @@ import { parse as parseMessageDefinition } from "@foxglove/rosmsg";
 import { MessageReader as Ros1Reader } from "@foxglove/rosmsg-serialization";
 import { MessageReader as Ros2Reader } from "@foxglove/rosmsg2-serialization";
 
+import { MessageSlab } from "./MessageSlab";
 import { protobufDecoder } from "./protobufDecoder";
 import { standardRos1Definition, standardRos2Definition } from "./ros2Definitions";
 import type { RecordingChannel } from "./types";
@@ -32,18 +33,15 @@ export function standardDefinitionOf(channel: RecordingChannel): string | undefi
 }
 
 /**
- * Decodes CDR messages with `reader` from a copy of their bytes placed 4 bytes past a multiple of
- * 8 in memory. CDR aligns 8-byte fields from the end of its 4-byte encapsulation header, so they
- * then lie on multiples of 8, and the reader returns float64 arrays (covariances) as views of the
- * copy instead of reading them value by value; a message's arrays then keep only its own bytes
- * alive, never the chunk or page they were read from.
+ * Decodes CDR messages with `reader` from a copy of their bytes (`MessageSlab`) placed 4 bytes
+ * past a multiple of 8 in memory. CDR aligns 8-byte fields from the end of its 4-byte
+ * encapsulation header, so they then lie on multiples of 8, and the reader returns float64 arrays
+ * (covariances) as views of the copy instead of reading them value by value; a message's arrays
+ * then keep only the copy's slab alive, never the chunk or page they were read from.
  */
 function ros2Decoder(reader: Ros2Reader): MessageDecoder {
-  return (data) => {
-    const aligned = new Uint8Array(new ArrayBuffer(data.byteLength + 4), 4, data.byteLength);
-    aligned.set(data);
-    return reader.readMessage(aligned);
-  };
+  const slab = new MessageSlab();
+  return (data) => reader.readMessage(slab.copy(data, 4));
 }
 
 /** The element types of which the ROS 1 reader returns arrays as views of the bytes it reads. */
@@ -52,14 +50,17 @@ const VIEWED_ARRAY_TYPES: ReadonlySet<string> = new Set(["int8", "uint8", "int16
 /**
  * Decodes ROS 1 messages of `definitions`. The reader returns arrays of numbers (`uint8[] data`,
  * covariances) as views of the bytes it reads, where they are aligned: when the definitions have
- * such arrays, a message is read from a copy of its bytes, so that a message held (in a policy's
- * queue, a fusion window) keeps only its own bytes alive, never the decompressed chunk it was
- * read from, as the CDR decoders do. Messages without them are read in place.
+ * such arrays, a message is read from a copy of its bytes (`MessageSlab`), so that a message held
+ * (in a policy's queue, a fusion window) keeps only the copy's slab alive, never the decompressed
+ * chunk it was read from, as the CDR decoders do. Messages without them are read in place.
  */
 function ros1Decoder(definitions: ReturnType<typeof parseMessageDefinition>): MessageDecoder {
   const reader = new Ros1Reader(definitions);
-  const views = definitions.some((d) => d.definitions.some((f) => f.isArray === true && VIEWED_ARRAY_TYPES.has(f.type)));
-  return views ? (data) => reader.readMessage(data.slice()) : (data) => reader.readMessage(data);
+  if (!definitions.some((d) => d.definitions.some((f) => f.isArray === true && VIEWED_ARRAY_TYPES.has(f.type)))) {
+    return (data) => reader.readMessage(data);
+  }
+  const slab = new MessageSlab();
+  return (data) => reader.readMessage(slab.copy(data));
 }
 
 /**
