@@ -31,7 +31,7 @@
  */
 
 import { Bag } from "@foxglove/rosbag";
-import { statSync } from "node:fs";
+import { closeSync, copyFileSync, openSync, readSync, statSync, truncateSync, writeSync } from "node:fs";
 
 import type { Benchmark, BenchmarkCase } from "./Benchmark";
 import { benchSeconds, cachedBenchPath } from "./benchFiles";
@@ -40,7 +40,9 @@ import type { Memory } from "./memoryGrowth";
 import { memoryScaleCase } from "./memoryScaleCase";
 import { writeSyntheticBag } from "./syntheticBag";
 import { SYNTHETIC_SYNC_TOPICS } from "./syntheticRobot";
+import { FIRST_RECORD } from "../src/recording/bagRecords";
 import { FileByteSource } from "../src/recording/node";
+import { bagFieldAt } from "../src/recording/testing/bagFixtures";
 
 /** Recorded seconds of the synthetic bag (about 10.7 MB per second: 103 s is 1.1 GB). */
 export const BAG_RECORDING_SECONDS = 103;
@@ -89,9 +91,30 @@ async function chunkCoverage(path: string, topics: readonly string[]): Promise<{
   }
 }
 
-async function bagCase(): Promise<BenchmarkCase> {
-  const path = await syntheticBagPath();
-  const coverage = await chunkCoverage(path, SYNTHETIC_SYNC_TOPICS);
+/**
+ * The synthetic bag as a recorder that was killed leaves one: cut off where its index starts, its
+ * header's index_pos 0, so that it is read by a scan (a copy, built once beside the bag).
+ */
+export async function unindexedSyntheticBagPath(): Promise<string> {
+  const seconds = benchSeconds("LOCKSTEP_BENCH_BAG_SECONDS", BAG_RECORDING_SECONDS);
+  const indexed = await syntheticBagPath(seconds);
+  return await cachedBenchPath(`synthetic-${seconds}s-unindexed.bag`, `the ${seconds} s bag without its index`, async (partial) => {
+    copyFileSync(indexed, partial);
+    const fd = openSync(partial, "r+");
+    try {
+      const head = Buffer.alloc(4096);
+      readSync(fd, head, 0, head.byteLength, 0);
+      const field = bagFieldAt(head, FIRST_RECORD, "index_pos");
+      truncateSync(partial, Number(head.readBigUInt64LE(field)));
+      writeSync(fd, Buffer.alloc(8), 0, 8, field);
+    } finally {
+      closeSync(fd);
+    }
+  });
+}
+
+async function bagCase(path: string, indexed: string): Promise<BenchmarkCase> {
+  const coverage = await chunkCoverage(indexed, SYNTHETIC_SYNC_TOPICS);
   return await memoryScaleCase({
     path,
     file: path,
@@ -109,5 +132,19 @@ export const recordingBagScaleBenchmark: Benchmark = {
     "analyze (sync only) over a ~1.1 GB synthetic ROS 1 bag vs bare read and the disk, with RSS, arrayBuffers and external growth (builds the bag once)",
   standard: false,
   defaultN: 0,
-  prepare: async () => await bagCase(),
+  prepare: async () => {
+    const path = await syntheticBagPath();
+    return await bagCase(path, path);
+  },
+};
+
+/** The same over the bag cut off before its index (`lockstep bench recording-bag-1gb-unindexed`). */
+export const recordingBagScanBenchmark: Benchmark = {
+  name: "recording-bag-1gb-unindexed",
+  policy: "fkie/approximate-time",
+  description:
+    "recording-bag-1gb's passes over the same bag cut off before its index, as a killed recorder leaves one (read by a scan; builds the copy once)",
+  standard: false,
+  defaultN: 0,
+  prepare: async () => await bagCase(await unindexedSyntheticBagPath(), await syntheticBagPath()),
 };

@@ -11,7 +11,7 @@ import { floorBenchmarks } from "./floor";
 import { fusionInChromiumBenchmark } from "./fusionInChromium";
 import { panelBenchmark } from "./panel";
 import { realAppAnalysisBenchmarks } from "./realAppAnalysis";
-import { recordingBagScaleBenchmark } from "./recordingBagScale";
+import { recordingBagScaleBenchmark, recordingBagScanBenchmark } from "./recordingBagScale";
 import { recordingDb3ScaleBenchmark } from "./recordingDb3Scale";
 import { recordingScaleBenchmark } from "./recordingScale";
 import { w3HeapCheck } from "./w3HeapCheck";
@@ -31,6 +31,7 @@ export const BENCHMARKS: readonly Benchmark[] = Object.freeze([
   recordingScaleBenchmark,
   recordingDb3ScaleBenchmark,
   recordingBagScaleBenchmark,
+  recordingBagScanBenchmark,
 ]);
 
 /**

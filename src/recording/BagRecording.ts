@@ -6,6 +6,7 @@ import type { ChunkWorker } from "./ChunkWorker";
 import { DamageLog } from "./DamageLog";
 import { EagerByteSource } from "./EagerByteSource";
 import { RecordingError, errorText, reasonOf } from "./RecordingError";
+import { SmallReadCache } from "./SmallReadCache";
 import { bagChunkPrefetch } from "./bagChunkPrefetch";
 import { planChunkSpans, sparseReadWorthTrying, type ChunkSpanTuning } from "./bagChunkSpans";
 import { checkChunkInfos, checkIndexLayout } from "./bagIndexChecks";
@@ -372,7 +373,7 @@ export class BagRecording implements Recording {
    * connections, is too small to gain (`sparseReadWorthTrying`), or its index data does not add
    * up, or a record read is not the one its index entry names (offset, connection, receive time)
    * or does not parse, or a read fails. Memory holds one span at a time, never more than the
-   * chunk's data.
+   * chunk's data. Reads through `source` (a scan passes its own).
    */
   async #sparseChunk(
     record: RecordHeader,
@@ -380,6 +381,7 @@ export class BagRecording implements Recording {
     info: Pick<ChunkInfo, "connections">,
     next: number,
     read: { wanted: Map<number, ChannelEntry>; topics: Set<string> | undefined; defined: Set<number> },
+    source: ByteSource = this.#source,
   ): Promise<ChunkRecords | undefined> {
     const { wanted, topics, defined } = read;
     const wantedHere = new Set(info.connections.filter((c) => wanted.has(c.conn)).map((c) => c.conn));
@@ -399,7 +401,7 @@ export class BagRecording implements Recording {
       if (indexSize > this.#maxChunkBytes) {
         return undefined;
       }
-      const indexes = parseIndexDataRecords(await this.#source.read(record.end, indexSize), info.connections.length);
+      const indexes = parseIndexDataRecords(await source.read(record.end, indexSize), info.connections.length);
       const layout = { dataOffset: record.dataOffset, dataLength: record.dataLength };
       const spans = indexes && planChunkSpans(layout, indexes, info.connections, wantedHere, this.#chunkReads.spans);
       if (!spans) {
@@ -411,7 +413,7 @@ export class BagRecording implements Recording {
         const visit = (at: number, conn: number, time: RecordTime): void => {
           met.push({ at, conn, time });
         };
-        const bytes = await this.#source.read(span.start, span.end - span.start);
+        const bytes = await source.read(span.start, span.end - span.start);
         const part = parseChunkRecords(bytes, pos, wanted, topics, defined, { start: span.startInChunk, visit });
         const belied = met.length !== span.records.length || met.some(({ at, conn, time }, i) => {
           const entry = span.records[i]!;
@@ -453,7 +455,9 @@ export class BagRecording implements Recording {
   }
 
   async *#scan(options: ReadOptions): AsyncIterableIterator<RecordedMessage> {
-    const source = this.#source;
+    // A scan reads record headers one by one (a chunk's, its index data records', the next
+    // chunk's): served from blocks, they cost a read per block instead of one each.
+    const source = new SmallReadCache(this.#source);
     const total = source.size;
     const decode = options.decode === false ? "raw" : "decode";
     const state: ScanState = {
@@ -532,9 +536,9 @@ export class BagRecording implements Recording {
         }
         if (!chunksAheadDecided) {
           chunksAheadDecided = true;
-          chunksAhead = BagScanPrefetch.create(source, this.#chunkWorker, this.#maxChunkBytes, chunkCompression(record));
+          chunksAhead = BagScanPrefetch.create(this.#source, this.#chunkWorker, this.#maxChunkBytes, chunkCompression(record));
         }
-        const sparse = resume == undefined && after?.header?.op === OP_INDEX_DATA ? await this.#sparseScanChunk(record, pos, after.header, state) : undefined;
+        const sparse = resume == undefined && after?.header?.op === OP_INDEX_DATA ? await this.#sparseScanChunk(source, record, pos, after.header, state) : undefined;
         // Only a chunk read as its header says is the one the worker read.
         const prepared = resume == undefined && sparse == undefined ? await chunksAhead?.take(pos, record.end) : undefined;
         let result = sparse ?? (await this.#readChunk(resume == undefined ? record : endingAt(record, resume), pos, state, prepared));
@@ -624,13 +628,12 @@ export class BagRecording implements Recording {
    * record defined so far (the chunk's own connection records are not read), or the first index
    * data record's first entry does not name a message record of its connection at its receive
    * time inside the chunk: that entry is what `chunkEndBorneOut` checks a chunk's length by, so
-   * the result carries it as the connection's first record.
+   * the result carries it as the connection's first record. `source`: the scan's.
    */
-  async #sparseScanChunk(record: RecordHeader, pos: number, first: RecordHeader, state: ScanState): Promise<ChunkRecords | undefined> {
+  async #sparseScanChunk(source: ByteSource, record: RecordHeader, pos: number, first: RecordHeader, state: ScanState): Promise<ChunkRecords | undefined> {
     if (this.#chunkReads.whole === true || chunkCompression(record) !== "none") {
       return undefined;
     }
-    const source = this.#source;
     const connections: { conn: number; count: number }[] = [];
     let next = record.end;
     try {
@@ -674,7 +677,7 @@ export class BagRecording implements Recording {
     if (stampView.getUint32(0, true) !== time.sec || stampView.getUint32(4, true) !== time.nsec) {
       return undefined;
     }
-    const result = await this.#sparseChunk(record, pos, { connections }, next, { wanted: state.connections, topics: state.topics, defined: state.defined });
+    const result = await this.#sparseChunk(record, pos, { connections }, next, { wanted: state.connections, topics: state.topics, defined: state.defined }, source);
     return result && { ...result, firsts: new Map([[firstConn, { time, offset }]]) };
   }
 

@@ -48,8 +48,7 @@ export const INDEX_ENTRY = 12;
 /** Sanity bound on one record header: real ones are a few hundred bytes. */
 const MAX_RECORD_HEADER = 1 << 20;
 /** Bytes read at a record's start: its header length, and usually its whole header and data length. */
-/** How many bytes a record header read asks for at once (less at the end of the file). */
-export const HEADER_READ = 512;
+const HEADER_READ = 512;
 
 /** Decodes header field names and text values (UTF-8). */
 export const textDecoder = new TextDecoder();
