@@ -536,7 +536,7 @@ export class BagRecording implements Recording {
         }
         if (!chunksAheadDecided) {
           chunksAheadDecided = true;
-          chunksAhead = BagScanPrefetch.create(this.#source, this.#chunkWorker, this.#maxChunkBytes, chunkCompression(record));
+          chunksAhead = BagScanPrefetch.create(this.#source, this.#chunkWorker, this.#maxChunkBytes, chunkCompression(record), source);
         }
         const sparse = resume == undefined && after?.header?.op === OP_INDEX_DATA ? await this.#sparseScanChunk(source, record, pos, after.header, state) : undefined;
         // Only a chunk read as its header says is the one the worker read.

@@ -80,9 +80,12 @@ function workerTakesChunks(source: ByteSource, worker: ChunkWorker | undefined):
   return worker != undefined && source.readsAreOwned === true && worker.compressions.has("bz2");
 }
 
-/** The chunk record at `offset` (header and data) when the worker can take it, else nothing. */
-async function storedChunk(source: ByteSource, worker: ChunkWorker, maxChunkBytes: number, offset: number, indexPos: number): Promise<Uint8Array> {
-  const record = await readRecordHeader(source, offset, indexPos);
+/**
+ * The chunk record at `offset` (header and data) when the worker can take it, else nothing; a
+ * record whose data would run past `end` (the index, or the file's end) is an error.
+ */
+async function storedChunk(source: ByteSource, worker: ChunkWorker, maxChunkBytes: number, offset: number, end: number): Promise<Uint8Array> {
+  const record = await readRecordHeader(source, offset, end);
   const compression = chunkCompression(record);
   if (record.op !== OP_CHUNK || !ON_WORKER.has(compression) || !worker.compressions.has(compression) || record.dataLength > maxChunkBytes) {
     return NOT_HANDED_OVER;

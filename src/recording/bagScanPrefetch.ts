@@ -23,25 +23,33 @@ const BETWEEN_CHUNKS: ReadonlySet<number> = new Set([OP_CHUNK, OP_INDEX_DATA, OP
  * worker's parallelism plus one chunks are worked on ahead of the one taken.
  */
 export class BagScanPrefetch {
-  readonly #source: ByteSource;
+  /** Where the walk reads record headers. */
+  readonly #headers: ByteSource;
   readonly #prefetch: ChunkPrefetch<BagChunkAt, Uint8Array | undefined>;
   /** Chunk records found after the one taken, in file order. */
   #ahead: BagChunkAt[] = [];
   /** Where the walk goes on; undefined once it met a record that is not between two chunks. */
   #walkAt: number | undefined;
 
-  private constructor(source: ByteSource, prefetch: ChunkPrefetch<BagChunkAt, Uint8Array | undefined>) {
-    this.#source = source;
+  private constructor(headers: ByteSource, prefetch: ChunkPrefetch<BagChunkAt, Uint8Array | undefined>) {
+    this.#headers = headers;
     this.#prefetch = prefetch;
   }
 
   /**
    * A prefetch for a scan whose first chunk record is compressed with `compression`, or undefined
-   * when no chunk of such a bag goes to the worker (see `bagChunkPrefetch`).
+   * when no chunk of such a bag goes to the worker (see `bagChunkPrefetch`). Chunks are read from
+   * `source`, the headers between them from `headers` (the same bytes; the scan's block reads).
    */
-  public static create(source: ByteSource, worker: ChunkWorker | undefined, maxChunkBytes: number, compression: string): BagScanPrefetch | undefined {
+  public static create(
+    source: ByteSource,
+    worker: ChunkWorker | undefined,
+    maxChunkBytes: number,
+    compression: string,
+    headers: ByteSource = source,
+  ): BagScanPrefetch | undefined {
     const prefetch = chunkPrefetchFor<BagChunkAt>(source, worker, maxChunkBytes, source.size, compression);
-    return prefetch && new BagScanPrefetch(source, prefetch);
+    return prefetch && new BagScanPrefetch(headers, prefetch);
   }
 
   /**
@@ -63,10 +71,10 @@ export class BagScanPrefetch {
 
   /** Finds the next chunk records, until `lookahead` of them are known or the walk stops. */
   async #walk(): Promise<void> {
-    const size = this.#source.size;
+    const size = this.#headers.size;
     while (this.#ahead.length < this.#prefetch.lookahead && this.#walkAt != undefined && this.#walkAt < size) {
       const at = this.#walkAt;
-      const header = await readRecordHeader(this.#source, at).catch(() => undefined);
+      const header = await readRecordHeader(this.#headers, at).catch(() => undefined);
       if (header == undefined || !BETWEEN_CHUNKS.has(header.op)) {
         this.#walkAt = undefined;
         return;
