@@ -7,6 +7,7 @@ import { canHandOver, type ChunkWorker, type CrcResult } from "./ChunkWorker";
 import { DamageLog } from "./DamageLog";
 import { EagerByteSource } from "./EagerByteSource";
 import { RecordingError } from "./RecordingError";
+import { SmallReadCache } from "./SmallReadCache";
 import { UndefinedChannelTally } from "./UndefinedChannelTally";
 import { crc32 } from "./crc32";
 import { DEFAULT_MAX_CHUNK_BYTES, ReadLimitError, checkStoredSize, toMcapHandlers, type Decompressors } from "./decompress";
@@ -405,7 +406,9 @@ export class McapRecording implements Recording {
   }
 
   async *#scan(options: ReadOptions): AsyncIterableIterator<RecordedMessage> {
-    const source = this.#source;
+    // A scan reads each record's opcode and length, then the record: the small ones (the message
+    // indexes after each chunk, schemas, channels) are served from page blocks.
+    const source = new SmallReadCache(this.#source);
     const total = source.size;
     const topics = options.topics ? new Set(options.topics) : undefined;
     const wanted = (channel: McapTypes.Channel): boolean => !topics || topics.has(channel.topic);
