@@ -6,8 +6,9 @@ import type { ChunkWorker } from "./ChunkWorker";
 import { DamageLog } from "./DamageLog";
 import { EagerByteSource } from "./EagerByteSource";
 import { RecordingError, errorText, reasonOf } from "./RecordingError";
+import type { ScanPrefetch } from "./ScanPrefetch";
 import { SmallReadCache } from "./SmallReadCache";
-import { bagChunkPrefetch } from "./bagChunkPrefetch";
+import { bagChunkPrefetch, bagScanPrefetch } from "./bagChunkPrefetch";
 import { planChunkSpans, sparseReadWorthTrying, type ChunkSpanTuning } from "./bagChunkSpans";
 import { checkChunkInfos, checkIndexLayout } from "./bagIndexChecks";
 import { indexDataReadSize, parseIndexDataRecords } from "./bagIndexData";
@@ -46,7 +47,6 @@ import {
   recordAfter,
   type ScanPlaces,
 } from "./bagScanPlaces";
-import { BagScanPrefetch } from "./bagScanPrefetch";
 import { DEFAULT_MAX_CHUNK_BYTES, ReadLimitError, checkStoredSize, type Decompressors, type OpenOptions } from "./decompress";
 import { reportProgress, timeText, toRecordedMessage, unindexedInfo, type ChannelEntry } from "./recordedMessage";
 import type {
@@ -145,7 +145,7 @@ export class BagRecording implements Recording {
   readonly #appendedAt: number | undefined;
   /** See `BagChunkReads`. */
   #chunkReads: BagChunkReads = {};
-  /** Decompresses the next bz2 chunks on other threads (`bagChunkPrefetch`, `BagScanPrefetch`). */
+  /** Decompresses the next bz2 chunks on other threads (`bagChunkPrefetch`, `bagScanPrefetch`). */
   #chunkWorker: ChunkWorker | undefined;
 
   private constructor(
@@ -175,7 +175,7 @@ export class BagRecording implements Recording {
    * unreadable; an unusable index is not an error here (see `info.indexed`), nor is one larger
    * than `options.maxChunkBytes`, which is not read. `decompressors` should be bounded by the
    * same limit (`loadDecompressors(options)`). With `options.chunkWorker`, a read has the next
-   * bz2 chunks decompressed on its threads (`bagChunkPrefetch`, and `BagScanPrefetch` for a bag
+   * bz2 chunks decompressed on its threads (`bagChunkPrefetch`, and `bagScanPrefetch` for a bag
    * read by a scan), with the same result.
    */
   public static async open(
@@ -487,7 +487,7 @@ export class BagRecording implements Recording {
       damage.add(offset, reason);
     };
     // Decided by the first chunk record met, as an indexed read decides by its first chunk.
-    let chunksAhead: BagScanPrefetch | undefined;
+    let chunksAhead: ScanPrefetch<Uint8Array | undefined> | undefined;
     let chunksAheadDecided = false;
     let pos = FIRST_RECORD;
     /** The header of the record at `pos`, when the step before already read it. */
@@ -536,7 +536,7 @@ export class BagRecording implements Recording {
         }
         if (!chunksAheadDecided) {
           chunksAheadDecided = true;
-          chunksAhead = BagScanPrefetch.create(this.#source, this.#chunkWorker, this.#maxChunkBytes, chunkCompression(record), source);
+          chunksAhead = bagScanPrefetch(this.#source, this.#chunkWorker, this.#maxChunkBytes, chunkCompression(record), source);
         }
         const sparse = resume == undefined && after?.header?.op === OP_INDEX_DATA ? await this.#sparseScanChunk(source, record, pos, after.header, state) : undefined;
         // Only a chunk read as its header says is the one the worker read.
@@ -684,7 +684,7 @@ export class BagRecording implements Recording {
   /**
    * The messages of the chunk record `record` at `pos` a scan wants, learning its connection
    * records; a chunk that cannot be read is an empty result whose `problem` says why. `prepared`:
-   * its data already decompressed (by `BagScanPrefetch`).
+   * its data already decompressed (by `bagScanPrefetch`).
    */
   async #readChunk(record: RecordHeader, pos: number, state: ScanState, prepared?: Uint8Array): Promise<ChunkRecords> {
     const { connections, topics, defined } = state;

@@ -1,7 +1,8 @@
 import { ArrayByteSource, type ByteSource } from "./ByteSource";
 import { ChunkPrefetch } from "./ChunkPrefetch";
 import { canHandOver, type ChunkWorker } from "./ChunkWorker";
-import { OP_CHUNK, chunkCompression, readRecordHeader, u32 } from "./bagRecords";
+import { ScanPrefetch, type ChunkAt } from "./ScanPrefetch";
+import { OP_CHUNK, OP_CONNECTION, OP_INDEX_DATA, chunkCompression, readRecordHeader, u32 } from "./bagRecords";
 
 /** What the reader needs to find a chunk record: its byte offset (from the bag's index). */
 export interface BagChunkAt {
@@ -73,6 +74,30 @@ export function chunkPrefetchFor<C extends BagChunkAt>(
     async (_chunk, record) => await decompressed(worker, record),
     worker.parallelism,
   );
+}
+
+/** What a writer puts between two chunks of a bag: the first chunk's index data, connection records. */
+const BETWEEN_CHUNKS: ReadonlySet<number> = new Set([OP_CHUNK, OP_INDEX_DATA, OP_CONNECTION]);
+
+/**
+ * The same for the scan of a bag without a usable index (`ScanPrefetch`), whose first chunk
+ * record is compressed with `compression`: chunks are read from `source`, the record headers
+ * between them from `headers` (the same bytes; the scan's block reads). Undefined under the same
+ * conditions as `bagChunkPrefetch`.
+ */
+export function bagScanPrefetch(
+  source: ByteSource,
+  worker: ChunkWorker | undefined,
+  maxChunkBytes: number,
+  compression: string,
+  headers: ByteSource = source,
+): ScanPrefetch<Uint8Array | undefined> | undefined {
+  const prefetch = chunkPrefetchFor<ChunkAt>(source, worker, maxChunkBytes, source.size, compression);
+  const recordAt = async (at: number): Promise<{ end: number; chunk: boolean } | undefined> => {
+    const header = await readRecordHeader(headers, at);
+    return BETWEEN_CHUNKS.has(header.op) ? { end: header.end, chunk: header.op === OP_CHUNK } : undefined;
+  };
+  return prefetch && new ScanPrefetch(prefetch, recordAt, source.size);
 }
 
 /** Whether `worker` can take chunks read from `source` at all (without reading any twice). */
