@@ -7,6 +7,7 @@ import { canHandOver, type ChunkWorker, type CrcResult } from "./ChunkWorker";
 import { DamageLog } from "./DamageLog";
 import { EagerByteSource } from "./EagerByteSource";
 import { RecordingError } from "./RecordingError";
+import { ScanPrefetch, type ChunkAt } from "./ScanPrefetch";
 import { SmallReadCache } from "./SmallReadCache";
 import { UndefinedChannelTally } from "./UndefinedChannelTally";
 import { crc32 } from "./crc32";
@@ -66,6 +67,23 @@ interface ByteRange {
 type PreparedChunk =
   | { readonly raw: Uint8Array; readonly records?: undefined }
   | { readonly records: Uint8Array; readonly storedAt: number | undefined };
+
+/** A chunk a scan's prefetch prepared, and where its records end by its own header (if it reads). */
+interface ScanChunk {
+  readonly prepared: PreparedChunk;
+  readonly recordsEnd: number | undefined;
+}
+
+/** What a writer puts between two chunks of an MCAP's data section. */
+const BETWEEN_CHUNKS: ReadonlySet<number> = new Set([
+  Opcode.CHUNK,
+  Opcode.MESSAGE_INDEX,
+  Opcode.SCHEMA,
+  Opcode.CHANNEL,
+  Opcode.MESSAGE,
+  Opcode.ATTACHMENT,
+  Opcode.METADATA,
+]);
 
 /** How an MCAP file is read, beyond its decompressors. */
 export interface McapReadOptions {
@@ -373,6 +391,37 @@ export class McapRecording implements Recording {
   }
 
   /**
+   * With a ChunkWorker (and a source whose reads it can take), what works ahead of a scan: the
+   * next chunks found by the records after the one taken (`ScanPrefetch`, whose walk reads through
+   * `headers`, the scan's block reads), read and prepared as an indexed read prepares them
+   * (`#prepare`), with where each one's records end by its header, taken before its bytes are
+   * handed over. Undefined otherwise: a scan without one prepares nothing ahead.
+   */
+  #scanPrefetch(headers: ByteSource): ScanPrefetch<ScanChunk> | undefined {
+    const worker = this.#chunkWorker;
+    if (worker == undefined || this.#source.readsAreOwned !== true) {
+      return undefined;
+    }
+    const prefetch = new ChunkPrefetch<ChunkAt, ScanChunk>(
+      async ({ offset, end }) => {
+        checkStoredSize("the chunk record here", "chunk", end - offset, this.#maxChunkBytes);
+        return await this.#source.read(offset, end - offset);
+      },
+      async ({ offset, end }, bytes) => {
+        const recordsEnd = chunkRecordsEnd(bytes, offset);
+        return { prepared: await this.#prepare({ offset, length: end - offset }, bytes), recordsEnd };
+      },
+      worker.parallelism,
+    );
+    const recordAt = async (at: number): Promise<{ end: number; chunk: boolean } | undefined> => {
+      const length = await recordLength(headers, at);
+      const op = length == undefined ? undefined : (await headers.read(at, 1))[0]!;
+      return length != undefined && op != undefined && BETWEEN_CHUNKS.has(op) ? { end: at + length, chunk: op === OP_CHUNK } : undefined;
+    };
+    return new ScanPrefetch(prefetch, recordAt, this.#source.size);
+  }
+
+  /**
    * The chunk read again, raw, for `readRecords` on this thread: after a worker failed, the memory
    * it was handed is lost, and this thread gives the reason if the chunk is damaged.
    */
@@ -422,6 +471,7 @@ export class McapRecording implements Recording {
     const damage = new DamageLog(options.onDamage);
     const undefinedChannels = new UndefinedChannelTally();
     const merge = new ScanMerge<McapMessage>();
+    const chunksAhead = this.#scanPrefetch(source);
     let pos = 8;
     /** Whether the data section ended with its closing record (Data End or Footer). */
     let closed = false;
@@ -469,14 +519,26 @@ export class McapRecording implements Recording {
         continue;
       }
       let contents: RecordContents;
-      let recordBytes: Uint8Array;
+      /** Where a chunk's records end by its own header (undefined: not a chunk, or unreadable). */
+      let recordsEnd: number | undefined;
       try {
         if (length > this.#maxChunkBytes) {
           const name = op === OP_CHUNK ? "chunk" : (mcapRecordName(op) ?? `opcode ${op}`);
           checkStoredSize(`the ${name} record here`, op === OP_CHUNK ? "chunk" : "record", length, this.#maxChunkBytes);
         }
-        recordBytes = await source.read(pos, length);
-        contents = readRecords(known, recordBytes, this.#handlers, wanted);
+        const ready = op === OP_CHUNK ? await chunksAhead?.take(pos, pos + length) : undefined;
+        if (ready != undefined) {
+          const { prepared } = ready;
+          contents =
+            prepared.records == undefined
+              ? readRecords(known, prepared.raw, this.#handlers, wanted)
+              : walkRecords(prepared.records, { channels: known.channels, wants: wanted }, prepared.storedAt);
+          recordsEnd = ready.recordsEnd;
+        } else {
+          const recordBytes = await source.read(pos, length);
+          contents = readRecords(known, recordBytes, this.#handlers, wanted);
+          recordsEnd = op === OP_CHUNK ? chunkRecordsEnd(recordBytes, pos) : undefined;
+        }
         if (contents.undefinedChannels.size > 0 && !summaryLearned) {
           summaryLearned = true;
           const summary = await this.#summaryDefinitions(known);
@@ -504,7 +566,7 @@ export class McapRecording implements Recording {
       for (const { item, offset } of merge.add(messages, pos)) {
         yield toMessage(item, entries.get(item.channelId)!, decode, offset);
       }
-      const ownEnd = op === OP_CHUNK ? await this.#chunkEndWhereLengthLies(known, pos, length, recordBytes) : undefined;
+      const ownEnd = recordsEnd == undefined ? undefined : await this.#chunkEndWhereLengthLies(known, pos, length, recordsEnd);
       if (ownEnd != undefined) {
         damage.add(
           pos,
@@ -650,16 +712,10 @@ export class McapRecording implements Recording {
    * fields (the records' length) end it before `pos + length`, and a complete, well-formed record
    * starts there. Undefined otherwise (a record that fills its length, or trailing bytes that are
    * not followed by a record: perhaps fields of a later MCAP version). Without this a length too
-   * large would pass over the records after the chunk.
+   * large would pass over the records after the chunk. `ownEnd`: where its records end by its
+   * header (`chunkRecordsEnd`).
    */
-  async #chunkEndWhereLengthLies(known: KnownChannels, pos: number, length: number, bytes: Uint8Array): Promise<number | undefined> {
-    let ownEnd: number;
-    try {
-      const header = chunkRecordHeader(bytes);
-      ownEnd = pos + header.recordsOffset + header.recordsLength;
-    } catch {
-      return undefined;
-    }
+  async #chunkEndWhereLengthLies(known: KnownChannels, pos: number, length: number, ownEnd: number): Promise<number | undefined> {
     if (ownEnd >= pos + length || ownEnd + RECORD_PREFIX > this.#source.size) {
       return undefined;
     }
@@ -787,6 +843,16 @@ async function opcodeAt(source: ByteSource, pos: number): Promise<number | undef
   }
   const op = (await source.read(pos, 1))[0]!;
   return op >= OP_HEADER && op <= OP_DATA_END ? op : undefined;
+}
+
+/** Where the records of the chunk record `bytes` (read whole at `pos`) end by its header, if it reads. */
+function chunkRecordsEnd(bytes: Uint8Array, pos: number): number | undefined {
+  try {
+    const header = chunkRecordHeader(bytes);
+    return pos + header.recordsOffset + header.recordsLength;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The length (prefix included) of the record at `pos` if its opcode is known and it fits in the file. */

@@ -351,6 +351,75 @@ describe("an indexed MCAP read with a ChunkWorker", () => {
   });
 });
 
+describe("an MCAP file without its summary (a scan) with a ChunkWorker", () => {
+  let file: Uint8Array;
+  let chunkStarts: number[];
+  beforeAll(async () => {
+    await zstd.isLoaded;
+    const whole = await writeMcap(CHANNELS, largeChunkFixture(), {
+      chunkSize: 1 << 20,
+      compress: (data) => ({ compression: "zstd", compressedData: new Uint8Array(zstd.compress(data, 1)) }),
+    });
+    const reader = await McapIndexedReader.Initialize({ readable: new TempBuffer(whole) });
+    chunkStarts = reader.chunkIndexes.map((c) => Number(c.chunkStartOffset));
+    // Cut where the summary starts, as a recorder that was killed leaves the file: no footer.
+    file = whole.slice(0, Number(reader.footer.summaryStart));
+  });
+
+  it("delivers what the scan on one thread delivers, every large chunk decompressed on the worker", async () => {
+    expect(chunkStarts.length).toBeGreaterThan(3);
+    const alone = await readAll(file);
+    expect(alone.messages.length).toBe(200);
+    const worker = new CountingChunkWorker(thread);
+    expect(await readAll(file, worker, { owned: true })).toEqual(alone);
+    expect(worker.decompressCalls).toBeGreaterThanOrEqual(chunkStarts.length - 1);
+  });
+
+  it("chunks whose CRC does not match or that do not decompress are reported as on one thread", async () => {
+    const bad = file.slice();
+    const crcAt = chunkStarts[2]! + 9 + 24;
+    bad[crcAt] = bad[crcAt]! ^ 0x5a;
+    const at = Math.floor((chunkStarts[0]! + chunkStarts[1]!) / 2);
+    for (let k = 0; k < 64; k++) {
+      bad[at + k] = bad[at + k]! ^ 0xa5;
+    }
+    const alone = await readAll(bad);
+    expect(alone.damages.map((d) => d.offset).slice(0, 2)).toEqual([chunkStarts[0], chunkStarts[2]]);
+    const worker = new CountingChunkWorker(thread);
+    expect(await readAll(bad, worker, { owned: true })).toEqual(alone);
+    expect(worker.decompressCalls).toBeGreaterThan(0);
+  });
+
+  it("when the worker fails, the chunks are read again and worked on the reading thread", async () => {
+    const failing = new CountingChunkWorker(dying);
+    expect(await readAll(file, failing, { owned: true })).toEqual(await readAll(file));
+    expect(failing.decompressCalls).toBeGreaterThan(0);
+  });
+
+  it("whatever bytes after the header are damaged, delivers and reports what the scan on one thread does", async () => {
+    const worker = new CountingChunkWorker(thread);
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.record({ at: fc.integer({ min: chunkStarts[0]!, max: file.byteLength - 1 }), length: fc.integer({ min: 1, max: 16 }), mask: fc.integer({ min: 1, max: 255 }) }), { minLength: 1, maxLength: 3 }),
+        fc.boolean(),
+        async (damage, nearChunkStarts) => {
+          const bad = file.slice();
+          for (const { at, length, mask } of damage) {
+            // Half the runs damage the bytes around a chunk's start: its prefix and header, or the message indexes before it.
+            const from = nearChunkStarts ? Math.max(chunkStarts[0]!, chunkStarts[at % chunkStarts.length]! - 40 + (at % 80)) : at;
+            for (let k = from; k < Math.min(bad.byteLength, from + length); k++) {
+              bad[k] = bad[k]! ^ mask;
+            }
+          }
+          expect(await readAll(bad, worker, { owned: true })).toEqual(await readAll(bad));
+        },
+      ),
+      { numRuns: 16 },
+    );
+    expect(worker.decompressCalls).toBeGreaterThan(0);
+  });
+});
+
 // The embedded husky recording: 10 bz2 chunks written by rosbag; read through its index, and
 // by a scan as a recorder that was killed leaves it (no index, index_pos 0).
 describe.each([
