@@ -113,8 +113,11 @@ export async function unindexedSyntheticBagPath(): Promise<string> {
   });
 }
 
-async function bagCase(path: string, indexed: string): Promise<BenchmarkCase> {
-  const coverage = await chunkCoverage(indexed, SYNTHETIC_SYNC_TOPICS);
+/**
+ * The passes of `memoryScaleCase` over the file at `path` with this benchmark's memory limits,
+ * reporting how many of its chunks hold an input (`coverage`, read from the indexed file).
+ */
+export async function chunkedFileCase(path: string, coverage: { chunks: number; withInputs: number }): Promise<BenchmarkCase> {
   return await memoryScaleCase({
     path,
     file: path,
@@ -134,7 +137,7 @@ export const recordingBagScaleBenchmark: Benchmark = {
   defaultN: 0,
   prepare: async () => {
     const path = await syntheticBagPath();
-    return await bagCase(path, path);
+    return await chunkedFileCase(path, await chunkCoverage(path, SYNTHETIC_SYNC_TOPICS));
   },
 };
 
@@ -146,5 +149,5 @@ export const recordingBagScanBenchmark: Benchmark = {
     "recording-bag-1gb's passes over the same bag cut off before its index, as a killed recorder leaves one (read by a scan; builds the copy once)",
   standard: false,
   defaultN: 0,
-  prepare: async () => await bagCase(await unindexedSyntheticBagPath(), await syntheticBagPath()),
+  prepare: async () => await chunkedFileCase(await unindexedSyntheticBagPath(), await chunkCoverage(await syntheticBagPath(), SYNTHETIC_SYNC_TOPICS)),
 };

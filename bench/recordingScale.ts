@@ -28,12 +28,13 @@
  * The file lives in `$LOCKSTEP_BENCH_DIR` (default `<tmp>/lockstep-bench`); delete it to rebuild.
  */
 
-import { McapIndexedReader } from "@mcap/core";
-import { statSync } from "node:fs";
+import { MCAP_MAGIC, McapIndexedReader, Opcode } from "@mcap/core";
+import { appendFileSync, copyFileSync, statSync, truncateSync } from "node:fs";
 
 import type { Benchmark, BenchmarkCase, CaseSummary, RunResult } from "./Benchmark";
 import { cachedBenchPath } from "./benchFiles";
 import { collectGarbage, heapUsedMB } from "./harness";
+import { chunkedFileCase } from "./recordingBagScale";
 import { diskPass, mbps, RunMedians, timedInputsPass, timedPass, type InputsPass, type PassTime } from "./scaleRuns";
 import { writeSyntheticRecording } from "./syntheticRecording";
 import { SYNTHETIC_SYNC_TOPICS } from "./syntheticRobot";
@@ -50,6 +51,33 @@ export const HEAP_GROWTH_LIMIT_MB = 16;
 export async function syntheticRecordingPath(seconds = RECORDING_SECONDS): Promise<string> {
   return await cachedBenchPath(`synthetic-${seconds}s.mcap`, `${seconds} s of recording`, async (partial) => {
     await writeSyntheticRecording(partial, { seconds });
+  });
+}
+
+/**
+ * The synthetic recording without its summary section, so that it is read by a scan: cut where
+ * the summary starts (after the data section's Data End record) and closed with a footer that
+ * points to no summary, as a writer with the summary switched off writes one. (A killed
+ * recorder's file, cut anywhere, reads the same way but ends with a damage report, which the
+ * benchmark's passes would count as a failed read.) A copy, built once beside it.
+ */
+export async function unindexedSyntheticRecordingPath(): Promise<string> {
+  const indexed = await syntheticRecordingPath();
+  return await cachedBenchPath(`synthetic-${RECORDING_SECONDS}s-unindexed.mcap`, `the ${RECORDING_SECONDS} s recording without its summary`, async (partial) => {
+    const source = await FileByteSource.open(indexed);
+    let summaryStart: number;
+    try {
+      summaryStart = Number((await McapIndexedReader.Initialize({ readable: readableOf(source) })).footer.summaryStart);
+    } finally {
+      await source.close();
+    }
+    copyFileSync(indexed, partial);
+    truncateSync(partial, summaryStart);
+    // Footer: opcode, record length 20, summary start 0, summary offset start 0, summary CRC 0; then the magic.
+    const footer = Buffer.alloc(1 + 8 + 20);
+    footer[0] = Opcode.FOOTER;
+    footer.writeBigUInt64LE(20n, 1);
+    appendFileSync(partial, Buffer.concat([footer, Buffer.from(MCAP_MAGIC)]));
   });
 }
 
@@ -232,4 +260,20 @@ export const recordingScaleBenchmark: Benchmark = {
   standard: false,
   defaultN: 0,
   prepare: async () => await recordingCase(),
+};
+
+/**
+ * `recording-1gb-unindexed`: the recording without its summary, read by a scan, in the passes of
+ * the bag benchmarks (bench/memoryScaleCase.ts: a bare read of every message and of the inputs,
+ * analyze, memory growth with those benchmarks' limits), since without an index the chunk-by-chunk
+ * bare passes above do not apply.
+ */
+export const recordingScanBenchmark: Benchmark = {
+  name: "recording-1gb-unindexed",
+  policy: "fkie/approximate-time",
+  description:
+    "analyze (sync only) over the ~1.1 GB synthetic MCAP cut off before its summary, as a killed recorder leaves one (read by a scan), vs bare reads, with memory growth (builds the copy once)",
+  standard: false,
+  defaultN: 0,
+  prepare: async () => await chunkedFileCase(await unindexedSyntheticRecordingPath(), await chunkCoverage(await syntheticRecordingPath(), SYNTHETIC_SYNC_TOPICS)),
 };

@@ -13,7 +13,7 @@ import { panelBenchmark } from "./panel";
 import { realAppAnalysisBenchmarks } from "./realAppAnalysis";
 import { recordingBagScaleBenchmark, recordingBagScanBenchmark } from "./recordingBagScale";
 import { recordingDb3ScaleBenchmark } from "./recordingDb3Scale";
-import { recordingScaleBenchmark } from "./recordingScale";
+import { recordingScaleBenchmark, recordingScanBenchmark } from "./recordingScale";
 import { w3HeapCheck } from "./w3HeapCheck";
 import { w3SyncBenchmarks } from "./w3Sync";
 
@@ -29,6 +29,7 @@ export const BENCHMARKS: readonly Benchmark[] = Object.freeze([
   ...realAppAnalysisBenchmarks,
   cliStartupBenchmark,
   recordingScaleBenchmark,
+  recordingScanBenchmark,
   recordingDb3ScaleBenchmark,
   recordingBagScaleBenchmark,
   recordingBagScanBenchmark,
