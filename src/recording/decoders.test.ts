@@ -105,6 +105,13 @@ describe("MCAP message encodings", () => {
   });
 });
 
+/** A message's bytes inside a larger buffer (a chunk, a page), `offset` bytes in: any alignment. */
+function insideChunk(bytes: Uint8Array, offset: number): { chunk: Uint8Array; message: Uint8Array } {
+  const chunk = new Uint8Array(offset + bytes.byteLength + 8);
+  chunk.set(bytes, offset);
+  return { chunk, message: chunk.subarray(offset, offset + bytes.byteLength) };
+}
+
 describe("CDR messages with float64 arrays (ros2msg)", () => {
   const IMU = [
     "std_msgs/Header header",
@@ -135,11 +142,8 @@ describe("CDR messages with float64 arrays (ros2msg)", () => {
     const decode = createDecoder(imuChannel);
     fc.assert(
       fc.property(arbitraryImu, fc.nat(15), (imu, offset) => {
-        const bytes = writer.writeMessage(imu);
-        // The message inside a larger buffer (a chunk, a page) at every alignment.
-        const chunk = new Uint8Array(offset + bytes.byteLength + 8);
-        chunk.set(bytes, offset);
-        const decoded = decode(chunk.subarray(offset, offset + bytes.byteLength)) as Record<string, unknown>;
+        const { chunk, message } = insideChunk(writer.writeMessage(imu), offset);
+        const decoded = decode(message) as Record<string, unknown>;
         for (const field of ["orientation_covariance", "samples", "tail"] as const) {
           const array = decoded[field] as Float64Array;
           expect(array).toBeInstanceOf(Float64Array);
@@ -181,10 +185,8 @@ describe("ROS 1 messages with arrays of numbers", () => {
     const decode = createDecoder(scanChannel);
     fc.assert(
       fc.property(arbitraryScan, fc.nat(15), (scan, offset) => {
-        const bytes = writer.writeMessage(scan);
-        const chunk = new Uint8Array(offset + bytes.byteLength + 8);
-        chunk.set(bytes, offset);
-        const decoded = decode(chunk.subarray(offset, offset + bytes.byteLength)) as Record<string, ArrayLike<number> & { buffer: ArrayBufferLike }>;
+        const { chunk, message } = insideChunk(writer.writeMessage(scan), offset);
+        const decoded = decode(message) as Record<string, ArrayLike<number> & { buffer: ArrayBufferLike }>;
         for (const field of ["covariance", "ranges", "data", "raw"] as const) {
           expect(Array.from(decoded[field]!)).toEqual(Array.from(scan[field]));
           expect(decoded[field]!.buffer).not.toBe(chunk.buffer);
