@@ -14,7 +14,6 @@ import { checkChunkInfos, checkIndexLayout } from "./bagIndexChecks";
 import { indexDataReadSize, parseIndexDataRecords } from "./bagIndexData";
 import {
   FIRST_RECORD,
-  INDEX_ENTRY,
   MAGIC,
   OP_BAG_HEADER,
   OP_CHUNK,
@@ -43,6 +42,7 @@ import {
   damagedLength,
   endingAt,
   findNextRecord,
+  firstIndexEntry,
   holdsHeaderOf,
   recordAfter,
   type ScanPlaces,
@@ -661,24 +661,18 @@ export class BagRecording implements Recording {
       return undefined;
     }
     const firstConn = connections[0]!.conn;
-    const entry = first.dataLength >= INDEX_ENTRY ? await source.read(first.dataOffset, INDEX_ENTRY) : undefined;
-    if (entry == undefined) {
+    const entry = await firstIndexEntry(source, first);
+    const message = entry != undefined && entry.offset < record.dataLength ? await readRecordHeader(source, record.dataOffset + entry.offset).catch(() => undefined) : undefined;
+    if (entry == undefined || message == undefined || !isMessageRecord(message) || message.end > record.end || u32(message.fields.get("conn"), "conn", 0) !== firstConn) {
       return undefined;
     }
-    const view = new DataView(entry.buffer, entry.byteOffset, INDEX_ENTRY);
-    const time = { sec: view.getUint32(0, true), nsec: view.getUint32(4, true) };
-    const offset = view.getUint32(8, true);
-    const message = offset < record.dataLength ? await readRecordHeader(source, record.dataOffset + offset).catch(() => undefined) : undefined;
-    if (message == undefined || !isMessageRecord(message) || message.end > record.end || u32(message.fields.get("conn"), "conn", 0) !== firstConn) {
-      return undefined;
-    }
-    const stamp = message.fields.get("time")!;
-    const stampView = new DataView(stamp.buffer, stamp.byteOffset, 8);
-    if (stampView.getUint32(0, true) !== time.sec || stampView.getUint32(4, true) !== time.nsec) {
+    const time = message.fields.get("time")!;
+    const stamp = new DataView(time.buffer, time.byteOffset, 8);
+    if (stamp.getUint32(0, true) !== entry.time.sec || stamp.getUint32(4, true) !== entry.time.nsec) {
       return undefined;
     }
     const result = await this.#sparseChunk(record, pos, { connections }, next, { wanted: state.connections, topics: state.topics, defined: state.defined }, source);
-    return result && { ...result, firsts: new Map([[firstConn, { time, offset }]]) };
+    return result && { ...result, firsts: new Map([[firstConn, entry]]) };
   }
 
   /**

@@ -414,9 +414,8 @@ export class McapRecording implements Recording {
       worker.parallelism,
     );
     const recordAt = async (at: number): Promise<{ end: number; chunk: boolean } | undefined> => {
-      const length = await recordLength(headers, at);
-      const op = length == undefined ? undefined : (await headers.read(at, 1))[0]!;
-      return length != undefined && op != undefined && BETWEEN_CHUNKS.has(op) ? { end: at + length, chunk: op === OP_CHUNK } : undefined;
+      const record = await recordPrefix(headers, at);
+      return record && BETWEEN_CHUNKS.has(record.op) ? { end: at + record.length, chunk: record.op === OP_CHUNK } : undefined;
     };
     return new ScanPrefetch(prefetch, recordAt, this.#source.size);
   }
@@ -476,8 +475,8 @@ export class McapRecording implements Recording {
     /** Whether the data section ended with its closing record (Data End or Footer). */
     let closed = false;
     while (pos < total) {
-      const length = await recordLength(source, pos);
-      if (length == undefined) {
+      const prefix = await recordPrefix(source, pos);
+      if (prefix == undefined) {
         const resume = await this.#findNextRecord(known, pos + 1);
         const opcodeThere = (await opcodeAt(source, pos)) != undefined;
         const reason =
@@ -491,7 +490,7 @@ export class McapRecording implements Recording {
         pos = resume;
         continue;
       }
-      const op = (await source.read(pos, 1))[0]!;
+      const { op, length } = prefix;
       if (op === OP_FOOTER || op === OP_DATA_END) {
         // The data section is over; the (unusable) summary follows. A file that does not end
         // with the closing magic was cut short after its data, or has bytes after the magic, or
@@ -785,7 +784,7 @@ async function closingMagicEnd(source: ByteSource): Promise<number | undefined> 
 async function closingMagicAfter(source: ByteSource, from: number): Promise<number | undefined> {
   let pos = from;
   for (;;) {
-    const length = await recordLength(source, pos);
+    const length = (await recordPrefix(source, pos))?.length;
     if (length == undefined) {
       return undefined;
     }
@@ -855,13 +854,18 @@ function chunkRecordsEnd(bytes: Uint8Array, pos: number): number | undefined {
   }
 }
 
-/** The length (prefix included) of the record at `pos` if its opcode is known and it fits in the file. */
-async function recordLength(source: ByteSource, pos: number): Promise<number | undefined> {
-  if ((await opcodeAt(source, pos)) == undefined) {
+/**
+ * The opcode and length (prefix included) of the record at `pos`, read from its prefix at once, if
+ * its opcode is known and it fits in the file.
+ */
+async function recordPrefix(source: ByteSource, pos: number): Promise<{ op: number; length: number } | undefined> {
+  if (pos + RECORD_PREFIX > source.size) {
     return undefined;
   }
-  const length = prefixLength(await source.read(pos, RECORD_PREFIX), 0);
-  return Number.isSafeInteger(length) && pos + length <= source.size ? length : undefined;
+  const prefix = await source.read(pos, RECORD_PREFIX);
+  const op = prefix[0]!;
+  const length = prefixLength(prefix, 0);
+  return op >= OP_HEADER && op <= OP_DATA_END && Number.isSafeInteger(length) && pos + length <= source.size ? { op, length } : undefined;
 }
 
 /** The length, prefix included, of the record whose prefix (opcode, u64 length) starts at `bytes[i]`. */

@@ -14,6 +14,7 @@ import {
   u32,
   type RecordHeader,
 } from "./bagRecords";
+import type { RecordTime } from "./types";
 
 /** How far before its "op" field a record header may start: the fields written before it. */
 const MAX_FIELDS_BEFORE_OP = 512;
@@ -132,9 +133,22 @@ export async function chunkEndBorneOut(source: ByteSource, after: RecordAfter, c
   if (first == undefined) {
     return false;
   }
-  const entry = await source.read(next.dataOffset, INDEX_ENTRY);
+  const entry = await firstIndexEntry(source, next);
+  return entry?.time.sec === first.time.sec && entry.time.nsec === first.time.nsec && entry.offset === first.offset;
+}
+
+/**
+ * The first entry of the index data record `record`: the receive time of its connection's first
+ * message in the chunk before it, and that message record's offset in the chunk's data.
+ * Undefined when the record holds no entry.
+ */
+export async function firstIndexEntry(source: ByteSource, record: RecordHeader): Promise<{ time: RecordTime; offset: number } | undefined> {
+  if (record.dataLength < INDEX_ENTRY) {
+    return undefined;
+  }
+  const entry = await source.read(record.dataOffset, INDEX_ENTRY);
   const view = new DataView(entry.buffer, entry.byteOffset, INDEX_ENTRY);
-  return view.getUint32(0, true) === first.time.sec && view.getUint32(4, true) === first.time.nsec && view.getUint32(8, true) === first.offset;
+  return { time: { sec: view.getUint32(0, true), nsec: view.getUint32(4, true) }, offset: view.getUint32(8, true) };
 }
 
 /**
