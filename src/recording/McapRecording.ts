@@ -88,9 +88,9 @@ const BETWEEN_CHUNKS: ReadonlySet<number> = new Set([
 /** How an MCAP file is read, beyond its decompressors. */
 export interface McapReadOptions {
   /**
-   * Where the next chunk is decompressed and its CRC checked while this one is walked (indexed
-   * reads only): whole chunks when the source's reads are its own (`ByteSource.readsAreOwned`),
-   * else only the CRC; default: on the reading thread, as part of reading each chunk.
+   * Where the next chunk is decompressed and its CRC checked while this one is walked: whole
+   * chunks when the source's reads are its own (`ByteSource.readsAreOwned`), else (indexed reads
+   * only) only the CRC; default: on the reading thread, as part of reading each chunk.
    */
   readonly chunkWorker?: ChunkWorker;
   /**

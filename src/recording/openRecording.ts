@@ -17,9 +17,9 @@ export interface OpenRecordingOptions extends OpenOptions {
   /** The SQLite engine for rosbag2 `.db3` files (default: sql.js finding its wasm beside the script). */
   readonly sqlJs?: SqlJsLoader;
   /**
-   * Decompresses (and for MCAP checks) the next chunks of an indexed MCAP file or ROS 1 bag on
-   * other threads while this one is walked (in Node: `sharedChunkWorker()` from
-   * `recording/node`); default: on this thread.
+   * Decompresses (and for MCAP checks) the next chunks of an MCAP file or ROS 1 bag on other
+   * threads while this one is walked, whether the file is read through its index or by a scan
+   * (in Node: `sharedChunkWorker()` from `recording/node`); default: on this thread.
    */
   readonly chunkWorker?: ChunkWorker;
 }
