@@ -19,6 +19,8 @@ class TestFifo<T> implements CombinerPolicy<T> {
   public readonly slots: number;
   public readonly cap: number;
   public host: PolicyHost<T> | undefined;
+  /** Number of `add` calls this policy received. */
+  public added = 0;
   #queues: { stamp: number; item: T }[][];
 
   public constructor(slots: number, cap = 1) {
@@ -30,6 +32,7 @@ class TestFifo<T> implements CombinerPolicy<T> {
     this.host = host;
   }
   public add(slot: number, stamp: number, item: T): void {
+    this.added++;
     const q = this.#queues[slot]!;
     q.push({ stamp, item });
     if (q.length > this.cap) {
@@ -257,6 +260,8 @@ describe("Combiner", () => {
     a.push(m(4));
     b.push(m(5));
     expect(out.got.map(([x, y]) => [x.stamp, y.stamp])).toEqual([[4, 5]]);
+    expect([p1.added, p2.added]).toEqual([3, 2]); // every input feeds the new policy
+
     expect(() => combiner.setPolicy(new TestFifo<Stamped>(3))).toThrow(
       "Combiner.setPolicy: the new policy (test/fifo) has 3 slots, but this combiner has 2 inputs; create a new Combiner instead",
     );
