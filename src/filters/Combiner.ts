@@ -23,7 +23,7 @@ export interface CombinerOptions<T extends unknown[]> {
 /**
  * The sink of one Combiner slot (what `combiner.sink(i)` returns). It holds what every message
  * needs (the policy, the stamp functions) in fields of its own, not behind a shared object: each
- * hop is a load the next message's delivery waits for (2–8 % of a W3 pipeline).
+ * hop is a load the next message's delivery waits for (2–4 % of a W3 pipeline).
  */
 class CombinerInput<I> extends Sink<[I], I> {
   readonly #slot: number;
