@@ -33,6 +33,16 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
   fc.record({ kind: fc.constant("push" as const), value: fc.integer() }),
 );
 
+/** Disconnects the entry `pick` designates (modulo the count) and returns the others. */
+function disconnectPicked<E extends { connection: Connection }>(live: E[], pick: number): E[] {
+  const entry = live[pick % Math.max(1, live.length)];
+  if (entry == undefined) {
+    return live;
+  }
+  entry.connection.disconnect();
+  return live.filter((e) => e !== entry);
+}
+
 /** Reports every number it receives as a drop (the stamp and the item are the number). */
 class Dropper extends Sink<[number], number> {
   protected override receive(x: number): void {
@@ -70,14 +80,9 @@ describe("a filter's graph state (property)", () => {
             case "connect":
               live.push({ sink: op.sink, connection: src.connectToSink(sinks[op.sink]!) });
               break;
-            case "disconnect": {
-              const entry = live[op.pick % Math.max(1, live.length)];
-              if (entry) {
-                entry.connection.disconnect();
-                live = live.filter((e) => e !== entry);
-              }
+            case "disconnect":
+              live = disconnectPicked(live, op.pick);
               break;
-            }
             case "disconnectSink":
               sinks[op.sink]!.disconnectFromAllSources();
               live = live.filter((e) => e.sink !== op.sink);
@@ -131,14 +136,9 @@ describe("a filter's graph state (property)", () => {
               live.push({ id, positional: false, connection });
               break;
             }
-            case "remove": {
-              const entry = live[op.pick % Math.max(1, live.length)];
-              if (entry) {
-                entry.connection.disconnect();
-                live = live.filter((e) => e !== entry);
-              }
+            case "remove":
+              live = disconnectPicked(live, op.pick);
               break;
-            }
             case "drop":
               src.push(op.value);
               for (const e of [
