@@ -9,9 +9,17 @@ import { describe, expect, it } from "vitest";
 import { ApproximateTime, type ApproximateTimeOptions } from "./ApproximateTime";
 import { mulberry32 } from "../../../testing/random";
 import type { Duration, Stamp } from "../../../time";
+import { FkieApproximateTimeModel } from "../testing/fkieApproximateTimeModel";
 import { Recorder } from "../testing/policyRecorder";
 
-const NUM_RUNS = { oracle: 3000, minDistance: 2000, arrival: 1500, limits: 3000, disorder: 1000 };
+const NUM_RUNS = {
+  oracle: 3000,
+  minDistance: 2000,
+  arrival: 1500,
+  limits: 3000,
+  disorder: 1000,
+  model: 3000,
+};
 
 /** One message of a scenario; `id` is its index in the per-slot stream concatenation. */
 interface Msg {
@@ -400,6 +408,63 @@ describe("fkie ApproximateTime properties", () => {
         }
       }),
       { numRuns: NUM_RUNS.disorder },
+    );
+  });
+
+  // The policy's matching loop skips questions whose answer it knows, and its rings reuse their
+  // positions; the plain model asks everything afresh over plain arrays. Any shortcut that misses a
+  // change (a limit, a reset, an out-of-order stamp) shows here as a different event.
+  it("event for event the same as a plain model of fkie's algorithm, under every limit and out-of-order input", () => {
+    fc.assert(
+      fc.property(
+        scenarioArb,
+        fc.record({
+          maxQueueSize: fc.constantFrom(0, 1, 2, 3, 5),
+          maxAge: fc.option(fc.integer({ min: 0, max: 150 }), { nil: null }),
+          maxTimespan: fc.option(fc.integer({ min: 0, max: 40 }), { nil: null }),
+          minDistFactor: fc.constantFrom(0, 0.5, 1, 3),
+          ros1OutOfOrder: fc.boolean(),
+          swaps: fc.constantFrom(0, 0, 1, 3),
+          seed: fc.integer(),
+        }),
+        (sc, cfg) => {
+          const slots = sc.streams.length;
+          const rnd = mulberry32(cfg.seed);
+          const arrival = [...sc.arrivals[0]];
+          for (let n = 0; n < cfg.swaps; n++) {
+            const i = Math.floor(rnd() * arrival.length);
+            const j = arrival.findIndex((m, x) => x > i && m.slot === arrival[i]!.slot);
+            if (j > 0) {
+              [arrival[i], arrival[j]] = [arrival[j]!, arrival[i]!];
+            }
+          }
+          const options = {
+            maxQueueSize: cfg.maxQueueSize,
+            maxAge: cfg.maxAge,
+            maxTimespan: cfg.maxTimespan,
+            minDistance: sc.minGap.map((g) => Math.floor(g * cfg.minDistFactor)),
+            ros1OutOfOrder: cfg.ros1OutOfOrder,
+          };
+          const o = run(arrival, slots, options);
+          const model = new FkieApproximateTimeModel<Msg>(slots, options);
+          for (const m of arrival) {
+            model.add(m.slot, m.stamp, m);
+          }
+          const ids = (items: Msg[]): string => items.map((m) => m.id).join(",");
+          const drop = (slot: number, stamp: Stamp, item: Msg, reason: string): string =>
+            `drop ${slot} ${stamp} #${item.id} ${reason}`;
+          expect(
+            o.rec.events.map((e) =>
+              e.kind === "tuple" ? `emit ${ids(e.items)}` : drop(e.slot, e.stamp, e.item, e.reason),
+            ),
+          ).toEqual(
+            model.events.map((e) =>
+              e.kind === "emit" ? `emit ${ids(e.items)}` : drop(e.slot, e.stamp, e.item, e.reason),
+            ),
+          );
+        },
+      ),
+      { numRuns: NUM_RUNS.model },
     );
   });
 });

@@ -142,6 +142,17 @@ describe("fkie ApproximateTime: derived cases (reference §3)", () => {
     expect(eventsOf(viaSetter, issue2)).toEqual(events);
   });
 
+  it("setMinDistance between messages applies to a slot already waiting for its next message", () => {
+    // b100 is the pivot; a90 waits (a later message on slot 0 could be closer) until its
+    // minimum distance proves a90 optimal. The next add, on the pivot's slot, emits the set.
+    const policy = new ApproximateTime<string>(2, { maxAge: null });
+    const rec = feed(policy, [[0, 90, "a90"], [1, 100, "b100"]]);
+    expect(rec.tuples).toEqual([]);
+    policy.setMinDistance(0, 30);
+    feed(policy, [[1, 120, "b120"]], rec);
+    expect(rec.tuples.map((e) => e.items)).toEqual([["a90", "b100"]]);
+  });
+
   it("issue #2 with maxAge 0.5 s: nothing is ever emitted", () => {
     // Each A(k+1) arrives with cutoff A(k+1) − 0.5 s, past both waiting heads of round k.
     expect(eventsOf(new ApproximateTime<string>(2, { maxAge: 500 * MS }), issue2)).toEqual([
