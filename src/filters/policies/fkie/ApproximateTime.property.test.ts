@@ -425,12 +425,23 @@ describe("fkie ApproximateTime properties", () => {
           minDistFactor: fc.constantFrom(0, 0.5, 1, 3),
           ros1OutOfOrder: fc.boolean(),
           swaps: fc.constantFrom(0, 0, 1, 3),
+          repeats: fc.constantFrom(0, 0, 0.3),
           seed: fc.integer(),
         }),
         (sc, cfg) => {
           const slots = sc.streams.length;
           const rnd = mulberry32(cfg.seed);
-          const arrival = [...sc.arrivals[0]];
+          // Some messages repeat the stamp before them on their slot (equal stamps are in order).
+          const restamped = new Map<number, Msg>();
+          for (const stream of sc.streams) {
+            let prev: Msg | undefined;
+            for (const m of stream) {
+              const stamp = prev != undefined && rnd() < cfg.repeats ? prev.stamp : m.stamp;
+              prev = { ...m, stamp: Math.max(stamp, prev?.stamp ?? 0) };
+              restamped.set(m.id, prev);
+            }
+          }
+          const arrival = sc.arrivals[0].map((m) => restamped.get(m.id)!);
           for (let n = 0; n < cfg.swaps; n++) {
             const i = Math.floor(rnd() * arrival.length);
             const j = arrival.findIndex((m, x) => x > i && m.slot === arrival[i]!.slot);
