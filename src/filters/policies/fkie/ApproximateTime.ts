@@ -107,6 +107,15 @@ export class ApproximateTime<T> extends QueueAgePolicy<T> {
    */
   #blocker = UNSET;
   /**
+   * Per slot, the pivot generation in which its can_still_improve answered false from its loop
+   * (the message after the head is no closer to the pivot). Appending cannot change that answer,
+   * so it holds until the pivot is determined anew or the messages behind the head change without
+   * that (queued messages expiring behind a head that stays).
+   */
+  readonly #settled: Int32Array;
+  /** Incremented whenever a pivot is determined; `#settled` entries of older generations are void. */
+  #generation = 0;
+  /**
    * `[pivot stamp, zero, incoming stamp]`. Read from a Float64Array, they stay unboxed doubles in
    * the matching loop; as number fields (`zero` is usually the small integer 0) TurboFan boxed
    * every pivot stamp it merged with them, a heap allocation per matching call.
@@ -134,6 +143,7 @@ export class ApproximateTime<T> extends QueueAgePolicy<T> {
         : INITIAL_CAPACITY;
     this.#rings = Array.from({ length: slots }, () => new SlotRing<T>(cap));
     this.#latest = new Float64Array(slots).fill(this.#zero);
+    this.#settled = new Int32Array(slots).fill(-1);
     this.#pivotAndZero[ZERO] = this.#zero;
     if (options.minDistance != undefined) {
       if (options.minDistance.length !== slots) {
@@ -279,6 +289,7 @@ export class ApproximateTime<T> extends QueueAgePolicy<T> {
         }
         this.#pivot = pivot;
         this.#blocker = UNSET;
+        this.#generation++;
         pz[PIVOT_TS] = pts;
       }
       // Slot n first (fkie returns at once if it can still improve), then every other slot with
@@ -293,7 +304,10 @@ export class ApproximateTime<T> extends QueueAgePolicy<T> {
         if (i === pivot || (k >= 0 && i === n)) {
           continue;
         }
-        if (i !== this.#blocker && !this.#canStillImprove(rings[i]!, i)) {
+        if (
+          i !== this.#blocker &&
+          (this.#settled[i] === this.#generation || !this.#canStillImprove(rings[i]!, i))
+        ) {
           continue;
         }
         this.#blocker = i;
@@ -374,6 +388,7 @@ export class ApproximateTime<T> extends QueueAgePolicy<T> {
       const next = st[nextStart]!;
       const tdNext = next < pts ? pts - next : next - pts;
       if (!(tdNext < td)) {
+        this.#settled[i] = this.#generation;
         return false;
       }
       const item = ring.it[start] as T;
@@ -436,6 +451,7 @@ export class ApproximateTime<T> extends QueueAgePolicy<T> {
         }
         ring.it[ring.start] = undefined;
         ring.start = (ring.start + k - 1) & ring.mask;
+        this.#settled[i] = -1;
         ring.st[ring.start] = head;
         ring.it[ring.start] = headItem;
         ring.len = n - (k - 1);
