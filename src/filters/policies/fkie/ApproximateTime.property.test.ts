@@ -99,6 +99,15 @@ const scenarioArb = fc
     return { streams, arrivals: [order(), order()], minGap };
   });
 
+/** The policy's limits and options, drawn for a scenario (`minDistFactor` scales its gaps). */
+const LIMITS = {
+  maxQueueSize: fc.constantFrom(0, 1, 2, 3, 5),
+  maxAge: fc.option(fc.integer({ min: 0, max: 150 }), { nil: null }),
+  maxTimespan: fc.option(fc.integer({ min: 0, max: 40 }), { nil: null }),
+  minDistFactor: fc.constantFrom(0, 0.5, 1, 3), // 3 = an incorrect (too large) bound
+  ros1OutOfOrder: fc.boolean(),
+};
+
 interface Outcome {
   /** Emitted sets as message ids per slot, with the arrival index that emitted them. */
   sets: { ids: number[]; after: number }[];
@@ -325,60 +334,46 @@ describe("fkie ApproximateTime properties", () => {
 
   it("queue, age and timespan limits: accounting, order and every limit hold", () => {
     fc.assert(
-      fc.property(
-        scenarioArb,
-        fc.record({
-          maxQueueSize: fc.constantFrom(0, 1, 2, 3, 5),
-          maxAge: fc.option(fc.integer({ min: 0, max: 150 }), { nil: null }),
-          maxTimespan: fc.option(fc.integer({ min: 0, max: 40 }), { nil: null }),
-          minDistFactor: fc.constantFrom(0, 0.5, 1, 3), // 3 = an incorrect (too large) bound
-          ros1OutOfOrder: fc.boolean(),
-        }),
-        (sc, cfg) => {
-          const slots = sc.streams.length;
-          const arrival = sc.arrivals[0];
-          const o = run(arrival, slots, {
-            maxQueueSize: cfg.maxQueueSize,
-            maxAge: cfg.maxAge,
-            maxTimespan: cfg.maxTimespan,
-            minDistance: sc.minGap.map((g) => Math.floor(g * cfg.minDistFactor)),
-            ros1OutOfOrder: cfg.ros1OutOfOrder,
-          });
-          checkAccounting(sc, arrival, o);
-          checkOrder(sc, o);
-          const msgs = byId(sc);
-          for (const s of o.sets) {
-            const stamps = s.ids.map((id) => msgs.get(id)!.stamp);
-            if (cfg.maxTimespan != undefined) {
-              expect(Math.max(...stamps) - Math.min(...stamps)).toBeLessThanOrEqual(
-                cfg.maxTimespan,
-              );
-            }
-            if (cfg.maxAge != undefined) {
-              // Every member survived the expiry run by the input that emitted the set.
-              const cutoff = arrival[s.after]!.stamp - cfg.maxAge;
-              expect(Math.min(...stamps)).toBeGreaterThanOrEqual(cutoff);
-            }
+      fc.property(scenarioArb, fc.record(LIMITS), (sc, cfg) => {
+        const slots = sc.streams.length;
+        const arrival = sc.arrivals[0];
+        const o = run(arrival, slots, {
+          maxQueueSize: cfg.maxQueueSize,
+          maxAge: cfg.maxAge,
+          maxTimespan: cfg.maxTimespan,
+          minDistance: sc.minGap.map((g) => Math.floor(g * cfg.minDistFactor)),
+          ros1OutOfOrder: cfg.ros1OutOfOrder,
+        });
+        checkAccounting(sc, arrival, o);
+        checkOrder(sc, o);
+        const msgs = byId(sc);
+        for (const s of o.sets) {
+          const stamps = s.ids.map((id) => msgs.get(id)!.stamp);
+          if (cfg.maxTimespan != undefined) {
+            expect(Math.max(...stamps) - Math.min(...stamps)).toBeLessThanOrEqual(cfg.maxTimespan);
           }
-          for (const d of o.rec.drops) {
-            expect(["queue-overflow", "max-age", "max-timespan", "not-selected"]).toContain(
-              d.reason,
-            );
-            if (d.reason === "queue-overflow") {
-              expect(cfg.maxQueueSize).toBeGreaterThan(0);
-            } else if (d.reason === "max-timespan") {
-              expect(cfg.maxTimespan).not.toBeNull();
-            } else if (d.reason === "max-age") {
-              expect(d.stamp).toBeLessThanOrEqual(arrival[d.after]!.stamp - cfg.maxAge!);
-            }
+          if (cfg.maxAge != undefined) {
+            // Every member survived the expiry run by the input that emitted the set.
+            const cutoff = arrival[s.after]!.stamp - cfg.maxAge;
+            expect(Math.min(...stamps)).toBeGreaterThanOrEqual(cutoff);
           }
-          if (cfg.maxQueueSize > 0) {
-            for (let i = 0; i < slots; i++) {
-              expect(o.policy.held(i)).toBeLessThanOrEqual(cfg.maxQueueSize + 1);
-            }
+        }
+        for (const d of o.rec.drops) {
+          expect(["queue-overflow", "max-age", "max-timespan", "not-selected"]).toContain(d.reason);
+          if (d.reason === "queue-overflow") {
+            expect(cfg.maxQueueSize).toBeGreaterThan(0);
+          } else if (d.reason === "max-timespan") {
+            expect(cfg.maxTimespan).not.toBeNull();
+          } else if (d.reason === "max-age") {
+            expect(d.stamp).toBeLessThanOrEqual(arrival[d.after]!.stamp - cfg.maxAge!);
           }
-        },
-      ),
+        }
+        if (cfg.maxQueueSize > 0) {
+          for (let i = 0; i < slots; i++) {
+            expect(o.policy.held(i)).toBeLessThanOrEqual(cfg.maxQueueSize + 1);
+          }
+        }
+      }),
       { numRuns: NUM_RUNS.limits },
     );
   });
@@ -419,11 +414,7 @@ describe("fkie ApproximateTime properties", () => {
       fc.property(
         scenarioArb,
         fc.record({
-          maxQueueSize: fc.constantFrom(0, 1, 2, 3, 5),
-          maxAge: fc.option(fc.integer({ min: 0, max: 150 }), { nil: null }),
-          maxTimespan: fc.option(fc.integer({ min: 0, max: 40 }), { nil: null }),
-          minDistFactor: fc.constantFrom(0, 0.5, 1, 3),
-          ros1OutOfOrder: fc.boolean(),
+          ...LIMITS,
           swaps: fc.constantFrom(0, 0, 1, 3),
           repeats: fc.constantFrom(0, 0, 0.3),
           seed: fc.integer(),
