@@ -11,6 +11,7 @@ import { describe, expect, it } from "vitest";
 import { ApproximateTime } from "./ApproximateTime";
 import { mulberry32 } from "../../../testing/random";
 import type { Stamp } from "../../../time";
+import { eventLines } from "../testing/policyModel";
 import { Recorder } from "../testing/policyRecorder";
 import { RosApproximateTimeModel } from "../testing/rosApproximateTimeModel";
 
@@ -100,18 +101,8 @@ describe("ros/approximate-time properties", () => {
             policy.add(m.slot, m.stamp, m, m.stamp);
             model.add(m.slot, m.stamp, m);
           }
-          const ids = (items: Msg[]): string => items.map((m) => m.id).join(",");
-          const drop = (slot: number, stamp: Stamp, item: Msg, reason: string): string =>
-            `drop ${slot} ${stamp} #${item.id} ${reason}`;
-          expect(
-            rec.events.map((e) =>
-              e.kind === "tuple" ? `emit ${ids(e.items)}` : drop(e.slot, e.stamp, e.item, e.reason),
-            ),
-          ).toEqual(
-            model.events.map((e) =>
-              e.kind === "emit" ? `emit ${ids(e.items)}` : drop(e.slot, e.stamp, e.item, e.reason),
-            ),
-          );
+          const id = (m: Msg): number => m.id;
+          expect(eventLines(rec.events, id)).toEqual(eventLines(model.events, id));
         },
       ),
       { numRuns: 3000 },

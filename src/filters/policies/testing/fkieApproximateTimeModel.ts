@@ -1,4 +1,5 @@
 // Test support for fkie/approximate-time (not re-exported): fkie's algorithm as a plain model.
+import type { HeldMessage, PolicyModelEvent } from "./policyModel";
 import type { Duration, Stamp } from "../../../time";
 
 /** Options of the model: those of fkie's ApproximateTime that change what it emits or drops. */
@@ -10,16 +11,6 @@ export interface FkieApproximateTimeModelOptions {
   readonly ros1OutOfOrder: boolean;
 }
 
-/** What the model reports, in order: an emitted set (items in slot order) or a dropped message. */
-export type FkieModelEvent<T> =
-  | { kind: "emit"; items: T[] }
-  | { kind: "drop"; slot: number; stamp: Stamp; item: T; reason: string };
-
-interface Held<T> {
-  readonly stamp: Stamp;
-  readonly item: T;
-}
-
 /**
  * fkie_message_filters' ApproximateTime (reference fkie-message-filters.md §2.1) written out
  * step by step, with stamp 0 as "unset" (TimeBase 0): each slot a plain array whose first element
@@ -27,13 +18,13 @@ interface Held<T> {
  * Slow on purpose; it is what the policy's optimized code must reproduce event for event.
  */
 export class FkieApproximateTimeModel<T> {
-  readonly #slots: Held<T>[][];
+  readonly #slots: HeldMessage<T>[][];
   readonly #latest: Stamp[];
   readonly #options: FkieApproximateTimeModelOptions;
   #pivot = -1;
   #pivotStamp = 0;
   /** Every event so far. */
-  public readonly events: FkieModelEvent<T>[] = [];
+  public readonly events: PolicyModelEvent<T>[] = [];
 
   public constructor(slots: number, options: FkieApproximateTimeModelOptions) {
     this.#slots = Array.from({ length: slots }, () => []);

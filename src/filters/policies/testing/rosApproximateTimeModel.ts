@@ -1,4 +1,5 @@
 // Test support for ros/approximate-time (not re-exported): ROS's algorithm as a plain model.
+import type { HeldMessage, PolicyModelEvent } from "./policyModel";
 import type { Duration, Stamp } from "../../../time";
 
 /** Options of the model: those of ROS's ApproximateTime that change what it emits or drops. */
@@ -11,16 +12,6 @@ export interface RosApproximateTimeModelOptions {
   readonly maxInterval: number;
 }
 
-/** What the model reports, in order: an emitted set (items in slot order) or a dropped message. */
-export type RosApproximateModelEvent<T> =
-  | { kind: "emit"; items: T[] }
-  | { kind: "drop"; slot: number; stamp: Stamp; item: T; reason: string };
-
-interface Held<T> {
-  readonly stamp: Stamp;
-  readonly item: T;
-}
-
 /**
  * ROS 2 message_filters' ApproximateTime (reference ros-message-filters.md §2.1, with the code's
  * tie rule for the latest head: the highest slot) written out step by step: per slot a plain
@@ -29,7 +20,7 @@ interface Held<T> {
  * does. Slow on purpose; the policy must reproduce it event for event.
  */
 export class RosApproximateTimeModel<T> {
-  readonly #held: Held<T>[][];
+  readonly #held: HeldMessage<T>[][];
   /** How many of each slot's first messages are in its past vector. */
   readonly #past: number[];
   readonly #hasDropped: boolean[];
@@ -39,7 +30,7 @@ export class RosApproximateTimeModel<T> {
   #candStart = 0;
   #candEnd = 0;
   /** Every event so far. */
-  public readonly events: RosApproximateModelEvent<T>[] = [];
+  public readonly events: PolicyModelEvent<T>[] = [];
 
   public constructor(slots: number, options: RosApproximateTimeModelOptions) {
     this.#held = Array.from({ length: slots }, () => []);
