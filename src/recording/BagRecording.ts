@@ -25,6 +25,7 @@ import {
   countsMatch,
   cutOffError,
   isMessageRecord,
+  recordTimeAt,
   chunkCompression,
   parseFields,
   readHeaderOfCut,
@@ -666,9 +667,8 @@ export class BagRecording implements Recording {
     if (entry == undefined || message == undefined || !isMessageRecord(message) || message.end > record.end || u32(message.fields.get("conn"), "conn", 0) !== firstConn) {
       return undefined;
     }
-    const time = message.fields.get("time")!;
-    const stamp = new DataView(time.buffer, time.byteOffset, 8);
-    if (stamp.getUint32(0, true) !== entry.time.sec || stamp.getUint32(4, true) !== entry.time.nsec) {
+    const time = recordTimeAt(message.fields.get("time")!);
+    if (time.sec !== entry.time.sec || time.nsec !== entry.time.nsec) {
       return undefined;
     }
     const result = await this.#sparseChunk(record, pos, { connections }, next, { wanted: state.connections, topics: state.topics, defined: state.defined }, source);
@@ -888,8 +888,7 @@ function parseChunkRecords(
         return corrupt('message record without valid "conn" and "time" fields');
       }
       const conn = new DataView(connField.buffer, connField.byteOffset, 4).getUint32(0, true);
-      const tv = new DataView(time.buffer, time.byteOffset, 8);
-      const stamp = { sec: tv.getUint32(0, true), nsec: tv.getUint32(4, true) };
+      const stamp = recordTimeAt(time);
       if (!firsts.has(conn)) {
         firsts.set(conn, { time: stamp, offset: base + at });
       }

@@ -4,6 +4,7 @@
 import type { ByteSource } from "./ByteSource";
 import { RecordingError, errorText } from "./RecordingError";
 import { checkStoredSize } from "./decompress";
+import type { RecordTime } from "./types";
 
 /** The text a ROS 1 bag (format 2.0) starts with. */
 export const MAGIC = "#ROSBAG V2.0\n";
@@ -181,6 +182,16 @@ export async function readRecordData(source: ByteSource, record: RecordHeader, p
     throw new RecordingError(pos, errorText(err));
   }
   return await source.read(record.dataOffset, record.dataLength);
+}
+
+/**
+ * The receive time stored in the 8 bytes at `at` of `bytes` (sec, then nsec, little-endian
+ * uint32s), as message records and index data entries store it. Not checked (nsec may be 1e9 or
+ * more): callers decide what an impossible time means.
+ */
+export function recordTimeAt(bytes: Uint8Array, at = 0): RecordTime {
+  const view = new DataView(bytes.buffer, bytes.byteOffset + at, 8);
+  return { sec: view.getUint32(0, true), nsec: view.getUint32(4, true) };
 }
 
 /** Whether the record is a message record (connection and receive time): those lie only inside chunks. */

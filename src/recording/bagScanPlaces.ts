@@ -11,6 +11,7 @@ import {
   headerAt,
   isMessageRecord,
   isTopLevelHeader,
+  recordTimeAt,
   u32,
   type RecordHeader,
 } from "./bagRecords";
@@ -147,8 +148,8 @@ export async function firstIndexEntry(source: ByteSource, record: RecordHeader):
     return undefined;
   }
   const entry = await source.read(record.dataOffset, INDEX_ENTRY);
-  const view = new DataView(entry.buffer, entry.byteOffset, INDEX_ENTRY);
-  return { time: { sec: view.getUint32(0, true), nsec: view.getUint32(4, true) }, offset: view.getUint32(8, true) };
+  const offset = new DataView(entry.buffer, entry.byteOffset, INDEX_ENTRY).getUint32(8, true);
+  return { time: recordTimeAt(entry), offset };
 }
 
 /**
