@@ -841,7 +841,12 @@ async function opcodeAt(source: ByteSource, pos: number): Promise<number | undef
     return undefined;
   }
   const op = (await source.read(pos, 1))[0]!;
-  return op >= OP_HEADER && op <= OP_DATA_END ? op : undefined;
+  return isKnownOpcode(op) ? op : undefined;
+}
+
+/** Whether `op` is the opcode of a record this MCAP version defines (Header to Data End). */
+function isKnownOpcode(op: number): boolean {
+  return op >= OP_HEADER && op <= OP_DATA_END;
 }
 
 /** Where the records of the chunk record `bytes` (read whole at `pos`) end by its header, if it reads. */
@@ -865,7 +870,7 @@ async function recordPrefix(source: ByteSource, pos: number): Promise<{ op: numb
   const prefix = await source.read(pos, RECORD_PREFIX);
   const op = prefix[0]!;
   const length = prefixLength(prefix, 0);
-  return op >= OP_HEADER && op <= OP_DATA_END && Number.isSafeInteger(length) && pos + length <= source.size ? { op, length } : undefined;
+  return isKnownOpcode(op) && Number.isSafeInteger(length) && pos + length <= source.size ? { op, length } : undefined;
 }
 
 /** The length, prefix included, of the record whose prefix (opcode, u64 length) starts at `bytes[i]`. */
