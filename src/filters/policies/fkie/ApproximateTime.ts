@@ -50,6 +50,8 @@ const PIVOT_TS = 0;
 const ZERO = 1;
 const INCOMING = 2;
 const INITIAL_CAPACITY = 16;
+/** Where `#generation` restarts: inside both the small-integer and the Int32Array range. */
+const GENERATION_LIMIT = 0x3fffffff;
 
 /**
  * fkie_message_filters' `combiner_policies::ApproximateTime` (reference
@@ -113,7 +115,11 @@ export class ApproximateTime<T> extends QueueAgePolicy<T> {
    * that (queued messages expiring behind a head that stays).
    */
   readonly #settled: Int32Array;
-  /** Incremented whenever a pivot is determined; `#settled` entries of older generations are void. */
+  /**
+   * Incremented whenever a pivot is determined; `#settled` entries of older generations are void.
+   * It restarts (and every entry is voided) before it leaves the Int32Array's range, so that a
+   * pipeline running for billions of sets keeps the memo.
+   */
   #generation = 0;
   /**
    * `[pivot stamp, zero, incoming stamp]`. Read from a Float64Array, they stay unboxed doubles in
@@ -289,7 +295,10 @@ export class ApproximateTime<T> extends QueueAgePolicy<T> {
         }
         this.#pivot = pivot;
         this.#blocker = UNSET;
-        this.#generation++;
+        if (++this.#generation === GENERATION_LIMIT) {
+          this.#generation = 0;
+          this.#settled.fill(-1);
+        }
         pz[PIVOT_TS] = pts;
       }
       // Slot n first (fkie returns at once if it can still improve), then every other slot with
