@@ -220,17 +220,28 @@ export abstract class FilterBase<In extends unknown[], Out extends unknown[], D>
   // A single sink (a source feeding one Combiner slot, the usual graph) is served without the
   // loop, which lives in #send1Each: send1 is then small enough for TurboFan to inline into the
   // caller's delivery loop, one call per message fewer (2–5 % of a W3 pipeline). That sink is
-  // kept in a field of its own: two dependent loads fewer per message (another 5–8 %).
+  // kept in a field of its own: two dependent loads fewer per message (another 5–8 %). The guard
+  // is #deliver1's, written out: calling a static private method costs a class brand check, 25
+  // bytes of bytecode against the delivery loop's inlining budget (see UserSource.push).
   protected send1(out: Out[0]): void {
-    const sole = this.#soleSink;
-    if (sole != undefined) {
-      FilterBase.#deliver1(sole, out);
-    } else {
-      this.#send1Each(this.#sinks, out);
+    const sink = this.#soleSink;
+    if (sink == undefined) {
+      this.#send1Each(out);
+      return;
+    }
+    if (sink.#busy) {
+      cycleAt(sink);
+    }
+    sink.#busy = true;
+    try {
+      sink.receive(out);
+    } finally {
+      sink.#busy = false;
     }
   }
 
-  #send1Each(sinks: readonly AnyNode[], out: Out[0]): void {
+  #send1Each(out: Out[0]): void {
+    const sinks = this.#sinks;
     for (let i = 0; i < sinks.length; i++) {
       const sink = sinks[i]!;
       // Skipped when disconnected by an earlier sink of this very send.
