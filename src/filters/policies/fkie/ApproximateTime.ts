@@ -44,11 +44,17 @@ export interface ApproximateTimeOptions {
   ros1OutOfOrder?: boolean;
 }
 
-const UNSET = -1;
-// Indices into ApproximateTime's #pivotAndZero.
-const PIVOT_TS = 0;
-const ZERO = 1;
-const INCOMING = 2;
+/**
+ * Indices into ApproximateTime's `#pivotAndZero`. A const enum, not module constants: its values
+ * are inlined, where reading a module constant takes 8 bytes of bytecode in a bundle, counted
+ * against the delivery loop's inlining budget (see UserSource.push). For the same reason
+ * `#pivot` and `#blocker` use −1 (no slot) as a literal.
+ */
+const enum Held {
+  PivotStamp = 0,
+  Zero = 1,
+  Incoming = 2,
+}
 const INITIAL_CAPACITY = 16;
 /** Where `#generation` restarts: inside both the small-integer and the Int32Array range. */
 const GENERATION_LIMIT = 0x3fffffff;
@@ -98,16 +104,17 @@ export class ApproximateTime<T> extends QueueAgePolicy<T> {
    * stamps boxed, one heap allocation per message.
    */
   readonly #latest: Float64Array;
-  #pivot = UNSET;
+  /** The pivot's slot, or −1 when no pivot is set. */
+  #pivot = -1;
   /**
    * A slot whose can_still_improve answered true against the current pivot and that has not
-   * received a message since (UNSET if none). Its answer is still true (it holds one message
+   * received a message since (−1 if none). Its answer is still true (it holds one message
    * before the pivot, and nothing it depends on changed), so the matching loop does not ask again:
    * on W3, 0.17 evaluations per message fewer. Forgotten when the pivot is determined anew, when
    * the slot receives a message, and when its minimum distance changes; every other change of
    * its ring (expiry, pruning, a reset) also unsets the pivot.
    */
-  #blocker = UNSET;
+  #blocker = -1;
   /**
    * Per slot, the pivot generation in which its can_still_improve answered false from its loop
    * (the message after the head is no closer to the pivot). Appending cannot change that answer,
@@ -150,7 +157,7 @@ export class ApproximateTime<T> extends QueueAgePolicy<T> {
     this.#rings = Array.from({ length: slots }, () => new SlotRing<T>(cap));
     this.#latest = new Float64Array(slots).fill(this.#zero);
     this.#settled = new Int32Array(slots).fill(-1);
-    this.#pivotAndZero[ZERO] = this.#zero;
+    this.#pivotAndZero[Held.Zero] = this.#zero;
     if (options.minDistance != undefined) {
       if (options.minDistance.length !== slots) {
         throw new RangeError(
@@ -183,47 +190,41 @@ export class ApproximateTime<T> extends QueueAgePolicy<T> {
   public setMinDistance(slot: number, minDistance: Duration): this {
     checkSlotIndex(slot, this.slots, "fkie/approximate-time");
     this.#rings[slot]!.minDist = checkDuration(minDistance, `minDistance[${slot}]`) ?? 0;
-    this.#blocker = UNSET;
+    this.#blocker = -1;
     return this;
   }
 
   /** Adds one message (reference §2.1 add): expiry, order check, insert, prune, matching loop. */
   public override add(slot: number, stamp: Stamp, item: T, _arrival?: Stamp): void {
     const ring = this.#rings[slot];
-    if (ring == undefined || stamp !== stamp) {
-      rejectInput(slot, stamp, this.slots, "fkie/approximate-time");
-    }
-    // 1. Age expiry against the incoming stamp, 2. the out-of-order check (an equal stamp is in
-    // order). Expiry and the ROS 1 check are out of line: the smaller add is, the more of a
-    // pipeline TurboFan inlines around it (a caller cut off at add passes it every stamp boxed,
-    // see #match).
-    if (this.ageLimit != undefined || this.#ros1) {
+    // 1.–2. Validation, age expiry and the out-of-order check, out of line unless nothing can
+    // come of them: a known slot, no age limit, the ROS 2 rule and a stamp not older than the
+    // slot's latest (a NaN stamp fails that comparison too). add's bytecode counts against the
+    // delivery loop's inlining budget (see UserSource.push).
+    if (
+      ring == undefined ||
+      this.ageLimit != undefined ||
+      this.#ros1 ||
+      !(stamp >= this.#latest[slot]!)
+    ) {
       // Through a Float64Array: a double argument of a call that is not inlined is boxed.
-      this.#pivotAndZero[INCOMING] = stamp;
-      this.#expireAndCheckOrder(slot);
-    }
-    if (!this.#ros1) {
-      const latest = this.#latest[slot]!;
-      if (stamp < latest && latest !== this.#zero) {
-        this.#clear("out-of-order-reset");
-      }
+      this.#pivotAndZero[Held.Incoming] = stamp;
+      this.#admit(slot);
+    } else {
       this.#latest[slot] = stamp;
     }
-    if (slot === this.#blocker) {
-      this.#blocker = UNSET;
-    }
     // 3. Insert (becomes the head when the slot is empty).
-    if (ring.len === 0) {
+    if (ring!.len === 0) {
       this.#filled++;
     }
-    ring.push(stamp, item);
+    ring!.push(stamp, item);
     // 4. Prune: keep head + maxQueueSize.
     const q = this.queueLimit;
-    if (q > 0 && ring.len > q + 1) {
+    if (q > 0 && ring!.len > q + 1) {
       this.#prune(slot, q + 1);
     }
     // 5. Matching loop (without a pivot it can only start once every slot holds a message).
-    if (this.#pivot !== UNSET || this.#filled === this.slots) {
+    if (this.#pivot !== -1 || this.#filled === this.slots) {
       this.#match(slot);
     }
   }
@@ -238,7 +239,7 @@ export class ApproximateTime<T> extends QueueAgePolicy<T> {
         ring.clear();
       }
       this.#latest.fill(this.#zero);
-      this.#pivot = UNSET;
+      this.#pivot = -1;
       this.#filled = 0;
     }
   }
@@ -249,17 +250,31 @@ export class ApproximateTime<T> extends QueueAgePolicy<T> {
     return this.#rings[slot]!.len;
   }
 
-  /** Age expiry and the ROS 1 order check of add, for the stamp in `#pivotAndZero[INCOMING]`. */
-  #expireAndCheckOrder(slot: number): void {
-    const stamp = this.#pivotAndZero[INCOMING]!;
+  /**
+   * Steps 1–2 of add for the stamp in `#pivotAndZero[Held.Incoming]`: rejects an unknown slot or a NaN
+   * stamp (throws), discards expired messages, and resets the policy for a stamp going backwards
+   * (fkie 1.x: older than the newest message held on the slot; 2.x/3.x: older than the newest
+   * stamp ever received on it).
+   */
+  #admit(slot: number): void {
+    const stamp = this.#pivotAndZero[Held.Incoming]!;
+    const ring = this.#rings[slot];
+    if (ring == undefined || stamp !== stamp) {
+      rejectInput(slot, stamp, this.slots, "fkie/approximate-time");
+    }
     if (this.ageLimit != undefined) {
       this.#discardExpired(stamp - this.ageLimit);
     }
     if (this.#ros1) {
-      const ring = this.#rings[slot]!;
       if (ring.len > 0 && stamp < ring.stampAt(ring.len - 1)) {
         this.#clear("out-of-order-reset");
       }
+    } else {
+      const latest = this.#latest[slot]!;
+      if (stamp < latest && latest !== this.#zero) {
+        this.#clear("out-of-order-reset");
+      }
+      this.#latest[slot] = stamp;
     }
   }
 
@@ -267,21 +282,26 @@ export class ApproximateTime<T> extends QueueAgePolicy<T> {
     while (this.#rings[slot]!.len > keep) {
       this.#dropFront(slot, "queue-overflow");
     }
-    this.#pivot = UNSET;
+    this.#pivot = -1;
   }
 
   #match(n: number): void {
+    // Slot n received a message: its remembered answer is void (here rather than in add, which
+    // must stay small; while no pivot is set, #blocker is not read).
+    if (n === this.#blocker) {
+      this.#blocker = -1;
+    }
     const rings = this.#rings;
     const slots = rings.length;
     for (;;) {
       let pivot = this.#pivot;
-      if (pivot === UNSET) {
+      if (pivot === -1) {
         // determine_pivot: the latest head (ties to the lowest slot); none if a head is missing.
         if (this.#filled !== slots) {
           return;
         }
         const pz = this.#pivotAndZero;
-        let pts = pz[ZERO]!;
+        let pts = pz[Held.Zero]!;
         for (let i = 0; i < slots; i++) {
           const ring = rings[i]!;
           const s = ring.st[ring.start]!;
@@ -290,16 +310,16 @@ export class ApproximateTime<T> extends QueueAgePolicy<T> {
             pivot = i;
           }
         }
-        if (pivot === UNSET) {
+        if (pivot === -1) {
           return;
         }
         this.#pivot = pivot;
-        this.#blocker = UNSET;
+        this.#blocker = -1;
         if (++this.#generation === GENERATION_LIMIT) {
           this.#generation = 0;
           this.#settled.fill(-1);
         }
-        pz[PIVOT_TS] = pts;
+        pz[Held.PivotStamp] = pts;
       }
       // Slot n first (fkie returns at once if it can still improve), then every other slot with
       // no short-circuit, so that all of them advance. Slot n is not evaluated a second time as
@@ -330,7 +350,7 @@ export class ApproximateTime<T> extends QueueAgePolicy<T> {
       }
       if (this.#maxTimespan != undefined && this.#headsTimespan() > this.#maxTimespan) {
         this.#dropFront(pivot, "max-timespan");
-        this.#pivot = UNSET;
+        this.#pivot = -1;
         continue;
       }
       // emit_heads, written out here: with it #match is too large for TurboFan to inline into
@@ -374,7 +394,7 @@ export class ApproximateTime<T> extends QueueAgePolicy<T> {
           this.#filled--;
         }
       }
-      this.#pivot = UNSET;
+      this.#pivot = -1;
       this.host.emit(items, stamps);
     }
   }
@@ -386,7 +406,7 @@ export class ApproximateTime<T> extends QueueAgePolicy<T> {
    * passed: when this is not inlined, a double argument is boxed (a heap number per call).
    */
   #canStillImprove(ring: SlotRing<T>, i: number): boolean {
-    const pts = this.#pivotAndZero[PIVOT_TS]!;
+    const pts = this.#pivotAndZero[Held.PivotStamp]!;
     const st = ring.st;
     const mask = ring.mask;
     let start = ring.start;
@@ -443,7 +463,7 @@ export class ApproximateTime<T> extends QueueAgePolicy<T> {
       const head = ring.stampAt(0);
       if (head < cutoff) {
         this.#dropFront(i, "max-age");
-        this.#pivot = UNSET;
+        this.#pivot = -1;
         while (ring.len > 0 && ring.stampAt(0) <= cutoff) {
           this.#dropFront(i, "max-age");
         }
@@ -495,7 +515,7 @@ export class ApproximateTime<T> extends QueueAgePolicy<T> {
       ring.clear();
     });
     this.#latest.fill(this.#zero);
-    this.#pivot = UNSET;
+    this.#pivot = -1;
     this.#filled = 0;
     for (const [i, s, item] of dropped) {
       this.host.drop(i, s, item, reason);
