@@ -167,19 +167,23 @@ export class ApproximateTime<T> extends SlotPolicy<T> {
 
 
   public override add(slot: number, stamp: Stamp, item: T, _arrival: Stamp): void {
-    const host = this.hostForStamped(slot, stamp, item);
-    if (host == undefined) {
+    const host = this.host;
+    // hostForStamped's checks in one test, and what fails them (no host yet, a slot that does not
+    // exist, a NaN stamp) out of line: add's bytecode counts against the delivery loop's inlining
+    // budget (see UserSource.push).
+    if (host == undefined || slot >>> 0 !== slot || slot >= this.slots || stamp !== stamp) {
+      this.hostForStamped(slot, stamp, item); // throws, or drops the message as `no-header`
       return;
     }
-    if (this.#len[slot] === this.#cap) {
+    const len = this.#len;
+    const n = len[slot]!;
+    if (n === this.#cap) {
       this.#grow();
     }
-    const cap = this.#cap;
-    const n = this.#len[slot]!;
-    const at = slot * cap + ((this.#head[slot]! + n) & this.#mask);
+    const at = slot * this.#cap + ((this.#head[slot]! + n) & this.#mask);
     this.#stamps[at] = stamp;
     this.#items[at] = item;
-    this.#len[slot] = n + 1;
+    len[slot] = n + 1;
     if (this.#past[slot] === n) {
       // The deque just became non-empty.
       this.#front[slot] = stamp;
@@ -188,17 +192,22 @@ export class ApproximateTime<T> extends SlotPolicy<T> {
       }
     }
     // During process() a deque may hold queueSize + 1 messages; the limit applies afterwards.
-    if (this.#len[slot] > this.#queueSize) {
-      this.#recoverAll();
-      this.#popFront(host, slot, "queue-overflow");
-      if (this.#hasDropped[slot] === 0) {
-        this.#hasDropped[slot] = 1;
-        this.#droppedFlags++;
-      }
-      if (this.#pivot !== NO_PIVOT) {
-        this.#pivot = NO_PIVOT;
-        this.#process(host);
-      }
+    if (len[slot] > this.#queueSize) {
+      this.#overflow(host, slot);
+    }
+  }
+
+  /** Drops slot `slot`'s oldest message as `queue-overflow` (ROS's add, when the deque is full). */
+  #overflow(host: PolicyHost<T>, slot: number): void {
+    this.#recoverAll();
+    this.#popFront(host, slot, "queue-overflow");
+    if (this.#hasDropped[slot] === 0) {
+      this.#hasDropped[slot] = 1;
+      this.#droppedFlags++;
+    }
+    if (this.#pivot !== NO_PIVOT) {
+      this.#pivot = NO_PIVOT;
+      this.#process(host);
     }
   }
 
