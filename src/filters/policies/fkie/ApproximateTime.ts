@@ -251,10 +251,10 @@ export class ApproximateTime<T> extends QueueAgePolicy<T> {
   }
 
   /**
-   * Steps 1–2 of add for the stamp in `#pivotAndZero[Held.Incoming]`: rejects an unknown slot or a NaN
-   * stamp (throws), discards expired messages, and resets the policy for a stamp going backwards
-   * (fkie 1.x: older than the newest message held on the slot; 2.x/3.x: older than the newest
-   * stamp ever received on it).
+   * Steps 1–2 of add for the stamp in `#pivotAndZero[Held.Incoming]`: rejects an unknown slot
+   * or a NaN stamp (throws), discards expired messages, and resets the policy for a stamp going
+   * backwards (fkie 1.x: older than the newest message held on the slot; 2.x/3.x: older than the
+   * newest stamp ever received on it).
    */
   #admit(slot: number): void {
     const stamp = this.#pivotAndZero[Held.Incoming]!;
