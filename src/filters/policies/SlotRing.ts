@@ -24,6 +24,11 @@ export class SlotRing<T> {
   public len = 0;
   /** fkie ApproximateTime: the known minimum distance between the slot's messages (ns). */
   public minDist: Duration = 0;
+  /**
+   * fkie ApproximateTime: the pivot generation in which the slot's can_still_improve answered
+   * false from its loop (−1: none; see that policy's `#generation`).
+   */
+  public settledGen = -1;
 
   public constructor(capacity: number) {
     this.st = new Float64Array(capacity);

@@ -56,7 +56,7 @@ const enum Held {
   Incoming = 2,
 }
 const INITIAL_CAPACITY = 16;
-/** Where `#generation` restarts: inside both the small-integer and the Int32Array range. */
+/** Where `#generation` restarts: inside the small-integer range. */
 const GENERATION_LIMIT = 0x3fffffff;
 
 /**
@@ -116,16 +116,12 @@ export class ApproximateTime<T> extends QueueAgePolicy<T> {
    */
   #blocker = -1;
   /**
-   * Per slot, the pivot generation in which its can_still_improve answered false from its loop
-   * (the message after the head is no closer to the pivot). Appending cannot change that answer,
-   * so it holds until the pivot is determined anew or the messages behind the head change without
-   * that (queued messages expiring behind a head that stays).
-   */
-  readonly #settled: Int32Array;
-  /**
-   * Incremented whenever a pivot is determined; `#settled` entries of older generations are void.
-   * It restarts (and every entry is voided) before it leaves the Int32Array's range, so that a
-   * pipeline running for billions of sets keeps the memo.
+   * Incremented whenever a pivot is determined. A ring's `settledGen` is the generation in which
+   * its can_still_improve answered false from its loop (the message after the head is no closer
+   * to the pivot). Appending cannot change that answer, so it holds until the pivot is determined
+   * anew or the messages behind the head change without that (queued messages expiring behind a
+   * head that stays). It restarts (and every ring's answer is voided) before it leaves the
+   * small-integer range, so that a pipeline running for billions of sets keeps the memo.
    */
   #generation = 0;
   /**
@@ -156,7 +152,6 @@ export class ApproximateTime<T> extends QueueAgePolicy<T> {
         : INITIAL_CAPACITY;
     this.#rings = Array.from({ length: slots }, () => new SlotRing<T>(cap));
     this.#latest = new Float64Array(slots).fill(this.#zero);
-    this.#settled = new Int32Array(slots).fill(-1);
     this.#pivotAndZero[Held.Zero] = this.#zero;
     if (options.minDistance != undefined) {
       if (options.minDistance.length !== slots) {
@@ -317,7 +312,9 @@ export class ApproximateTime<T> extends QueueAgePolicy<T> {
         this.#blocker = -1;
         if (++this.#generation === GENERATION_LIMIT) {
           this.#generation = 0;
-          this.#settled.fill(-1);
+          for (const ring of rings) {
+            ring.settledGen = -1;
+          }
         }
         pz[Held.PivotStamp] = pts;
       }
@@ -333,9 +330,12 @@ export class ApproximateTime<T> extends QueueAgePolicy<T> {
         if (i === pivot || (k >= 0 && i === n)) {
           continue;
         }
+        // The ring's own field, not a typed array beside them: one load fewer (1–2 % of the
+        // policy alone).
+        const ring = rings[i]!;
         if (
           i !== this.#blocker &&
-          (this.#settled[i] === this.#generation || !this.#canStillImprove(rings[i]!, i))
+          (ring.settledGen === this.#generation || !this.#canStillImprove(ring, i))
         ) {
           continue;
         }
@@ -417,7 +417,7 @@ export class ApproximateTime<T> extends QueueAgePolicy<T> {
       const next = st[nextStart]!;
       const tdNext = next < pts ? pts - next : next - pts;
       if (!(tdNext < td)) {
-        this.#settled[i] = this.#generation;
+        ring.settledGen = this.#generation;
         return false;
       }
       const item = ring.it[start] as T;
@@ -480,7 +480,7 @@ export class ApproximateTime<T> extends QueueAgePolicy<T> {
         }
         ring.it[ring.start] = undefined;
         ring.start = (ring.start + k - 1) & ring.mask;
-        this.#settled[i] = -1;
+        ring.settledGen = -1;
         ring.st[ring.start] = head;
         ring.it[ring.start] = headItem;
         ring.len = n - (k - 1);
