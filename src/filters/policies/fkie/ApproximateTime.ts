@@ -363,13 +363,16 @@ export class ApproximateTime<T> extends QueueAgePolicy<T> {
       let stamps: Stamp[] = NO_STAMPS;
       const readsStamps = this.readsStamps;
       if (slots === 2) {
-        const [a, b] = rings as [SlotRing<T>, SlotRing<T>];
+        const a = rings[0]!;
+        const b = rings[1]!;
         if (readsStamps) {
           stamps = [a.st[a.start]!, b.st[b.start]!];
         }
         items = [a.it[a.start] as T, b.it[b.start] as T];
       } else if (slots === 3) {
-        const [a, b, c] = rings as [SlotRing<T>, SlotRing<T>, SlotRing<T>];
+        const a = rings[0]!;
+        const b = rings[1]!;
+        const c = rings[2]!;
         if (readsStamps) {
           stamps = [a.st[a.start]!, b.st[b.start]!, c.st[c.start]!];
         }
