@@ -80,7 +80,14 @@ class CombinerInput<I> extends Sink<[I], I> {
     if (policy.acceptsHeaderless) {
       return false;
     }
-    dropHeaderless(this.#host, policy, this.#slot, item);
+    const slot = this.#slot;
+    this.#host.drop(
+      slot,
+      NaN,
+      item,
+      "no-header",
+      `${policy.type} needs a header stamp; slot ${slot} received a message without one`,
+    );
     return true;
   }
 }
@@ -212,22 +219,6 @@ export class Combiner<T extends unknown[]> extends Source<T, T[number]> {
   public override reset(): void {
     this.#policy.reset(true);
   }
-}
-
-// Cold path, kept out of `receive` so that the hot path stays small enough to inline.
-function dropHeaderless<I>(
-  host: PolicyHost<I>,
-  policy: CombinerPolicy<I>,
-  slot: number,
-  item: I,
-): void {
-  host.drop(
-    slot,
-    NaN,
-    item,
-    "no-header",
-    `${policy.type} needs a header stamp; slot ${slot} received a message without one`,
-  );
 }
 
 function checkSlots(policy: CombinerPolicy<unknown>): void {
