@@ -1,4 +1,5 @@
 import { QueueAgePolicy } from "./QueueAgePolicy";
+import { isSlotIndex } from "../SlotPolicy";
 import { checkSlotIndex, rejectInput } from "./checks";
 import { lowerBound, type Duration, type Stamp } from "../../../time";
 import type { DropReason } from "../../DropReason";
@@ -58,7 +59,7 @@ export class ExactTime<T> extends QueueAgePolicy<T> {
 
   /** Adds one message (reference §2.2 add). */
   public override add(slot: number, stamp: Stamp, item: T, _arrival?: Stamp): void {
-    if (slot >>> 0 !== slot || slot >= this.slots || stamp !== stamp) {
+    if (!isSlotIndex(slot, this.slots) || stamp !== stamp) {
       rejectInput(slot, stamp, this.slots, "fkie/exact-time");
     }
     const queues = this.#queues;

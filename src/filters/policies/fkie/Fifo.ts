@@ -1,6 +1,6 @@
 import type { Stamp } from "../../../time";
 import { NO_STAMPS, type PolicyHost } from "../CombinerPolicy";
-import { SlotPolicy } from "../SlotPolicy";
+import { isSlotIndex, SlotPolicy } from "../SlotPolicy";
 import { SlotRing } from "../SlotRing";
 import { frontItems, frontStamps } from "../setArrays";
 import { checkQueueSize, checkSlotCount, checkSlotIndex, unboundHost } from "./checks";
@@ -58,7 +58,7 @@ export class Fifo<T> extends SlotPolicy<T, PolicyHost<T>> {
 
   /** Adds one message (reference §2.3); `stamp` is carried to the output only. */
   public override add(slot: number, stamp: Stamp, item: T, _arrival?: Stamp): void {
-    if (slot >>> 0 !== slot || slot >= this.slots) {
+    if (!isSlotIndex(slot, this.slots)) {
       throw new RangeError(
         `fkie/fifo: slot ${slot} does not exist (the policy has slots 0..${this.slots - 1})`,
       );

@@ -1,6 +1,7 @@
 // Option and input validation shared by the fkie policies (internal; not re-exported).
 import type { Duration, Stamp } from "../../../time";
 import type { PolicyHost } from "../CombinerPolicy";
+import { isSlotIndex } from "../SlotPolicy";
 
 /** Throws RangeError unless `slots` is a positive integer. */
 export function checkSlotCount(slots: number, policy: string): void {
@@ -11,7 +12,7 @@ export function checkSlotCount(slots: number, policy: string): void {
 
 /** Throws RangeError unless `slot` is one of the `slots` slot indices of `policy`. */
 export function checkSlotIndex(slot: number, slots: number, policy: string): void {
-  if (!Number.isInteger(slot) || slot < 0 || slot >= slots) {
+  if (!isSlotIndex(slot, slots)) {
     throw new RangeError(
       `${policy}: slot ${slot} does not exist (the policy has slots 0..${slots - 1})`,
     );
