@@ -60,23 +60,23 @@ export abstract class SlotPolicy<T, H extends PolicyHost<T> | undefined = Policy
     return host;
   }
 
+  /**
+   * Whether `slot` is one of this policy's slot indices (an integer in 0..slots − 1): the one test
+   * of every policy's `add` and setters. `slot >>> 0 === slot` holds exactly for the integers in
+   * [0, 2^32), and costs less than Number.isInteger and a sign test on the per-message path.
+   */
+  public isSlot(slot: number): boolean {
+    return slot >>> 0 === slot && slot < this.slots;
+  }
+
   /** The bound host, for an `add` to `slot`; throws before `bind()` or for a slot that does not exist. */
   protected hostFor(slot: number): PolicyHost<T> {
     const host: PolicyHost<T> | undefined = this.host;
-    if (host == undefined || !isSlotIndex(slot, this.slots)) {
+    if (host == undefined || !this.isSlot(slot)) {
       rejectAdd(this.type, host, slot, this.slots);
     }
     return host;
   }
-}
-
-/**
- * Whether `slot` is one of the `slots` slot indices (an integer in 0..slots − 1): the one test of
- * every policy's `add` and setters. `slot >>> 0 === slot` holds exactly for the integers in
- * [0, 2^32), and costs less than Number.isInteger and a sign test on the per-message path.
- */
-export function isSlotIndex(slot: number, slots: number): boolean {
-  return slot >>> 0 === slot && slot < slots;
 }
 
 // The error path of `hostFor`, kept out of it so the per-message path stays small.

@@ -171,7 +171,7 @@ export class ApproximateTime<T> extends QueueAgePolicy<T> {
   }
   /** The minimum distance of slot `slot` in ns. */
   public minDistance(slot: number): Duration {
-    checkSlotIndex(slot, this.slots, "fkie/approximate-time");
+    checkSlotIndex(this, slot);
     return this.#rings[slot]!.minDist;
   }
 
@@ -183,7 +183,7 @@ export class ApproximateTime<T> extends QueueAgePolicy<T> {
 
   /** Sets the known minimum distance between consecutive messages of one slot (ns). */
   public setMinDistance(slot: number, minDistance: Duration): this {
-    checkSlotIndex(slot, this.slots, "fkie/approximate-time");
+    checkSlotIndex(this, slot);
     this.#rings[slot]!.minDist = checkDuration(minDistance, `minDistance[${slot}]`) ?? 0;
     this.#blocker = -1;
     return this;
@@ -241,7 +241,7 @@ export class ApproximateTime<T> extends QueueAgePolicy<T> {
 
   /** Number of messages held for `slot` (head + queue); for tests and diagnostics. */
   public held(slot: number): number {
-    checkSlotIndex(slot, this.slots, "fkie/approximate-time");
+    checkSlotIndex(this, slot);
     return this.#rings[slot]!.len;
   }
 
@@ -255,7 +255,7 @@ export class ApproximateTime<T> extends QueueAgePolicy<T> {
     const stamp = this.#pivotAndZero[Held.Incoming]!;
     const ring = this.#rings[slot];
     if (ring == undefined || stamp !== stamp) {
-      rejectInput(slot, stamp, this.slots, "fkie/approximate-time");
+      rejectInput(this, slot, stamp);
     }
     if (this.ageLimit != undefined) {
       this.#discardExpired(stamp - this.ageLimit);

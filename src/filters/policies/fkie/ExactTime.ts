@@ -1,5 +1,4 @@
 import { QueueAgePolicy } from "./QueueAgePolicy";
-import { isSlotIndex } from "../SlotPolicy";
 import { checkSlotIndex, rejectInput } from "./checks";
 import { lowerBound, type Duration, type Stamp } from "../../../time";
 import type { DropReason } from "../../DropReason";
@@ -59,8 +58,8 @@ export class ExactTime<T> extends QueueAgePolicy<T> {
 
   /** Adds one message (reference §2.2 add). */
   public override add(slot: number, stamp: Stamp, item: T, _arrival?: Stamp): void {
-    if (!isSlotIndex(slot, this.slots) || stamp !== stamp) {
-      rejectInput(slot, stamp, this.slots, "fkie/exact-time");
+    if (!this.isSlot(slot) || stamp !== stamp) {
+      rejectInput(this, slot, stamp);
     }
     const queues = this.#queues;
     // The stamp goes through a Float64Array to the calls below: a double argument of a call
@@ -103,7 +102,7 @@ export class ExactTime<T> extends QueueAgePolicy<T> {
 
   /** Number of messages held for `slot`; for tests and diagnostics. */
   public held(slot: number): number {
-    checkSlotIndex(slot, this.slots, "fkie/exact-time");
+    checkSlotIndex(this, slot);
     return this.#queues[slot]!.length;
   }
 

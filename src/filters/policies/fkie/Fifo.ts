@@ -1,6 +1,6 @@
 import type { Stamp } from "../../../time";
 import { NO_STAMPS, type PolicyHost } from "../CombinerPolicy";
-import { isSlotIndex, SlotPolicy } from "../SlotPolicy";
+import { SlotPolicy } from "../SlotPolicy";
 import { SlotRing } from "../SlotRing";
 import { frontItems, frontStamps } from "../setArrays";
 import { checkQueueSize, checkSlotCount, checkSlotIndex, unboundHost } from "./checks";
@@ -58,10 +58,8 @@ export class Fifo<T> extends SlotPolicy<T, PolicyHost<T>> {
 
   /** Adds one message (reference §2.3); `stamp` is carried to the output only. */
   public override add(slot: number, stamp: Stamp, item: T, _arrival?: Stamp): void {
-    if (!isSlotIndex(slot, this.slots)) {
-      throw new RangeError(
-        `fkie/fifo: slot ${slot} does not exist (the policy has slots 0..${this.slots - 1})`,
-      );
+    if (!this.isSlot(slot)) {
+      checkSlotIndex(this, slot); // throws
     }
     const ring = this.#rings[slot]!;
     ring.push(stamp, item);
@@ -104,7 +102,7 @@ export class Fifo<T> extends SlotPolicy<T, PolicyHost<T>> {
 
   /** Number of messages held for `slot`; for tests and diagnostics. */
   public held(slot: number): number {
-    checkSlotIndex(slot, this.slots, "fkie/fifo");
+    checkSlotIndex(this, slot);
     return this.#rings[slot]!.len;
   }
 

@@ -1,7 +1,7 @@
 import type { Stamp } from "../../../time";
 import { NO_STAMPS, type PolicyHost } from "../CombinerPolicy";
-import { isSlotIndex, SlotPolicy } from "../SlotPolicy";
-import { checkSlotCount, unboundHost } from "./checks";
+import { SlotPolicy } from "../SlotPolicy";
+import { checkSlotCount, checkSlotIndex, unboundHost } from "./checks";
 
 /** Options of {@link Latch}. */
 export interface LatchOptions {
@@ -58,7 +58,7 @@ export class Latch<T> extends SlotPolicy<T, PolicyHost<T>> {
 
   /** Emit only when `slot` receives a message. Throws RangeError if `slot` does not exist. */
   public triggerOn(slot: number): this {
-    if (!isSlotIndex(slot, this.slots)) {
+    if (!this.isSlot(slot)) {
       throw new RangeError(
         `fkie/latch: trigger ${String(slot)} is not a slot (use 0..${this.slots - 1} or "any")`,
       );
@@ -75,10 +75,8 @@ export class Latch<T> extends SlotPolicy<T, PolicyHost<T>> {
 
   /** Latches one message and emits if it is a trigger and every slot holds a value (§2.4). */
   public override add(slot: number, stamp: Stamp, item: T, _arrival?: Stamp): void {
-    if (!isSlotIndex(slot, this.slots)) {
-      throw new RangeError(
-        `fkie/latch: slot ${slot} does not exist (the policy has slots 0..${this.slots - 1})`,
-      );
+    if (!this.isSlot(slot)) {
+      checkSlotIndex(this, slot); // throws
     }
     const replaced = this.#state[slot] === 1;
     const oldItem = this.#items[slot] as T;

@@ -1,7 +1,7 @@
 // Option and input validation shared by the fkie policies (internal; not re-exported).
 import type { Duration, Stamp } from "../../../time";
 import type { PolicyHost } from "../CombinerPolicy";
-import { isSlotIndex } from "../SlotPolicy";
+import type { SlotPolicy } from "../SlotPolicy";
 
 /** Throws RangeError unless `slots` is a positive integer. */
 export function checkSlotCount(slots: number, policy: string): void {
@@ -10,11 +10,14 @@ export function checkSlotCount(slots: number, policy: string): void {
   }
 }
 
-/** Throws RangeError unless `slot` is one of the `slots` slot indices of `policy`. */
-export function checkSlotIndex(slot: number, slots: number, policy: string): void {
-  if (!isSlotIndex(slot, slots)) {
+/** The part of a policy its slot checks read. */
+type SlotsOf = Pick<SlotPolicy<unknown>, "isSlot" | "slots" | "type">;
+
+/** Throws RangeError unless `slot` is one of `policy`'s slot indices. */
+export function checkSlotIndex(policy: SlotsOf, slot: number): void {
+  if (!policy.isSlot(slot)) {
     throw new RangeError(
-      `${policy}: slot ${slot} does not exist (the policy has slots 0..${slots - 1})`,
+      `${policy.type}: slot ${slot} does not exist (the policy has slots 0..${policy.slots - 1})`,
     );
   }
 }
@@ -23,10 +26,10 @@ export function checkSlotIndex(slot: number, slots: number, policy: string): voi
  * The error path of an `add` that got a bad slot or a NaN stamp (kept out of `add` so the
  * per-message path stays small): throws the slot error, else the missing-stamp error.
  */
-export function rejectInput(slot: number, stamp: Stamp, slots: number, policy: string): never {
-  checkSlotIndex(slot, slots, policy);
+export function rejectInput(policy: SlotsOf, slot: number, stamp: Stamp): never {
+  checkSlotIndex(policy, slot);
   throw new RangeError(
-    `${policy}: slot ${slot} received a message without a header stamp (${stamp}); drop it as "no-header" before the policy`,
+    `${policy.type}: slot ${slot} received a message without a header stamp (${stamp}); drop it as "no-header" before the policy`,
   );
 }
 

@@ -1,6 +1,6 @@
 import type { Duration, Stamp } from "../../../time";
 import { NO_STAMPS, type PolicyHost } from "../CombinerPolicy";
-import { isSlotIndex, SlotPolicy } from "../SlotPolicy";
+import { SlotPolicy } from "../SlotPolicy";
 import { newItemArray, newStampArray } from "./freshArrays";
 
 /** Options of {@link ApproximateTime} (config type `ros/approximate-time`). */
@@ -138,7 +138,7 @@ export class ApproximateTime<T> extends SlotPolicy<T> {
 
   /** Sets slot `slot`'s inter-message lower bound (ns, >= 0). Throws RangeError otherwise. */
   public setInterMessageLowerBound(slot: number, bound: Duration): this {
-    if (!isSlotIndex(slot, this.slots)) {
+    if (!this.isSlot(slot)) {
       throw new RangeError(`ros/approximate-time: no slot ${slot} (slots 0..${this.slots - 1})`);
     }
     if (!Number.isSafeInteger(bound) || bound < 0) {
@@ -171,7 +171,7 @@ export class ApproximateTime<T> extends SlotPolicy<T> {
     // hostForStamped's checks in one test, and what fails them (no host yet, a slot that does not
     // exist, a NaN stamp) out of line: add's bytecode counts against the delivery loop's inlining
     // budget (see UserSource.push).
-    if (host == undefined || !isSlotIndex(slot, this.slots) || stamp !== stamp) {
+    if (host == undefined || !this.isSlot(slot) || stamp !== stamp) {
       this.hostForStamped(slot, stamp, item); // throws, or drops the message as `no-header`
       return;
     }

@@ -2,7 +2,7 @@ import type { Stamp } from "../../../time";
 import type { DropReason } from "../../DropReason";
 import { NO_STAMPS, type PolicyHost } from "../CombinerPolicy";
 import { newItemArray } from "./freshArrays";
-import { isSlotIndex, SlotPolicy } from "../SlotPolicy";
+import { SlotPolicy } from "../SlotPolicy";
 
 /** A partial tuple as ROS's ExactTime drop callback receives it. */
 export interface PartialTuple<T> {
@@ -123,7 +123,7 @@ export class ExactTime<T> extends SlotPolicy<T> {
     // too, taking the stamp through a Float64Array (a double argument of a call that is not
     // inlined is boxed): add is then small enough for the delivery loop's inlining budget (see
     // UserSource.push), which the whole body exceeded; the loop called add with the stamp boxed.
-    if (host == undefined || !isSlotIndex(slot, this.slots) || stamp !== stamp) {
+    if (host == undefined || !this.isSlot(slot) || stamp !== stamp) {
       this.hostForStamped(slot, stamp, item); // throws, or drops the message as `no-header`
       return;
     }
