@@ -69,6 +69,10 @@ export class ApproximateTime<T> extends SlotPolicy<T> {
 
   // Per slot, one ring holding past ++ deque: [head, head+past) is the past vector,
   // [head+past, head+len) the deque. Slot i uses [i*cap, (i+1)*cap) of the flat arrays.
+  // Positions released on the hot path (published or dropped messages) are not cleared, as in
+  // SlotRing: the ring overwrites them as it cycles, so a slot keeps at most `cap - len`
+  // references to released messages (clearing them cost 2-3 % of the policy on W3); `reset`
+  // releases everything.
   #cap: number;
   #mask: number;
   #stamps: Float64Array;
@@ -414,7 +418,6 @@ export class ApproximateTime<T> extends SlotPolicy<T> {
     const at = base + this.#head[i]!;
     const stamp = this.#stamps[at]!;
     const item = this.#items[at] as T;
-    this.#items[at] = undefined;
     const h = (this.#head[i]! + 1) & this.#mask;
     this.#head[i] = h;
     const n = this.#len[i]! - 1;
@@ -443,7 +446,6 @@ export class ApproximateTime<T> extends SlotPolicy<T> {
       for (let k = 0; k < p; k++) {
         const at = base + h;
         const item = this.#items[at] as T;
-        this.#items[at] = undefined;
         host.drop(i, this.#stamps[at]!, item, "not-selected");
         h = (h + 1) & this.#mask;
       }
@@ -517,7 +519,6 @@ export class ApproximateTime<T> extends SlotPolicy<T> {
     let nonEmpty = 0;
     for (let i = 0; i < N; i++) {
       const h = head[i]!;
-      held[i * cap + h] = undefined;
       const next = (h + 1) & this.#mask;
       head[i] = next;
       const n = this.#len[i]! - 1;
