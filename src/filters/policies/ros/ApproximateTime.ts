@@ -225,13 +225,14 @@ export class ApproximateTime<T> extends SlotPolicy<T> {
         if (reportDrops && host != undefined) {
           host.drop(i, this.#stamps[at]!, this.#items[at] as T, "reset");
         }
-        this.#items[at] = undefined;
       }
       this.#head[i] = 0;
       this.#len[i] = 0;
       this.#past[i] = 0;
       this.#hasDropped[i] = 0;
     }
+    // Every position, the released ones included (see the rings' comment).
+    this.#items.fill(undefined);
     this.#numNonEmpty = 0;
     this.#pastTotal = 0;
     this.#droppedFlags = 0;
