@@ -32,7 +32,10 @@ const DEFAULT_ALPHA_RATE = 0.9;
 const DEFAULT_ALPHA_ERROR = 0.3;
 const DEFAULT_MARGIN = 10;
 
-/** ROS LatestTime's per-topic rate estimator (`Rate`). Times are relative stamps (ns). */
+/**
+ * ROS LatestTime's per-topic rate estimator (`Rate`), its state; the policy's `#arrive` updates
+ * it (ROS's `compute_hz`). Times are relative stamps (ns).
+ */
 class Rate {
   public prev: number;
   public hz = 0;
@@ -48,38 +51,6 @@ class Rate {
     this.alphaRate = config.alphaRate;
     this.alphaError = config.alphaError;
     this.margin = config.margin;
-  }
-
-  /** Updates the estimate with an arrival at `now`; false when time did not advance. */
-  public computeHz(now: number): boolean {
-    // rclcpp Duration::seconds(): nanoseconds / 1e9 as a double.
-    const period = (now - this.prev) / 1e9;
-    if (!(period > 0)) {
-      return false;
-    }
-    for (;;) {
-      if (this.doHzInit) {
-        this.hz = 1.0 / period;
-        this.doHzInit = false;
-        break;
-      }
-      if (this.doErrorInit) {
-        this.error = Math.abs(this.hz - 1.0 / period);
-        this.doErrorInit = false;
-      } else {
-        if (Math.abs(this.hz - 1.0 / period) > this.margin * this.error) {
-          // Step change in rate: start the estimate again from this period.
-          this.doHzInit = true;
-          this.doErrorInit = true;
-          continue;
-        }
-        this.error = this.alphaError * Math.abs(this.hz - 1.0 / period) + (1.0 - this.alphaError) * this.error;
-      }
-      this.hz = this.alphaRate / period + (1.0 - this.alphaRate) * this.hz;
-      break;
-    }
-    this.prev = now;
-    return true;
   }
 }
 
@@ -108,6 +79,8 @@ export class LatestTime<T> extends SlotPolicy<T> {
   readonly #stamps: Float64Array;
   readonly #has: Uint8Array;
   readonly #emitted: Uint8Array;
+  /** The arrival of the message being added (see add). */
+  readonly #arrival = new Float64Array(1);
   /** Quirk mode: in first-arrival order. Fixed mode: by slot (sparse until each slot arrives). */
   #rates: (Rate | undefined)[] = [];
 
@@ -135,14 +108,12 @@ export class LatestTime<T> extends SlotPolicy<T> {
 
   public override add(slot: number, stamp: Stamp, item: T, arrival: Stamp): void {
     const host = this.hostFor(slot);
+    // The arrival reaches #arrive through a Float64Array, not as an argument: a double argument
+    // of a call that is not inlined is boxed, a heap allocation per message.
+    this.#arrival[0] = arrival;
     if (this.#has[slot] === 0) {
-      const rate = new Rate(arrival, this.#configs[slot]!);
-      if (this.#fixOrder) {
-        this.#rates[slot] = rate;
-      } else {
-        this.#rates.push(rate);
-      }
       this.#store(slot, stamp, item);
+      this.#startRate(slot);
       return;
     }
     const old = this.#items[slot] as T;
@@ -152,17 +123,92 @@ export class LatestTime<T> extends SlotPolicy<T> {
     if (!wasEmitted) {
       host.drop(slot, oldStamp, old, "superseded");
     }
-    const rate = this.#rates[slot];
+    this.#arrive(host, slot);
+  }
+
+  /** A slot's first message: starts its rate estimator at `#arrival`. */
+  #startRate(slot: number): void {
+    const rate = new Rate(this.#arrival[0]!, this.#configs[slot]!);
+    if (this.#fixOrder) {
+      this.#rates[slot] = rate;
+    } else {
+      this.#rates.push(rate);
+    }
+  }
+
+  /**
+   * A later message of `slot`, arrived at `#arrival`: the slot's rate update (ROS's
+   * `compute_hz`), then, when the rate was valid, the tuple of held messages is emitted if `slot`
+   * is the pivot and every slot holds a message.
+   *
+   * One method, not calls to a Rate method and a pivot test: its bytecode is then larger than
+   * TurboFan inlines (460 bytes), so it stays a call of its own, and add, without it, is small
+   * enough to be inlined into the delivery loop (see UserSource.push), which then passes the
+   * stamps unboxed (9 % of a W3 pipeline). Inlined into add, it had made add too large for that.
+   */
+  #arrive(host: PolicyHost<T>, slot: number): void {
+    const rates = this.#rates;
+    const rate = rates[slot];
     if (rate == undefined) {
       return; // C++ reads past its vector here; a slot is still empty, so nothing is emitted
     }
-    if (rate.computeHz(arrival) && this.#isPivot(slot, arrival) && this.#isFull()) {
-      const emitted = this.#emitted;
-      for (let i = 0; i < emitted.length; i++) {
-        emitted[i] = 1; // a loop: for a few slots, cheaper than the fill builtin
-      }
-      this.#emitHeld(host);
+    const now = this.#arrival[0]!;
+    // The rate update. rclcpp Duration::seconds(): nanoseconds / 1e9 as a double.
+    const period = (now - rate.prev) / 1e9;
+    if (!(period > 0)) {
+      return; // time did not advance: no update, no set
     }
+    for (;;) {
+      if (rate.doHzInit) {
+        rate.hz = 1.0 / period;
+        rate.doHzInit = false;
+        break;
+      }
+      if (rate.doErrorInit) {
+        rate.error = Math.abs(rate.hz - 1.0 / period);
+        rate.doErrorInit = false;
+      } else {
+        if (Math.abs(rate.hz - 1.0 / period) > rate.margin * rate.error) {
+          // Step change in rate: start the estimate again from this period.
+          rate.doHzInit = true;
+          rate.doErrorInit = true;
+          continue;
+        }
+        rate.error =
+          rate.alphaError * Math.abs(rate.hz - 1.0 / period) + (1.0 - rate.alphaError) * rate.error;
+      }
+      rate.hz = rate.alphaRate / period + (1.0 - rate.alphaRate) * rate.hz;
+      break;
+    }
+    rate.prev = now;
+    // The pivot test. ROS sorts the estimators by rate (stable, fastest first), takes the first
+    // one that has a rate and is not late, and compares its index with the slot: that is `slot`
+    // exactly when the estimator at index `slot` qualifies and none sorting before it does.
+    // Decided so, it needs no sort and no look at the estimators sorting after it (a fifth of a
+    // W3 LatestTime pipeline).
+    if (!qualifies(rate, now)) {
+      return;
+    }
+    for (let k = 0; k < rates.length; k++) {
+      const r = rates[k];
+      if (r == undefined || k === slot) {
+        continue;
+      }
+      const sortsBefore = r.hz > rate.hz || (r.hz === rate.hz && k < slot);
+      if (sortsBefore && qualifies(r, now)) {
+        return;
+      }
+    }
+    for (let i = 0; i < this.slots; i++) {
+      if (this.#has[i] === 0) {
+        return; // a slot is still empty
+      }
+    }
+    const emitted = this.#emitted;
+    for (let i = 0; i < emitted.length; i++) {
+      emitted[i] = 1; // a loop: for a few slots, cheaper than the fill builtin
+    }
+    this.#emitHeld(host);
   }
 
   // eslint-disable-next-line @foxglove/no-boolean-parameters -- signature fixed by CombinerPolicy
@@ -188,41 +234,6 @@ export class LatestTime<T> extends SlotPolicy<T> {
     this.#stamps[slot] = stamp;
     this.#has[slot] = 1;
     this.#emitted[slot] = 0;
-  }
-
-  #isFull(): boolean {
-    for (let i = 0; i < this.slots; i++) {
-      if (this.#has[i] === 0) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  /**
-   * Whether `slot` is the pivot. ROS sorts the estimators by rate (stable, fastest first), takes
-   * the first one that has a rate and is not late, and compares its index with the slot: that is
-   * `slot` exactly when the estimator at index `slot` qualifies and none sorting before it does.
-   * Decided so, it needs no sort and no look at the estimators sorting after it (a fifth of a W3
-   * LatestTime pipeline).
-   */
-  #isPivot(slot: number, now: number): boolean {
-    const rates = this.#rates;
-    const own = rates[slot];
-    if (own == undefined || !qualifies(own, now)) {
-      return false;
-    }
-    for (let k = 0; k < rates.length; k++) {
-      const r = rates[k];
-      if (r == undefined || k === slot) {
-        continue;
-      }
-      const sortsBefore = r.hz > own.hz || (r.hz === own.hz && k < slot);
-      if (sortsBefore && qualifies(r, now)) {
-        return false;
-      }
-    }
-    return true;
   }
 }
 
