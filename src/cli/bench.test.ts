@@ -96,6 +96,29 @@ describe("lockstep bench --json", () => {
     },
   );
 
+  it("runs every other policy's W3 pipeline, a set per fastest-topic message for ros/latest-time", () => {
+    const r = bench(["--json", "--n", "30000", "--in-process", "w3-other"]);
+    expect(r.stderr).toBe("");
+    expect(r.status).toBe(0);
+    const byName = new Map(reports(r.stdout).map((x) => [x.name, x]));
+    for (const policy of [
+      "fkie-fifo",
+      "fkie-latch",
+      "ros-exact-time",
+      "ros-approximate-epsilon-time",
+      "ros-latest-time",
+      "python-approximate-time",
+      "python-exact-time",
+    ]) {
+      const report = byName.get(`w3-other/${policy}/pipeline`);
+      expect(report?.outputHash).toMatch(/^[0-9a-f]{16}$/);
+      expect(Number.isInteger(report?.tuples)).toBe(true);
+    }
+    // LatestTime re-emits held messages: one set per message of the 100 Hz topic once every topic
+    // has arrived, so more members than messages (the benchmark's buffers must take them).
+    expect(3 * byName.get("w3-other/ros-latest-time/pipeline")!.tuples).toBeGreaterThan(30_000);
+  });
+
   it("runs the w3-10x heap check by name and reports the heap figures", () => {
     const r = bench(["w3-10x", "--n", "10000", "--json"]);
     expect(r.status).toBe(0);
