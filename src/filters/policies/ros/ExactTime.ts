@@ -151,7 +151,35 @@ export class ExactTime<T> extends SlotPolicy<T> {
         return;
       }
     }
-    const row = this.#insertRow(at, stamp);
+    // A new tuple of `stamp`, one slot filled, at index `at` of the order. Written out here, not
+    // a method: #insert's bytecode then exceeds what TurboFan inlines (460 bytes), so it stays a
+    // call of its own. Small enough, it was inlined into a separately optimized add in some
+    // processes, which the delivery loop then counted whole and called, its stamp boxed (W3
+    // pipeline 33.1–39.3 ns across six processes, against 30.4–31.8).
+    if (this.#freeCount === 0) {
+      this.#grow();
+    }
+    const row = this.#free[--this.#freeCount]!;
+    this.#rowStamp[row] = stamp;
+    this.#rowCount[row] = 1;
+    const order = this.#order;
+    const mask = this.#rows - 1;
+    const len = this.#length;
+    let head = this.#head;
+    // Shift the shorter side (in-order arrival shifts nothing).
+    if (at < len - at) {
+      head = (head - 1) & mask;
+      for (let k = 0; k < at; k++) {
+        order[(head + k) & mask] = order[(head + k + 1) & mask]!;
+      }
+      this.#head = head;
+    } else {
+      for (let k = len; k > at; k--) {
+        order[(head + k) & mask] = order[(head + k - 1) & mask]!;
+      }
+    }
+    order[(head + at) & mask] = row;
+    this.#length = len + 1;
     items[row * S + slot] = item;
     const q = this.#queueSize;
     if (q > 0 && this.#length > q) {
@@ -200,35 +228,6 @@ export class ExactTime<T> extends SlotPolicy<T> {
       }
     }
     return lo;
-  }
-
-  /** Takes a free row for a new tuple of `stamp` (one slot filled) and puts it at index `at` of the order. */
-  #insertRow(at: number, stamp: Stamp): number {
-    if (this.#freeCount === 0) {
-      this.#grow();
-    }
-    const row = this.#free[--this.#freeCount]!;
-    this.#rowStamp[row] = stamp;
-    this.#rowCount[row] = 1;
-    const order = this.#order;
-    const mask = this.#rows - 1;
-    const len = this.#length;
-    let head = this.#head;
-    // Shift the shorter side (in-order arrival shifts nothing).
-    if (at < len - at) {
-      head = (head - 1) & mask;
-      for (let k = 0; k < at; k++) {
-        order[(head + k) & mask] = order[(head + k + 1) & mask]!;
-      }
-      this.#head = head;
-    } else {
-      for (let k = len; k > at; k--) {
-        order[(head + k) & mask] = order[(head + k - 1) & mask]!;
-      }
-    }
-    order[(head + at) & mask] = row;
-    this.#length = len + 1;
-    return row;
   }
 
   /** Takes the `n` oldest tuples off the order; they wait on `#erased` to be reported. */
