@@ -71,7 +71,7 @@ export class ApproximateTime<T> extends SlotPolicy<T> {
   // [head+past, head+len) the deque. Slot i uses [i*cap, (i+1)*cap) of the flat arrays.
   // Positions released on the hot path (published or dropped messages) are not cleared, as in
   // SlotRing: the ring overwrites them as it cycles, so a slot keeps at most `cap - len`
-  // references to released messages (clearing them cost 2-3 % of the policy on W3); `reset`
+  // references to released messages (clearing them cost 2–3 % of the policy on W3); `reset`
   // releases everything.
   #cap: number;
   #mask: number;

