@@ -126,9 +126,9 @@ export function cpuNowNs(): number {
  * Resolves after one turn of the event loop. Before each run: V8 finishes a garbage collection it
  * started (concurrent marking of the old generation) in a task of the event loop; a benchmark
  * that never returns to it keeps that marking running through the timed runs, whose write
- * barriers and CPU (a core of a 2-core machine) it takes: the W3 pipelines ran up to half again
- * as long in the processes where it happened (about one in three), which a pipeline fed from the
- * event loop (the CLI, the panel) does not see.
+ * barriers and CPU (a core of a 2-core machine) it takes: the W3 pipelines ran 15–60 % longer in
+ * the processes where it happened (about one in three), which a pipeline fed from the event loop
+ * (the CLI, the panel) does not see.
  */
 async function turnOfEventLoop(): Promise<void> {
   await new Promise((resolve) => setImmediate(resolve));
