@@ -233,12 +233,20 @@ describe("Combiner", () => {
     const p2 = new Recording(1);
     const c1 = new Combiner<[Stamped]>(p1, { stampOf });
     const c2 = new Combiner<[Stamped]>(p2, { stampOf, arrivalOf: (x) => x.stamp + 1000 });
+    // A JavaScript caller's `arrivalOf: null` means "none", as undefined does.
+    const p3 = new Recording(1);
+    const c3 = new Combiner<[Stamped]>(p3, {
+      stampOf,
+      arrivalOf: null as unknown as (x: Stamped) => number,
+    });
     const s = new UserSource<[Stamped]>();
     s.connectToSink(c1.sink(0));
     c2.sink(0).connectToSource(s);
+    s.connectToSink(c3.sink(0));
     s.push(m(7));
     expect(p1.seen).toEqual([[7, 7]]);
     expect(p2.seen).toEqual([[7, 1007]]);
+    expect(p3.seen).toEqual([[7, 7]]);
   });
 
   it("reset and setPolicy report held items as reset; setPolicy rebinds and checks the slot count", () => {

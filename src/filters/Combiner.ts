@@ -45,7 +45,8 @@ class CombinerInput<I> extends Sink<[I], I> {
     this.#slot = slot;
     this.#policy = policy;
     this.#stampOf = options.stampOf;
-    this.#arrivalOf = options.arrivalOf;
+    // undefined, not null, when absent: receive tests it strictly.
+    this.#arrivalOf = options.arrivalOf ?? undefined;
     this.#host = host;
     this.#combinerName = combinerName;
   }
@@ -67,7 +68,8 @@ class CombinerInput<I> extends Sink<[I], I> {
       return;
     }
     const arrivalOf = this.#arrivalOf;
-    this.#policy.add(slot, stamp, item, arrivalOf == undefined ? stamp : arrivalOf(item, slot));
+    // eslint-disable-next-line @foxglove/strict-equality -- one compare, see UserSource.push
+    this.#policy.add(slot, stamp, item, arrivalOf === undefined ? stamp : arrivalOf(item, slot));
   }
 
   /**

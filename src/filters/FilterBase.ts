@@ -225,7 +225,8 @@ export abstract class FilterBase<In extends unknown[], Out extends unknown[], D>
   // bytes of bytecode against the delivery loop's inlining budget (see UserSource.push).
   protected send1(out: Out[0]): void {
     const sink = this.#soleSink;
-    if (sink == undefined) {
+    // eslint-disable-next-line @foxglove/strict-equality -- one compare, see UserSource.push
+    if (sink === undefined) {
       this.#send1Each(out);
       return;
     }

@@ -197,8 +197,10 @@ export class ApproximateTime<T> extends QueueAgePolicy<T> {
     // slot's latest (a NaN stamp fails that comparison too). add's bytecode counts against the
     // delivery loop's inlining budget (see UserSource.push).
     if (
-      ring == undefined ||
-      this.ageLimit != undefined ||
+      // eslint-disable-next-line @foxglove/strict-equality -- one compare, see UserSource.push
+      ring === undefined ||
+      // eslint-disable-next-line @foxglove/strict-equality -- one compare, see UserSource.push
+      this.ageLimit !== null ||
       this.#ros1 ||
       !(stamp >= this.#latest[slot]!)
     ) {

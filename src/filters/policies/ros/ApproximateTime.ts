@@ -175,7 +175,8 @@ export class ApproximateTime<T> extends SlotPolicy<T> {
     // hostForStamped's checks in one test, and what fails them (no host yet, a slot that does not
     // exist, a NaN stamp) out of line: add's bytecode counts against the delivery loop's inlining
     // budget (see UserSource.push).
-    if (host == undefined || !this.isSlot(slot) || stamp !== stamp) {
+    // eslint-disable-next-line @foxglove/strict-equality -- one compare, see UserSource.push
+    if (host === undefined || !this.isSlot(slot) || stamp !== stamp) {
       this.hostForStamped(slot, stamp, item); // throws, or drops the message as `no-header`
       return;
     }
