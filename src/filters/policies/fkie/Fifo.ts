@@ -3,7 +3,7 @@ import { NO_STAMPS, type PolicyHost } from "../CombinerPolicy";
 import { SlotPolicy } from "../SlotPolicy";
 import { SlotRing } from "../SlotRing";
 import { frontItems, frontStamps } from "../setArrays";
-import { checkQueueSize, checkSlotCount, checkSlotIndex, unboundHost } from "./checks";
+import { checkQueueSize, checkSlotCount, checkSlotIndex, rejectSlot, unboundHost } from "./checks";
 
 /** A slot's first capacity; it doubles as needed. */
 const INITIAL_CAPACITY = 8;
@@ -59,7 +59,7 @@ export class Fifo<T> extends SlotPolicy<T, PolicyHost<T>> {
   /** Adds one message (reference §2.3); `stamp` is carried to the output only. */
   public override add(slot: number, stamp: Stamp, item: T, _arrival?: Stamp): void {
     if (!this.isSlot(slot)) {
-      checkSlotIndex(this, slot); // throws
+      rejectSlot(this, slot);
     }
     const ring = this.#rings[slot]!;
     ring.push(stamp, item);

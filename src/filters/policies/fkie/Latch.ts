@@ -1,7 +1,7 @@
 import type { Stamp } from "../../../time";
 import { NO_STAMPS, type PolicyHost } from "../CombinerPolicy";
 import { SlotPolicy } from "../SlotPolicy";
-import { checkSlotCount, checkSlotIndex, unboundHost } from "./checks";
+import { checkSlotCount, rejectSlot, unboundHost } from "./checks";
 
 /** Options of {@link Latch}. */
 export interface LatchOptions {
@@ -76,7 +76,7 @@ export class Latch<T> extends SlotPolicy<T, PolicyHost<T>> {
   /** Latches one message and emits if it is a trigger and every slot holds a value (§2.4). */
   public override add(slot: number, stamp: Stamp, item: T, _arrival?: Stamp): void {
     if (!this.isSlot(slot)) {
-      checkSlotIndex(this, slot); // throws
+      rejectSlot(this, slot);
     }
     const replaced = this.#state[slot] === 1;
     const oldItem = this.#items[slot] as T;

@@ -16,10 +16,19 @@ type SlotsOf = Pick<SlotPolicy<unknown>, "isSlot" | "slots" | "type">;
 /** Throws RangeError unless `slot` is one of `policy`'s slot indices. */
 export function checkSlotIndex(policy: SlotsOf, slot: number): void {
   if (!policy.isSlot(slot)) {
-    throw new RangeError(
-      `${policy.type}: slot ${slot} does not exist (the policy has slots 0..${policy.slots - 1})`,
-    );
+    rejectSlot(policy, slot);
   }
+}
+
+/**
+ * Throws the RangeError for a `slot` that is not one of `policy`'s slot indices: the error path
+ * of an `add` that has tested the slot itself (kept out of `add` so the per-message path stays
+ * small).
+ */
+export function rejectSlot(policy: SlotsOf, slot: number): never {
+  throw new RangeError(
+    `${policy.type}: slot ${slot} does not exist (the policy has slots 0..${policy.slots - 1})`,
+  );
 }
 
 /**
