@@ -59,12 +59,13 @@ describe("lockstep bench --json", () => {
         expect(typeof r.name).toBe("string");
         expect(typeof r.policy).toBe("string");
         expect(r.n).toBe(100_000);
-        // The timing figures are reported, as numbers; their values are npm run bench's business.
-        expect(typeof r.msgsPerSec).toBe("number");
-        expect(typeof r.nsPerMsg).toBe("number");
+        // The measured figures (time, rate, heap) are reported, as numbers; their values are npm
+        // run bench's business, never compared here.
+        for (const key of ["msgsPerSec", "nsPerMsg", "heapMB"] as const) {
+          expect(typeof r[key]).toBe("number");
+        }
         expect(Number.isInteger(r.tuples)).toBe(true);
         expect(r.outputHash).toMatch(/^[0-9a-f]{16}$/);
-        expect(r.heapMB).toBeGreaterThan(0);
         // Each message is used at most once and every other one is dropped or still held.
         expect(3 * r.tuples + (r.drops as number)).toBeLessThanOrEqual(r.n);
       }
@@ -132,7 +133,7 @@ describe("lockstep bench --json", () => {
     expect(typeof report!.heapAfterMB).toBe("number");
   });
 
-  it("analyze/husky: the pipeline of config/husky.json vs a bare decode, with the ratio", { timeout: 300_000 }, () => {
+  it("analyze/husky: the pipeline of config/husky.json vs a bare decode, its counts and hash (timings reported, not compared)", { timeout: 300_000 }, () => {
     // --n does not apply: the recording fixes the message count.
     const r = bench(["analyze", "--json", "--n", "1000"]);
     expect(r.stderr).toBe("");
@@ -151,7 +152,8 @@ describe("lockstep bench --json", () => {
     // Three messages per set, each used at most once; every other one dropped or still held.
     expect(report!.tuples).toBeGreaterThan(0);
     expect(3 * report!.tuples + (report!.drops as number)).toBeLessThanOrEqual(report!.n);
-    // The timing figures are reported, as numbers; their values are npm run bench's business.
+    // The measured figures are reported, as numbers; their values are npm run bench's business,
+    // never compared here.
     for (const key of ["bareMs", "analyzeMs", "ratio"]) {
       expect(typeof report![key]).toBe("number");
     }
