@@ -1,9 +1,10 @@
 // Internal storage of the policies that hold a FIFO per slot: fkie ApproximateTime and Fifo, ros
 // ApproximateEpsilonTime (not re-exported).
+import { packedDoubles, packedSlots } from "./packedArrays";
 import type { Duration, Stamp } from "../../time";
 
 /**
- * One slot's messages, oldest first, as a ring buffer of stamps (Float64Array) and items whose
+ * One slot's messages, oldest first, as a ring buffer of stamps (packed doubles) and items whose
  * capacity is a power of two (internal). For fkie ApproximateTime it is the slot's optional head
  * plus its queue: fkie's head is empty only when its queue is, so the pair is exactly one deque
  * with the head at the front.
@@ -16,7 +17,7 @@ import type { Duration, Stamp } from "../../time";
  * The fields are public because the policies' hot loops read and advance them directly.
  */
 export class SlotRing<T> {
-  public st: Float64Array;
+  public st: number[];
   public it: (T | undefined)[];
   public mask: number;
   /** Position of the front (the head). */
@@ -31,8 +32,8 @@ export class SlotRing<T> {
   public settledGen = -1;
 
   public constructor(capacity: number) {
-    this.st = new Float64Array(capacity);
-    this.it = new Array<T | undefined>(capacity).fill(undefined);
+    this.st = packedDoubles(capacity);
+    this.it = packedSlots<T>(capacity);
     this.mask = capacity - 1;
   }
 
@@ -65,8 +66,8 @@ export class SlotRing<T> {
 
   #grow(): void {
     const cap = (this.mask + 1) * 2;
-    const st = new Float64Array(cap);
-    const it = new Array<T | undefined>(cap).fill(undefined);
+    const st = packedDoubles(cap);
+    const it = packedSlots<T>(cap);
     for (let k = 0; k < this.len; k++) {
       st[k] = this.stampAt(k);
       it[k] = this.itemAt(k);

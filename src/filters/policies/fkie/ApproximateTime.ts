@@ -83,7 +83,7 @@ const GENERATION_LIMIT = 0x3fffffff;
  * `setMaxQueueSize(n)` without a second argument sets `maxAge` to `null`. Options passed to the
  * constructor are applied together, without those side effects.
  *
- * Hot path: per-slot ring buffers of stamps (Float64Array) and items, allocated small and doubled
+ * Hot path: per-slot ring buffers of stamps and items (packed arrays), allocated small and doubled
  * as they fill (never `maxQueueSize` up front); no allocation per message except the items array
  * of each emitted set (and its stamps array, unless the host says it does not read it).
  *

@@ -2,6 +2,7 @@ import { QueueAgePolicy } from "./QueueAgePolicy";
 import { checkSlotIndex, rejectInput } from "./checks";
 import { lowerBound, type Duration, type Stamp } from "../../../time";
 import type { DropReason } from "../../DropReason";
+import { packedDoubles, packedSlots } from "../packedArrays";
 
 /** Options of {@link ExactTime}. */
 export interface ExactTimeOptions {
@@ -179,15 +180,15 @@ const INITIAL_CAPACITY = 64;
 
 /**
  * One slot of ExactTime: stamps kept sorted and unique (fkie's `std::map<Time, T>`), in a
- * Float64Array and a parallel array of items between a moving front and end, so that in-order
+ * packed array of doubles and a parallel array of items between a moving front and end, so that in-order
  * arrival and front removal are O(1) and allocate nothing. When the end reaches the capacity,
  * the held messages move back to the start if they fill at most a quarter of it, else the
  * capacity doubles, so each move of n messages follows at least n appends. Released positions
  * are cleared.
  */
 class SortedSlot<T> {
-  #stamps = new Float64Array(INITIAL_CAPACITY);
-  #items: (T | undefined)[] = new Array<T | undefined>(INITIAL_CAPACITY).fill(undefined);
+  #stamps: number[] = packedDoubles(INITIAL_CAPACITY);
+  #items: (T | undefined)[] = packedSlots<T>(INITIAL_CAPACITY);
   #front = 0;
   #end = 0;
 
@@ -270,8 +271,8 @@ class SortedSlot<T> {
     const n = this.#end - front;
     const capacity = this.#stamps.length;
     if (4 * n > capacity) {
-      const stamps = new Float64Array(2 * capacity);
-      const items = new Array<T | undefined>(2 * capacity).fill(undefined);
+      const stamps = packedDoubles(2 * capacity);
+      const items = packedSlots<T>(2 * capacity);
       for (let k = 0; k < n; k++) {
         stamps[k] = this.#stamps[front + k]!;
         items[k] = this.#items[front + k];

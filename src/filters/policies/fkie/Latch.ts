@@ -1,6 +1,7 @@
 import type { Stamp } from "../../../time";
 import { NO_STAMPS, type PolicyHost } from "../CombinerPolicy";
 import { SlotPolicy } from "../SlotPolicy";
+import { packedDoubles, packedSlots } from "../packedArrays";
 import { checkSlotCount, rejectSlot, unboundHost } from "./checks";
 
 /** Options of {@link Latch}. */
@@ -40,8 +41,8 @@ export class Latch<T> extends SlotPolicy<T, PolicyHost<T>> {
   public constructor(slots: number, options: LatchOptions = {}) {
     checkSlotCount(slots, "fkie/latch");
     super("fkie/latch", slots, "accept", unboundHost("fkie/latch"));
-    this.#items = new Array<T | undefined>(slots).fill(undefined);
-    this.#stamps = new Array<Stamp>(slots).fill(NaN);
+    this.#items = packedSlots<T>(slots);
+    this.#stamps = packedDoubles(slots).fill(NaN);
     this.#state = new Uint8Array(slots);
     const trigger = options.trigger ?? 0;
     if (trigger === "any") {

@@ -1,6 +1,7 @@
 import type { Duration, Stamp } from "../../../time";
 import { NO_STAMPS, type PolicyHost } from "../CombinerPolicy";
 import { SlotPolicy } from "../SlotPolicy";
+import { packedDoubles, packedSlots } from "../packedArrays";
 import { newItemArray, newStampArray } from "./freshArrays";
 
 /** Options of {@link ApproximateTime} (config type `ros/approximate-time`). */
@@ -75,10 +76,10 @@ export class ApproximateTime<T> extends SlotPolicy<T> {
   // releases everything.
   #cap: number;
   #mask: number;
-  #stamps: Float64Array;
+  #stamps: number[];
   #items: (T | undefined)[];
   /** Per slot, the stamp of the deque's front (ring position head+past); valid while len > past. */
-  readonly #front: Float64Array;
+  readonly #front: number[];
   readonly #head: Int32Array;
   readonly #len: Int32Array;
   readonly #past: Int32Array;
@@ -121,9 +122,9 @@ export class ApproximateTime<T> extends SlotPolicy<T> {
     }
     this.#cap = Math.min(INITIAL_CAPACITY, nextPow2(queueSize + 2));
     this.#mask = this.#cap - 1;
-    this.#stamps = new Float64Array(slots * this.#cap);
-    this.#items = new Array<T | undefined>(slots * this.#cap).fill(undefined);
-    this.#front = new Float64Array(slots);
+    this.#stamps = packedDoubles(slots * this.#cap);
+    this.#items = packedSlots<T>(slots * this.#cap);
+    this.#front = packedDoubles(slots);
     this.#head = new Int32Array(slots);
     this.#len = new Int32Array(slots);
     this.#past = new Int32Array(slots);
@@ -540,8 +541,8 @@ export class ApproximateTime<T> extends SlotPolicy<T> {
   #grow(): void {
     const oldCap = this.#cap;
     const cap = oldCap * 2;
-    const stamps = new Float64Array(this.slots * cap);
-    const items = new Array<T | undefined>(this.slots * cap).fill(undefined);
+    const stamps = packedDoubles(this.slots * cap);
+    const items = packedSlots<T>(this.slots * cap);
     for (let i = 0; i < this.slots; i++) {
       const n = this.#len[i]!;
       for (let k = 0; k < n; k++) {
