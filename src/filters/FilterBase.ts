@@ -168,7 +168,8 @@ export abstract class FilterBase<In extends unknown[], Out extends unknown[], D>
     // The usual observer is one counter (the pipeline's statistics): one load instead of the loop
     // (4–5 % of a W3 pipeline, with its 0.5 drops per message).
     const sole = this.#soleDropHandler;
-    if (sole != undefined) {
+    // eslint-disable-next-line @foxglove/strict-equality -- one compare, see UserSource.push
+    if (sole !== undefined) {
       sole(slot, stamp, reason, item, detail);
       return;
     }
