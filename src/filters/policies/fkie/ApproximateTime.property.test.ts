@@ -20,6 +20,7 @@ const NUM_RUNS = {
   limits: 3000,
   disorder: 1000,
   model: 3000,
+  manySlots: 150,
 };
 
 /** One message of a scenario; `id` is its index in the per-slot stream concatenation. */
@@ -46,9 +47,10 @@ interface Scenario {
  * random start offset. Arrival orders come from per-slot latencies plus noise, made monotone per
  * slot.
  */
-const scenarioArb = fc
+const scenarioArbOf = (slotCount: fc.Arbitrary<number>): fc.Arbitrary<Scenario> =>
+  fc
   .record({
-    slots: fc.integer({ min: 2, max: 4 }),
+    slots: slotCount,
     seed: fc.integer(),
     maxLen: fc.integer({ min: 3, max: 24 }),
     gapChance: fc.constantFrom(0, 0.1, 0.3),
@@ -99,6 +101,7 @@ const scenarioArb = fc
     };
     return { streams, arrivals: [order(), order()], minGap };
   });
+const scenarioArb = scenarioArbOf(fc.integer({ min: 2, max: 4 }));
 
 /** The policy's limits and options, drawn for a scenario (`minDistFactor` scales its gaps). */
 const LIMITS = {
@@ -411,53 +414,63 @@ describe("fkie ApproximateTime properties", () => {
   // positions; the plain model asks everything afresh over plain arrays. Any shortcut that misses a
   // change (a limit, a reset, an out-of-order stamp) shows here as a different event.
   it("event for event the same as a plain model of fkie's algorithm, under every limit and out-of-order input", () => {
+    fc.assert(fc.property(scenarioArb, modelConfigArb, matchesModel), { numRuns: NUM_RUNS.model });
+  });
+
+  // The scenarios above have 2–4 slots; the remembered answers and the emission's general path
+  // (more than three slots) over many rings.
+  it("the same as the plain model with 31 to 35 slots", () => {
     fc.assert(
-      fc.property(
-        scenarioArb,
-        fc.record({
-          ...LIMITS,
-          swaps: fc.constantFrom(0, 0, 1, 3),
-          repeats: fc.constantFrom(0, 0, 0.3),
-          seed: fc.integer(),
-        }),
-        (sc, cfg) => {
-          const slots = sc.streams.length;
-          const rnd = mulberry32(cfg.seed);
-          // Some messages repeat the stamp before them on their slot (equal stamps are in order).
-          const restamped = new Map<number, Msg>();
-          for (const stream of sc.streams) {
-            let prev: Msg | undefined;
-            for (const m of stream) {
-              const stamp = prev != undefined && rnd() < cfg.repeats ? prev.stamp : m.stamp;
-              prev = { ...m, stamp: Math.max(stamp, prev?.stamp ?? 0) };
-              restamped.set(m.id, prev);
-            }
-          }
-          const arrival = sc.arrivals[0].map((m) => restamped.get(m.id)!);
-          for (let n = 0; n < cfg.swaps; n++) {
-            const i = Math.floor(rnd() * arrival.length);
-            const j = arrival.findIndex((m, x) => x > i && m.slot === arrival[i]!.slot);
-            if (j > 0) {
-              [arrival[i], arrival[j]] = [arrival[j]!, arrival[i]!];
-            }
-          }
-          const options = {
-            maxQueueSize: cfg.maxQueueSize,
-            maxAge: cfg.maxAge,
-            maxTimespan: cfg.maxTimespan,
-            minDistance: sc.minGap.map((g) => Math.floor(g * cfg.minDistFactor)),
-            ros1OutOfOrder: cfg.ros1OutOfOrder,
-          };
-          const o = run(arrival, slots, options);
-          const model = new FkieApproximateTimeModel<Msg>(slots, options);
-          for (const m of arrival) {
-            model.add(m.slot, m.stamp, m);
-          }
-          const id = (m: Msg): number => m.id;
-          expect(eventLines(o.rec.events, id)).toEqual(eventLines(model.events, id));
-        },
-      ),
-      { numRuns: NUM_RUNS.model },
+      fc.property(scenarioArbOf(fc.constantFrom(31, 32, 35)), modelConfigArb, matchesModel),
+      { numRuns: NUM_RUNS.manySlots },
     );
   });
 });
+
+const modelConfigArb = fc.record({
+  ...LIMITS,
+  swaps: fc.constantFrom(0, 0, 1, 3),
+  repeats: fc.constantFrom(0, 0, 0.3),
+  seed: fc.integer(),
+});
+
+/**
+ * Runs a scenario (some stamps repeated, some arrivals swapped, as `cfg` draws) through the policy
+ * and the plain model and expects the same events.
+ */
+function matchesModel(sc: Scenario, cfg: typeof modelConfigArb extends fc.Arbitrary<infer C> ? C : never): void {
+  const slots = sc.streams.length;
+  const rnd = mulberry32(cfg.seed);
+  // Some messages repeat the stamp before them on their slot (equal stamps are in order).
+  const restamped = new Map<number, Msg>();
+  for (const stream of sc.streams) {
+    let prev: Msg | undefined;
+    for (const m of stream) {
+      const stamp = prev != undefined && rnd() < cfg.repeats ? prev.stamp : m.stamp;
+      prev = { ...m, stamp: Math.max(stamp, prev?.stamp ?? 0) };
+      restamped.set(m.id, prev);
+    }
+  }
+  const arrival = sc.arrivals[0].map((m) => restamped.get(m.id)!);
+  for (let n = 0; n < cfg.swaps; n++) {
+    const i = Math.floor(rnd() * arrival.length);
+    const j = arrival.findIndex((m, x) => x > i && m.slot === arrival[i]!.slot);
+    if (j > 0) {
+      [arrival[i], arrival[j]] = [arrival[j]!, arrival[i]!];
+    }
+  }
+  const options = {
+    maxQueueSize: cfg.maxQueueSize,
+    maxAge: cfg.maxAge,
+    maxTimespan: cfg.maxTimespan,
+    minDistance: sc.minGap.map((g) => Math.floor(g * cfg.minDistFactor)),
+    ros1OutOfOrder: cfg.ros1OutOfOrder,
+  };
+  const o = run(arrival, slots, options);
+  const model = new FkieApproximateTimeModel<Msg>(slots, options);
+  for (const m of arrival) {
+    model.add(m.slot, m.stamp, m);
+  }
+  const id = (m: Msg): number => m.id;
+  expect(eventLines(o.rec.events, id)).toEqual(eventLines(model.events, id));
+}
