@@ -5,8 +5,8 @@
 // external) that each access combines first. `new Array(n).fill(x)` makes a holey array, whose
 // every load also tests for a hole. Built by `push` from empty, an array is packed and keeps its
 // elements kind as long as only values of that kind are stored and it never grows by index, which
-// the rings guarantee (positions are masked below the capacity). On W3, eight alternated runs:
-// fkie's ApproximateTime alone 3 % faster this way, ROS's 1.4 %.
+// the rings guarantee (positions are masked below the capacity). On W3 (alternated processes)
+// fkie's ApproximateTime alone is about 3 % faster this way, ROS's 0.3–1.6 %.
 
 /**
  * A packed array of `n` doubles (V8's PACKED_DOUBLE_ELEMENTS from the first element on, whatever
