@@ -417,8 +417,8 @@ describe("fkie ApproximateTime properties", () => {
     fc.assert(fc.property(scenarioArb, modelConfigArb, matchesModel), { numRuns: NUM_RUNS.model });
   });
 
-  // The scenarios above have 2–4 slots; the remembered answers and the emission's general path
-  // (more than three slots) over many rings.
+  // The scenarios above have 2 to 4 slots; this one runs the remembered answers and the emission
+  // for more than three slots over many rings.
   it("the same as the plain model with 31 to 35 slots", () => {
     fc.assert(
       fc.property(scenarioArbOf(fc.constantFrom(31, 32, 35)), modelConfigArb, matchesModel),
@@ -427,18 +427,20 @@ describe("fkie ApproximateTime properties", () => {
   });
 });
 
+/** What the plain-model checks draw besides the scenario. */
 const modelConfigArb = fc.record({
   ...LIMITS,
   swaps: fc.constantFrom(0, 0, 1, 3),
   repeats: fc.constantFrom(0, 0, 0.3),
   seed: fc.integer(),
 });
+type ModelConfig = typeof modelConfigArb extends fc.Arbitrary<infer C> ? C : never;
 
 /**
  * Runs a scenario (some stamps repeated, some arrivals swapped, as `cfg` draws) through the policy
  * and the plain model and expects the same events.
  */
-function matchesModel(sc: Scenario, cfg: typeof modelConfigArb extends fc.Arbitrary<infer C> ? C : never): void {
+function matchesModel(sc: Scenario, cfg: ModelConfig): void {
   const slots = sc.streams.length;
   const rnd = mulberry32(cfg.seed);
   // Some messages repeat the stamp before them on their slot (equal stamps are in order).

@@ -179,12 +179,12 @@ export class ExactTime<T> extends QueueAgePolicy<T> {
 const INITIAL_CAPACITY = 64;
 
 /**
- * One slot of ExactTime: stamps kept sorted and unique (fkie's `std::map<Time, T>`), in a
- * packed array of doubles and a parallel array of items between a moving front and end, so that in-order
- * arrival and front removal are O(1) and allocate nothing. When the end reaches the capacity,
- * the held messages move back to the start if they fill at most a quarter of it, else the
- * capacity doubles, so each move of n messages follows at least n appends. Released positions
- * are cleared.
+ * One slot of ExactTime: stamps kept sorted and unique (fkie's `std::map<Time, T>`), in a packed
+ * array of doubles and a parallel array of items between a moving front and end, so that
+ * in-order arrival and front removal are O(1) and allocate nothing. When the end reaches the
+ * capacity, the held messages move back to the start if they fill at most a quarter of it, else
+ * the capacity doubles, so each move of n messages follows at least n appends. Released
+ * positions are cleared.
  */
 class SortedSlot<T> {
   #stamps: number[] = packedDoubles(INITIAL_CAPACITY);
