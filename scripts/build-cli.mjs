@@ -2,10 +2,16 @@
 // CLI starts without compiling TypeScript. Runs as the package's `prepare` step (npm ci / npm
 // install) and before the tests (vitest global setup).
 import { build } from "esbuild";
+import { rmSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+
+// Chunk names carry a content hash, so every build with a change writes new ones: without this the
+// folder keeps every earlier build's chunks (hundreds of MB on a working machine, all of it read
+// by tools that walk the tree).
+rmSync(join(root, "build", "chunks"), { recursive: true, force: true });
 
 await build({
   entryPoints: { lockstep: join(root, "src/cli/main.ts") },
