@@ -32,4 +32,15 @@ if (main === undefined) {
   register();
   ({ main } = await import("../src/cli/main.ts"));
 }
+// A reader that closes the pipe early (`lockstep bench --list | head`) ends the output, not with a
+// stack trace. A command that streams its output (replay) listens itself and stops producing; for
+// the others the run ends here, with the exit code it has so far.
+process.stdout.on("error", (err) => {
+  if (err.code !== "EPIPE") {
+    throw err;
+  }
+  if (process.stdout.listenerCount("error") === 1) {
+    process.exit(process.exitCode ?? 0);
+  }
+});
 process.exitCode = await main(process.argv.slice(2));
