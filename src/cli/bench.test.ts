@@ -1,5 +1,7 @@
-// Smoke test of `lockstep bench` (DESIGN §3.3, §5): spawns the real command. No timing
-// assertions (shared machines are noisy); checks the JSON shape and determinism.
+// Smoke test of `lockstep bench` (DESIGN §3.3, §5): spawns the real command. What it measures
+// (times, rates, heap) is only checked to be reported, never compared: a loaded machine would
+// fail such a test, and the figures are `npm run bench`'s. What it compares are counts and hashes,
+// which depend on the stream and the policies alone: the JSON shape and determinism.
 
 import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -121,14 +123,16 @@ describe("lockstep bench --json", () => {
     expect(3 * byName.get("w3-other/ros-latest-time/pipeline")!.tuples).toBeGreaterThan(30_000);
   });
 
-  it("runs the w3-10x heap check by name and reports the heap figures", () => {
+  it("runs the w3-10x heap check by name, reports the heap figures and exits by its verdict", () => {
     const r = bench(["w3-10x", "--n", "10000", "--json"]);
-    expect(r.status).toBe(0);
     const [report, ...rest] = reports(r.stdout);
     expect(rest).toEqual([]);
     expect(report!.name).toBe("w3-10x");
     expect(report!.n).toBe(100_000);
-    expect(report!.ok).toBe(true);
+    // The verdict compares a measured heap growth with its limit: that is npm run bench's check.
+    // Here only that it is given and that the exit status follows it (1 when a check fails).
+    expect(typeof report!.ok).toBe("boolean");
+    expect(r.status).toBe(report!.ok === true ? 0 : 1);
     expect(typeof report!.heapBeforeMB).toBe("number");
     expect(typeof report!.heapAfterMB).toBe("number");
   });
