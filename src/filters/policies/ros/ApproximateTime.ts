@@ -195,10 +195,15 @@ export class ApproximateTime<T> extends SlotPolicy<T> {
       this.#front[slot] = stamp;
       if (++this.#numNonEmpty === this.slots) {
         this.#process(host);
+        // During process() a deque may hold queueSize + 1 messages; the limit applies afterwards.
+        if (len[slot] > this.#queueSize) {
+          this.#overflow(host, slot);
+        }
+        return;
       }
     }
-    // During process() a deque may hold queueSize + 1 messages; the limit applies afterwards.
-    if (len[slot] > this.#queueSize) {
+    // Without process() the slot holds n + 1 messages.
+    if (n >= this.#queueSize) {
       this.#overflow(host, slot);
     }
   }
