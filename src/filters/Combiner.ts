@@ -119,6 +119,29 @@ class CombinerInput<I> extends Sink<[I], I> {
  * ```
  */
 export class Combiner<T extends unknown[]> extends Source<T, T[number]> {
+  /**
+   * The host a Combiner binds its policy to: sets go to the Combiner's sinks, drops to its
+   * listeners. A class, not an object of arrow functions: a policy's call then reaches the
+   * Combiner through one field, where an arrow function created per Combiner costs a closure
+   * check and context loads on every drop and every set (W3: 0.5 drops and 0.17 sets per message).
+   */
+  static readonly #Host = class CombinerHost<S extends unknown[]> implements PolicyHost<S[number]> {
+    public readonly readsStamps = false;
+    readonly #combiner: Combiner<S>;
+
+    public constructor(combiner: Combiner<S>) {
+      this.#combiner = combiner;
+    }
+
+    public emit(items: S[number][]): void {
+      this.#combiner.sendArray(items as S);
+    }
+
+    public drop(slot: number, stamp: Stamp, item: S[number], reason: DropReason, detail?: string): void {
+      this.#combiner.reportDrop(slot, stamp, item, reason, detail);
+    }
+  };
+
   #policy: CombinerPolicy<T[number]>;
   readonly #host: PolicyHost<T[number]>;
   readonly #inputs: CombinerInput<T[number]>[];
@@ -129,15 +152,7 @@ export class Combiner<T extends unknown[]> extends Source<T, T[number]> {
       throw new TypeError("Combiner: options.stampOf must be a function (item, slot) => Stamp");
     }
     checkSlots(policy);
-    const host: PolicyHost<T[number]> = {
-      emit: (items: T[number][]) => {
-        this.sendArray(items as T);
-      },
-      readsStamps: false,
-      drop: (slot: number, stamp: Stamp, item: T[number], reason: DropReason, detail?: string) => {
-        this.reportDrop(slot, stamp, item, reason, detail);
-      },
-    };
+    const host = new Combiner.#Host<T>(this);
     this.#policy = policy;
     this.#host = host;
     const inputOptions = options as unknown as CombinerOptions<T[number][]>;
