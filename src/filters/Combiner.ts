@@ -26,7 +26,7 @@ export interface CombinerOptions<T extends unknown[]> {
  * hop is a load the next message's delivery waits for (2–4 % of a W3 pipeline).
  */
 class CombinerInput<I> extends Sink<[I], I> {
-  readonly #slot: number;
+  readonly #slot: number = 0;
   /** The Combiner's policy, updated by its `setPolicy`. */
   #policy: CombinerPolicy<I>;
   readonly #stampOf: (item: I, slot: number) => Stamp;

@@ -48,7 +48,7 @@ export class StampRangeError extends RangeError {
  */
 export class TimeBase {
   /** The base, in whole seconds since the epoch (0 for small stamps). */
-  public readonly baseSec: number;
+  public readonly baseSec: number = 0;
   /** `baseSec` as nanoseconds, as a bigint (for output). */
   readonly #baseNs: bigint;
   /**

@@ -19,7 +19,7 @@ import type { Duration, Stamp } from "../../time";
 export class SlotRing<T> {
   public st: number[];
   public it: (T | undefined)[];
-  public mask: number;
+  public mask = 0;
   /** Position of the front (the head). */
   public start = 0;
   public len = 0;

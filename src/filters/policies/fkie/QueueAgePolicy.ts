@@ -19,7 +19,7 @@ export interface QueueAgeOptions {
  */
 export abstract class QueueAgePolicy<T> extends SlotPolicy<T, PolicyHost<T>> {
   /** Max messages per slot (0 = unlimited), read on the hot path. */
-  protected queueLimit: number;
+  protected queueLimit = 0;
   /** Max age in ns, or null (unlimited), read on the hot path. */
   protected ageLimit: Duration | null;
 

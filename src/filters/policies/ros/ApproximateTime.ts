@@ -63,9 +63,9 @@ const INITIAL_CAPACITY = 16;
  * ```
  */
 export class ApproximateTime<T> extends SlotPolicy<T> {
-  readonly #queueSize: number;
-  #factor: number; // 1 + age penalty; Math.trunc(d * factor) is time/scaleDuration inlined
-  #maxInterval: number;
+  readonly #queueSize: number = 0;
+  #factor = 1.1; // 1 + age penalty; Math.trunc(d * factor) is time/scaleDuration inlined
+  #maxInterval = Infinity;
   readonly #lowerBound: Float64Array;
 
   // Per slot, one ring holding past ++ deque: [head, head+past) is the past vector,
@@ -74,8 +74,8 @@ export class ApproximateTime<T> extends SlotPolicy<T> {
   // SlotRing: the ring overwrites them as it cycles, so a slot keeps at most `cap - len`
   // references to released messages (clearing them cost 2–3 % of the policy on W3); `reset`
   // releases everything.
-  #cap: number;
-  #mask: number;
+  #cap = 0;
+  #mask = 0;
   #stamps: number[];
   #items: (T | undefined)[];
   /** Per slot, the stamp of the deque's front (ring position head+past); valid while len > past. */
@@ -106,8 +106,6 @@ export class ApproximateTime<T> extends SlotPolicy<T> {
     }
     super("ros/approximate-time", slots, "refuse");
     this.#queueSize = queueSize;
-    this.#factor = 1.1;
-    this.#maxInterval = Infinity;
     this.#lowerBound = new Float64Array(slots);
     this.setAgePenalty(options.agePenalty ?? 0.1);
     this.setMaxIntervalDuration(options.maxIntervalDuration ?? null);
@@ -525,16 +523,20 @@ export class ApproximateTime<T> extends SlotPolicy<T> {
       }
     }
     let nonEmpty = 0;
+    const len = this.#len;
+    const past = this.#past;
+    const front = this.#front;
+    const heldStamps = this.#stamps;
+    const mask = this.#mask;
     for (let i = 0; i < N; i++) {
-      const h = head[i]!;
-      const next = (h + 1) & this.#mask;
+      const next = (head[i]! + 1) & mask;
       head[i] = next;
-      const n = this.#len[i]! - 1;
-      this.#len[i] = n;
-      this.#past[i] = 0;
+      const n = len[i]! - 1;
+      len[i] = n;
+      past[i] = 0;
       if (n > 0) {
         nonEmpty++;
-        this.#front[i] = this.#stamps[i * cap + next]!;
+        front[i] = heldStamps[i * cap + next]!;
       }
     }
     this.#numNonEmpty = nonEmpty;
