@@ -42,7 +42,7 @@ export interface BufferOptions<In extends unknown[]> {
  */
 export class Buffer<In extends unknown[]> extends Filter<In, In> {
   #policy: BufferPolicy;
-  #capacity: number;
+  #capacity = 0;
   /** FIFO: items from index #head on. */
   #queue: In[] = [];
   #head = 0;

@@ -32,16 +32,16 @@ export interface CacheOptions<T> {
  * ```
  */
 export class Cache<T> {
-  #size: number;
+  #size = 0;
   readonly #allowHeaderless: boolean;
-  readonly #zero: Stamp;
+  readonly #zero: Stamp = 0;
   readonly #onDrop: DropListener<T> | undefined;
   // Sorted ring: [head, head+len) in a power-of-two buffer.
   #stamps: Float64Array;
   #items: (T | undefined)[];
   #head = 0;
   #len = 0;
-  #mask: number;
+  #mask = 0;
   readonly #listeners = new Set<(item: T, stamp: Stamp) => void>();
 
   public constructor(options: CacheOptions<T> = {}) {

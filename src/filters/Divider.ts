@@ -6,7 +6,7 @@ import { Source } from "./Source";
 /** One output of a Divider (what `divider.source(i)` returns). */
 class DividerOutput<O> extends Source<[O]> {
   readonly #owner: () => string;
-  readonly #index: number;
+  readonly #index: number = 0;
 
   public constructor(owner: () => string, index: number) {
     super();

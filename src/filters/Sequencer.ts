@@ -35,9 +35,9 @@ export interface SequencerOptions<In extends unknown[]> {
  */
 export class Sequencer<In extends unknown[]> extends Filter<In, In> {
   readonly #stampOf: (...ins: In) => Stamp;
-  readonly #zero: Stamp;
-  #maxDelay: Duration;
-  #cutoff: Stamp;
+  readonly #zero: Stamp = 0;
+  #maxDelay: Duration = 0;
+  #cutoff: Stamp = 0;
   /** Held inputs sorted by stamp (stable), from index #head on. */
   #stamps: Stamp[] = [];
   #items: In[] = [];

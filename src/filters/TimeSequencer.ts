@@ -42,12 +42,12 @@ export interface TimeSequencerOptions<T> {
  */
 export class TimeSequencer<T> {
   /** How often the owner should call `update()` (ns). */
-  public readonly updateRate: Duration;
-  readonly #delay: Duration;
-  readonly #queueSize: number;
+  public readonly updateRate: Duration = 0;
+  readonly #delay: Duration = 0;
+  readonly #queueSize: number = 0;
   readonly #now: () => Stamp;
-  readonly #zero: Stamp;
-  #lastTime: Stamp;
+  readonly #zero: Stamp = 0;
+  #lastTime: Stamp = 0;
   #onRelease: ((item: T, stamp: Stamp) => void) | undefined;
   #onDrop: DropListener<T> | undefined;
   /** Held messages sorted by stamp; equal stamps in arrival order. */

@@ -34,7 +34,7 @@ export interface FifoOptions {
  * ```
  */
 export class Fifo<T> extends SlotPolicy<T, PolicyHost<T>> {
-  readonly #maxQueueSize: number;
+  readonly #maxQueueSize: number = 0;
   /** Slot i's FIFO, oldest first. */
   readonly #rings: SlotRing<T>[];
 

@@ -41,7 +41,7 @@ export interface PythonApproximateTimeOptions {
  * `reset`. Emitted stamps are the messages' header stamps (NaN when headerless).
  */
 export class ApproximateTime<T> extends SlotPolicy<T> {
-  readonly #slop: Duration;
+  readonly #slop: Duration = 0;
   readonly #allowHeaderless: boolean;
   readonly #syncArrival: boolean;
   readonly #offset: readonly Duration[] | undefined;

@@ -14,7 +14,7 @@ export interface Held<T> {
 export class SlotDicts<T> {
   /** Slot i's dict. The policies read and delete entries directly. */
   public readonly maps: Map<number, Held<T>>[];
-  readonly #queueSize: number;
+  readonly #queueSize: number = 0;
 
   public constructor(slots: number, queueSize: number) {
     this.maps = Array.from({ length: slots }, () => new Map<number, Held<T>>());

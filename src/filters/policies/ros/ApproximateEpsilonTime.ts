@@ -26,8 +26,8 @@ export interface RosApproximateEpsilonTimeOptions {
  * (`queue-overflow`) when it holds more than `queueSize`.
  */
 export class ApproximateEpsilonTime<T> extends SlotPolicy<T> {
-  readonly #queueSize: number;
-  readonly #epsilon: Duration;
+  readonly #queueSize: number = 0;
+  readonly #epsilon: Duration = 0;
   /** Slot i's queue, oldest first. */
   readonly #rings: SlotRing<T>[];
   #numNonEmpty = 0;

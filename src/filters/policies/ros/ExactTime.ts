@@ -56,7 +56,7 @@ const INITIAL_ROWS = 16;
  * ```
  */
 export class ExactTime<T> extends SlotPolicy<T> {
-  readonly #queueSize: number;
+  readonly #queueSize: number = 0;
   #onPartialDrop: ((tuple: PartialTuple<T>) => void) | undefined;
 
   // Each stored tuple is a row: its stamp, how many slots hold a message, and the messages at
