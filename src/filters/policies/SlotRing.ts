@@ -30,6 +30,12 @@ export class SlotRing<T> {
    * false from its loop (−1: none; see that policy's `#generation`).
    */
   public settledGen = -1;
+  /**
+   * fkie ApproximateTime (ROS 2 rule): the newest stamp received on the slot. Starts as a
+   * fraction, so that V8 holds the field as a double from the first store on (a field that
+   * starts as a small integer can end up boxing every stamp stored into it).
+   */
+  public latest = 0.5;
 
   public constructor(capacity: number) {
     this.st = packedDoubles(capacity);

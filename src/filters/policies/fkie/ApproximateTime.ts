@@ -98,12 +98,6 @@ export class ApproximateTime<T> extends QueueAgePolicy<T> {
   readonly #zero: Stamp;
   readonly #ros1: boolean;
   readonly #rings: SlotRing<T>[];
-  /**
-   * ROS 2: the newest stamp received per slot (`zero` = none). A Float64Array, not a field of
-   * the rings: a number field that starts as a small integer (`zero` = 0) can end up holding its
-   * stamps boxed, one heap allocation per message.
-   */
-  readonly #latest: Float64Array;
   /** The pivot's slot, or −1 when no pivot is set. */
   #pivot = -1;
   /**
@@ -151,7 +145,9 @@ export class ApproximateTime<T> extends QueueAgePolicy<T> {
         ? Math.min(INITIAL_CAPACITY, nextPow2(this.queueLimit + 2))
         : INITIAL_CAPACITY;
     this.#rings = Array.from({ length: slots }, () => new SlotRing<T>(cap));
-    this.#latest = new Float64Array(slots).fill(this.#zero);
+    for (const ring of this.#rings) {
+      ring.latest = this.#zero;
+    }
     this.#pivotAndZero[Held.Zero] = this.#zero;
     if (options.minDistance != undefined) {
       if (options.minDistance.length !== slots) {
@@ -202,13 +198,13 @@ export class ApproximateTime<T> extends QueueAgePolicy<T> {
       // eslint-disable-next-line @foxglove/strict-equality -- one compare, see UserSource.push
       this.ageLimit !== null ||
       this.#ros1 ||
-      !(stamp >= this.#latest[slot]!)
+      !(stamp >= ring.latest)
     ) {
       // Through a Float64Array: a double argument of a call that is not inlined is boxed.
       this.#pivotAndZero[Held.Incoming] = stamp;
       this.#admit(slot);
     } else {
-      this.#latest[slot] = stamp;
+      ring.latest = stamp;
     }
     // 3. Insert (becomes the head when the slot is empty).
     if (ring!.len === 0) {
@@ -235,7 +231,9 @@ export class ApproximateTime<T> extends QueueAgePolicy<T> {
       for (const ring of this.#rings) {
         ring.clear();
       }
-      this.#latest.fill(this.#zero);
+      for (const ring of this.#rings) {
+        ring.latest = this.#zero;
+      }
       this.#pivot = -1;
       this.#filled = 0;
     }
@@ -267,11 +265,11 @@ export class ApproximateTime<T> extends QueueAgePolicy<T> {
         this.#clear("out-of-order-reset");
       }
     } else {
-      const latest = this.#latest[slot]!;
+      const latest = ring.latest;
       if (stamp < latest && latest !== this.#zero) {
         this.#clear("out-of-order-reset");
       }
-      this.#latest[slot] = stamp;
+      ring.latest = stamp;
     }
   }
 
@@ -519,7 +517,9 @@ export class ApproximateTime<T> extends QueueAgePolicy<T> {
       }
       ring.clear();
     });
-    this.#latest.fill(this.#zero);
+    for (const ring of this.#rings) {
+      ring.latest = this.#zero;
+    }
     this.#pivot = -1;
     this.#filled = 0;
     for (const [i, s, item] of dropped) {
