@@ -321,13 +321,14 @@ export class ApproximateTime<T> extends QueueAgePolicy<T> {
       // Slot n first (fkie returns at once if it can still improve), then every other slot with
       // no short-circuit, so that all of them advance. Slot n is not evaluated a second time as
       // fkie does: nothing changed for it in between, so that call would return false again.
-      // One loop (k = -1 is slot n), so can_still_improve and the drop reporting behind it are
+      // One loop (k = 0 is slot n), so can_still_improve and the drop reporting behind it are
       // inlined once, which leaves TurboFan's inlining budget for the emission below. The slot
       // known to answer true (#blocker) is not asked again.
       let improve = false;
-      for (let k = -1; k < slots; k++) {
-        const i = k < 0 ? n : k;
-        if (i === pivot || (k >= 0 && i === n)) {
+      for (let k = 0; k < slots; k++) {
+        // k = 0 is slot n, then the others in slot order (k - 1 below n, k above it).
+        const i = k === 0 ? n : k <= n ? k - 1 : k;
+        if (i === pivot) {
           continue;
         }
         // The ring's own field, not a typed array beside them: one load fewer (1–2 % of the
@@ -340,7 +341,7 @@ export class ApproximateTime<T> extends QueueAgePolicy<T> {
           continue;
         }
         this.#blocker = i;
-        if (k < 0) {
+        if (k === 0) {
           return;
         }
         improve = true;
