@@ -280,7 +280,10 @@ export class ApproximateTime<T> extends QueueAgePolicy<T> {
     this.#pivot = -1;
   }
 
-  #match(n: number): void {
+  #match(slot: number): void {
+    // A slot index is a small integer; `| 0` tells TurboFan so, and the loop below then selects
+    // between untagged integers.
+    const n = slot | 0;
     // Slot n received a message: its remembered answer is void (here rather than in add, which
     // must stay small; while no pivot is set, #blocker is not read).
     if (n === this.#blocker) {
