@@ -100,6 +100,8 @@ export class ApproximateTime<T> extends QueueAgePolicy<T> {
   readonly #rings: SlotRing<T>[];
   /** The pivot's slot, or −1 when no pivot is set. */
   #pivot = -1;
+  /** The pivot's stamp while a pivot is set. Starts as a fraction: a double field from the first store. */
+  #pivotStamp = 0.5;
   /**
    * A slot whose can_still_improve answered true against the current pivot and that has not
    * received a message since (−1 if none). Its answer is still true (it holds one message
@@ -319,7 +321,7 @@ export class ApproximateTime<T> extends QueueAgePolicy<T> {
             ring.settledGen = -1;
           }
         }
-        pz[Held.PivotStamp] = pts;
+        this.#pivotStamp = pts;
       }
       // Slot n first (fkie returns at once if it can still improve), then every other slot with
       // no short-circuit, so that all of them advance. Slot n is not evaluated a second time as
@@ -413,7 +415,7 @@ export class ApproximateTime<T> extends QueueAgePolicy<T> {
    * passed: when this is not inlined, a double argument is boxed (a heap number per call).
    */
   #canStillImprove(ring: SlotRing<T>, i: number): boolean {
-    const pts = this.#pivotAndZero[Held.PivotStamp]!;
+    const pts = this.#pivotStamp;
     const st = ring.st;
     const mask = ring.mask;
     let start = ring.start;
