@@ -45,15 +45,14 @@ export interface ApproximateTimeOptions {
 }
 
 /**
- * Indices into ApproximateTime's `#pivotAndZero`. A const enum, not module constants: its values
- * are inlined, where reading a module constant takes 8 bytes of bytecode in a bundle, counted
- * against the delivery loop's inlining budget (see UserSource.push). For the same reason
+ * Indices into ApproximateTime's `#zeroAndIncoming`. A const enum, not module constants: its
+ * values are inlined, where reading a module constant takes 8 bytes of bytecode in a bundle,
+ * counted against the delivery loop's inlining budget (see UserSource.push). For the same reason
  * `#pivot` and `#blocker` use −1 (no slot) as a literal.
  */
 const enum Held {
-  PivotStamp = 0,
-  Zero = 1,
-  Incoming = 2,
+  Zero = 0,
+  Incoming = 1,
 }
 const INITIAL_CAPACITY = 16;
 /** Where `#generation` restarts: inside the small-integer range. */
@@ -100,7 +99,10 @@ export class ApproximateTime<T> extends QueueAgePolicy<T> {
   readonly #rings: SlotRing<T>[];
   /** The pivot's slot, or −1 when no pivot is set. */
   #pivot = -1;
-  /** The pivot's stamp while a pivot is set. Starts as a fraction: a double field from the first store. */
+  /**
+   * The pivot's stamp while a pivot is set. Starts as a fraction, so that V8 holds it as a double
+   * field from the start (stores then write in place; no test on reads).
+   */
   #pivotStamp = 0.5;
   /**
    * A slot whose can_still_improve answered true against the current pivot and that has not
@@ -121,11 +123,11 @@ export class ApproximateTime<T> extends QueueAgePolicy<T> {
    */
   #generation = 0;
   /**
-   * `[pivot stamp, zero, incoming stamp]`. Read from a Float64Array, they stay unboxed doubles in
-   * the matching loop; as number fields (`zero` is usually the small integer 0) TurboFan boxed
-   * every pivot stamp it merged with them, a heap allocation per matching call.
+   * `[zero, incoming stamp]`, read as unboxed doubles: `zero` as a number field (usually the
+   * small integer 0) made TurboFan box every pivot stamp the pivot search merged with it, a heap
+   * allocation per search; the incoming stamp reaches `#admit` without a boxed argument.
    */
-  readonly #pivotAndZero = new Float64Array(3);
+  readonly #zeroAndIncoming = new Float64Array(2);
   /** Number of slots holding at least one message (a pivot needs all of them). */
   #filled = 0;
 
@@ -150,7 +152,7 @@ export class ApproximateTime<T> extends QueueAgePolicy<T> {
     for (const ring of this.#rings) {
       ring.latest = this.#zero;
     }
-    this.#pivotAndZero[Held.Zero] = this.#zero;
+    this.#zeroAndIncoming[Held.Zero] = this.#zero;
     if (options.minDistance != undefined) {
       if (options.minDistance.length !== slots) {
         throw new RangeError(
@@ -203,7 +205,7 @@ export class ApproximateTime<T> extends QueueAgePolicy<T> {
       !(stamp >= ring.latest)
     ) {
       // Through a Float64Array: a double argument of a call that is not inlined is boxed.
-      this.#pivotAndZero[Held.Incoming] = stamp;
+      this.#zeroAndIncoming[Held.Incoming] = stamp;
       this.#admit(slot);
     } else {
       ring.latest = stamp;
@@ -248,13 +250,13 @@ export class ApproximateTime<T> extends QueueAgePolicy<T> {
   }
 
   /**
-   * Steps 1–2 of add for the stamp in `#pivotAndZero[Held.Incoming]`: rejects an unknown slot
+   * Steps 1–2 of add for the stamp in `#zeroAndIncoming[Held.Incoming]`: rejects an unknown slot
    * or a NaN stamp (throws), discards expired messages, and resets the policy for a stamp going
    * backwards (fkie 1.x: older than the newest message held on the slot; 2.x/3.x: older than the
    * newest stamp ever received on it).
    */
   #admit(slot: number): void {
-    const stamp = this.#pivotAndZero[Held.Incoming]!;
+    const stamp = this.#zeroAndIncoming[Held.Incoming]!;
     const ring = this.#rings[slot];
     if (ring == undefined || stamp !== stamp) {
       rejectInput(this, slot, stamp);
@@ -300,7 +302,7 @@ export class ApproximateTime<T> extends QueueAgePolicy<T> {
         if (this.#filled !== slots) {
           return;
         }
-        const pz = this.#pivotAndZero;
+        const pz = this.#zeroAndIncoming;
         let pts = pz[Held.Zero]!;
         for (let i = 0; i < slots; i++) {
           const ring = rings[i]!;
