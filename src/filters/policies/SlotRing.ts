@@ -1,6 +1,6 @@
 // Internal storage of the policies that hold a FIFO per slot: fkie ApproximateTime and Fifo, ros
 // ApproximateEpsilonTime (not re-exported).
-import { packedDoubles, packedSlots } from "./packedArrays";
+import { DOUBLE_SEED, packedDoubles, packedSlots } from "./packedArrays";
 import type { Duration, Stamp } from "../../time";
 
 /**
@@ -30,12 +30,8 @@ export class SlotRing<T> {
    * false from its loop (−1: none; see that policy's `#generation`).
    */
   public settledGen = -1;
-  /**
-   * fkie ApproximateTime (ROS 2 rule): the newest stamp received on the slot. Starts as a
-   * fraction, so that V8 holds the field as a double from the first store on (a field that
-   * starts as a small integer can end up boxing every stamp stored into it).
-   */
-  public latest = 0.5;
+  /** fkie ApproximateTime (ROS 2 rule): the newest stamp received on the slot. */
+  public latest = DOUBLE_SEED;
 
   public constructor(capacity: number) {
     this.st = packedDoubles(capacity);

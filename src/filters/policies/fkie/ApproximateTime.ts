@@ -3,6 +3,7 @@ import type { DropReason } from "../../DropReason";
 import { NO_STAMPS } from "../CombinerPolicy";
 import { QueueAgePolicy } from "./QueueAgePolicy";
 import { SlotRing } from "../SlotRing";
+import { DOUBLE_SEED } from "../packedArrays";
 import { checkDuration, checkSlotIndex, rejectInput } from "./checks";
 
 /** Options of {@link ApproximateTime}; every field is optional and JSON-friendly. */
@@ -99,11 +100,8 @@ export class ApproximateTime<T> extends QueueAgePolicy<T> {
   readonly #rings: SlotRing<T>[];
   /** The pivot's slot, or −1 when no pivot is set. */
   #pivot = -1;
-  /**
-   * The pivot's stamp while a pivot is set. Starts as a fraction, so that V8 holds it as a double
-   * field from the start (stores then write in place; no test on reads).
-   */
-  #pivotStamp = 0.5;
+  /** The pivot's stamp while a pivot is set. */
+  #pivotStamp = DOUBLE_SEED;
   /**
    * A slot whose can_still_improve answered true against the current pivot and that has not
    * received a message since (−1 if none). Its answer is still true (it holds one message
