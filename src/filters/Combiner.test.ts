@@ -162,6 +162,31 @@ describe("Combiner", () => {
     ]);
   });
 
+  it("a sole drop handler, then two, then the other alone, then none: each drop reaches exactly the handlers connected", () => {
+    const b = new UserSource<[Stamped]>();
+    const combiner = new Combiner<[Stamped, Stamped]>(new TestFifo<Stamped>(2), { stampOf });
+    combiner.connectToSources(new UserSource<[Stamped]>(), b);
+    const heard: string[] = [];
+    const first = combiner.onDropArgs((slot, stamp, reason) => {
+      heard.push(`first ${slot} ${stamp} ${reason}`);
+    });
+    b.push(m(10));
+    b.push(m(20)); // drops 10: the sole handler
+    const second = combiner.onDropArgs((_slot, stamp) => {
+      heard.push(`second ${stamp}`);
+    });
+    b.push(m(30)); // drops 20: both, in registration order
+    first.disconnect();
+    b.push(m(40)); // drops 30: the second, now alone
+    second.disconnect();
+    b.push(m(50)); // drops 40: nobody listens
+    const events: DropEvent<Stamped>[] = [];
+    combiner.onDrop((d) => events.push(d));
+    b.push(m(60)); // drops 50: a listener alone still hears it
+    expect(heard).toEqual(["first 1 10 superseded", "first 1 20 superseded", "second 20", "second 30"]);
+    expect(events.map(brief)).toEqual([[1, 50, "superseded"]]);
+  });
+
   it("handlers connected or disconnected by a drop handler take effect from the next drop", () => {
     const b = new UserSource<[Stamped]>();
     const combiner = new Combiner<[Stamped, Stamped]>(new TestFifo<Stamped>(2), { stampOf });

@@ -1,6 +1,6 @@
 import type { Stamp } from "../time";
 import type { Connection } from "./Connection";
-import type { DropReason } from "./DropReason";
+import type { DropHandler, DropReason } from "./DropReason";
 import type { SourceLike } from "./FilterBase";
 import { Sink } from "./Sink";
 import { Source } from "./Source";
@@ -127,6 +127,12 @@ export class Combiner<T extends unknown[]> extends Source<T, T[number]> {
    */
   static readonly #Host = class CombinerHost<S extends unknown[]> implements PolicyHost<S[number]> {
     public readonly readsStamps = false;
+    /**
+     * The Combiner's only drop observer when it is a positional handler (kept up to date by the
+     * Combiner), called here without going through the Combiner: two dependent loads fewer per
+     * drop. Otherwise undefined, and drops go through `reportDrop`.
+     */
+    public soleDropHandler: DropHandler | undefined = undefined;
     readonly #combiner: Combiner<S>;
 
     public constructor(combiner: Combiner<S>) {
@@ -138,12 +144,18 @@ export class Combiner<T extends unknown[]> extends Source<T, T[number]> {
     }
 
     public drop(slot: number, stamp: Stamp, item: S[number], reason: DropReason, detail?: string): void {
+      const sole = this.soleDropHandler;
+      // eslint-disable-next-line @foxglove/strict-equality -- one compare, see UserSource.push
+      if (sole !== undefined) {
+        sole(slot, stamp, reason, item, detail);
+        return;
+      }
       this.#combiner.reportDrop(slot, stamp, item, reason, detail);
     }
   };
 
   #policy: CombinerPolicy<T[number]>;
-  readonly #host: PolicyHost<T[number]>;
+  readonly #host: PolicyHost<T[number]> & { soleDropHandler: DropHandler | undefined };
   readonly #inputs: CombinerInput<T[number]>[];
 
   public constructor(policy: CombinerPolicy<T[number]>, options: CombinerOptions<T>) {
@@ -230,6 +242,10 @@ export class Combiner<T extends unknown[]> extends Source<T, T[number]> {
   public override disconnect(): void {
     this.disconnectFromAllSources();
     this.disconnectFromAllSinks();
+  }
+
+  protected override soleDropHandlerChanged(sole: DropHandler | undefined): void {
+    this.#host.soleDropHandler = sole;
   }
 
   /** Reset the policy; the messages it held are reported as drops with reason `reset`. */

@@ -211,6 +211,17 @@ export abstract class FilterBase<In extends unknown[], Out extends unknown[], D>
       this.#dropObservers === 1 && this.#dropHandlers.length === 1
         ? this.#dropHandlers[0]
         : undefined;
+    this.soleDropHandlerChanged(this.#soleDropHandler);
+  }
+
+  /**
+   * Called whenever a drop observer is added or removed, with the only observer when it is a
+   * positional handler (`onDropArgs`), else undefined: for a filter whose drops arrive through a
+   * path of its own (a Combiner's policy host), which may then call that handler directly, as
+   * `reportDrop` would. Does nothing by default.
+   */
+  protected soleDropHandlerChanged(_sole: DropHandler | undefined): void {
+    // no path of its own by default
   }
 
   /** Pass data to all connected sinks, synchronously and in connection order. */
