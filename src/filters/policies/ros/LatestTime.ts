@@ -1,6 +1,7 @@
 import type { Stamp } from "../../../time";
 import { NO_STAMPS, type PolicyHost } from "../CombinerPolicy";
 import { SlotPolicy } from "../SlotPolicy";
+import { DOUBLE_SEED } from "../packedArrays";
 import { heldItems, heldStamps } from "../setArrays";
 
 /** Rate-estimator settings of {@link LatestTime} (ROS `RateConfig`). */
@@ -37,14 +38,16 @@ const DEFAULT_MARGIN = 10;
  * it (ROS's `compute_hz`). Times are relative stamps (ns).
  */
 class Rate {
-  public prev: number;
+  // Numeric fields initialized where declared, the doubles with a fraction (see SlotPolicy.slots
+  // and DOUBLE_SEED): declared without a value, a field is tagged and every read tests it.
+  public prev = DOUBLE_SEED;
   public hz = 0;
   public error = 0;
   public doHzInit = true;
   public doErrorInit = true;
-  public readonly alphaRate: number;
-  public readonly alphaError: number;
-  public readonly margin: number;
+  public readonly alphaRate: number = DOUBLE_SEED;
+  public readonly alphaError: number = DOUBLE_SEED;
+  public readonly margin: number = DOUBLE_SEED;
 
   public constructor(start: number, config: Required<LatestTimeRateConfig>) {
     this.prev = start;
