@@ -427,8 +427,8 @@ export class ApproximateTime<T> extends QueueAgePolicy<T> {
    * resets the policy), so for the head s and the next stamp x ≥ s, |x − p| < |s − p| exactly when
    * x > s and x + s < 2p; and a later message (at s + minDistance or after) can be closer than a
    * head s < p exactly when minDistance ≤ 2(p − s). No branch on which side of the pivot a stamp
-   * lies (W3: 1–2.5 % less time than with the distances). Exact for stamps in the TimeBase window
-   * (|stamp| ≤ 2^52 ns), where every sum and difference here stays an integer below 2^53.
+   * lies (W3: up to 2.5 % less time than with the distances). Exact for stamps in the TimeBase
+   * window (|stamp| ≤ 2^52 ns), where every sum and difference here stays an integer below 2^53.
    */
   #canStillImprove(ring: SlotRing<T>, i: number): boolean {
     const pts = this.#pivotStamp;
