@@ -16,9 +16,10 @@ export abstract class SlotPolicy<T, H extends PolicyHost<T> | undefined = Policy
   public readonly type: string;
   /** Number of input slots. */
   // Numeric fields read per message are initialized where they are declared, not only assigned in
-  // the constructor (here and in the policies, rings, Combiner inputs and TimeBase): a field
-  // declared without a value starts as undefined, and V8 then stores it as a tagged value that
-  // every read must test for a small integer or a boxed number.
+  // the constructor (here and in the policies, rings, Combiner inputs and TimeBase, and in the
+  // fusion preview's costs, manifolds and optimizers): a field declared without a value starts as
+  // undefined, and V8 then stores it as a tagged value that every read must test for a small
+  // integer or a boxed number.
   public readonly slots: number = 0;
   /** Whether `add` accepts NaN stamps; when false, callers drop headerless messages as `no-header`. */
   public readonly acceptsHeaderless: boolean;

@@ -69,7 +69,7 @@ export class TimestampOutOfBufferError extends RangeError {
  */
 export class TimestampManager {
   readonly #generator: MotionModelGenerator;
-  #bufferLength: number;
+  #bufferLength = 0;
   /** Sorted by key (the segment's beginning stamp, or the last stamp for the dummy). */
   #keys: Stamp[] = [];
   readonly #history = new Map<Stamp, MotionModelSegment>();

@@ -13,7 +13,7 @@ import { whitenerFor } from "./whitenerFor";
  * shared by the costs of the same shape, and the whitener by the costs of equal `A`.
  */
 export abstract class LinearErrorCost implements CostFunction {
-  public readonly numResiduals: number;
+  public readonly numResiduals: number = 0;
   public readonly parameterBlockSizes: readonly number[];
   /** `A`, row-major `k × n`. */
   protected readonly sqrtInformation: Float64Array;

@@ -20,7 +20,7 @@ export interface MarginalTerm {
  * the constant `A_i` (the 2D manifolds' minus has unit derivative).
  */
 export class MarginalCost implements CostFunction {
-  public readonly numResiduals: number;
+  public readonly numResiduals: number = 0;
   public readonly parameterBlockSizes: readonly number[];
   readonly #b: Float64Array;
   readonly #a: readonly Float64Array[];

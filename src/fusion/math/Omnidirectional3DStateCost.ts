@@ -41,7 +41,7 @@ const SCRATCH = {
  * written directly, each entry `0 + A[row, row]·raw`: the bits the general whitening gives.
  */
 export class Omnidirectional3DStateCost extends WhitenedCost {
-  readonly #dt: number;
+  readonly #dt: number = 0;
 
   /**
    * @param dt seconds; @param sqrtInformation 15 × 15 row-major; @param options see

@@ -10,7 +10,7 @@ import { copyNumbers } from "../core/copyNumbers";
  * Jacobians of the error evaluated last. Allocates nothing per evaluation.
  */
 export abstract class Pose2DErrorCost implements CostFunction {
-  public readonly numResiduals: number;
+  public readonly numResiduals: number = 0;
   public readonly parameterBlockSizes: readonly number[];
   /** `A`, row-major `k × 3`. */
   protected readonly sqrtInformation: Float64Array;

@@ -12,7 +12,7 @@ export class RecentByNumbers<T> {
   readonly #keys: Float64Array[] = [];
   readonly #tags: number[] = [];
   readonly #values: T[] = [];
-  readonly #capacity: number;
+  readonly #capacity: number = 0;
   #next = 0;
 
   /** @param capacity how many values are remembered (a positive integer) */

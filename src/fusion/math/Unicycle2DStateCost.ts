@@ -53,7 +53,7 @@ export class Unicycle2DStateCost implements CostFunction, PatternedCost {
   public readonly numResiduals = 8;
   public readonly parameterBlockSizes: readonly number[] = BLOCK_SIZES;
   /** The time between the two states, in seconds. */
-  public readonly dt: number;
+  public readonly dt: number = 0;
   /** A itself; undefined when A is diagonal with +0 everywhere else (then #diag says it all). */
   readonly #a: Float64Array | undefined;
   /** A's diagonal when A is diagonal (always for Unicycle2D's diagonal Q·dt), else undefined. */

@@ -20,7 +20,7 @@ export interface WhitenedCostOptions {
  * one, see `whitenerFor`). Nothing is allocated per evaluation.
  */
 export abstract class WhitenedCost implements CostFunction {
-  public readonly numResiduals: number;
+  public readonly numResiduals: number = 0;
   public readonly parameterBlockSizes: readonly number[];
   /** Applies the constraint's A (shared with the cost functions of equal A). */
   protected readonly whitener: Whitener;

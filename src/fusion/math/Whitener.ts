@@ -8,9 +8,9 @@
  */
 export class Whitener {
   /** `k`: rows of A (the number of residuals). */
-  public readonly rows: number;
+  public readonly rows: number = 0;
   /** `n`: columns of A (the raw error length). */
-  public readonly cols: number;
+  public readonly cols: number = 0;
   /** A, row-major `k × n` (a private copy). */
   public readonly a: Float64Array;
   /** Per column q of A, the rows r with A[r, q] ≠ 0: #colRows[#colStart[q] … #colStart[q + 1]). */

@@ -29,9 +29,9 @@ export class TrivialLoss implements LossFunction {
  */
 abstract class ScaledLoss implements LossFunction {
   public abstract readonly type: string;
-  protected readonly a: number;
-  protected readonly a2: number;
-  protected readonly inverseA2: number;
+  protected readonly a: number = 0;
+  protected readonly a2: number = 0;
+  protected readonly inverseA2: number = 0;
 
   protected constructor(a: number, what: string) {
     this.a = positive(a, `${what} a`);
@@ -146,9 +146,9 @@ export class WelschLoss extends ScaledLoss {
  */
 export class TolerantLoss implements LossFunction {
   public readonly type = "fuse_loss::TolerantLoss";
-  readonly #a: number;
-  readonly #b: number;
-  readonly #c: number;
+  readonly #a: number = 0;
+  readonly #b: number = 0;
+  readonly #c: number = 0;
   public constructor(a = 1, b = 1) {
     if (!(a >= 0) || !Number.isFinite(a)) {
       throw new RangeError(`TolerantLoss a must be a finite number ≥ 0, got ${a}`);

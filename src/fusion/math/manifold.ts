@@ -16,8 +16,8 @@ export interface Manifold {
 
 /** Plain vectors; components flagged in `wraps` are angles kept in [-π, π). */
 export class VectorManifold implements Manifold {
-  public readonly ambientSize: number;
-  public readonly tangentSize: number;
+  public readonly ambientSize: number = 0;
+  public readonly tangentSize: number = 0;
   readonly #wraps: readonly boolean[] | undefined;
 
   public constructor(size: number, wraps?: readonly boolean[]) {

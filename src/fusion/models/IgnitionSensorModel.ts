@@ -22,7 +22,7 @@ export abstract class IgnitionSensorModel extends AsyncSensorModel {
   public readonly topics: readonly string[];
   protected readonly options: IgnitionOptions;
   readonly #deviceId: string;
-  readonly #stateSize: number;
+  readonly #stateSize: number = 0;
   #sentInitial = false;
 
   protected constructor(options: IgnitionOptions, stateSize: number) {

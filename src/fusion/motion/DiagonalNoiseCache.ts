@@ -18,7 +18,7 @@ export interface DiagonalNoise {
  * built from a `q` equal to this one in every entry (Object.is: to the bit, ±0 told apart).
  */
 export class DiagonalNoiseCache {
-  readonly #size: number;
+  readonly #size: number = 0;
   readonly #keys: Float64Array[] = [];
   readonly #values: DiagonalNoise[] = [];
   #next = 0;

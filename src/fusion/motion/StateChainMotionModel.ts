@@ -106,7 +106,7 @@ export abstract class StateChainMotionModel implements MotionModel {
   readonly #layout: StateLayout;
   readonly #q: Float64Array;
   readonly #scaleProcessNoise: boolean;
-  readonly #bufferLength: number;
+  readonly #bufferLength: number = 0;
   readonly #disableChecks: boolean;
   readonly #deviceId: string;
   readonly #manager: TimestampManager;

@@ -15,7 +15,7 @@ const ZERO_MEAN = new Float64Array(8);
  */
 export class Unicycle2DStateKinematicConstraint extends Constraint {
   /** Seconds between state 1 and state 2. */
-  public readonly dt: number;
+  public readonly dt: number = 0;
 
   /**
    * @param source the motion model's name.

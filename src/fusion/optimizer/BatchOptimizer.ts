@@ -27,8 +27,8 @@ type Pending = AcceptedTransaction;
  * sensor it never optimizes.
  */
 export class BatchOptimizer extends Optimizer {
-  readonly #period: number;
-  readonly #timeout: number;
+  readonly #period: number = 0;
+  readonly #timeout: number = 0;
   #pending: Pending[] = [];
   #combined = new Transaction(-Infinity);
   /** The sensor transactions merged into #combined, announced after the cycle's solve. */

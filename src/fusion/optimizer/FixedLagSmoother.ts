@@ -54,9 +54,9 @@ const NS_PER_SEC = 1e9;
  * ```
  */
 export class FixedLagSmoother extends Optimizer {
-  readonly #lag: number;
-  readonly #period: number;
-  readonly #timeout: number;
+  readonly #lag: number = 0;
+  readonly #period: number = 0;
+  readonly #timeout: number = 0;
   /** Pending transactions, ascending by stamp (equal stamps in arrival order). */
   #pending: Pending[] = [];
   #started = false;

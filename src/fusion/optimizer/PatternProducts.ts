@@ -19,7 +19,7 @@ export class PatternProducts {
   /** The pattern these products were worked out for. */
   public readonly pattern: JacobianPattern;
   /** The distance between consecutive Jacobian blocks in the buffer `accumulate` reads. */
-  public readonly stride: number;
+  public readonly stride: number = 0;
   /**
    * A Jacobian buffer laid out as `accumulate` reads it (block a at `a·stride`), all +0 when
    * made, and its blocks as views (what to hand to `evaluate`): written only by costs of this
@@ -28,7 +28,7 @@ export class PatternProducts {
   public readonly values: Float64Array;
   public readonly blocks: readonly Float64Array[];
   /** Number of columns (the blocks' tangent sizes added up), in block order. */
-  public readonly columns: number;
+  public readonly columns: number = 0;
   /** Per column: its term count, then (Jacobian offset, residual row) per term, rows ascending. */
   readonly #gradient: Int32Array;
   /** Per pair of columns (c1 ≥ c2) sharing one row: c1, c2 and the two entries' offsets. */
@@ -38,7 +38,7 @@ export class PatternProducts {
   /** Jᵀr of the columns, summed before any is added (a non-finite one means a non-finite entry). */
   readonly #sums: Float64Array;
   /** Number of pairs in #pairs. */
-  readonly #pairCount: number;
+  readonly #pairCount: number = 0;
 
   /**
    * `stride` defaults to the largest block (m × its size).

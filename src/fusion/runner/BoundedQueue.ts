@@ -6,7 +6,7 @@
 export class BoundedQueue<T> {
   #items: T[] = [];
   #head = 0;
-  #limit: number;
+  #limit = 0;
 
   /** Throws RangeError (naming `what`) for a negative or fractional limit. */
   public constructor(limit = Infinity, what = "limit") {

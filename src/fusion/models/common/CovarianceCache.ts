@@ -31,7 +31,7 @@ interface Entry {
  * entry (Object.is: to the bit, ±0 told apart). The arguments are not kept (copies are).
  */
 export class CovarianceCache {
-  readonly #size: number;
+  readonly #size: number = 0;
   readonly #entries: Entry[] = [];
   #next = 0;
 

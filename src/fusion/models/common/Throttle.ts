@@ -8,7 +8,7 @@ import type { Stamp } from "../../../time";
  * never moves).
  */
 export class Throttle {
-  readonly #period: number;
+  readonly #period: number = 0;
   #last: Stamp | undefined;
 
   /** `period` in ns (0 = effectively off). */
