@@ -146,10 +146,11 @@ export class ApproximateTime<T> extends QueueAgePolicy<T> {
       this.queueLimit > 0
         ? Math.min(INITIAL_CAPACITY, nextPow2(this.queueLimit + 2))
         : INITIAL_CAPACITY;
-    this.#rings = Array.from({ length: slots }, () => new SlotRing<T>(cap));
-    for (const ring of this.#rings) {
+    this.#rings = Array.from({ length: slots }, () => {
+      const ring = new SlotRing<T>(cap);
       ring.latest = this.#zero;
-    }
+      return ring;
+    });
     this.#zeroAndIncoming[Held.Zero] = this.#zero;
     if (options.minDistance != undefined) {
       if (options.minDistance.length !== slots) {
@@ -232,8 +233,6 @@ export class ApproximateTime<T> extends QueueAgePolicy<T> {
     } else {
       for (const ring of this.#rings) {
         ring.clear();
-      }
-      for (const ring of this.#rings) {
         ring.latest = this.#zero;
       }
       this.#pivot = -1;
@@ -368,6 +367,9 @@ export class ApproximateTime<T> extends QueueAgePolicy<T> {
       let items: T[];
       let stamps: Stamp[] = NO_STAMPS;
       const readsStamps = this.readsStamps;
+      // Each branch reads the heads and moves every ring past its head, written out for two and
+      // three slots: each ring is then checked once, where a loop checks it again on every turn
+      // (W3: 1.2–1.6 % fewer instructions, 0.5–1.8 % less time).
       if (slots === 2) {
         const a = rings[0]!;
         const b = rings[1]!;
@@ -375,6 +377,9 @@ export class ApproximateTime<T> extends QueueAgePolicy<T> {
           stamps = [a.st[a.start]!, b.st[b.start]!];
         }
         items = [a.it[a.start] as T, b.it[b.start] as T];
+        a.start = (a.start + 1) & a.mask;
+        b.start = (b.start + 1) & b.mask;
+        this.#filled -= (--a.len === 0 ? 1 : 0) + (--b.len === 0 ? 1 : 0);
       } else if (slots === 3) {
         const a = rings[0]!;
         const b = rings[1]!;
@@ -383,9 +388,6 @@ export class ApproximateTime<T> extends QueueAgePolicy<T> {
           stamps = [a.st[a.start]!, b.st[b.start]!, c.st[c.start]!];
         }
         items = [a.it[a.start] as T, b.it[b.start] as T, c.it[c.start] as T];
-        // The heads leave, written out as the set is: each ring is checked once, where the loop
-        // below checks it again on every turn (W3: 1.2–1.6 % fewer instructions, 0.5–1.8 % less
-        // time).
         a.start = (a.start + 1) & a.mask;
         b.start = (b.start + 1) & b.mask;
         c.start = (c.start + 1) & c.mask;
@@ -401,11 +403,6 @@ export class ApproximateTime<T> extends QueueAgePolicy<T> {
             stamps[i] = ring.st[ring.start]!;
           }
           items[i] = ring.it[ring.start] as T;
-        }
-      }
-      if (slots !== 3) {
-        for (let i = 0; i < slots; i++) {
-          const ring = rings[i]!;
           ring.start = (ring.start + 1) & ring.mask;
           if (--ring.len === 0) {
             this.#filled--;
@@ -535,10 +532,8 @@ export class ApproximateTime<T> extends QueueAgePolicy<T> {
         dropped.push([i, ring.stampAt(k), ring.itemAt(k)]);
       }
       ring.clear();
-    });
-    for (const ring of this.#rings) {
       ring.latest = this.#zero;
-    }
+    });
     this.#pivot = -1;
     this.#filled = 0;
     for (const [i, s, item] of dropped) {

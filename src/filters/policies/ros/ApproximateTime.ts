@@ -1,7 +1,7 @@
 import type { Duration, Stamp } from "../../../time";
 import { NO_STAMPS, type PolicyHost } from "../CombinerPolicy";
 import { SlotPolicy } from "../SlotPolicy";
-import { packedDoubles, packedSlots } from "../packedArrays";
+import { DOUBLE_SEED, packedDoubles, packedSlots } from "../packedArrays";
 import { newItemArray, newStampArray } from "./freshArrays";
 
 /** Options of {@link ApproximateTime} (config type `ros/approximate-time`). */
@@ -64,8 +64,10 @@ const INITIAL_CAPACITY = 16;
  */
 export class ApproximateTime<T> extends SlotPolicy<T> {
   readonly #queueSize: number = 0;
-  #factor = 1.1; // 1 + age penalty; Math.trunc(d * factor) is time/scaleDuration inlined
-  #maxInterval = Infinity;
+  // Set by the constructor through setAgePenalty and setMaxIntervalDuration (which own their
+  // defaults); initialized as doubles so that V8 holds them unboxed.
+  #factor = DOUBLE_SEED; // 1 + age penalty; Math.trunc(d * factor) is time/scaleDuration inlined
+  #maxInterval = DOUBLE_SEED;
   readonly #lowerBound: Float64Array;
 
   // Per slot, one ring holding past ++ deque: [head, head+past) is the past vector,
