@@ -81,8 +81,18 @@ export class ExactTime<T> extends QueueAgePolicy<T> {
     }
     if (complete) {
       this.#emitMatch(slot);
-    } else if (this.ageLimit != undefined || this.queueLimit > 0) {
-      this.#expireAndLimit(slot);
+      return;
+    }
+    // Steps 3 and 4 without a match. The queue limit is tested here, not in a method of its own:
+    // with the drop behind one more call, the order in which TurboFan optimized the pipeline's
+    // functions decided whether the drop's callees were inlined, and a W3 pipeline ran 22–31 ns
+    // from one process to the next (22–27 with the test here).
+    if (this.ageLimit != undefined) {
+      this.#expire();
+    }
+    const q = this.queueLimit;
+    if (q > 0 && queues[slot]!.length > q) {
+      this.#dropFront(slot, "queue-overflow");
     }
   }
 
@@ -128,21 +138,12 @@ export class ExactTime<T> extends QueueAgePolicy<T> {
     this.host.emit(items, stamps);
   }
 
-  /**
-   * Steps 3 and 4 of add without a match: the age limit against the stamp in `#incoming`, then
-   * the queue limit of `slot`.
-   */
-  #expireAndLimit(slot: number): void {
+  /** Step 3 of add without a match: the age limit against the stamp in `#incoming`. */
+  #expire(): void {
     const queues = this.#queues;
-    if (this.ageLimit != undefined) {
-      const cutoff = this.#incoming[0]! - this.ageLimit;
-      for (let i = 0; i < queues.length; i++) {
-        this.#purgeUpTo(i, cutoff);
-      }
-    }
-    const q = this.queueLimit;
-    if (q > 0 && queues[slot]!.length > q) {
-      this.#dropFront(slot, "queue-overflow");
+    const cutoff = this.#incoming[0]! - this.ageLimit!;
+    for (let i = 0; i < queues.length; i++) {
+      this.#purgeUpTo(i, cutoff);
     }
   }
 
