@@ -45,16 +45,6 @@ export interface ApproximateTimeOptions {
   ros1OutOfOrder?: boolean;
 }
 
-/**
- * Indices into ApproximateTime's `#zeroAndIncoming`. A const enum, not module constants: its
- * values are inlined, where reading a module constant takes 8 bytes of bytecode in a bundle,
- * counted against the delivery loop's inlining budget (see UserSource.push). For the same reason
- * `#pivot` and `#blocker` use −1 (no slot) as a literal.
- */
-const enum Held {
-  Zero = 0,
-  Incoming = 1,
-}
 const INITIAL_CAPACITY = 16;
 /** Where `#generation` restarts: inside the small-integer range. */
 const GENERATION_LIMIT = 0x3fffffff;
@@ -95,10 +85,18 @@ const GENERATION_LIMIT = 0x3fffffff;
  */
 export class ApproximateTime<T> extends QueueAgePolicy<T> {
   #maxTimespan: Duration | null;
-  readonly #zero: Stamp;
+  /**
+   * Held as a double from the start (see DOUBLE_SEED): as a small-integer field (zero is usually
+   * 0), TurboFan boxed every pivot stamp the pivot search merged with it, a heap number per search.
+   */
+  readonly #zero: Stamp = DOUBLE_SEED;
   readonly #ros1: boolean;
   readonly #rings: SlotRing<T>[];
-  /** The pivot's slot, or −1 when no pivot is set. */
+  /**
+   * The pivot's slot, or −1 when no pivot is set. −1 is written as a literal here and for
+   * `#blocker`: a module constant takes 8 bytes of bytecode to read in a bundle, counted against
+   * the delivery loop's inlining budget (see UserSource.push).
+   */
   #pivot = -1;
   /** The pivot's stamp while a pivot is set. */
   #pivotStamp = DOUBLE_SEED;
@@ -121,11 +119,10 @@ export class ApproximateTime<T> extends QueueAgePolicy<T> {
    */
   #generation = 0;
   /**
-   * `[zero, incoming stamp]`, read as unboxed doubles: `zero` as a number field (usually the
-   * small integer 0) made TurboFan box every pivot stamp the pivot search merged with it, a heap
-   * allocation per search; the incoming stamp reaches `#admit` without a boxed argument.
+   * The stamp being added, for `#admit`: a double field, so that it reaches `#admit` without a
+   * double argument, which a call that is not inlined boxes.
    */
-  readonly #zeroAndIncoming = new Float64Array(2);
+  #incoming = DOUBLE_SEED;
   /** Number of slots holding at least one message (a pivot needs all of them). */
   #filled = 0;
 
@@ -151,7 +148,6 @@ export class ApproximateTime<T> extends QueueAgePolicy<T> {
       ring.latest = this.#zero;
       return ring;
     });
-    this.#zeroAndIncoming[Held.Zero] = this.#zero;
     if (options.minDistance != undefined) {
       if (options.minDistance.length !== slots) {
         throw new RangeError(
@@ -203,8 +199,7 @@ export class ApproximateTime<T> extends QueueAgePolicy<T> {
       this.#ros1 ||
       !(stamp >= ring.latest)
     ) {
-      // Through a Float64Array: a double argument of a call that is not inlined is boxed.
-      this.#zeroAndIncoming[Held.Incoming] = stamp;
+      this.#incoming = stamp;
       this.#admit(slot);
     } else {
       ring.latest = stamp;
@@ -247,13 +242,13 @@ export class ApproximateTime<T> extends QueueAgePolicy<T> {
   }
 
   /**
-   * Steps 1–2 of add for the stamp in `#zeroAndIncoming[Held.Incoming]`: rejects an unknown slot
+   * Steps 1–2 of add for the stamp in `#incoming`: rejects an unknown slot
    * or a NaN stamp (throws), discards expired messages, and resets the policy for a stamp going
    * backwards (fkie 1.x: older than the newest message held on the slot; 2.x/3.x: older than the
    * newest stamp ever received on it).
    */
   #admit(slot: number): void {
-    const stamp = this.#zeroAndIncoming[Held.Incoming]!;
+    const stamp = this.#incoming;
     const ring = this.#rings[slot];
     if (ring == undefined || stamp !== stamp) {
       rejectInput(this, slot, stamp);
@@ -299,8 +294,7 @@ export class ApproximateTime<T> extends QueueAgePolicy<T> {
         if (this.#filled !== slots) {
           return;
         }
-        const pz = this.#zeroAndIncoming;
-        let pts = pz[Held.Zero]!;
+        let pts = this.#zero;
         for (let i = 0; i < slots; i++) {
           const ring = rings[i]!;
           const s = ring.st[ring.start]!;
