@@ -2,7 +2,7 @@ import { QueueAgePolicy } from "./QueueAgePolicy";
 import { checkSlotIndex, rejectInput } from "./checks";
 import { lowerBound, type Duration, type Stamp } from "../../../time";
 import type { DropReason } from "../../DropReason";
-import { packedDoubles, packedSlots } from "../packedArrays";
+import { DOUBLE_SEED, packedDoubles, packedSlots } from "../packedArrays";
 
 /** Options of {@link ExactTime}. */
 export interface ExactTimeOptions {
@@ -44,8 +44,12 @@ export interface ExactTimeOptions {
  */
 export class ExactTime<T> extends QueueAgePolicy<T> {
   readonly #queues: SortedSlot<T>[];
-  /** The stamp being added, for the steps of add written out of it. */
-  readonly #incoming = new Float64Array(1);
+  /**
+   * The stamp being added, for the steps of add written out of it: a double field (see
+   * DOUBLE_SEED), so that it reaches them without a double argument, which a call that is not
+   * inlined boxes.
+   */
+  #incoming = DOUBLE_SEED;
 
   /**
    * @param slots number of inputs (a positive integer)
@@ -63,9 +67,7 @@ export class ExactTime<T> extends QueueAgePolicy<T> {
       rejectInput(this, slot, stamp);
     }
     const queues = this.#queues;
-    // The stamp goes through a Float64Array to the calls below: a double argument of a call
-    // that is not inlined is boxed, a heap number per message.
-    this.#incoming[0] = stamp;
+    this.#incoming = stamp;
     if (!queues[slot]!.insert(stamp, item)) {
       this.#dropDuplicate(slot, item);
       return;
@@ -122,7 +124,7 @@ export class ExactTime<T> extends QueueAgePolicy<T> {
    * stays small enough to be inlined into its callers.
    */
   #emitMatch(slot: number): void {
-    const stamp = this.#incoming[0]!;
+    const stamp = this.#incoming;
     const queues = this.#queues;
     // The matched messages leave first (ROS 2); everything older is then purged.
     const items = new Array<T>(queues.length);
@@ -141,7 +143,7 @@ export class ExactTime<T> extends QueueAgePolicy<T> {
   /** Step 3 of add without a match: the age limit against the stamp in `#incoming`. */
   #expire(): void {
     const queues = this.#queues;
-    const cutoff = this.#incoming[0]! - this.ageLimit!;
+    const cutoff = this.#incoming - this.ageLimit!;
     for (let i = 0; i < queues.length; i++) {
       this.#purgeUpTo(i, cutoff);
     }
@@ -149,7 +151,7 @@ export class ExactTime<T> extends QueueAgePolicy<T> {
 
   /** Step 1 of add: the stamp in `#incoming` is already held on `slot`. */
   #dropDuplicate(slot: number, item: T): void {
-    this.host.drop(slot, this.#incoming[0]!, item, "duplicate-stamp");
+    this.host.drop(slot, this.#incoming, item, "duplicate-stamp");
   }
 
   /** Drops slot i's messages older than a match (`not-selected`). */

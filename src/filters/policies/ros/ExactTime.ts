@@ -3,6 +3,7 @@ import type { DropReason } from "../../DropReason";
 import { NO_STAMPS, type PolicyHost } from "../CombinerPolicy";
 import { newItemArray } from "./freshArrays";
 import { SlotPolicy } from "../SlotPolicy";
+import { DOUBLE_SEED } from "../packedArrays";
 
 /** A partial tuple as ROS's ExactTime drop callback receives it. */
 export interface PartialTuple<T> {
@@ -83,8 +84,11 @@ export class ExactTime<T> extends SlotPolicy<T> {
   #erased = new Int32Array(INITIAL_ROWS);
   #erasedReason = new Uint8Array(INITIAL_ROWS);
   #erasedCount = 0;
-  /** The stamp add passes to #insert. */
-  readonly #incoming = new Float64Array(1);
+  /**
+   * The stamp add passes to #insert: a double field (see DOUBLE_SEED), not an argument, which a
+   * call that is not inlined boxes.
+   */
+  #incoming = DOUBLE_SEED;
 
   public constructor(slots: number, options: RosExactTimeOptions<T>) {
     if (!Number.isInteger(slots) || slots < 2) {
@@ -127,13 +131,13 @@ export class ExactTime<T> extends SlotPolicy<T> {
       this.hostForStamped(slot, stamp, item); // throws, or drops the message as `no-header`
       return;
     }
-    this.#incoming[0] = stamp;
+    this.#incoming = stamp;
     this.#insert(host, slot, item);
   }
 
-  /** The body of add, for the stamp in `#incoming[0]`. */
+  /** The body of add, for the stamp in `#incoming`. */
   #insert(host: PolicyHost<T>, slot: number, item: T): void {
-    const stamp = this.#incoming[0]!;
+    const stamp = this.#incoming;
     const S = this.slots;
     const items = this.#rowItems;
     const at = this.#lowerBound(stamp);

@@ -83,7 +83,7 @@ export class LatestTime<T> extends SlotPolicy<T> {
   readonly #has: Uint8Array;
   readonly #emitted: Uint8Array;
   /** The arrival of the message being added (see add). */
-  readonly #arrival = new Float64Array(1);
+  #arrival = DOUBLE_SEED;
   /** Quirk mode: in first-arrival order. Fixed mode: by slot (sparse until each slot arrives). */
   #rates: (Rate | undefined)[] = [];
 
@@ -111,9 +111,9 @@ export class LatestTime<T> extends SlotPolicy<T> {
 
   public override add(slot: number, stamp: Stamp, item: T, arrival: Stamp): void {
     const host = this.hostFor(slot);
-    // The arrival reaches #arrive through a Float64Array, not as an argument: a double argument
-    // of a call that is not inlined is boxed, a heap allocation per message.
-    this.#arrival[0] = arrival;
+    // The arrival reaches #arrive through a double field (see DOUBLE_SEED), not as an argument: a
+    // double argument of a call that is not inlined is boxed, a heap allocation per message.
+    this.#arrival = arrival;
     if (this.#has[slot] === 0) {
       this.#store(slot, stamp, item);
       this.#startRate(slot);
@@ -131,7 +131,7 @@ export class LatestTime<T> extends SlotPolicy<T> {
 
   /** A slot's first message: starts its rate estimator at `#arrival`. */
   #startRate(slot: number): void {
-    const rate = new Rate(this.#arrival[0]!, this.#configs[slot]!);
+    const rate = new Rate(this.#arrival, this.#configs[slot]!);
     if (this.#fixOrder) {
       this.#rates[slot] = rate;
     } else {
@@ -155,7 +155,7 @@ export class LatestTime<T> extends SlotPolicy<T> {
     if (rate == undefined) {
       return; // C++ reads past its vector here; a slot is still empty, so nothing is emitted
     }
-    const now = this.#arrival[0]!;
+    const now = this.#arrival;
     // The rate update. rclcpp Duration::seconds(): nanoseconds / 1e9 as a double.
     const period = (now - rate.prev) / 1e9;
     if (!(period > 0)) {
