@@ -121,6 +121,8 @@ describe("chain and the graph core", () => {
       }
       return true;
     });
+    const thrown = new Recorder<[number]>();
+    thrower.connectToSink(thrown);
     const after = new Recorder<[number]>();
     src.connectToSink(thrower);
     src.connectToSink(after);
@@ -129,6 +131,7 @@ describe("chain and the graph core", () => {
     }).toThrow("boom");
     expect(after.got).toEqual([]);
     src.push(2); // no FilterCycleError: the thrower's guard was released
+    expect(thrown.got).toEqual([[2]]);
     expect(after.got).toEqual([[2]]);
   });
 
