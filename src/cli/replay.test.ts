@@ -11,6 +11,7 @@ import { describe, expect, it } from "vitest";
 
 import { parseConfig } from "../pipeline";
 import { replay } from "./commands/replay";
+import { MAX_CONFIG_FILE_BYTES } from "./configArgument";
 
 const ROOT = join(__dirname, "..", "..");
 // LOCKSTEP_BIN runs the same contract against another entry point (e.g. an installed build).
@@ -379,6 +380,23 @@ describe("lockstep replay: bad input exits 2 naming the line or field", () => {
     expect(r.stderr).toMatch(/line 1: unknown field "topic"/);
   });
 
+  it("a value nested 100,000 deep or 500 KB long, quoted short (no stack overflow, no echo)", () => {
+    const deep = `${"[".repeat(100_000)}${"]".repeat(100_000)}`;
+    for (const [line, pattern] of [
+      [`{"slot": ${deep}, "stamp": "1"}`, /^lockstep: replay: line 2: "slot": \[+\.\.\. is not a slot/m],
+      [`{"slot": 0, "stamp": ${deep}}`, /^lockstep: replay: line 2: "stamp": \[+\.\.\. is not a ROS time/m],
+      [`{"slot": 0, "stamp": {"sec": ${deep}, "nsec": 0}}`, /^lockstep: replay: line 2: "stamp": \{"sec":\[/m],
+      [`{"slot": 0, "stamp": "${"9".repeat(500_000)}x"}`, /^lockstep: replay: line 2: "stamp": "9+\.\.\. is not a stamp/m],
+      [`{"slot": 0, "stamp": "1", "${"k".repeat(500_000)}": 1}`, /^lockstep: replay: line 2: unknown field "k+\.\.\.; an event has/m],
+    ] as const) {
+      const r = run(cfg, [ev(0, "1"), line]);
+      expect(r.status).toBe(2);
+      expect(r.stderr).toMatch(pattern);
+      expect(r.stderr.length).toBeLessThan(600);
+      expect(r.stderr).not.toMatch(/^\s+at /m);
+    }
+  });
+
   it("an unknown policy, an unknown parameter, a malformed duration", () => {
     let r = run({ slots: 2, policy: { type: "fkie/nope" } }, [ev(0, "1")]);
     expect(r.status).toBe(2);
@@ -410,6 +428,29 @@ describe("lockstep replay: bad input exits 2 naming the line or field", () => {
     });
     expect(s.status).toBe(2);
     expect(s.stderr).toMatch(/--config/);
+  });
+
+  it("a config file longer than 16 MiB, or endless (/dev/zero), read only that far; a pipe read whole", () => {
+    const dir = mkdtempSync(join(tmpdir(), "lockstep-replay-"));
+    try {
+      const long = join(dir, "long.json");
+      writeFileSync(long, `{"slots": 2, "policy": {"type": "fkie/exact-time"}}${" ".repeat(MAX_CONFIG_FILE_BYTES)}`);
+      for (const file of [long, "/dev/zero"]) {
+        const r = run(file, [ev(0, "1")]);
+        expect(r.status).toBe(2);
+        expect(r.stderr).toContain(`cannot read config file "${file}" (longer than the 16 MiB a config file is read up to`);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    // A config given as a pipe (what `--config <(…)` passes) has no size beforehand.
+    const s = spawnSync("bash", ["-c", `"${process.execPath}" "${BIN}" replay --config <(echo '${JSON.stringify(cfg)}')`], {
+      cwd: ROOT,
+      input: `${JSON.stringify(ev(0, "1"))}\n${JSON.stringify(ev(1, "1"))}\n`,
+      encoding: "utf8",
+    });
+    expect(s.stderr).toBe("");
+    expect(s.stdout.split("\n")[0]).toBe(tuple(1, "1", "1"));
   });
 });
 

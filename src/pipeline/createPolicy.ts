@@ -1,6 +1,6 @@
 import type { CombinerPolicy } from "../filters/policies/CombinerPolicy";
 import { policyDescriptor } from "../filters/policies/descriptors";
-import type { TimeBase } from "../time";
+import { previewValue, type TimeBase } from "../time";
 import { ConfigError } from "./ConfigError";
 import type { PolicyConfig } from "./config";
 
@@ -30,7 +30,7 @@ export function createPolicy<T>(
     throw new ConfigError([
       {
         path: "/policy/type",
-        message: `unknown policy ${JSON.stringify((policy as { type: unknown }).type)}`,
+        message: `unknown policy ${previewValue((policy as { type: unknown }).type)}`,
       },
     ]);
   }

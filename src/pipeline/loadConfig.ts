@@ -2,6 +2,7 @@ import { ConfigError } from "./ConfigError";
 import type { PipelineConfig } from "./config";
 import { parseConfig, parseConfigText } from "./parseConfig";
 import { FuseYamlError, fusionFromFuseYaml } from "../fusion/config";
+import { previewValue } from "../time";
 
 /**
  * Thrown by `loadConfig`: the config could not be read or is invalid. `message` is ready to show
@@ -44,7 +45,7 @@ function readOrThrow(path: string, readText: (path: string) => string, what: str
   try {
     return readText(path);
   } catch (err) {
-    const code = (err as { code?: string }).code ?? String(err);
+    const code = (err as { code?: string }).code ?? (err instanceof Error ? err.message : String(err));
     throw new ConfigLoadError(`cannot read ${what} "${path}" (${code}); ${hint}`);
   }
 }
@@ -70,7 +71,7 @@ function fusionFromFile(
   try {
     const imported = fusionFromFuseYaml(text, { optimizer: optimizerOverride.type === "batch" ? "batch" : "fixed-lag" });
     for (const w of imported.warnings) {
-      options.onWarning?.(`fuse YAML "${path}": ${w.path}: ${w.message}`);
+      options.onWarning?.(`fuse YAML "${path}": ${w.path === "" ? "" : `${w.path}: `}${w.message}`);
     }
     const fusion: Obj = { ...imported.fusion, ...overrides };
     fusion.optimizer = { ...(imported.fusion.optimizer as Obj), ...optimizerOverride };
@@ -115,7 +116,7 @@ export function loadConfig(arg: string, readText: (path: string) => string, opti
       } else if (isObj(json.fusion) && "fuseYaml" in json.fusion) {
         const { fuseYaml, ...overrides } = json.fusion;
         if (typeof fuseYaml !== "string" || fuseYaml === "") {
-          throw new ConfigLoadError(`invalid ${where}:\n  /fusion/fuseYaml: expected the path of a fuse YAML file, got ${JSON.stringify(fuseYaml)}`);
+          throw new ConfigLoadError(`invalid ${where}:\n  /fusion/fuseYaml: expected the path of a fuse YAML file, got ${previewValue(fuseYaml)}`);
         }
         json = { ...json, fusion: fusionFromFile(besideFile(inline ? undefined : arg, fuseYaml), overrides, readText, options, where) };
       }

@@ -183,6 +183,13 @@ describe("parseConfig: rejected configs name the field", () => {
     expect(issuesOf(fkie({ maxAge: -1 }))).toEqual([
       { path: "/policy/maxAge", message: "-1 is negative; a duration here must be >= 0" },
     ]);
+    // Written as a string, the same: never a suggestion ("use \"-1s\"") the field rejects again.
+    expect(issuesOf(fkie({ maxAge: "-1s" }))).toEqual([
+      { path: "/policy/maxAge", message: '"-1s" is negative; a duration here must be >= 0' },
+    ]);
+    expect(issuesOf(fkie({ maxAge: "- 1 s" }))).toEqual([
+      { path: "/policy/maxAge", message: '"- 1 s" is negative; a duration here must be >= 0' },
+    ]);
     expect(issuesOf(fkie({ maxAge: "1.0000000001s" }))).toEqual([
       { path: "/policy/maxAge", message: '"1.0000000001s" is not a whole number of nanoseconds' },
     ]);

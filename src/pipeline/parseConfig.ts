@@ -1,7 +1,7 @@
 import Ajv, { type ErrorObject, type ValidateFunction } from "ajv";
 
 import { policyDescriptor } from "../filters/policies/descriptors";
-import { parseDuration, StampRangeError } from "../time";
+import { parseDuration, previewValue, StampRangeError } from "../time";
 import { ConfigError, type ConfigIssue } from "./ConfigError";
 import { POLICY_TYPES, type PipelineConfig, type PolicyConfig } from "./config";
 import { pipelineSchema } from "./configSchema";
@@ -259,7 +259,15 @@ function getValidator(): ValidateFunction {
 
 const DURATION_HINT =
   'use a number with a unit ("250ns", "40us", "33ms", "1.5s") or integer nanoseconds';
-const DURATION_RE = /^-?([0-9]+(\.[0-9]+)?(ns|us|ms|s)|[0-9]+)$/;
+
+/** The pattern a `pattern` error's field must match (one that matches nothing if unreadable). */
+function fieldPattern(err: ErrorObject): RegExp {
+  try {
+    return new RegExp(String(err.params.pattern), "u");
+  } catch {
+    return /(?!)/;
+  }
+}
 
 /** Turns ajv's errors into one readable issue per offending field. */
 function schemaIssues(errors: readonly ErrorObject[]): ConfigIssue[] {
@@ -374,9 +382,17 @@ function describe(err: ErrorObject, errorCount: number, missingTypes: ReadonlySe
       };
     case "pattern":
       if (isDuration) {
-        const squeezed = String(err.data).replace(/\s+/g, "");
-        const fix = DURATION_RE.test(squeezed) ? `use "${squeezed}"` : DURATION_HINT;
-        return { path: at, message: `${value} is not a duration; ${fix}` };
+        const written = String(err.data);
+        const squeezed = written.replace(/\s+/g, "");
+        // The hint is checked against this field's own pattern: some durations may be negative,
+        // others not, and a suggestion the field rejects again would send the user in a circle.
+        if (squeezed !== written && fieldPattern(err).test(squeezed)) {
+          return { path: at, message: `${value} is not a duration; use "${squeezed}"` };
+        }
+        if (squeezed.startsWith("-") && fieldPattern(err).test(squeezed.slice(1))) {
+          return { path: at, message: `${value} is negative; a duration here must be >= 0` };
+        }
+        return { path: at, message: `${value} is not a duration; ${DURATION_HINT}` };
       }
       if (base.endsWith("/trigger")) {
         return { path: at, message: `${value} is not a slot; use a slot index or "any"` };
@@ -438,51 +454,19 @@ function describe(err: ErrorObject, errorCount: number, missingTypes: ReadonlySe
 const shown = new WeakMap<object, string>();
 
 /**
- * A value as JSON, clipped to 60 characters. Never serializes more than about 60 characters of
- * it, and describes each object once (listing the keys of a 100,000-key object is itself linear).
+ * A value as JSON, clipped to 60 characters (`previewValue`), each object described once: one
+ * config can quote the same large object in many issues.
  */
 function show(value: unknown): string {
   if (typeof value === "object" && value != undefined) {
     let text = shown.get(value);
     if (text == undefined) {
-      text = clip(jsonPrefix(value, 61));
+      text = previewValue(value);
       shown.set(value, text);
     }
     return text;
   }
-  return clip(typeof value === "undefined" ? "undefined" : jsonPrefix(value, 61));
-}
-
-function clip(text: string): string {
-  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
-}
-
-/** The first `budget` (or a few more) characters of `JSON.stringify(value)`. */
-function jsonPrefix(value: unknown, budget: number): string {
-  if (typeof value === "string") {
-    return JSON.stringify(value.length > budget ? value.slice(0, budget) : value);
-  }
-  if (typeof value !== "object" || value == undefined) {
-    return JSON.stringify(value); // (a JSON value: number, boolean or null)
-  }
-  const isArray = Array.isArray(value);
-  let text = isArray ? "[" : "{";
-  let first = true;
-  for (const key in value) {
-    if (!Object.prototype.hasOwnProperty.call(value, key)) {
-      continue;
-    }
-    const child = (value as Record<string, unknown>)[key];
-    if (!isArray && typeof child === "undefined") {
-      continue; // (as JSON.stringify: absent in objects, null in arrays)
-    }
-    text += (first ? "" : ",") + (isArray ? "" : `${JSON.stringify(key)}:`) + jsonPrefix(child ?? null, budget - text.length);
-    first = false;
-    if (text.length > budget) {
-      return text;
-    }
-  }
-  return text + (isArray ? "]" : "}");
+  return previewValue(value);
 }
 
 function kindOf(value: unknown): string {

@@ -10,3 +10,4 @@ export { formatDuration, parseDuration, scaleDuration } from "./durations";
 export { nsecOf, parseStampJson, type RosTime } from "./stamps";
 export { DROP_REASONS, type DropReason } from "./DropReason";
 export { lowerBound, lowerBoundBy, upperBound } from "./sortedSearch";
+export { previewValue } from "./previewValue";

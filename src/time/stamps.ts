@@ -1,4 +1,5 @@
 import { parseNanoseconds, StampRangeError } from "./TimeBase";
+import { previewValue } from "./previewValue";
 
 /** A ROS 1 time (`nsec`) or a ROS 2 time (`nanosec`). */
 export type RosTime = { sec: number; nsec: number } | { sec: number; nanosec: number };
@@ -18,7 +19,7 @@ export function parseStampJson(value: unknown, what = "stamp"): bigint {
       return ns;
     } catch {
       throw new StampRangeError(
-        `${what}: "${value}" is not a stamp (expected a decimal string of non-negative integer nanoseconds)`,
+        `${what}: ${previewValue(value)} is not a stamp (expected a decimal string of non-negative integer nanoseconds)`,
       );
     }
   }
@@ -30,11 +31,11 @@ export function parseStampJson(value: unknown, what = "stamp"): bigint {
       return BigInt(sec) * 1_000_000_000n + BigInt(nsec);
     }
     throw new StampRangeError(
-      `${what}: ${JSON.stringify(value)} is not a ROS time (expected {"sec": S, "nsec": N} with integers, 0 <= N < 1e9)`,
+      `${what}: ${previewValue(value)} is not a ROS time (expected {"sec": S, "nsec": N} with integers, 0 <= N < 1e9)`,
     );
   }
   throw new StampRangeError(
-    `${what}: ${JSON.stringify(value)} is not a stamp (use a decimal string of nanoseconds, e.g. "1700000000123456789", or {"sec", "nsec"})`,
+    `${what}: ${previewValue(value)} is not a stamp (use a decimal string of nanoseconds, e.g. "1700000000123456789", or {"sec", "nsec"})`,
   );
 }
 

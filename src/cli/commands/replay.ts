@@ -10,7 +10,7 @@ import {
   SyncGraph,
   type PipelineConfig,
 } from "../../pipeline";
-import { parseStampJson, StampRangeError, TimeBase, type Stamp } from "../../time";
+import { parseStampJson, previewValue, StampRangeError, TimeBase, type Stamp } from "../../time";
 import { CliError } from "../CliError";
 import { configArgument } from "../configArgument";
 
@@ -210,7 +210,7 @@ class ReplayRun {
     for (const key of Object.keys(ev)) {
       if (key !== "slot" && key !== "stamp" && key !== "arrival") {
         throw new CliError(
-          `replay: line ${lineNo}: unknown field "${key}"; an event has "slot", "stamp" and optionally "arrival"`,
+          `replay: line ${lineNo}: unknown field ${previewValue(key, 80)}; an event has "slot", "stamp" and optionally "arrival"`,
           2,
         );
       }
@@ -219,7 +219,7 @@ class ReplayRun {
     const slot = ev.slot;
     if (typeof slot !== "number" || !Number.isInteger(slot) || slot < 0 || slot >= slots) {
       throw new CliError(
-        `replay: line ${lineNo}: "slot": ${slot == undefined ? "missing" : clip(JSON.stringify(slot))} is not a slot ` +
+        `replay: line ${lineNo}: "slot": ${slot == undefined ? "missing" : previewValue(slot, 80)} is not a slot ` +
           `of this policy; use an integer from 0 to ${slots - 1}`,
         2,
       );

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 
-import { FuseYamlError, fusionFromFuseYaml } from "./fuseYaml";
+import { FuseYamlError, fusionFromFuseYaml, MAX_FUSE_YAML_CHARS } from "./fuseYaml";
 import { parseFusionConfig } from "./fusionConfig";
 import { FusionRunner } from "../runner/FusionRunner";
 import { replayRecording, transactionsByOrder } from "../testing/replayRecording";
@@ -201,6 +201,39 @@ node:
     const notYaml = issuesOf(() => fusionFromFuseYaml("lag_duration: [0.5\nsensor_models: {"));
     expect(notYaml[0]!.message).toMatch(/^not YAML at line \d+, column \d+/);
     expect(issuesOf(() => fusionFromFuseYaml("robot_state_publisher: {publish_frequency: 10}"))[0]!.message).toContain("no fuse optimizer parameters");
+  });
+
+  it("refuses text over MAX_FUSE_YAML_CHARS before parsing it, and quotes a huge value short", () => {
+    const values = `[${"0.1, ".repeat(MAX_FUSE_YAML_CHARS / 5)}0.1]`;
+    const [tooLong] = issuesOf(() => fusionFromFuseYaml(`lag_duration: 0.5\nm: {process_noise_diagonal: ${values}}\n`));
+    expect(tooLong).toEqual({ path: "", message: expect.stringMatching(/^1\.0 MiB of text, more than the 1 MiB a fuse parameter file is read up to/) as unknown });
+    // Under the limit, the wrong-length list is named with a preview of it, not all of it.
+    const shorter = `[${"0.1, ".repeat(20_000)}0.1]`;
+    const issues = issuesOf(() =>
+      fusionFromFuseYaml(`motion_models: [{name: m, type: fuse_models::Unicycle2D}]\nm: {process_noise_diagonal: ${shorter}}\n`),
+    );
+    expect(issues.map((i) => i.path)).toEqual(["m.process_noise_diagonal"]);
+    expect(issues[0]!.message).toMatch(/got \[0\.1,0\.1,.*\.\.\.$/);
+    expect(issues[0]!.message.length).toBeLessThan(200);
+  });
+
+  it("reports YAML warnings among the file's warnings, not on the process's warning channel", () => {
+    const emitted: unknown[] = [];
+    const listener = (w: unknown): void => {
+      emitted.push(w);
+    };
+    process.on("warning", listener);
+    try {
+      const imported = fusionFromFuseYaml(`comment_of_mine: !!js/function "() => 1"\n${tutorialYaml("list", (b) => b)}`);
+      const tagWarnings = imported.warnings.filter((w) => w.message.includes("Unresolved tag"));
+      expect(tagWarnings).toEqual([{ path: "", message: expect.stringMatching(/^Unresolved tag: tag:yaml\.org,2002:js\/function at line \d+, column \d+; read as plain YAML$/) as unknown }]);
+    } finally {
+      process.off("warning", listener);
+    }
+    expect(emitted).toEqual([]);
+    // An alias bomb is still refused by the reader's alias limit.
+    const bomb = ["a: &a [x, x, x, x, x, x, x, x, x]", ..."bcdefgh".split("").map((k, i) => `${k}: &${k} [${`*${"abcdefgh"[i]!}, `.repeat(8)}*${"abcdefgh"[i]!}]`)].join("\n");
+    expect(issuesOf(() => fusionFromFuseYaml(bomb))[0]!.message).toMatch(/^not YAML.*alias/i);
   });
 });
 

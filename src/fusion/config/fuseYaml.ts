@@ -1,6 +1,6 @@
-import { parse as parseYaml, YAMLParseError } from "yaml";
+import { parseDocument, YAMLError } from "yaml";
 
-import { formatDuration } from "../../time";
+import { formatDuration, previewValue } from "../../time";
 import {
   checkParameter,
   fuseName,
@@ -52,9 +52,7 @@ function isObj(v: unknown): v is Obj {
 }
 
 function show(v: unknown): string {
-  // JSON.stringify gives undefined for undefined and functions.
-  const json = JSON.stringify(v) as string | undefined;
-  return json ?? String(v);
+  return previewValue(v, 80);
 }
 
 /** Keys whose presence marks a map as a fuse optimizer's parameter namespace. */
@@ -324,6 +322,13 @@ function optimizerSection(ns: Obj, nsPath: string, options: FuseYamlOptions, out
 }
 
 /**
+ * The longest fuse YAML text read, in characters. fuse's parameter files are a few KB; the YAML
+ * reader needs some 300 bytes of memory per character of text, so this bounds a run's memory
+ * whatever file it is given.
+ */
+export const MAX_FUSE_YAML_CHARS = 2 ** 20;
+
+/**
  * Reads fuse's own YAML parameters (what a fuse_optimizers node is launched with) into the JSON
  * `fusion` section. Accepts ROS 1 parameter files (the node's namespace at the root or under the
  * node name) and ROS 2 `--params-file` files (`<node>: ros__parameters: …`, `/**` too); the
@@ -338,14 +343,37 @@ function optimizerSection(ns: Obj, nsPath: string, options: FuseYamlOptions, out
  * expected), a required parameter that is missing, or a file that is not YAML.
  */
 export function fusionFromFuseYaml(text: string, options: FuseYamlOptions = {}): FuseYamlImport {
-  let root: unknown;
-  try {
-    root = parseYaml(text);
-  } catch (e) {
-    const where = e instanceof YAMLParseError && e.linePos ? ` at line ${e.linePos[0].line}, column ${e.linePos[0].col}` : "";
-    throw new FuseYamlError([{ path: "", message: `not YAML${where}: ${(e as Error).message.split("\n")[0] ?? ""}` }]);
+  if (text.length > MAX_FUSE_YAML_CHARS) {
+    throw new FuseYamlError([
+      {
+        path: "",
+        message:
+          `${(text.length / 2 ** 20).toFixed(1)} MiB of text, more than the ${MAX_FUSE_YAML_CHARS / 2 ** 20} MiB a fuse parameter file is read up to ` +
+          `(they are a few KB); give the file that holds the fuse optimizer's parameters`,
+      },
+    ]);
   }
+  let root: unknown;
   const out = new Collector();
+  try {
+    // parseDocument, not parse: parse prints the YAML's warnings to the process (Node's warning
+    // channel, with a code frame); here they join the file's other warnings.
+    const doc = parseDocument(text);
+    if (doc.errors.length > 0) {
+      throw doc.errors[0]!;
+    }
+    for (const w of doc.warnings) {
+      // The message's first line names the line and column; a code frame follows.
+      out.warn("", `${(w.message.split("\n")[0] ?? "").replace(/:$/, "")}; read as plain YAML`);
+    }
+    root = doc.toJS();
+  } catch (e) {
+    // The reader's messages end with the line and column (said once, first, here), then show a
+    // code frame.
+    const first = ((e as Error).message.split("\n")[0] ?? "").replace(/ at line \d+, column \d+:?$/, "");
+    const where = e instanceof YAMLError && e.linePos ? ` at line ${e.linePos[0].line}, column ${e.linePos[0].col}` : "";
+    throw new FuseYamlError([{ path: "", message: `not YAML${where}: ${first}` }]);
+  }
   if (!isObj(root)) {
     throw new FuseYamlError([{ path: "", message: `expected a map of fuse parameters, got ${show(root)}` }]);
   }

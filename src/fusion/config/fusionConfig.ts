@@ -1,4 +1,4 @@
-import { parseDuration } from "../../time";
+import { parseDuration, previewValue } from "../../time";
 import type { UuidRecipe } from "../core";
 import {
   checkParameter,
@@ -149,7 +149,7 @@ function parsePlugin<D extends { readonly type: string; readonly parameters: rea
 ): { descriptor: D; params: Record<string, unknown> } {
   const descriptor = typeof entry.type === "string" ? lookup(entry.type) : undefined;
   if (descriptor == undefined) {
-    issues.fail(`${path}.type`, `unknown ${kind} ${JSON.stringify(entry.type)} (registered: ${registered().map((d) => d.type).join(", ")})`);
+    issues.fail(`${path}.type`, `unknown ${kind} ${previewValue(entry.type)} (registered: ${registered().map((d) => d.type).join(", ")})`);
   }
   return { descriptor, params: parseParams(issues, entry, descriptor.parameters, ["type", ...reserved], path) };
 }
@@ -163,7 +163,7 @@ function parse(value: unknown, path: string, issues: Issues): FusionConfig | und
   if (value.uuidRecipe != undefined) {
     issues.entry(() => {
       if (value.uuidRecipe !== "ros1" && value.uuidRecipe !== "ros2") {
-        issues.fail(`${path}.uuidRecipe`, `expected "ros1" or "ros2", got ${JSON.stringify(value.uuidRecipe)}`);
+        issues.fail(`${path}.uuidRecipe`, `expected "ros1" or "ros2", got ${previewValue(value.uuidRecipe)}`);
       }
       uuidRecipe = value.uuidRecipe;
     });
@@ -204,11 +204,11 @@ function parse(value: unknown, path: string, issues: Issues): FusionConfig | und
         }
         models.forEach((m, i) => {
           if (typeof m !== "string" || !declaredMotion.has(m)) {
-            issues.fail(`${p}.motionModels[${i}]`, `${JSON.stringify(m)} is not a motion model in ${path}.motionModels`);
+            issues.fail(`${p}.motionModels[${i}]`, `${previewValue(m)} is not a motion model in ${path}.motionModels`);
           }
         });
         if (s.ignition != undefined && typeof s.ignition !== "boolean") {
-          issues.fail(`${p}.ignition`, `expected true or false, got ${JSON.stringify(s.ignition)}`);
+          issues.fail(`${p}.ignition`, `expected true or false, got ${previewValue(s.ignition)}`);
         }
         if (descriptor.defaultTopic == undefined && params.topic == undefined && params.slot == undefined) {
           issues.fail(p, `needs a "topic" (or a "slot" index into the pipeline inputs)`);
@@ -231,7 +231,7 @@ function parseOptimizer(issues: Issues, o: unknown, path: string): OptimizerConf
   checkKeys(issues, o, ["type", "lag", "updatePeriod", "transactionTimeout", "maxIterations"], path);
   const type = o.type ?? "fixed-lag";
   if (type !== "fixed-lag" && type !== "batch") {
-    issues.fail(`${path}.type`, `expected "fixed-lag" or "batch", got ${JSON.stringify(type)}`);
+    issues.fail(`${path}.type`, `expected "fixed-lag" or "batch", got ${previewValue(type)}`);
   }
   const dur = (k: string, def: number): number => {
     if (o[k] == undefined) {
@@ -249,7 +249,7 @@ function parseOptimizer(issues: Issues, o: unknown, path: string): OptimizerConf
   }
   const maxIterations = o.maxIterations ?? 50;
   if (typeof maxIterations !== "number" || !Number.isInteger(maxIterations) || maxIterations < 1) {
-    issues.fail(`${path}.maxIterations`, `expected a positive integer, got ${JSON.stringify(maxIterations)}`);
+    issues.fail(`${path}.maxIterations`, `expected a positive integer, got ${previewValue(maxIterations)}`);
   }
   return {
     type,

@@ -1,4 +1,4 @@
-import { parseDuration } from "../../time";
+import { parseDuration, previewValue } from "../../time";
 import type { LossConfig } from "../core";
 
 /** How a plugin parameter is written in JSON and checked. */
@@ -77,39 +77,39 @@ export function checkParameter(spec: ParameterSpec, v: unknown): unknown {
       }
       v.forEach((d, i) => {
         if (typeof d !== "string" || !t.allowed.includes(d.toLowerCase())) {
-          throw new ParameterError(`[${i}]`, `${JSON.stringify(d)} is not a dimension here (allowed: ${t.allowed.join(", ")})`);
+          throw new ParameterError(`[${i}]`, `${previewValue(d)} is not a dimension here (allowed: ${t.allowed.join(", ")})`);
         }
       });
       return v;
     }
     case "bool":
       if (typeof v !== "boolean") {
-        throw new ParameterError("", `expected true or false, got ${JSON.stringify(v)}`);
+        throw new ParameterError("", `expected true or false, got ${previewValue(v)}`);
       }
       return v;
     case "number":
       if (typeof v !== "number" || !inRange(v, t)) {
-        throw new ParameterError("", `expected a number ${bound(t)}, got ${JSON.stringify(v)}`);
+        throw new ParameterError("", `expected a number ${bound(t)}, got ${previewValue(v)}`);
       }
       return v;
     case "integer":
       if (typeof v !== "number" || !Number.isInteger(v) || (t.min != undefined && v < t.min)) {
-        throw new ParameterError("", `expected an integer${t.min == undefined ? "" : ` ≥ ${t.min}`}, got ${JSON.stringify(v)}`);
+        throw new ParameterError("", `expected an integer${t.min == undefined ? "" : ` ≥ ${t.min}`}, got ${previewValue(v)}`);
       }
       return v;
     case "string":
       if (typeof v !== "string") {
-        throw new ParameterError("", `expected a string, got ${JSON.stringify(v)}`);
+        throw new ParameterError("", `expected a string, got ${previewValue(v)}`);
       }
       return v;
     case "enum":
       if (typeof v !== "string" || !t.values.includes(v)) {
-        throw new ParameterError("", `expected one of ${t.values.map((x) => JSON.stringify(x)).join(", ")}, got ${JSON.stringify(v)}`);
+        throw new ParameterError("", `expected one of ${t.values.map((x) => JSON.stringify(x)).join(", ")}, got ${previewValue(v)}`);
       }
       return v;
     case "uuid":
       if (typeof v !== "string" || !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(v)) {
-        throw new ParameterError("", `expected a UUID string (8-4-4-4-12 hex digits), got ${JSON.stringify(v)}`);
+        throw new ParameterError("", `expected a UUID string (8-4-4-4-12 hex digits), got ${previewValue(v)}`);
       }
       return v;
     case "duration":
@@ -120,11 +120,11 @@ export function checkParameter(spec: ParameterSpec, v: unknown): unknown {
       }
     case "vector": {
       if (!Array.isArray(v) || v.length !== t.length) {
-        throw new ParameterError("", `expected ${t.length} numbers ${bound(t)}, got ${JSON.stringify(v)}`);
+        throw new ParameterError("", `expected ${t.length} numbers ${bound(t)}, got ${previewValue(v)}`);
       }
       v.forEach((x, i) => {
         if (typeof x !== "number" || !inRange(x, t)) {
-          throw new ParameterError(`[${i}]`, `expected a number ${bound(t)}, got ${JSON.stringify(x)}`);
+          throw new ParameterError(`[${i}]`, `expected a number ${bound(t)}, got ${previewValue(x)}`);
         }
       });
       return v;
