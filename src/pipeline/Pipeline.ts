@@ -174,6 +174,16 @@ export class Pipeline<M extends PipelineInput = PipelineInput> {
     return [...out];
   }
 
+  /**
+   * Checks what the extensions read against a recording's channels before it is read (each
+   * extension's `checkChannels`); throws the first extension's config error.
+   */
+  public checkChannels(channels: readonly { readonly topic: string; readonly schemaName: string }[]): void {
+    for (const ext of this.#extensions) {
+      ext.checkChannels?.(channels);
+    }
+  }
+
   /** The input topics, in slot order of first appearance. */
   public get inputTopics(): readonly string[] {
     return this.#inputTopics;

@@ -145,6 +145,12 @@ export interface PipelineExtension<M extends PipelineInput = PipelineInput> {
   readonly name: string;
   /** Extra topics the extension needs read from a recording (besides the inputs and tf). */
   readonly topics?: readonly string[];
+  /**
+   * Checks the topics the extension reads against a recording's channels, before any message
+   * (where the recording lists them): throws a config error naming the field for a topic whose
+   * message type the extension cannot read.
+   */
+  checkChannels?(channels: readonly { readonly topic: string; readonly schemaName: string }[]): void;
   start?(context: PipelineContext): void;
   message?(event: PipelineMessageEvent<M>): void;
   tuple?(tuple: PipelineTuple<M>): void;

@@ -166,6 +166,35 @@ describe("lockstep analyze", () => {
     const r2 = await run(["analyze", HUSKY_BAG, "--config", JSON.stringify(unknownKey)]);
     expect(r2.code).toBe(2);
     expect(r2.stderr).toMatch(/fusion\.optimiser: unknown key/);
+
+    // A sensor on a topic of another type, which the bag's index lists: refused before reading
+    // (it once failed at the first message and then fed the sensor the rest of them).
+    const wrongType = structuredClone(husky);
+    wrongType.fusion.sensors.imu!.topic = "/fix";
+    const r3 = await run(["analyze", HUSKY_BAG, "--config", JSON.stringify(wrongType), "--no-diagnosis"]);
+    expect(r3.code).toBe(2);
+    expect(r3.stdout).toBe("");
+    expect(r3.stderr).toBe(
+      'lockstep: invalid config:\n  fusion.sensors.imu.topic: topic "/fix" carries sensor_msgs/NavSatFix, but fuse_models::Imu2D reads sensor_msgs/Imu; choose a topic of that type or another sensor model\n',
+    );
+  });
+
+  it("a fusion sensor topic the recording lacks is named in the summary's warnings, the rest analyzed", async () => {
+    const husky = JSON.parse(await readFile(HUSKY_CONFIG, "utf8")) as {
+      fusion: { sensors: Record<string, Record<string, unknown>>; [key: string]: unknown };
+    };
+    husky.fusion.sensors.imu!.topic = "/imu/nope";
+    const out = join(tmp.path, "no-imu");
+    const r = await run(["analyze", HUSKY_BAG, "--config", JSON.stringify(husky), "--no-diagnosis", "--out", out]);
+    expect(r.code).toBe(0);
+    const warning = 'fusion.sensors.imu.topic: no message arrived on "/imu/nope", so imu (fuse_models::Imu2D) contributed nothing';
+    expect(r.stdout).toContain(`fusion warning: ${warning}`);
+    const summary = JSON.parse(await readFile(join(out, "summary.json"), "utf8")) as {
+      fusion: { warnings: string[]; transactionsBySensor: Record<string, number> };
+    };
+    expect(summary.fusion.warnings).toContain(warning);
+    expect(summary.fusion.transactionsBySensor.imu).toBeUndefined();
+    expect(summary.fusion.transactionsBySensor.wheel_odometry).toBeGreaterThan(3000);
   });
 
   it("a truncated recording: analysis of what could be read, then exit 1 naming the byte offset", async () => {

@@ -241,6 +241,14 @@ export async function runAnalyze(options: AnalyzeOptions): Promise<AnalyzeResult
           );
         }
       });
+      try {
+        pipeline.checkChannels(info.channels);
+      } catch (err) {
+        if (err instanceof FusionConfigError) {
+          throw new CliError(`invalid config:\n  ${err.message}`, 2);
+        }
+        throw err;
+      }
     }
 
     // --- outputs, streamed as they happen ---

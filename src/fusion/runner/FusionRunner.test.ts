@@ -171,3 +171,64 @@ describe("FusionRunner with the fixed-lag smoother: late transactions (reference
     expect(runner.transactionLines).toHaveLength(32);
   });
 });
+
+describe("FusionRunner: sensor topics that cannot work", () => {
+  /** The 10 Hz odometry session plus an Imu2D sensor on /gps, and an ignition sensor on its default topic. */
+  function config(): Record<string, unknown> {
+    const session = odometry2DSession("0.5s") as { sensors: Record<string, unknown>; motionModels: Record<string, unknown> };
+    return {
+      ...session,
+      sensors: {
+        ...session.sensors,
+        ignition: { type: "fuse_models::Unicycle2DIgnition", motionModels: ["unicycle"], ignition: true },
+        imu: { type: "fuse_models::Imu2D", motionModels: ["unicycle"], topic: "/gps", angularVelocityDimensions: ["yaw"] },
+      },
+    };
+  }
+
+  it("a topic of another type: refused before reading, then at its first message, and each later one is the sensor's drop", () => {
+    const runner = new FusionRunner(config());
+    const expected = /^fusion\.sensors\.imu\.topic: topic "\/gps" carries sensor_msgs\/NavSatFix, but fuse_models::Imu2D reads sensor_msgs\/Imu;/;
+    expect(() => { runner.checkChannels([{ topic: "/odom", schemaName: "nav_msgs/Odometry" }]); }).not.toThrow();
+    expect(() => { runner.checkChannels([{ topic: "/odom", schemaName: "nav_msgs/Odometry" }, { topic: "/gps", schemaName: "sensor_msgs/NavSatFix" }]); }).toThrow(expected);
+
+    runner.start({ timeBase: TimeBase.forFirstSecNsec(SESSION_BASE_SEC, 0) });
+    // A NavSatFix-shaped message: read as an Imu, its missing fields would be garbage numbers.
+    const fix = (rel: number): unknown => ({ ...(odometryMessage(rel) as object), latitude: 48, longitude: 11, altitude: 500 });
+    const thrown: unknown[] = [];
+    for (let k = 0; k <= 20; k++) {
+      const t = k * 100_000_000;
+      runner.message({ input: { topic: "/odom", message: odometryMessage(t), schemaName: "nav_msgs/Odometry" }, arrival: t });
+      try {
+        runner.message({ input: { topic: "/gps", message: fix(t + 1), schemaName: "sensor_msgs/NavSatFix" }, arrival: t + 1 });
+      } catch (err) {
+        thrown.push(err);
+      }
+    }
+    runner.finish();
+    expect(thrown).toHaveLength(1);
+    expect((thrown[0] as Error).message).toMatch(expected);
+    const imuDrops = runner.drops.filter((d) => d.sensor === "imu");
+    expect(imuDrops).toHaveLength(20);
+    for (const d of imuDrops) {
+      expect(d).toMatchObject({ topic: "/gps", reason: "undecodable" });
+      expect(d.detail).toMatch(expected);
+    }
+    const summary = runner.summary() as { fusion: { transactionsBySensor: Record<string, number> } };
+    expect(summary.fusion.transactionsBySensor.imu).toBeUndefined();
+    // The odometry sensor got every one of its 21 messages.
+    expect(summary.fusion.transactionsBySensor.odom).toBe(21);
+  });
+
+  it("a topic no message arrives on is named at the end; an ignition sensor's optional set_pose is not", () => {
+    const runner = new FusionRunner(config());
+    runner.start({ timeBase: TimeBase.forFirstSecNsec(SESSION_BASE_SEC, 0) });
+    for (let k = 0; k <= 5; k++) {
+      runner.message({ input: { topic: "/odom", message: odometryMessage(k * 100_000_000) }, arrival: k * 100_000_000 });
+    }
+    expect(runner.warnings).toEqual([]);
+    runner.finish();
+    expect(runner.warnings).toEqual(['fusion.sensors.imu.topic: no message arrived on "/gps", so imu (fuse_models::Imu2D) contributed nothing']);
+    expect(runner.describe()).toContain('fusion warning: fusion.sensors.imu.topic: no message arrived on "/gps", so imu (fuse_models::Imu2D) contributed nothing');
+  });
+});

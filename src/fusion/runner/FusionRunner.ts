@@ -126,8 +126,15 @@ export class FusionRunner {
   readonly #mountCheck: ImuMountCheck;
   /** Whether a cycle has added a Position3D variable (before that, no cycle has a 3D pose to read). */
   #hasPosition3D = false;
-  /** Topics whose message type has been checked against the sensors reading them. */
-  readonly #checkedTopics = new Set<string>();
+  /**
+   * Per topic seen, the sensors reading it that cannot read its message type, with the error
+   * (empty: every sensor reading it can). The first message of such a topic throws the error; the
+   * later ones are that sensor's `undecodable` drops, so none reaches a sensor that would misread
+   * it, and sensors that read the type still get every message.
+   */
+  readonly #typeChecks = new Map<string, ReadonlyMap<string, FusionConfigError>>();
+  /** Topics a message arrived on (sensor topics never seen are named at `finish`). */
+  readonly #seenTopics = new Set<string>();
 
   /**
    * `fusion` is the raw config section (validated here; throws FusionConfigError with a path, also
@@ -179,12 +186,26 @@ export class FusionRunner {
   public get topics(): string[] {
     const out = new Set<string>();
     for (const s of this.#config.sensors.values()) {
-      const topic = typeof s.params.topic === "string" ? s.params.topic : s.params.slot == undefined ? s.descriptor.defaultTopic : undefined;
+      const topic = topicOf(s);
       if (topic != undefined) {
         out.add(topic);
       }
     }
     return [...out];
+  }
+
+  /**
+   * Checks the sensors' topics against a recording's channels before it is read (what `message`
+   * checks at each topic's first message): throws FusionConfigError for the first sensor whose
+   * topic carries a message type it does not read.
+   */
+  public checkChannels(channels: readonly { readonly topic: string; readonly schemaName: string }[]): void {
+    for (const channel of channels) {
+      const [first] = this.#typeMismatches(channel.topic, channel.schemaName).values();
+      if (first) {
+        throw first;
+      }
+    }
   }
 
   /** The retained transactions, as JSON lines (DESIGN §3.4), oldest first. */
@@ -274,6 +295,7 @@ export class FusionRunner {
    * sensor's topic carries a message type the sensor does not read.
    */
   public message(event: RunnerMessageEvent): void {
+    this.#seenTopics.add(event.input.topic);
     const arrival = event.arrival;
     if (arrival == undefined || this.#base == undefined) {
       return;
@@ -288,21 +310,47 @@ export class FusionRunner {
     }
     this.#optimizer!.spinUntil(arrival);
     const topic = event.input.topic;
-    if (!this.#checkedTopics.has(topic)) {
-      this.#checkMessageType(topic, event.input.schemaName);
+    let mismatches = this.#typeChecks.get(topic);
+    const first = mismatches == undefined;
+    if (mismatches == undefined) {
+      mismatches = this.#typeMismatches(topic, event.input.schemaName);
+      this.#typeChecks.set(topic, mismatches);
     }
     let header = event.header;
     for (const [name, sensor] of this.#sensors) {
       if (sensor.topics.includes(topic)) {
+        const mismatch = mismatches.get(name);
+        if (mismatch != undefined) {
+          if (!first) {
+            this.#drop({ sensor: name, topic, stamp: NaN, reason: "undecodable", detail: mismatch.message });
+          }
+          continue;
+        }
         header ??= readHeader(event.input.message, this.#base);
         this.#mountCheck.sawFrame(name, typeof header === "string" ? frameIdOf(event.input.message) : header.frameId);
         sensor.handleMessage({ topic, message: event.input.message, receiveTime: arrival, header });
       }
     }
+    if (first) {
+      const [error] = mismatches.values();
+      if (error) {
+        throw error;
+      }
+    }
   }
 
-  /** End of stream: runs the remaining cycles, stops the plugins. */
+  /**
+   * End of stream: runs the remaining cycles, stops the plugins, and warns of each sensor topic
+   * no message arrived on (a sensor that contributed nothing, silently otherwise). Topics a model
+   * only may receive (the ignition sensors' `set_pose`, which has a default) are not named.
+   */
   public finish(): void {
+    for (const [name, cfg] of this.#config.sensors) {
+      const topic = topicOf(cfg);
+      if (topic != undefined && cfg.descriptor.defaultTopic == undefined && !this.#seenTopics.has(topic)) {
+        this.#warnings.push(`fusion.sensors.${name}.topic: no message arrived on "${topic}", so ${name} (${cfg.type}) contributed nothing`);
+      }
+    }
     if (!this.#pluginsStarted) {
       return;
     }
@@ -389,23 +437,26 @@ export class FusionRunner {
     }
   }
 
-  /** FusionConfigError when a sensor reads `topic` but cannot read its message type. */
-  #checkMessageType(topic: string, schemaName: string | undefined): void {
-    this.#checkedTopics.add(topic);
+  /** The sensors reading `topic` that cannot read its message type, each with its FusionConfigError. */
+  #typeMismatches(topic: string, schemaName: string | undefined): Map<string, FusionConfigError> {
+    const out = new Map<string, FusionConfigError>();
     if (schemaName == undefined || schemaName === "") {
-      return;
+      return out;
     }
     const type = rosMessageType(schemaName);
-    for (const [name, sensor] of this.#sensors) {
-      const cfg = this.#config.sensors.get(name)!;
-      if (sensor.topics.includes(topic) && !cfg.descriptor.messageTypes.includes(type)) {
-        throw new FusionConfigError(
-          `fusion.sensors.${name}.topic`,
-          `topic "${topic}" carries ${schemaName}, but ${cfg.type} reads ${cfg.descriptor.messageTypes.join(" or ")}; ` +
-            `choose a topic of that type or another sensor model`,
+    for (const [name, cfg] of this.#config.sensors) {
+      if (topicOf(cfg) === topic && !cfg.descriptor.messageTypes.includes(type)) {
+        out.set(
+          name,
+          new FusionConfigError(
+            `fusion.sensors.${name}.topic`,
+            `topic "${topic}" carries ${schemaName}, but ${cfg.type} reads ${cfg.descriptor.messageTypes.join(" or ")}; ` +
+              `choose a topic of that type or another sensor model`,
+          ),
         );
       }
     }
+    return out;
   }
 
   #startPlugins(): void {
@@ -593,4 +644,12 @@ function detectRecipe(message: unknown): UuidRecipe | undefined {
     return undefined;
   }
   return "nanosec" in stamp ? "ros2" : "ros1";
+}
+
+/** The topic a sensor reads: its `topic` parameter, else its model's default unless it reads a sync `slot`. */
+function topicOf(sensor: SensorConfig): string | undefined {
+  if (typeof sensor.params.topic === "string") {
+    return sensor.params.topic;
+  }
+  return sensor.params.slot == undefined ? sensor.descriptor.defaultTopic : undefined;
 }
