@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { chmod, mkdir, readFile, writeFile } from "node:fs/promises";
+import { chmod, mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 
@@ -56,6 +56,24 @@ describe("OutputFolder", () => {
     expect((await openError("/sys/lockstep-no-such/out")).message).toMatch(
       /^--out \/sys\/lockstep-no-such\/out: cannot create the folder \/sys\/lockstep-no-such: (permission denied|the file system is read-only)$/,
     );
+  });
+
+  it.runIf(process.platform === "linux" && existsSync("/sys/kernel"))("names an existing folder nothing can be written in, before any output", async () => {
+    expect((await openError("/sys/kernel")).message).toMatch(
+      /^--out \/sys\/kernel: cannot write in the folder: (permission denied|the file system is read-only); give a folder you can write in$/,
+    );
+  });
+
+  it("refuses an empty folder name, which would write into the working folder", async () => {
+    for (const empty of ["", "  "]) {
+      const err = await openError(empty);
+      expect(err.exitCode).toBe(2);
+      expect(err.message).toBe('--out: the folder name is empty; give a folder for the outputs ("." for the working folder)');
+    }
+    // The probe leaves nothing behind in a folder it could write in.
+    const dir = join(tmp.path, "probed");
+    await OutputFolder.open(dir);
+    expect(await readdir(dir)).toEqual([]);
   });
 
   it.runIf(process.platform === "linux" && existsSync("/proc/self"))("fails at once where the file system refuses a folder (Node's recursive mkdir loops there)", async () => {

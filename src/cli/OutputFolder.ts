@@ -28,10 +28,15 @@ export class OutputFolder {
   /**
    * Creates the folder if needed and reads its manifest. `alsoOwned` names files this command
    * writes that a run older than the manifest may have left (they are removed when not rewritten).
-   * Throws CliError(1) naming the path when the folder cannot be made.
+   * Throws CliError naming the path when the folder cannot be made or written in (1), or is
+   * given as an empty name, which would mean the working folder (2).
    */
   public static async open(dir: string, alsoOwned: readonly string[] = []): Promise<OutputFolder> {
+    if (dir.trim() === "") {
+      throw new CliError(`--out: the folder name is empty; give a folder for the outputs ("." for the working folder)`, 2);
+    }
     await makeFolder(dir);
+    await probeWritable(dir);
     let previous: string[] = [];
     try {
       const parsed = JSON.parse(await readFile(join(dir, MANIFEST), "utf8")) as unknown;
@@ -81,6 +86,27 @@ function isPlainName(name: string): boolean {
 }
 
 /**
+ * Writes and removes a probe file in `dir`, so that a folder nothing can be written in is said
+ * before the run, not as a raw error from its first output file (permissions do not tell: root
+ * passes every permission check where /sys or a read-only mount still refuse the write).
+ */
+async function probeWritable(dir: string): Promise<void> {
+  const probe = join(dir, `.lockstep-probe-${process.pid}.partial`);
+  try {
+    await writeFile(probe, "");
+  } catch (err) {
+    throw new CliError(`--out ${dir}: cannot write in the folder: ${refusal(err)}; give a folder you can write in`, 1);
+  }
+  await rm(probe, { force: true });
+}
+
+/** Why the file system refused, in words. */
+function refusal(err: unknown): string {
+  const code = (err as { code?: string }).code;
+  return code === "EACCES" || code === "EPERM" ? "permission denied" : code === "EROFS" ? "the file system is read-only" : `the file system refuses it (${code ?? String(err)})`;
+}
+
+/**
  * Creates `dir` and its missing parents one level at a time. Not `mkdir({recursive: true})`:
  * Node's retries it forever where the file system refuses a folder its parent allows (/proc),
  * and its errors do not say which level failed.
@@ -108,8 +134,7 @@ async function makeFolder(dir: string): Promise<void> {
       if (code === "EEXIST") {
         continue; // made by someone else meanwhile (a folder, or found as not one just below)
       }
-      const why = code === "EACCES" || code === "EPERM" ? "permission denied" : code === "EROFS" ? "the file system is read-only" : `the file system refuses it (${code ?? String(err)})`;
-      throw new CliError(`--out ${dir}: cannot create the folder ${level}: ${why}`, 1);
+      throw new CliError(`--out ${dir}: cannot create the folder ${level}: ${refusal(err)}`, 1);
     }
   }
 }

@@ -72,6 +72,45 @@ describe("an lz4 bag with a damaged chunk", () => {
   });
 });
 
+describe("a bag chunk that parses but holds fewer messages than its chunk info counts", () => {
+  const bag = writeBag(CONNECTIONS, MESSAGES);
+  const chunk = bag.chunks[1]!;
+  const lostText = (n: number): string =>
+    `the index counts ${n} more message${n === 1 ? "" : "s"} on the topics read than the chunk holds: its data is cut short or damaged`;
+
+  it("a data length of 0: the chunk's messages are one damage at its offset with the index's counts", async () => {
+    const bad = bag.bytes.slice();
+    setU32(bad, bagDataLengthAt(bad, chunk.offset), 0);
+    const { messages, error } = await drain(await openRecording(new ArrayByteSource(bad)));
+    expect(error?.readPast).toBe(true);
+    expect(error?.damages.map((d) => [d.offset, d.reason, Object.fromEntries(d.lost ?? [])])).toEqual([
+      [chunk.offset, lostText(50), { "/a": 25, "/b": 25 }],
+    ]);
+    expect(messages.length).toBe(MESSAGES.length - 50);
+  });
+
+  it("a message record whose op was damaged into a connection record's: that message is named as lost", async () => {
+    const bad = bag.bytes.slice();
+    const dataStart = bagDataLengthAt(bad, chunk.offset) + 4;
+    const records = bagRecordsFrom(bad, dataStart).filter((at) => at < chunk.end);
+    const messageRecords = records.filter((at) => bad[bagFieldAt(bad, at, "op")] === 2);
+    expect(messageRecords.length).toBe(50);
+    // The third message of the chunk, on /a (the chunk's messages alternate /a, /b from /a).
+    bad[bagFieldAt(bad, messageRecords[2]!, "op")] = 7;
+    const { messages, error } = await drain(await openRecording(new ArrayByteSource(bad)));
+    expect(error?.damages.map((d) => [d.offset, d.reason, Object.fromEntries(d.lost ?? [])])).toEqual([
+      [chunk.offset, lostText(1), { [CONNECTIONS[MESSAGES[chunk.messages[2]!]!.conn]!.topic]: 1 }],
+    ]);
+    expect(messages.length).toBe(MESSAGES.length - 1);
+  });
+
+  it("an undamaged bag reports nothing", async () => {
+    const { messages, error } = await drain(await openRecording(new ArrayByteSource(bag.bytes)));
+    expect(error).toBeUndefined();
+    expect(messages.length).toBe(MESSAGES.length);
+  });
+});
+
 describe("a bag followed by bytes that are not part of it", () => {
   const bag = writeBag(CONNECTIONS, MESSAGES);
 

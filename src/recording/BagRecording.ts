@@ -307,6 +307,7 @@ export class BagRecording implements Recording {
         return lost;
       };
       let result: ChunkRecords;
+      let unreadable = false;
       // Decompressed on the worker's threads, or undefined: read here (which names any damage).
       const decompressed = prefetch && (await prefetch.take(chunk, upcoming).catch(() => undefined));
       try {
@@ -323,9 +324,23 @@ export class BagRecording implements Recording {
       } catch (err) {
         damage.add(offset, `the chunk is unreadable: ${reasonOf(err)}`, lostOf([]));
         result = { messages: [], problem: undefined, undefinedConnections: 0, firsts: new Map() };
+        // (named here with everything the index counts in it)
+        unreadable = true;
       }
       if (result.problem != undefined) {
         damage.add(offset, result.problem, lostOf(result.messages));
+      } else if (!unreadable) {
+        // A chunk that parses but holds fewer messages than its chunk info counts (a data length
+        // cut short, a record's op damaged into another kind) loses them without a parse error.
+        const lost = lostOf(result.messages);
+        if (lost.size > 0) {
+          const missing = [...lost.values()].reduce((a, b) => a + b, 0);
+          damage.add(
+            offset,
+            `the index counts ${missing} more message${missing === 1 ? "" : "s"} on the topics read than the chunk holds: its data is cut short or damaged`,
+            lost,
+          );
+        }
       }
       if (result.undefinedConnections > 0) {
         damage.add(offset, `${result.undefinedConnections} message records in the chunk name a connection the index does not have; they were skipped`);
