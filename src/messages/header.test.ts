@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 
-import { childFrameIdOf, frameIdOf, readStamp, stampOf } from "./header";
+import { childFrameIdOf, frameIdOf, readHeader, readStamp, stampOf } from "./header";
+import { TimeBase } from "../time";
 
 describe("readStamp", () => {
   it("reads ROS 1, ROS 2 and Foxglove stamps without copying", () => {
@@ -31,5 +32,20 @@ describe("readStamp", () => {
     expect(frameIdOf(null)).toBeUndefined();
     expect(childFrameIdOf({ child_frame_id: "base_link" })).toBe("base_link");
     expect(childFrameIdOf({})).toBeUndefined();
+  });
+});
+
+describe("readHeader", () => {
+  const base = TimeBase.forFirstSecNsec(1_700_000_000, 0);
+
+  it("gives the stamp on the base and the frame, or the same reason the pipeline's inputs give", () => {
+    expect(readHeader({ header: { stamp: { sec: 1_700_000_001, nsec: 5 }, frame_id: "imu" } }, base)).toEqual({ stamp: 1_000_000_005, frameId: "imu" });
+    expect(readHeader({ header: { stamp: { sec: 1_700_000_001, nanosec: 5 } } }, base)).toEqual({ stamp: 1_000_000_005, frameId: "" });
+    expect(readHeader({ linear: { x: 1 } }, base)).toBe("no-header");
+    expect(readHeader({ header: { stamp: { sec: 0, nsec: 0 } } }, base)).toBe("zero-stamp");
+    // Not a time, or not on the base's clock: invalid, as the pipeline names its inputs' (not "zero").
+    expect(readHeader({ header: { stamp: { sec: 1_700_000_001, nsec: 1_000_000_000 } } }, base)).toBe("invalid-stamp");
+    expect(readHeader({ header: { stamp: { sec: 1_700_000_001, nsec: -1 } } }, base)).toBe("invalid-stamp");
+    expect(readHeader({ header: { stamp: { sec: 5, nsec: 0 } } }, base)).toBe("invalid-stamp");
   });
 });

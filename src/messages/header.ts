@@ -2,9 +2,10 @@ import { nsecOf, type RosTime, type Stamp, type TimeBase } from "../time";
 
 /**
  * Why a message cannot give a stamp: it has no header (no `header.stamp` and no Foxglove
- * `timestamp`), or its stamp is zero (unset). The names are the drop reasons of the vocabulary.
+ * `timestamp`), its stamp is zero (unset), or (`readHeader`) it is not a time on the base's clock.
+ * The names are the drop reasons of the vocabulary.
  */
-export type StampProblem = "no-header" | "zero-stamp";
+export type StampProblem = "no-header" | "zero-stamp" | "invalid-stamp";
 
 function isTime(t: unknown): t is RosTime {
   if (typeof t !== "object" || t == undefined) {
@@ -77,9 +78,9 @@ export interface MessageHeader {
 }
 
 /**
- * The header of a message on `base`, or why it has none usable: `"no-header"`, or `"zero-stamp"`
- * for a zero stamp and for a stamp outside the base's window (which cannot be on its clock).
- * Never throws.
+ * The header of a message on `base`, or why it has none usable: `"no-header"`, `"zero-stamp"`
+ * for a zero stamp, `"invalid-stamp"` for one that is not a time (nsec ≥ 1e9) or lies outside the
+ * base's window (so cannot be on its clock), as the pipeline's inputs name them. Never throws.
  */
 export function readHeader(message: unknown, base: TimeBase): MessageHeader | StampProblem {
   const t = readStamp(message);
@@ -90,7 +91,7 @@ export function readHeader(message: unknown, base: TimeBase): MessageHeader | St
   try {
     stamp = base.fromSecNsec(t.sec, nsecOf(t));
   } catch {
-    return "zero-stamp";
+    return "invalid-stamp";
   }
   return { stamp, frameId: frameIdOf(message) ?? "" };
 }

@@ -220,6 +220,17 @@ describe("FusionRunner: sensor topics that cannot work", () => {
     expect(summary.fusion.transactionsBySensor.odom).toBe(21);
   });
 
+  it("a message whose bytes did not decode is each reading sensor's undecodable drop, with the decoder's reason", () => {
+    const runner = new FusionRunner(odometry2DSession("0.5s"));
+    runner.start({ timeBase: TimeBase.forFirstSecNsec(SESSION_BASE_SEC, 0) });
+    runner.message({ input: { topic: "/odom", message: odometryMessage(0) }, arrival: 0 });
+    runner.message({ input: { topic: "/odom", message: undefined, decodeError: "cut short at byte 40 of 120" }, arrival: 100_000_000 });
+    runner.message({ input: { topic: "/odom", message: odometryMessage(200_000_000) }, arrival: 200_000_000 });
+    runner.finish();
+    expect(runner.drops).toEqual([{ sensor: "odom", topic: "/odom", stamp: NaN, reason: "undecodable", detail: "cut short at byte 40 of 120" }]);
+    expect((runner.summary() as { transactions: number }).transactions).toBe(2);
+  });
+
   it("a topic no message arrives on is named at the end; an ignition sensor's optional set_pose is not", () => {
     const runner = new FusionRunner(config());
     runner.start({ timeBase: TimeBase.forFirstSecNsec(SESSION_BASE_SEC, 0) });

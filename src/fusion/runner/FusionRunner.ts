@@ -46,7 +46,7 @@ export interface RunnerStartContext {
 
 /** Shape of a pipeline message event the runner uses. */
 export interface RunnerMessageEvent {
-  readonly input: { readonly topic: string; readonly message: unknown; readonly schemaName?: string };
+  readonly input: { readonly topic: string; readonly message: unknown; readonly schemaName?: string; readonly decodeError?: string };
   readonly arrival: Stamp | undefined;
   /** The message's header as the pipeline read it (read here when the event has none). */
   readonly header?: MessageHeader | StampProblem;
@@ -324,6 +324,12 @@ export class FusionRunner {
           if (!first) {
             this.#drop({ sensor: name, topic, stamp: NaN, reason: "undecodable", detail: mismatch.message });
           }
+          continue;
+        }
+        const decodeError = event.input.decodeError;
+        if (decodeError != undefined) {
+          // Its bytes did not decode: it has no header to read (not a "no-header" message).
+          this.#drop({ sensor: name, topic, stamp: NaN, reason: "undecodable", detail: decodeError });
           continue;
         }
         header ??= readHeader(event.input.message, this.#base);
