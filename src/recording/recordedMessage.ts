@@ -65,7 +65,7 @@ export function toRecordedMessage<C>(
     try {
       message = decoderOf(entry, data)(data);
     } catch (err) {
-      decodeError = `a ${channel.schemaName} message on ${channel.topic} ${describe(context)} in the record at byte offset ${offset} does not decode: ${errorText(err)}`;
+      decodeError = `a ${channel.schemaName} message on ${channel.topic} ${describe(context)} in the record at byte offset ${offset} does not decode: ${decodeFailure(err, data.byteLength)}`;
     }
   }
   const out: RecordedMessage = {
@@ -79,6 +79,17 @@ export function toRecordedMessage<C>(
     channel,
   };
   return decodeError == undefined ? out : { ...out, decodeError };
+}
+
+/**
+ * Why bytes did not decode, in words: the decoders signal bytes that end before the fields the
+ * definition asks for (a message cut short, or a length or count field damaged into a huge one)
+ * with the RangeErrors of typed arrays and DataViews, whose text names neither; it is kept after.
+ */
+function decodeFailure(err: unknown, size: number): string {
+  return err instanceof RangeError
+    ? `its ${size} bytes end before the fields its definition asks for, or a length field in it is damaged (${errorText(err)})`
+    : errorText(err);
 }
 
 /** The RecordingInfo of a file read without an index: nothing is known before reading it. */
