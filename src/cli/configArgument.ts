@@ -2,6 +2,7 @@ import { closeSync, openSync, readSync } from "node:fs";
 
 import { ConfigLoadError, loadConfig, type PipelineConfig } from "../pipeline";
 import { CliError } from "./CliError";
+import { terminalText } from "./logText";
 
 /**
  * The `--config <file.json | inline JSON>` argument of a command, read from disk and validated
@@ -26,7 +27,7 @@ export function configArgument(
 
 /** Prints a config warning to stderr, one line. */
 export function printConfigWarning(message: string): void {
-  process.stderr.write(`warning: ${message}\n`);
+  process.stderr.write(`warning: ${terminalText(message)}\n`);
 }
 
 /**

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 
-import { escapeControlCharacters } from "./logText";
+import { escapeControlCharacters, terminalText } from "./logText";
 
 /** Independent inverse of the escaping, for the round-trip property. */
 function unescape(text: string): string {
@@ -36,6 +36,24 @@ describe("escapeControlCharacters", () => {
         // eslint-disable-next-line no-control-regex
         expect(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/.test(out)).toBe(false);
         expect(unescape(out)).toBe(s);
+      }),
+    );
+  });
+});
+
+describe("terminalText", () => {
+  it("makes control characters visible but keeps line breaks and backslashes", () => {
+    expect(terminalText("a\n/x\u0000\u001b[2J\u202e \\d\tb")).toBe("a\n/x\\x00\\x1b[2J\\u{202e} \\d\\tb");
+    fc.assert(
+      fc.property(fc.string({ unit: "binary" }), (s) => {
+        const out = terminalText(s);
+        // eslint-disable-next-line no-control-regex
+        expect(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/.test(out)).toBe(false);
+        expect(out.split("\n").length).toBe(s.split("\n").length);
+        // Text without controls passes unchanged.
+        // eslint-disable-next-line no-control-regex
+        const printable = s.replace(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, "");
+        expect(terminalText(printable)).toBe(printable);
       }),
     );
   });

@@ -7,20 +7,33 @@
  */
 export function escapeControlCharacters(text: string): string {
   // eslint-disable-next-line no-control-regex
-  return text.replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069\\]/g, (c) => {
-    switch (c) {
-      case "\\":
-        return "\\\\";
-      case "\n":
-        return "\\n";
-      case "\r":
-        return "\\r";
-      case "\t":
-        return "\\t";
-      default: {
-        const code = c.charCodeAt(0);
-        return code <= 0xff ? `\\x${code.toString(16).padStart(2, "0")}` : `\\u{${code.toString(16)}}`;
-      }
+  return text.replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069\\]/g, escapeOne);
+}
+
+/**
+ * Text for the terminal (a command's report, an error message): its control characters made
+ * visible as {@link escapeControlCharacters} does, so a topic name of NUL bytes or escape codes in
+ * a recording cannot garble the screen, but its line breaks kept, and backslashes as they are (a
+ * report quotes JSON, whose escapes must read as written).
+ */
+export function terminalText(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, escapeOne);
+}
+
+function escapeOne(c: string): string {
+  switch (c) {
+    case "\\":
+      return "\\\\";
+    case "\n":
+      return "\\n";
+    case "\r":
+      return "\\r";
+    case "\t":
+      return "\\t";
+    default: {
+      const code = c.charCodeAt(0);
+      return code <= 0xff ? `\\x${code.toString(16).padStart(2, "0")}` : `\\u{${code.toString(16)}}`;
     }
-  });
+  }
 }

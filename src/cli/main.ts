@@ -8,6 +8,7 @@ import { registerDoctor } from "./commands/doctor";
 import { registerInfo } from "./commands/info";
 import { registerReplay } from "./commands/replay";
 import { registerServe } from "./commands/serve";
+import { terminalText } from "./logText";
 
 /**
  * Runs the `lockstep` command with the given arguments (without `node` and the script path).
@@ -35,11 +36,11 @@ export async function main(argv: readonly string[]): Promise<number> {
       return err.exitCode === 0 ? 0 : 2;
     }
     if (err instanceof CliError) {
-      process.stderr.write(`lockstep: ${err.message}\n`);
+      process.stderr.write(`lockstep: ${terminalText(err.message)}\n`);
       return err.exitCode;
     }
     const message = err instanceof Error ? err.message : String(err);
-    process.stderr.write(`lockstep: ${message}\n`);
+    process.stderr.write(`lockstep: ${terminalText(message)}\n`);
     return 1;
   }
 }

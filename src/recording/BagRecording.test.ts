@@ -104,6 +104,16 @@ describe("a bag chunk that parses but holds fewer messages than its chunk info c
     expect(messages.length).toBe(MESSAGES.length - 1);
   });
 
+  it("a record inside the chunk without an op field is named so (not as op undefined)", async () => {
+    const bad = bag.bytes.slice();
+    const dataStart = bagDataLengthAt(bad, chunk.offset) + 4;
+    const record = bagRecordsFrom(bad, dataStart).filter((at) => at < chunk.end && bad[bagFieldAt(bad, at, "op")] === 2)[2]!;
+    bad[bagFieldAt(bad, record, "op") - 2] = "q".charCodeAt(0); // "op=" becomes "oq="
+    const { error } = await drain(await openRecording(new ArrayByteSource(bad)));
+    expect(error?.damages).toHaveLength(1);
+    expect(error?.damages[0]!.reason).toMatch(/^chunk data is corrupt: a record inside the chunk has no op field at byte \d+ of the decompressed chunk/);
+  });
+
   it("an undamaged bag reports nothing", async () => {
     const { messages, error } = await drain(await openRecording(new ArrayByteSource(bag.bytes)));
     expect(error).toBeUndefined();

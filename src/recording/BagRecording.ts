@@ -917,7 +917,7 @@ function parseChunkRecords(
         undefinedConnections += 1;
       }
     } else {
-      return corrupt(`unexpected record op ${String(op)} inside a chunk`);
+      return corrupt(op == undefined ? "a record inside the chunk has no op field" : `unexpected record op ${String(op)} inside a chunk`);
     }
     at = start + dataLength;
   }

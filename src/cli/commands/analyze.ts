@@ -32,6 +32,7 @@ import type { TimeBase } from "../../time";
 import { CliError } from "../CliError";
 import { OutputFolder } from "../OutputFolder";
 import { ResultChannels } from "../ResultChannels";
+import { terminalText } from "../logText";
 import { addMaxChunkSizeOption, maxChunkBytesOf } from "../maxChunkSize";
 import { RECORDING_ARGUMENT } from "../recordingArgument";
 import { configInFusionNode } from "../youngGeneration";
@@ -99,7 +100,7 @@ export function registerAnalyze(program: Command): void {
       }
       const maxChunkBytes = maxChunkBytesOf(opts.maxChunkSize);
       const result = await runAnalyze({ file, config, out: opts.out, maxChunkBytes, ...(opts.diagnosis ? {} : { diagnosis: false }) });
-      process.stdout.write(`${result.lines.join("\n")}\n`);
+      process.stdout.write(`${terminalText(result.lines.join("\n"))}\n`);
       if (result.errors.length > 0) {
         throw new CliError(`${file}: the analysis covers everything readable, but:\n${result.errors.map((e) => `  ${e}`).join("\n")}`, 1);
       }

@@ -7,6 +7,7 @@ import type { RecordedMessage } from "../../recording";
 import { CliError } from "../CliError";
 import { configInFusionNode } from "../youngGeneration";
 import { runAnalyze, type AnalyzeResult } from "./analyze";
+import { terminalText } from "../logText";
 import { addMaxChunkSizeOption, maxChunkBytesOf } from "../maxChunkSize";
 import { RECORDING_ARGUMENT } from "../recordingArgument";
 
@@ -69,7 +70,7 @@ export function registerDoctor(program: Command): void {
           );
         }
         const x = explainer.explain(event)!;
-        process.stdout.write(opts.json === true ? `${JSON.stringify(x)}\n` : `${x.topic} ${x.stamp ?? "(no stamp)"}: ${x.message}\n`);
+        process.stdout.write(opts.json === true ? `${JSON.stringify(x)}\n` : `${terminalText(`${x.topic} ${x.stamp ?? "(no stamp)"}: ${x.message}`)}\n`);
         return;
       }
       if (diagnosis == undefined) {
@@ -78,7 +79,7 @@ export function registerDoctor(program: Command): void {
       if (opts.json === true) {
         process.stdout.write(`${JSON.stringify(diagnosis)}\n`);
       } else {
-        process.stdout.write(`${describeDiagnosis(diagnosis).join("\n")}\n`);
+        process.stdout.write(`${terminalText(describeDiagnosis(diagnosis).join("\n"))}\n`);
       }
       if (result.error) {
         throw new CliError(`${result.error.in(file)} (the diagnosis covers the messages before it)`, 1);

@@ -8,6 +8,7 @@ import { describeFacts } from "./info";
 import { recordingFacts, type RecordingFacts } from "../../recording";
 import { openRecordingFile } from "../../recording/node";
 import { loadSqlJsNode } from "../../recording/sqlJsNode";
+import { writeBag } from "../../recording/testing/bagFixtures";
 import { HAS_SHARED_DATA, REPO_ROOT, sharedRecording } from "../../recording/testing/paths";
 import { stringMessage, writeDb3 } from "../../recording/testing/rosbag2Fixtures";
 import { runMain, type MainRun } from "../testing/runMain";
@@ -121,5 +122,23 @@ describe.skipIf(!HAS_SHARED_DATA)("lockstep info", () => {
     expect(text).toMatch(/^damaged regions read past: 1 /m);
     expect(text).toMatch(/^\/imu\/data\n {2}type sensor_msgs\/Imu, encoding ros1, [\d,]+ messages/m);
     expect(err).toMatch(/at byte offset \d+: the file is truncated/);
+  });
+
+  it("a topic name of control characters is printed with them made visible, in the report and in an error", async () => {
+    const evil = "/x\u0000\u001b[2J\u202e";
+    const bag = writeBag([{ topic: evil, type: "test_msgs/Value", definition: "uint32 value" }], [{ conn: 0, sec: 100, nsec: 0, data: Uint8Array.of(1, 0, 0, 0) }]);
+    const path = join(await mkdtemp(join(tmpdir(), "lockstep-info-")), "evil.bag");
+    await writeFile(path, bag.bytes);
+    const { code, out } = await runInfo(path);
+    expect(code).toBe(0);
+    expect(out).toMatch(/^\/x\\x00\\x1b\[2J\\u\{202e\}\n {2}type test_msgs\/Value/m);
+    // eslint-disable-next-line no-control-regex
+    expect(/[\u0000-\u0009\u000b-\u001f\u202e]/.test(out)).toBe(false);
+    const analyzed = await runMain(["analyze", path, "--config", JSON.stringify({ inputs: [{ topic: "/y\u001b[31m" }], policy: { type: "fkie/fifo" } })]);
+    expect(analyzed.code).toBe(2);
+    expect(analyzed.err).toContain('/inputs/0/topic: "/y\\x1b[31m" is not in');
+    expect(analyzed.err).toContain("\\x00\\x1b[2J");
+    // eslint-disable-next-line no-control-regex
+    expect(/[\u0000-\u0009\u000b-\u001f\u202e]/.test(analyzed.err)).toBe(false);
   });
 });

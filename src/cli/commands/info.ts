@@ -4,6 +4,7 @@ import { countOf } from "../../pipeline/diagnosis/format";
 import { recordingFacts, RecordingError, type RecordingFacts, type TopicFacts } from "../../recording";
 import { openRecordingFile } from "../../recording/node";
 import { CliError } from "../CliError";
+import { terminalText } from "../logText";
 import { addMaxChunkSizeOption, maxChunkBytesOf } from "../maxChunkSize";
 import { RECORDING_ARGUMENT } from "../recordingArgument";
 
@@ -84,7 +85,7 @@ export function registerInfo(program: Command): void {
       } finally {
         await recording.close();
       }
-      process.stdout.write(opts.json === true ? `${JSON.stringify({ file, ...facts })}\n` : `${describeFacts(file, facts).join("\n")}\n`);
+      process.stdout.write(opts.json === true ? `${JSON.stringify({ file, ...facts })}\n` : `${terminalText(describeFacts(file, facts).join("\n"))}\n`);
       if (facts.damages.length > 0) {
         // The facts above are those of everything readable; the damage still fails the command.
         throw new CliError(RecordingError.afterDamage(facts.damages.map((d) => ({ ...d, lost: undefined }))).in(file), 1);
