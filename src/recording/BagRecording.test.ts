@@ -114,6 +114,22 @@ describe("a bag chunk that parses but holds fewer messages than its chunk info c
     expect(error?.damages[0]!.reason).toMatch(/^chunk data is corrupt: a record inside the chunk has no op field at byte \d+ of the decompressed chunk/);
   });
 
+  it("a bag header record that is unreadable is damage at byte 13: cut off after the magic, or its op damaged", async () => {
+    const magicOnly = bag.bytes.slice(0, 13);
+    const cut = await drain(await openRecording(new ArrayByteSource(magicOnly)));
+    expect(cut.messages).toEqual([]);
+    expect(cut.error?.damages.map((d) => [d.offset, d.reason])).toEqual([
+      [13, "the bag header record at byte 13 is unreadable (the file is truncated: a record starts here but the file ends at byte 13); the file was read sequentially instead"],
+    ]);
+    const badOp = bag.bytes.slice();
+    badOp[bagFieldAt(badOp, 13, "op")] = 9;
+    const scanned = await drain(await openRecording(new ArrayByteSource(badOp)));
+    // Every message is read by the scan, which names the record it skipped there (once).
+    expect(scanned.messages.length).toBe(MESSAGES.length);
+    expect(scanned.error?.damages.map((d) => d.offset)).toEqual([13]);
+    expect(scanned.error?.damages[0]!.reason).toBe("a record of op 9 stands where a bag has chunks, index data and connections; it was skipped");
+  });
+
   it("an undamaged bag reports nothing", async () => {
     const { messages, error } = await drain(await openRecording(new ArrayByteSource(bag.bytes)));
     expect(error).toBeUndefined();

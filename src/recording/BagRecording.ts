@@ -204,8 +204,10 @@ export class BagRecording implements Recording {
       indexPos = u64(header.fields.get("index_pos"), "index_pos", FIRST_RECORD);
     } catch (err) {
       // A damaged bag header loses only the index position: the records after it can be scanned.
+      // It is damage all the same (a file cut off after its magic has nothing else to say so).
       indexPos = 0;
       problem = `the bag header record at byte ${FIRST_RECORD} is unreadable (${reasonOf(err)})`;
+      indexDamage = { offset: FIRST_RECORD, reason: `${problem}; the file was read sequentially instead` };
     }
     let truncatedAt: number | undefined;
     if (problem != undefined) {
