@@ -1,4 +1,5 @@
 import { parseNanoseconds, StampRangeError, type Duration } from "./TimeBase";
+import { previewValue } from "./previewValue";
 
 const UNIT_NS: Record<string, bigint> = { ns: 1n, us: 1_000n, ms: 1_000_000n, s: 1_000_000_000n };
 const DURATION_RE = /^(-?)(\d+)(?:\.(\d+))?\s*(ns|us|ms|s)$/;
@@ -42,7 +43,7 @@ export function parseDuration(
     }
   } else {
     throw new StampRangeError(
-      `${what}: expected a duration string such as "33ms" or integer nanoseconds, got ${JSON.stringify(value)}`,
+      `${what}: expected a duration string such as "33ms" or integer nanoseconds, got ${previewValue(value)}`,
     );
   }
   if (ns < 0n && options.allowNegative !== true) {

@@ -203,6 +203,21 @@ node:
     expect(issuesOf(() => fusionFromFuseYaml("robot_state_publisher: {publish_frequency: 10}"))[0]!.message).toContain("no fuse optimizer parameters");
   });
 
+  it("refuses durations and frequencies a config cannot hold (beyond 104 days, below 1 ns), in seconds and Hz", () => {
+    const issues = issuesOf(() => fusionFromFuseYaml("lag_duration: 1e30\noptimization_frequency: 1e-300\ntransaction_timeout: 9007200\n"));
+    expect(issues).toEqual([
+      { path: "lag_duration", message: "expected a number of seconds ≥ 0 and at most 9007199 (104 days), got 1e+30" },
+      { path: "optimization_frequency", message: "expected a frequency in Hz from 1.1e-7 (a period of 104 days) to 1e9, got 1e-300" },
+      { path: "transaction_timeout", message: "expected a number of seconds ≥ 0 and at most 9007199 (104 days), got 9007200" },
+    ]);
+    expect(issuesOf(() => fusionFromFuseYaml("optimization_frequency: 2e9\n"))[0]!.path).toBe("optimization_frequency");
+    // The largest that fit are taken.
+    const imported = fusionFromFuseYaml(
+      tutorialYaml("list", (b) => b).replace("lag_duration: 0.5", "lag_duration: 9007199").replace("optimization_frequency: 20.0", "optimization_frequency: 1e9"),
+    );
+    expect(imported.fusion.optimizer).toMatchObject({ lag: "9007199s", updatePeriod: "1ns" });
+  });
+
   it("refuses text over MAX_FUSE_YAML_CHARS before parsing it, and quotes a huge value short", () => {
     const values = `[${"0.1, ".repeat(MAX_FUSE_YAML_CHARS / 5)}0.1]`;
     const [tooLong] = issuesOf(() => fusionFromFuseYaml(`lag_duration: 0.5\nm: {process_noise_diagonal: ${values}}\n`));

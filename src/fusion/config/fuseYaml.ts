@@ -190,10 +190,13 @@ function resolveTopic(topic: string): string {
   return topic.startsWith("/") ? topic : `/${topic}`;
 }
 
+/** The longest duration a config holds, in seconds: 2^53 ns (about 104 days), as `parseDuration`. */
+const MAX_SECONDS = Number.MAX_SAFE_INTEGER / 1e9;
+
 function seconds(path: string, v: unknown, out: Collector, options: { positive?: boolean } = {}): number | undefined {
   const positive = options.positive === true;
-  if (typeof v !== "number" || !Number.isFinite(v) || v < 0 || (positive && v === 0)) {
-    out.error(path, `expected a number of seconds ${positive ? "> 0" : "≥ 0"}, got ${show(v)}`);
+  if (typeof v !== "number" || !Number.isFinite(v) || v < 0 || (positive && v === 0) || v > MAX_SECONDS) {
+    out.error(path, `expected a number of seconds ${positive ? "> 0" : "≥ 0"} and at most ${Math.floor(MAX_SECONDS)} (104 days), got ${show(v)}`);
     return undefined;
   }
   return Math.round(v * 1e9);
@@ -280,8 +283,9 @@ function optimizerSection(ns: Obj, nsPath: string, options: FuseYamlOptions, out
   }
   if (ns.optimization_frequency != undefined) {
     const f = ns.optimization_frequency;
-    if (typeof f !== "number" || !Number.isFinite(f) || f <= 0) {
-      out.error(p("optimization_frequency"), `expected a frequency in Hz > 0, got ${show(f)}`);
+    // Its period, 1/f, must be a duration a config holds: at least 1 ns, at most 104 days.
+    if (typeof f !== "number" || !Number.isFinite(f) || f <= 0 || f > 1e9 || 1 / f > MAX_SECONDS) {
+      out.error(p("optimization_frequency"), `expected a frequency in Hz from ${(1 / MAX_SECONDS).toPrecision(2)} (a period of 104 days) to 1e9, got ${show(f)}`);
     } else {
       optimizer.updatePeriod = formatDuration(Math.round(1e9 / f));
     }

@@ -100,7 +100,7 @@ describe("importing a fuse YAML file into the panel's fusion settings", () => {
 
     const broken = importFuseYaml(husky, yaml.replace("lag_duration: 1.0", "lag_duration: soon"), "f.yaml");
     expect(broken.config).toBe(husky);
-    expect(broken.notice.error).toBe('state_estimator.ros__parameters.lag_duration: expected a number of seconds ≥ 0, got "soon"');
+    expect(broken.notice.error).toBe('state_estimator.ros__parameters.lag_duration: expected a number of seconds ≥ 0 and at most 9007199 (104 days), got "soon"');
     expect(tree(husky, { fuseYamlNotice: broken.notice }).fusion!.fields?.fuseYamlImport?.error).toBe(broken.notice.error);
   });
 });
