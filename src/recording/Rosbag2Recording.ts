@@ -12,6 +12,7 @@ import type { SqlJsLoader } from "./sqlJs";
 import { databaseWithLog } from "./sqliteWriteAheadLog";
 import type { ReadOptions, RecordedMessage, Recording, RecordingInfo } from "./types";
 import { decompressZstd } from "./zstdFrame";
+import { previewValue } from "../time";
 
 /** The files of a rosbag2 bag folder, however the host reaches them (a directory, a dropped folder). */
 export interface BagFolder {
@@ -174,11 +175,67 @@ async function openPart(
   throw new RecordingError(undefined, `${name} is neither a rosbag2 sqlite3 file nor an MCAP file (metadata.yaml lists it as storage "${metadata?.storage ?? "?"}")`);
 }
 
+/** Topics whose counts a metadata.yaml note names one by one; the rest are counted. */
+const LISTED_TOPICS = 5;
+/** Longest stretch of a topic name the note quotes (metadata.yaml may hold anything). */
+const SHOWN_CHARS = 80;
+
+/**
+ * The note for a bag whose metadata.yaml (`where`) counts messages that its storage files, as
+ * opened (`info.messageCounts`: the rows of the topics their topics tables list), do not hold:
+ * undefined when they agree, or when the files' counts are unknown (a damaged file, which its
+ * reads name). A note, not damage: a recorder that did not close its bag (the case the
+ * write-ahead log is read for) leaves metadata.yaml as it last wrote it, so the files may hold
+ * more; what the files hold but cannot deliver is named as damage by the reads themselves.
+ */
+function metadataCountsNote(metadata: Rosbag2Metadata, info: RecordingInfo, where: string): string | undefined {
+  const held = info.messageCounts;
+  if (held == undefined) {
+    return undefined;
+  }
+  const said = new Map<string, number>();
+  for (const t of metadata.topics) {
+    said.set(t.name, (said.get(t.name) ?? 0) + t.messageCount);
+  }
+  const differ: string[] = [];
+  let differing = 0;
+  for (const topic of new Set([...said.keys(), ...held.keys()])) {
+    const inMetadata = said.get(topic) ?? 0;
+    const inFiles = held.get(topic) ?? 0;
+    if (inMetadata !== inFiles) {
+      differing += 1;
+      if (differ.length < LISTED_TOPICS) {
+        differ.push(`${previewValue(topic, SHOWN_CHARS)}: ${inMetadata} in metadata.yaml, ${inFiles} in the files`);
+      }
+    }
+  }
+  const total = [...held.values()].reduce((a, b) => a + b, 0);
+  if (differing === 0 && metadata.messageCount === total) {
+    return undefined;
+  }
+  const more = differing > differ.length ? `; and ${differing - differ.length} more topics` : "";
+  return (
+    `${where} counts ${metadata.messageCount} messages where the storage files hold ${total} on the topics their topics tables list` +
+    (differing > 0 ? ` (${differ.join("; ")}${more})` : "") +
+    ": reads deliver what the files hold and name what they skip; a recorder that did not close the bag leaves metadata.yaml as it last wrote it, otherwise the bag was changed or damaged after it was written"
+  );
+}
+
+/** `recording` with `note` added to its `info.notes` (itself when there is none). */
+function withNote(recording: Recording, note: string | undefined): Recording {
+  if (note == undefined) {
+    return recording;
+  }
+  const info: RecordingInfo = { ...recording.info, notes: [...(recording.info.notes ?? []), note] };
+  return { info, messages: (options) => recording.messages(options) };
+}
+
 /**
  * A rosbag2 bag from its `metadata.yaml` text and its folder: every storage file it lists, read
  * as one recording (split files merged in receive-time order, ties in file order), with the
  * compression metadata.yaml declares (per file or per message, zstd). Works wherever its
- * ByteSources and SQLite engine do (Node, browser, Worker). Throws RecordingError naming the
+ * ByteSources and SQLite engine do (Node, browser, Worker). Message counts of metadata.yaml
+ * that the files do not hold are named in `info.notes`. Throws RecordingError naming the
  * file, or Rosbag2MetadataError naming the metadata field.
  */
 export async function openRosbag2(metadataText: string, folder: BagFolder, options: Rosbag2Options): Promise<Recording> {
@@ -189,12 +246,14 @@ export async function openRosbag2(metadataText: string, folder: BagFolder, optio
     const writeAheadLog = file.endsWith(".db3") ? await folder.openIfPresent?.(`${file}-wal`) : undefined;
     parts.push(await openPart(await folder.open(file), name, metadata, options, { writeAheadLog }));
   }
-  return parts.length === 1 && parts[0]!.info.format === "rosbag2" ? parts[0]! : new MergedRecording(parts, "rosbag2", metadata.files);
+  const recording = parts.length === 1 && parts[0]!.info.format === "rosbag2" ? parts[0]! : new MergedRecording(parts, "rosbag2", metadata.files);
+  return withNote(recording, metadataCountsNote(metadata, recording.info, `${folder.name}/metadata.yaml`));
 }
 
 /**
  * One storage file of a bag, opened with its folder's metadata.yaml when there is one, and with
  * what `extras` says (its write-ahead log; whole-file compression where no metadata.yaml says).
+ * When it is the bag's only file, message counts of metadata.yaml it does not hold are noted.
  */
 export async function openRosbag2File(
   source: ByteSource,
@@ -203,5 +262,8 @@ export async function openRosbag2File(
   options: Rosbag2Options,
   extras: Rosbag2FileExtras = {},
 ): Promise<Recording> {
-  return await openPart(source, name, metadataText == undefined ? undefined : parseRosbag2Metadata(metadataText), options, extras);
+  const metadata = metadataText == undefined ? undefined : parseRosbag2Metadata(metadataText);
+  const recording = await openPart(source, name, metadata, options, extras);
+  // Its counts are the bag's: this file's own only when it is the bag's one file.
+  return metadata?.files.length === 1 ? withNote(recording, metadataCountsNote(metadata, recording.info, `the metadata.yaml beside ${name}`)) : recording;
 }

@@ -9,7 +9,15 @@ import { MessageRows } from "./messageRows";
 import { reportProgress, toRecordedMessage, type ChannelEntry } from "./recordedMessage";
 import { standardRos2Definition } from "./ros2Definitions";
 import { parseRosbag2Metadata } from "./rosbag2Metadata";
-import { checkRosbag2Layout, queryRows, unreadableTable, type Rosbag2Table } from "./rosbag2Sqlite3Layout";
+import {
+  checkRosbag2Layout,
+  groupTopicRows,
+  queryRows,
+  unreadableTable,
+  type RejectedTopicRows,
+  type Rosbag2Table,
+  type TopicTableRow,
+} from "./rosbag2Sqlite3Layout";
 import type { SqlJsLoader } from "./sqlJs";
 import { openSqliteDatabase, type SqliteDatabaseFile } from "./sqliteDatabaseFile";
 import { sqliteCutShort, type SqliteCut } from "./sqliteFileSize";
@@ -61,6 +69,20 @@ interface TopicRow {
   readonly entry: ChannelEntry;
 }
 
+/** The topic rows of a file as reads use them. */
+interface TopicRows {
+  /** The rows of the recording's topics (several rows of one topic share their entry). */
+  readonly topics: readonly TopicRow[];
+  /** Rows whose message rows are skipped and named (see `groupTopicRows`). */
+  readonly rejected: readonly RejectedTopicRows[];
+  /**
+   * Whether message rows may exist that no topic delivers (on a rejected topic row, or on a
+   * topic_id the topics table lacks), or SQLite could not count them: every read then looks
+   * at the rows of every topic_id but those of the topics it was not asked for.
+   */
+  readonly unplaced: boolean;
+}
+
 /** "1432235498025043042" → {sec, nsec}, exactly (no float on the way). */
 export function timeOfNsText(ns: string): RecordTime {
   if (ns.length <= 9) {
@@ -73,29 +95,37 @@ function nsText(t: RecordTime): bigint {
   return BigInt(t.sec) * 1_000_000_000n + BigInt(t.nsec);
 }
 
-/** Per-topic counts and the time range of a messages table, or why SQLite cannot tell them. */
+/** Per-topic-row counts and the time range of a messages table, or why SQLite cannot tell them. */
 interface MessagesSummary {
-  readonly counts: ReadonlyMap<string, number> | undefined;
+  /** Message rows per topic row id (every row of the topics table, none left out). */
+  readonly counts: ReadonlyMap<number, number> | undefined;
+  /** Message rows whose topic_id no row of the topics table has. */
+  readonly orphans: number | undefined;
   readonly start: RecordTime | undefined;
   readonly end: RecordTime | undefined;
   /** Why counts and time range are unknown (a malformed page); undefined when they are known. */
   readonly problem: string | undefined;
 }
 
-function messagesSummary(file: SqliteDatabaseFile, topicById: ReadonlyMap<number, string>): MessagesSummary {
+function messagesSummary(file: SqliteDatabaseFile, topicIds: readonly number[]): MessagesSummary {
   const db = file.db;
   try {
-    const counts = new Map<string, number>([...topicById.values()].map((topic) => [topic, 0]));
-    for (const [id, n] of db.exec("select topic_id, count(*) from messages group by topic_id")[0]?.values ?? []) {
-      const topic = topicById.get(Number(id));
-      if (topic != undefined) {
-        // Two topic rows may share a name (a damaged or hand-made file): their counts add up.
-        counts.set(topic, (counts.get(topic) ?? 0) + Number(n));
+    const counts = new Map<number, number>(topicIds.map((id) => [id, 0]));
+    let orphans = 0;
+    // Every topic_id the topics table lacks is one group (null), so the answer has at most a row
+    // per topic row plus one, however many different topic_ids a damaged table holds.
+    const query = "select case when topic_id in (select id from topics) then topic_id end, count(*) from messages group by 1";
+    for (const [id, n] of db.exec(query)[0]?.values ?? []) {
+      if (id == null || !counts.has(Number(id))) {
+        orphans += Number(n);
+      } else {
+        counts.set(Number(id), counts.get(Number(id))! + Number(n));
       }
     }
     const [min, max] = db.exec("select cast(min(timestamp) as text), cast(max(timestamp) as text) from messages")[0]?.values[0] ?? [];
     return {
       counts,
+      orphans,
       start: typeof min === "string" ? timeOfNsText(min) : undefined,
       end: typeof max === "string" ? timeOfNsText(max) : undefined,
       problem: undefined,
@@ -105,6 +135,7 @@ function messagesSummary(file: SqliteDatabaseFile, topicById: ReadonlyMap<number
     // names where it stops.
     return {
       counts: undefined,
+      orphans: undefined,
       start: undefined,
       end: undefined,
       problem: `SQLite cannot count its messages table (${failureText(err, file)}), so message counts and time range are unknown; messages are read up to the damage`,
@@ -120,6 +151,10 @@ function messagesSummary(file: SqliteDatabaseFile, topicById: ReadonlyMap<number
  * from the standard ROS 2 definitions; a topic with neither is listed in `info.unreadableTopics`
  * and skipped by decoding reads. Per-message zstd compression is undone before decoding.
  *
+ * Message rows no topic can deliver (on a topic_id the topics table lacks, on topic rows without
+ * a name, or on rows that give one name different types) are skipped and named as damage by
+ * every read, whatever topics it asks for; a file with such rows opens unindexed, naming them.
+ *
  * SQLite reads the file page by page from a source that can read synchronously (a file in Node,
  * a Blob in a Web Worker; see `openSqliteDatabase`), so memory is its page cache, whatever the
  * file's size; from any other source (a Blob on a browser's main thread) it needs the whole file
@@ -129,12 +164,12 @@ export class Sqlite3Recording implements Recording {
   public readonly info: RecordingInfo;
   readonly #source: ByteSource;
   readonly #options: Sqlite3Options;
-  readonly #topics: readonly TopicRow[];
+  readonly #topics: TopicRows;
   readonly #compression: string;
   /** Where the file was cut short, if it was (read once, at open). */
   readonly #cut: SqliteCut | undefined;
 
-  private constructor(source: ByteSource, options: Sqlite3Options, info: RecordingInfo, topics: TopicRow[], compression: string, cut: SqliteCut | undefined) {
+  private constructor(source: ByteSource, options: Sqlite3Options, info: RecordingInfo, topics: TopicRows, compression: string, cut: SqliteCut | undefined) {
     this.#source = source;
     this.#options = options;
     this.info = info;
@@ -148,7 +183,8 @@ export class Sqlite3Recording implements Recording {
    * database until `messages()` is called. Throws RecordingError when it is not a rosbag2 sqlite3
    * file (a table or column of the layout missing, named), its messages are compressed with
    * something other than zstd, or SQLite cannot read its topics. A
-   * messages table SQLite cannot count opens unindexed (`indexProblem` says why).
+   * messages table SQLite cannot count, or with rows no topic it lists holds, opens unindexed
+   * (`indexProblem` says why).
    */
   public static async open(source: ByteSource, options: Sqlite3Options): Promise<Sqlite3Recording> {
     const name = options.name ?? "the .db3 file";
@@ -186,10 +222,18 @@ export class Sqlite3Recording implements Recording {
           }
         }
       }
+      const tableRows: TopicTableRow[] = rows("select id, name, type, serialization_format from topics order by id", "topics").map(([id, topic, type, format]) => ({
+        id: Number(id),
+        name: topic ?? null,
+        type: String(type),
+        format: String(format),
+      }));
+      const { groups, rejected } = groupTopicRows(tableRows, name);
       const topics: TopicRow[] = [];
+      const channels: RecordingChannel[] = [];
       const unreadable = new Map<string, string>();
-      for (const [id, topic, type, format] of rows("select id, name, type, serialization_format from topics order by id", "topics")) {
-        const typeName = String(type);
+      for (const { topic, rows: same } of groups) {
+        const { type: typeName, format } = same[0]!;
         const stored = definitions.get(typeName);
         const standard = stored ? undefined : standardRos2Definition(typeName, distro);
         let schemaEncoding = "";
@@ -201,37 +245,56 @@ export class Sqlite3Recording implements Recording {
           schemaEncoding = "ros2msg";
           schemaData = encoder.encode(standard);
         } else {
-          unreadable.set(
-            String(topic),
-            `no message definition for ${typeName}: the bag has none and it is not a standard ROS 2 type`,
-          );
+          unreadable.set(topic, `no message definition for ${typeName}: the bag has none and it is not a standard ROS 2 type`);
         }
-        const channel: RecordingChannel = {
-          topic: String(topic),
-          schemaName: typeName,
-          schemaEncoding,
-          schemaData,
-          messageEncoding: String(format),
-          metadata: new Map(),
-        };
-        topics.push({ id: Number(id), entry: { channel } });
+        const channel: RecordingChannel = { topic, schemaName: typeName, schemaEncoding, schemaData, messageEncoding: format, metadata: new Map() };
+        channels.push(channel);
+        // Rows of one topic share its channel and decoder, as one channel of a bag would.
+        const entry: ChannelEntry = { channel };
+        for (const row of same) {
+          topics.push({ id: row.id, entry });
+        }
       }
-      const topicById = new Map(topics.map((t) => [t.id, t.entry.channel.topic]));
-      const summary = messagesSummary(file, topicById);
+      const summary = messagesSummary(file, tableRows.map((r) => r.id));
+      let counts: Map<string, number> | undefined;
+      if (summary.counts) {
+        counts = new Map(channels.map((c) => [c.topic, 0]));
+        for (const { id, entry } of topics) {
+          const topic = entry.channel.topic;
+          counts.set(topic, counts.get(topic)! + (summary.counts.get(id) ?? 0));
+        }
+      }
+      const rejectedRows = rejected.reduce((n, r) => n + r.ids.reduce((m, id) => m + (summary.counts?.get(id) ?? 0), 0), 0);
+      // Rows on topic_ids the topics table lacks may be on any topic, and rows of rejected topic
+      // rows on none the recording lists: its topics are then not all the file's, as an index
+      // that does not match its file (a reader asked for such a topic reads on, and names them).
+      const orphans = summary.orphans ?? 0;
+      const unlisted = [
+        ...(orphans > 0 ? [`${orphans} message rows name a topic_id its topics table does not have`] : []),
+        ...(rejectedRows > 0 ? [`${rejectedRows} message rows are on topic rows without a name or with a name that rows of another type have`] : []),
+      ];
+      const indexProblem =
+        summary.problem != undefined
+          ? `${name}: ${summary.problem}`
+          : unlisted.length > 0
+            ? `${name}: ${unlisted.join(", and ")}, so its list of topics is incomplete; a read skips those rows and names them`
+            : undefined;
       const info: RecordingInfo = {
         format: "rosbag2",
         profile: "ros2",
-        channels: topics.map((t) => t.entry.channel),
-        messageCounts: summary.counts,
+        channels,
+        messageCounts: counts,
         startTime: summary.start,
         endTime: summary.end,
-        indexed: summary.problem == undefined,
-        indexProblem: summary.problem == undefined ? undefined : `${name}: ${summary.problem}`,
+        indexed: indexProblem == undefined,
+        indexProblem,
         sizeInBytes: options.storedBytes ?? source.size,
         unreadableTopics: unreadable,
         notes: logNotes(options.writeAheadLog, name),
       };
-      return new Sqlite3Recording(source, options, info, topics, compression ?? "", cut);
+      // Whether rows may exist that no topic delivers, which every read then looks for.
+      const unplaced = summary.problem != undefined || orphans > 0 || rejectedRows > 0;
+      return new Sqlite3Recording(source, options, info, { topics, rejected, unplaced }, compression ?? "", cut);
     } finally {
       db.close();
     }
@@ -242,19 +305,27 @@ export class Sqlite3Recording implements Recording {
     const decode = options.decode === false ? "raw" : "decode";
     const unreadable = this.info.unreadableTopics;
     const entries = new Map<number, ChannelEntry>();
+    // The entry a read uses per topic (one for all its rows), by the topic's shared entry.
+    const used = new Map<ChannelEntry, ChannelEntry>();
     let expected = 0;
-    for (const { id, entry } of this.#topics) {
+    for (const { id, entry } of this.#topics.topics) {
       const topic = entry.channel.topic;
       const reason = unreadable?.get(topic);
       if (wantedTopics ? wantedTopics.has(topic) : decode === "raw" || reason == undefined) {
-        // A topic asked for by name that cannot be decoded still delivers its messages, each
-        // with the reason as its decodeError (so a pipeline counts them, rather than none).
-        entries.set(id, reason != undefined && decode === "decode" ? { channel: entry.channel, decoderError: reason } : entry);
-        expected += this.info.messageCounts?.get(topic) ?? 0;
+        let readEntry = used.get(entry);
+        if (!readEntry) {
+          // A topic asked for by name that cannot be decoded still delivers its messages, each
+          // with the reason as its decodeError (so a pipeline counts them, rather than none).
+          readEntry = reason != undefined && decode === "decode" ? { channel: entry.channel, decoderError: reason } : entry;
+          used.set(entry, readEntry);
+          expected += this.info.messageCounts?.get(topic) ?? 0;
+        }
+        entries.set(id, readEntry);
       }
     }
     const total = this.info.sizeInBytes;
-    if (entries.size === 0) {
+    const { unplaced, rejected } = this.#topics;
+    if (entries.size === 0 && !unplaced) {
       reportProgress(options, total, total);
       return;
     }
@@ -265,16 +336,28 @@ export class Sqlite3Recording implements Recording {
     const file = await openDatabase(this.#source, this.#options, this.#cut);
     const db = file.db;
     try {
-      const ids = [...entries.keys()];
+      const unwanted = this.#topics.topics.filter((t) => !entries.has(t.id)).map((t) => t.id);
+      // A file with rows no topic delivers has them looked at by every read, whatever it asks
+      // for, so that they are counted and named; a file without reads only what is asked for.
+      const selection = unwanted.length === 0 ? "" : unplaced ? `topic_id not in (${unwanted.join(",")})` : `topic_id in (${[...entries.keys()].join(",")})`;
       let rowsInOrder: MessageRows;
       try {
-        rowsInOrder = MessageRows.open(db, ids.length === this.#topics.length ? "" : `topic_id in (${ids.join(",")})`, limit);
+        rowsInOrder = MessageRows.open(db, selection, limit);
       } catch (err) {
         // A RangeError is a bad limit from the caller, not the file's.
         throw err instanceof RangeError ? err : unreadableTable(name, "messages", err);
       }
       // Rows no reader can place are skipped and counted (one line each kind, however many).
       const orphans = new SkippedMessages(`${name}: message rows name a topic_id its topics table does not have`);
+      const refused = new Map<number, { readonly skipped: SkippedMessages; readonly topic: string | undefined }>();
+      const refusals = rejected.map((r) => {
+        // What was lost is counted on the topic only where the read asked for it.
+        const skipped = { skipped: new SkippedMessages(r.why), topic: r.topic != undefined && (wantedTopics?.has(r.topic) ?? true) ? r.topic : undefined };
+        for (const id of r.ids) {
+          refused.set(id, skipped);
+        }
+        return skipped.skipped;
+      });
       const untimed = new SkippedMessages(`${name}: message rows have a timestamp that is not a whole number of nanoseconds`);
       const undecompressed = new SkippedMessages(`${name}: message rows do not decompress`);
       const oversized = new SkippedMessages(
@@ -306,7 +389,8 @@ export class Sqlite3Recording implements Recording {
           lastStamp = stamp!;
           const entry = entries.get(Number(topicId));
           if (entry == undefined) {
-            orphans.add(`row ${String(rowId)}, topic_id ${String(topicId)}`);
+            const refusal = refused.get(Number(topicId));
+            (refusal?.skipped ?? orphans).add(`row ${String(rowId)}, topic_id ${String(topicId)}`, refusal?.topic);
             continue;
           }
           const stampText = String(stamp);
@@ -339,7 +423,7 @@ export class Sqlite3Recording implements Recording {
         rowsInOrder.free();
       }
       const damage = new DamageLog(options.onDamage);
-      for (const skipped of [orphans, untimed, oversized, undecompressed]) {
+      for (const skipped of [orphans, ...refusals, untimed, oversized, undecompressed]) {
         skipped.report(damage);
       }
       const cut = this.#cut;
