@@ -16,19 +16,25 @@ import {
   checkChunkCrc,
   chunkRecordHeader,
   decompressChunkRecord,
+  HeldChunks,
   isWholeChunkRecord,
   mcapRecordName,
+  MESSAGE_INDEX_HEAD,
+  messageIndexHead,
   OP_CHUNK,
+  OP_MESSAGE_INDEX,
+  placeByTime,
   RECORD_PREFIX,
   timeOf,
   walkRecords,
   type McapMessage,
   type RecordContents,
+  type TimeRange,
 } from "./mcapChunk";
-import { mcapReason } from "./mcapErrorText";
-import { KnownChannels, readMessageIndexes, readRecords } from "./mcapRecords";
+import { fewerMessagesReason, mcapReason, notAChunkReason, outsideRangeReason, statisticsShortfallReason } from "./mcapErrorText";
+import { KnownChannels, readRecords } from "./mcapRecords";
 import { reportProgress, toRecordedMessage, unindexedInfo, type ChannelEntry } from "./recordedMessage";
-import type { ReadOptions, RecordedMessage, Recording, RecordingChannel, RecordingInfo } from "./types";
+import type { ReadOptions, RecordedMessage, RecordTime, Recording, RecordingChannel, RecordingInfo } from "./types";
 
 /** Bytes examined at a time when looking for the next record after damage. */
 const RESYNC_BLOCK = 1 << 20;
@@ -53,6 +59,11 @@ const FOOTER_AND_MAGIC = 1 + 8 + 8 + 8 + 4 + 8;
  * over costs more than the work (about 0.3 ms a MiB for Node's native CRC).
  */
 const MIN_HANDED_OVER = 256 * 1024;
+/**
+ * The most bytes read at once for the heads of a chunk's message indexes (their entries lie
+ * between them); beyond it each head is read on its own.
+ */
+const MAX_INDEX_SPAN = 64 * 1024;
 
 /** A range of the file's bytes. */
 interface ByteRange {
@@ -68,10 +79,16 @@ type PreparedChunk =
   | { readonly raw: Uint8Array; readonly records?: undefined }
   | { readonly records: Uint8Array; readonly storedAt: number | undefined };
 
-/** A chunk a scan's prefetch prepared, and where its records end by its own header (if it reads). */
+/** A chunk a scan's prefetch prepared, and what its own header says (if it reads). */
 interface ScanChunk {
   readonly prepared: PreparedChunk;
-  readonly recordsEnd: number | undefined;
+  readonly facts: ChunkFacts | undefined;
+}
+
+/** What a chunk record's header says: where its records end in the file, the log times its messages span. */
+interface ChunkFacts {
+  readonly recordsEnd: number;
+  readonly range: TimeRange;
 }
 
 /** What a writer puts between two chunks of an MCAP's data section. */
@@ -167,6 +184,14 @@ function learn(
  * goes on with the next chunk of the index or, without one, the next position where a
  * well-formed record starts. No record longer than `maxChunkBytes` is read: it is damage, skipped
  * like any other; a summary longer than it is not used.
+ *
+ * A chunk that reads but holds fewer messages on the channels read than its message indexes count
+ * (its records cut short or zeroed; or, for chunks written without them, fewer than the Statistics
+ * record counts in all), or another record where the index puts a chunk, is damage naming what
+ * is missing per topic. Messages whose log times lie outside the range their chunk states (its
+ * index's, or its header's in a scan) are one damage per chunk, and are delivered in log-time
+ * order where the merge can place them (`placeByTime`), else skipped and counted: the output never
+ * goes backwards because of them, and the chunks they hold stay within `maxChunkBytes`.
  */
 export class McapRecording implements Recording {
   public readonly info: RecordingInfo;
@@ -306,31 +331,79 @@ export class McapRecording implements Recording {
       async (chunk, bytes) => await this.#prepare(rangeOf(chunk), bytes),
       this.#chunkWorker?.parallelism ?? 1,
     );
+    const held = new HeldChunks(this.#maxChunkBytes);
+    /** The log time of the last message delivered: no message given to the merge may be earlier. */
+    let delivered: RecordTime | undefined;
+    // Chunks written without message indexes are checked as a whole, against the Statistics
+    // record's counts: per wanted channel, what the other chunks' message indexes count plus what
+    // those chunks held (not `usable` once a message index is unreadable: nothing to add up).
+    const whole = { counted: new Map<number, number>(), usable: true, firstUnindexed: undefined as number | undefined };
+    const count = (id: number, n: number): void => {
+      whole.counted.set(id, (whole.counted.get(id) ?? 0) + n);
+    };
     const load = async (chunk: Chunk, upcoming: readonly Chunk[]): Promise<McapMessage[]> => {
       const { index, offset } = chunk;
       const prepared = prefetch.take(chunk, upcoming);
-      let out: McapMessage[] = [];
+      let contents: RecordContents | undefined;
+      let problem: string | undefined;
       try {
         const ready = await prepared;
-        const contents =
+        // Another record where the index puts a chunk would be read as the records it is (one
+        // of an unknown opcode passed over without a word), and the chunk's messages lost.
+        if (ready.records == undefined && ready.raw[0] !== OP_CHUNK) {
+          throw new Error(notAChunkReason(ready.raw[0]));
+        }
+        contents =
           ready.records == undefined
             ? readRecords(known, ready.raw, this.#handlers, wanted)
             : walkRecords(ready.records, { channels: known.channels, wants: wanted }, ready.storedAt);
         learn(known, contents, entries, wanted);
         undefinedChannels.add(contents, offset);
-        out = contents.messages;
       } catch (err) {
-        damage.add(offset, `the chunk is unreadable: ${mcapReason(err)}`, await this.#lostIn(index, entries));
+        problem = `the chunk is unreadable: ${mcapReason(err)}`;
+      }
+      const indexed = index.messageIndexOffsets.size > 0;
+      const counts = indexed ? await this.#indexCounts(index, entries) : undefined;
+      if (problem != undefined) {
+        damage.add(offset, problem, topicCounts(counts, entries));
       }
       bytesRead = Math.max(bytesRead, offset + Number(index.chunkLength) + Number(index.messageIndexLength));
       reportProgress(options, Math.min(bytesRead, total), total);
-      return out;
+      if (!indexed) {
+        whole.firstUnindexed ??= offset;
+        for (const m of contents?.messages ?? []) {
+          count(m.channelId, 1);
+        }
+      } else if (counts == undefined) {
+        whole.usable = false;
+      } else {
+        // What is missing from this chunk is named with it (below, or as it is unreadable).
+        for (const [id, n] of counts) {
+          count(id, n);
+        }
+      }
+      if (contents == undefined) {
+        return [];
+      }
+      const range = { start: chunk.startTime, end: timeOf(index.messageEndTime) };
+      const { messages, outside } = placeByTime(contents.messages, range, delivered, held);
+      if (outside) {
+        damage.add(offset, outsideRangeReason("the chunk index", range, outside), topicCounts(outside.skipped, entries));
+      }
+      if (counts) {
+        checkCount(damage, offset, counts, contents, entries);
+      }
+      return messages;
     };
     for await (const { item, chunk } of mergeChunks(chunks, load, prefetch.lookahead)) {
+      delivered = item.time;
       yield toMessage(item, entries.get(item.channelId)!, decode, chunk.offset);
     }
     reportProgress(options, total, total);
     undefinedChannels.report(damage);
+    if (whole.firstUnindexed != undefined && whole.usable && reader.statistics) {
+      checkStatistics(damage, whole.firstUnindexed, reader.statistics, whole.counted, entries);
+    }
     this.#reportAppended(damage);
     damage.finish();
   }
@@ -408,8 +481,8 @@ export class McapRecording implements Recording {
         return await this.#source.read(offset, end - offset);
       },
       async ({ offset, end }, bytes) => {
-        const recordsEnd = chunkRecordsEnd(bytes, offset);
-        return { prepared: await this.#prepare({ offset, length: end - offset }, bytes), recordsEnd };
+        const facts = chunkFacts(bytes, offset);
+        return { prepared: await this.#prepare({ offset, length: end - offset }, bytes), facts };
       },
       worker.parallelism,
     );
@@ -428,29 +501,38 @@ export class McapRecording implements Recording {
     return { raw: await this.#source.read(range.offset, range.length) };
   }
 
-  /** What a chunk's message indexes say it holds, per wanted topic (empty when they are unreadable). */
-  async #lostIn(index: McapTypes.ChunkIndex, entries: ReadonlyMap<number, ChannelEntry>): Promise<Map<string, number>> {
-    const lost = new Map<string, number>();
+  /**
+   * How many messages a chunk's message indexes count per wanted channel (those `entries`
+   * has), read from their records' length fields alone; undefined when one is not where the chunk
+   * index puts it, or not readable. An empty map when the chunk holds no wanted channel.
+   */
+  async #indexCounts(index: McapTypes.ChunkIndex, entries: ReadonlyMap<number, ChannelEntry>): Promise<Map<number, number> | undefined> {
+    const places = [...index.messageIndexOffsets].filter(([id]) => entries.has(id)).map(([id, at]) => [id, Number(at)] as const);
+    const counts = new Map<number, number>();
+    if (places.length === 0) {
+      return counts;
+    }
+    const size = this.#source.size;
+    const from = Math.min(...places.map(([, at]) => at));
+    const to = Math.max(...places.map(([, at]) => at)) + MESSAGE_INDEX_HEAD;
+    if (!Number.isSafeInteger(to) || to > size) {
+      return undefined;
+    }
     try {
-      const offsets = [...index.messageIndexOffsets.values()];
-      if (offsets.length === 0) {
-        return lost;
-      }
-      const start = offsets.reduce((a, b) => (a < b ? a : b));
-      if (index.messageIndexLength > BigInt(this.#maxChunkBytes)) {
-        return lost; // not read: what the chunk held is unknown
-      }
-      const bytes = await this.#source.read(Number(start), Number(index.messageIndexLength));
-      for (const r of readMessageIndexes(bytes, this.#handlers)) {
-        const topic = entries.get(r.channelId)?.channel.topic;
-        if (topic != undefined) {
-          lost.set(topic, (lost.get(topic) ?? 0) + r.records.length);
+      // The records sit together after the chunk, their entries (16 bytes a message) between
+      // their heads: read at once when that is small, else head by head.
+      const span = to - from <= Math.min(MAX_INDEX_SPAN, this.#maxChunkBytes) ? await this.#source.read(from, to - from) : undefined;
+      for (const [id, at] of places) {
+        const head = span ? messageIndexHead(span, at - from) : messageIndexHead(await this.#source.read(at, MESSAGE_INDEX_HEAD), 0);
+        if (head?.channelId !== id) {
+          return undefined;
         }
+        counts.set(id, head.count);
       }
     } catch {
-      lost.clear();
+      return undefined;
     }
-    return lost;
+    return counts;
   }
 
   async *#scan(options: ReadOptions): AsyncIterableIterator<RecordedMessage> {
@@ -471,11 +553,28 @@ export class McapRecording implements Recording {
     const undefinedChannels = new UndefinedChannelTally();
     const merge = new ScanMerge<McapMessage>();
     const chunksAhead = this.#scanPrefetch(source);
+    const held = new HeldChunks(this.#maxChunkBytes);
+    /** The log time of the last message delivered: no message given to the merge may be earlier. */
+    let delivered: RecordTime | undefined;
+    /**
+     * The chunk read last, until the MessageIndex records a writer puts after it are added up (per
+     * wanted channel); `broken` when one of them could not be read.
+     */
+    let pending: { offset: number; contents: RecordContents; counts: Map<number, number>; broken: boolean } | undefined;
+    const settle = (): void => {
+      if (pending && !pending.broken && pending.counts.size > 0) {
+        checkCount(damage, pending.offset, pending.counts, pending.contents, entries);
+      }
+      pending = undefined;
+    };
     let pos = 8;
     /** Whether the data section ended with its closing record (Data End or Footer). */
     let closed = false;
     while (pos < total) {
       const prefix = await recordPrefix(source, pos);
+      if (prefix?.op !== OP_MESSAGE_INDEX) {
+        settle();
+      }
       if (prefix == undefined) {
         const resume = await this.#findNextRecord(known, pos + 1);
         const opcodeThere = (await opcodeAt(source, pos)) != undefined;
@@ -514,12 +613,17 @@ export class McapRecording implements Recording {
       if (length > this.#maxChunkBytes && !NEEDED_OPS.has(op) && (await this.#recordStartsAtPos(known, pos + length))) {
         // An attachment or metadata record too large to read, which the read does not need
         // anyway: its length is borne out by the record after it, so it is passed over whole.
+        if (pending && op === OP_MESSAGE_INDEX) {
+          pending.broken = true;
+        }
         pos += length;
         continue;
       }
       let contents: RecordContents;
-      /** Where a chunk's records end by its own header (undefined: not a chunk, or unreadable). */
-      let recordsEnd: number | undefined;
+      /** What a chunk's own header says (undefined: not a chunk, or unreadable). */
+      let facts: ChunkFacts | undefined;
+      /** What a MessageIndex record says (undefined: not one). */
+      let indexHead: ReturnType<typeof messageIndexHead>;
       try {
         if (length > this.#maxChunkBytes) {
           const name = op === OP_CHUNK ? "chunk" : (mcapRecordName(op) ?? `opcode ${op}`);
@@ -532,11 +636,12 @@ export class McapRecording implements Recording {
             prepared.records == undefined
               ? readRecords(known, prepared.raw, this.#handlers, wanted)
               : walkRecords(prepared.records, { channels: known.channels, wants: wanted }, prepared.storedAt);
-          recordsEnd = ready.recordsEnd;
+          facts = ready.facts;
         } else {
           const recordBytes = await source.read(pos, length);
           contents = readRecords(known, recordBytes, this.#handlers, wanted);
-          recordsEnd = op === OP_CHUNK ? chunkRecordsEnd(recordBytes, pos) : undefined;
+          facts = op === OP_CHUNK ? chunkFacts(recordBytes, pos) : undefined;
+          indexHead = op === OP_MESSAGE_INDEX ? messageIndexHead(recordBytes, 0) : undefined;
         }
         if (contents.undefinedChannels.size > 0 && !summaryLearned) {
           summaryLearned = true;
@@ -550,6 +655,9 @@ export class McapRecording implements Recording {
         // inside): the next record most likely starts where that length says, give or take the
         // bytes lost or added. Scanning every byte after the damage instead would find records
         // inside an uncompressed chunk, and lose the channels defined before the damage.
+        if (pending && op === OP_MESSAGE_INDEX) {
+          pending.broken = true;
+        }
         const resume = (await this.#findRecordNear(known, pos + length, pos + 1)) ?? (await this.#findNextRecord(known, pos + 1));
         const reason = `the ${op === OP_CHUNK ? "chunk" : "record"} here is unreadable: ${mcapReason(err)}`;
         damage.add(pos, resume == undefined ? reason : `${reason}; reading resumed at the next record, byte ${resume}`);
@@ -561,11 +669,28 @@ export class McapRecording implements Recording {
       }
       learn(known, contents, entries, wanted);
       undefinedChannels.add(contents, pos);
-      const messages = contents.messages;
+      let messages = contents.messages;
+      if (op === OP_CHUNK) {
+        pending = { offset: pos, contents, counts: new Map(), broken: false };
+        if (facts) {
+          const placed = placeByTime(messages, facts.range, delivered, held);
+          messages = placed.messages;
+          if (placed.outside) {
+            damage.add(pos, outsideRangeReason("the chunk record", facts.range, placed.outside), topicCounts(placed.outside.skipped, entries));
+          }
+        }
+      } else if (pending && op === OP_MESSAGE_INDEX) {
+        if (indexHead == undefined) {
+          pending.broken = true;
+        } else if (entries.has(indexHead.channelId)) {
+          pending.counts.set(indexHead.channelId, (pending.counts.get(indexHead.channelId) ?? 0) + indexHead.count);
+        }
+      }
       for (const { item, offset } of merge.add(messages, pos)) {
+        delivered = item.time;
         yield toMessage(item, entries.get(item.channelId)!, decode, offset);
       }
-      const ownEnd = recordsEnd == undefined ? undefined : await this.#chunkEndWhereLengthLies(known, pos, length, recordsEnd);
+      const ownEnd = facts == undefined ? undefined : await this.#chunkEndWhereLengthLies(known, pos, length, facts.recordsEnd);
       if (ownEnd != undefined) {
         damage.add(
           pos,
@@ -580,6 +705,7 @@ export class McapRecording implements Recording {
       // data end, summary and footer.
       damage.add(total, `the file is truncated: it ends at byte ${total}, after a complete record but before the data end and footer an MCAP closes with (what followed is lost; every record before was read)`);
     }
+    settle();
     for (const { item, offset } of merge.finish()) {
       yield toMessage(item, entries.get(item.channelId)!, decode, offset);
     }
@@ -712,7 +838,7 @@ export class McapRecording implements Recording {
    * starts there. Undefined otherwise (a record that fills its length, or trailing bytes that are
    * not followed by a record: perhaps fields of a later MCAP version). Without this a length too
    * large would pass over the records after the chunk. `ownEnd`: where its records end by its
-   * header (`chunkRecordsEnd`).
+   * header (`chunkFacts`).
    */
   async #chunkEndWhereLengthLies(known: KnownChannels, pos: number, length: number, ownEnd: number): Promise<number | undefined> {
     if (ownEnd >= pos + length || ownEnd + RECORD_PREFIX > this.#source.size) {
@@ -849,11 +975,11 @@ function isKnownOpcode(op: number): boolean {
   return op >= OP_HEADER && op <= OP_DATA_END;
 }
 
-/** Where the records of the chunk record `bytes` (read whole at `pos`) end by its header, if it reads. */
-function chunkRecordsEnd(bytes: Uint8Array, pos: number): number | undefined {
+/** What the header of the chunk record `bytes` (read whole at `pos`) says, if it reads. */
+function chunkFacts(bytes: Uint8Array, pos: number): ChunkFacts | undefined {
   try {
     const header = chunkRecordHeader(bytes);
-    return pos + header.recordsOffset + header.recordsLength;
+    return { recordsEnd: pos + header.recordsOffset + header.recordsLength, range: header.range };
   } catch {
     return undefined;
   }
@@ -891,6 +1017,82 @@ function* nearestFirst(center: number, radius: number): Generator<number> {
     yield center + d;
   }
 }
+/** Per-channel counts (`undefined`: none known) as counts per topic of the read's channels, zeros left out. */
+function topicCounts(counts: ReadonlyMap<number, number> | undefined, entries: ReadonlyMap<number, ChannelEntry>): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const [id, n] of counts ?? []) {
+    const topic = entries.get(id)?.channel.topic;
+    if (topic != undefined && n > 0) {
+      out.set(topic, (out.get(topic) ?? 0) + n);
+    }
+  }
+  return out;
+}
+
+/**
+ * Adds damage at the chunk at `offset` when its message indexes (`counts`, per wanted channel)
+ * count more messages than `contents` holds: what a chunk cut short or damaged inside lost without
+ * a parse error. Messages left out for naming no defined channel are named on their own (and
+ * may be what is missing), so only a shortfall beyond them is. Counted per channel only then.
+ */
+function checkCount(
+  damage: DamageLog,
+  offset: number,
+  counts: ReadonlyMap<number, number>,
+  contents: RecordContents,
+  entries: ReadonlyMap<number, ChannelEntry>,
+): void {
+  let indexed = 0;
+  for (const n of counts.values()) {
+    indexed += n;
+  }
+  let undefinedCount = 0;
+  for (const u of contents.undefinedChannels.values()) {
+    undefinedCount += u.count;
+  }
+  if (indexed <= contents.messages.length + undefinedCount) {
+    return;
+  }
+  const missing = new Map(counts);
+  for (const m of contents.messages) {
+    const n = missing.get(m.channelId);
+    if (n != undefined) {
+      missing.set(m.channelId, n - 1);
+    }
+  }
+  const lost = topicCounts(missing, entries);
+  const total = [...lost.values()].reduce((a, b) => a + b, 0);
+  if (total > 0) {
+    damage.add(offset, fewerMessagesReason(total), lost);
+  }
+}
+
+/**
+ * The whole-file check for chunks written without message indexes (nothing counts their messages
+ * one by one): adds damage at the first of them (`at`) when the Statistics record counts more
+ * messages on a wanted channel than the read accounted for (`counted`: the message indexes'
+ * counts of the other chunks plus what these held).
+ */
+function checkStatistics(
+  damage: DamageLog,
+  at: number,
+  statistics: McapTypes.Statistics,
+  counted: ReadonlyMap<number, number>,
+  entries: ReadonlyMap<number, ChannelEntry>,
+): void {
+  const missing = new Map<number, number>();
+  for (const [id, n] of statistics.channelMessageCounts) {
+    if (entries.has(id)) {
+      missing.set(id, Number(n) - (counted.get(id) ?? 0));
+    }
+  }
+  const lost = topicCounts(missing, entries);
+  const total = [...lost.values()].reduce((a, b) => a + b, 0);
+  if (total > 0) {
+    damage.add(at, statisticsShortfallReason(total), lost);
+  }
+}
+
 function toMessage(m: McapMessage, entry: ChannelEntry, decode: "raw" | "decode", offset: number): RecordedMessage {
   return toRecordedMessage(entry, m.data, m.time, decode, offset, m, describeMessage, m.publishTime);
 }

@@ -1,5 +1,6 @@
 import { McapStreamReader, Opcode, type McapTypes } from "@mcap/core";
 
+import { timeLess } from "./ChunkMerge";
 import { crc32 } from "./crc32";
 import type { RecordTime } from "./types";
 
@@ -10,6 +11,10 @@ export const OP_CHUNK: number = Opcode.CHUNK;
 const OP_SCHEMA: number = Opcode.SCHEMA;
 const OP_CHANNEL: number = Opcode.CHANNEL;
 const OP_MESSAGE: number = Opcode.MESSAGE;
+/** As @mcap/core names it (a plain number: compared with a byte of the file). */
+export const OP_MESSAGE_INDEX: number = Opcode.MESSAGE_INDEX;
+/** A MessageIndex record's prefix, channel id (uint16) and its entries' byte length (uint32). */
+export const MESSAGE_INDEX_HEAD = RECORD_PREFIX + 2 + 4;
 /** The opcodes of the specification; above them are custom or newer records, which are skipped. */
 const LAST_KNOWN_OPCODE: number = Opcode.MAX;
 /** Channel id (uint16), sequence (uint32), log time and publish time (uint64) before a message's data. */
@@ -158,6 +163,8 @@ export interface ChunkRecordHeader {
   readonly recordsOffset: number;
   /** Their length in bytes (within the record's bytes). */
   readonly recordsLength: number;
+  /** The log times the chunk says its messages span (inclusive). */
+  readonly range: TimeRange;
 }
 
 /**
@@ -168,6 +175,7 @@ export interface ChunkRecordHeader {
 export function chunkRecordHeader(bytes: Uint8Array): ChunkRecordHeader {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const start = RECORD_PREFIX;
+  const range = { start: timeAt(view, start), end: timeAt(view, start + 8) };
   const uncompressedSize = view.getBigUint64(start + 16, true);
   const declaredCrc = view.getUint32(start + 24, true);
   const nameLength = view.getUint32(start + CHUNK_FIELDS, true);
@@ -182,7 +190,7 @@ export function chunkRecordHeader(bytes: Uint8Array): ChunkRecordHeader {
   if (declaredLength > BigInt(bytes.byteLength - at)) {
     throw new Error(`the chunk's records declare ${declaredLength} bytes, more than its record holds`);
   }
-  return { compression, uncompressedSize, declaredCrc, recordsOffset: at, recordsLength: Number(declaredLength) };
+  return { compression, uncompressedSize, declaredCrc, recordsOffset: at, recordsLength: Number(declaredLength), range };
 }
 
 /**
@@ -335,4 +343,139 @@ function sameChannel(a: McapTypes.Channel, b: McapTypes.Channel): boolean {
     }
   }
   return true;
+}
+
+/** The log times a chunk states for its messages (its chunk index's or its own record's), inclusive. */
+export interface TimeRange {
+  readonly start: RecordTime;
+  readonly end: RecordTime;
+}
+
+/** The messages of one chunk whose log times lie outside the range it states, and what became of them. */
+export interface OutsideRange {
+  /** How many lie outside the range. */
+  readonly count: number;
+  /** The earliest of them. */
+  readonly first: RecordTime;
+  /** How many of them were skipped for being earlier than a message already delivered. */
+  readonly early: number;
+  /** How many of them were skipped because holding their chunk until their time would pass the memory bound. */
+  readonly late: number;
+  /** The skipped ones, per channel id. */
+  readonly skipped: ReadonlyMap<number, number>;
+}
+
+/**
+ * The chunks a read holds only because some of their messages lie after the range they state:
+ * the merge keeps a chunk's messages (delivered ones too) until its last one goes out, so a
+ * message at 2^63 ns would hold its chunk to the end of the read, and one in every chunk would
+ * hold the whole file. Their message bytes together stay within `limit`.
+ */
+export class HeldChunks {
+  readonly #limit: number;
+  #held: { readonly until: RecordTime; readonly bytes: number }[] = [];
+
+  public constructor(limit: number) {
+    this.#limit = limit;
+  }
+
+  /**
+   * Whether a chunk of `bytes` may be held until `until`, given that every message before
+   * `delivered` has gone out (so chunks held until before it are released); if so, it is counted.
+   */
+  public admit(until: RecordTime, bytes: number, delivered: RecordTime | undefined): boolean {
+    if (delivered) {
+      this.#held = this.#held.filter((h) => !timeLess(h.until, delivered));
+    }
+    const total = this.#held.reduce((sum, h) => sum + h.bytes, bytes);
+    if (total > this.#limit) {
+      return false;
+    }
+    this.#held.push({ until, bytes });
+    return true;
+  }
+}
+
+/**
+ * Checks the log times of one chunk's `messages` (in file order) against the range the chunk
+ * states, once per chunk (the messages are walked again only when one lies outside). Returns the
+ * messages to deliver and, when some lie outside, what became of them.
+ *
+ * The merges (`mergeChunks`, `ScanMerge`) deliver in log-time order as long as no message they are
+ * given is earlier than one they delivered already (`delivered`: the last one's time), so:
+ * - a message earlier than the range is kept only if it is not earlier than `delivered`: the
+ *   merge opened the chunk at its stated start, after everything before that start went out, so
+ *   an earlier one may belong before messages delivered already; delivering it there would
+ *   break the order every consumer relies on, so it is skipped (and counted);
+ * - a message later than the range is kept: the merge holds it until its time like any other,
+ *   and with it its chunk, which `held` admits only within its memory bound (else skipped).
+ */
+export function placeByTime(
+  messages: McapMessage[],
+  range: TimeRange,
+  delivered: RecordTime | undefined,
+  held: HeldChunks,
+): { readonly messages: McapMessage[]; readonly outside: OutsideRange | undefined } {
+  const { start, end } = range;
+  let count = 0;
+  let first: RecordTime | undefined;
+  let last: RecordTime | undefined;
+  for (const m of messages) {
+    const t = m.time;
+    if (timeLess(t, start) || timeLess(end, t)) {
+      count++;
+      if (first == undefined || timeLess(t, first)) {
+        first = t;
+      }
+      if (timeLess(end, t) && (last == undefined || timeLess(last, t))) {
+        last = t;
+      }
+    }
+  }
+  if (first == undefined) {
+    return { messages, outside: undefined };
+  }
+  const skipped = new Map<number, number>();
+  const skip = (m: McapMessage): void => {
+    skipped.set(m.channelId, (skipped.get(m.channelId) ?? 0) + 1);
+  };
+  let early = 0;
+  let kept = messages.filter((m) => {
+    if (delivered != undefined && timeLess(m.time, start) && timeLess(m.time, delivered)) {
+      early++;
+      skip(m);
+      return false;
+    }
+    return true;
+  });
+  let late = 0;
+  if (last != undefined && !held.admit(last, kept.reduce((sum, m) => sum + m.data.byteLength, 0), delivered)) {
+    kept = kept.filter((m) => {
+      if (timeLess(end, m.time)) {
+        late++;
+        skip(m);
+        return false;
+      }
+      return true;
+    });
+  }
+  return { messages: kept, outside: { count, first, early, late, skipped } };
+}
+
+/**
+ * The channel of the MessageIndex record at `bytes[at]` and how many messages it lists, read from
+ * its length fields alone (16 bytes an entry, never parsed); undefined when the bytes there are
+ * not such a record.
+ */
+export function messageIndexHead(bytes: Uint8Array, at: number): { readonly channelId: number; readonly count: number } | undefined {
+  if (at < 0 || at + MESSAGE_INDEX_HEAD > bytes.byteLength || bytes[at] !== OP_MESSAGE_INDEX) {
+    return undefined;
+  }
+  const view = new DataView(bytes.buffer, bytes.byteOffset + at, MESSAGE_INDEX_HEAD);
+  const length = view.getBigUint64(1, true);
+  const entriesLength = view.getUint32(RECORD_PREFIX + 2, true);
+  if (entriesLength % 16 !== 0 || length !== BigInt(6 + entriesLength)) {
+    return undefined;
+  }
+  return { channelId: view.getUint16(RECORD_PREFIX, true), count: entriesLength / 16 };
 }

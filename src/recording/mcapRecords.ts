@@ -89,11 +89,6 @@ function undefinedChannelOf(known: KnownChannels, bytes: Uint8Array): number | u
   return known.channels.has(channelId) ? undefined : channelId;
 }
 
-/** The MessageIndex records in `bytes` (a chunk's message index section). Throws when they are corrupt or cut off. */
-export function readMessageIndexes(bytes: Uint8Array, handlers: McapTypes.DecompressHandlers): McapTypes.TypedMcapRecords["MessageIndex"][] {
-  return parseRecords(undefined, bytes, handlers).filter((r): r is McapTypes.TypedMcapRecords["MessageIndex"] => r.type === "MessageIndex");
-}
-
 function streamRecords(known: KnownChannels, bytes: Uint8Array, handlers: McapTypes.DecompressHandlers, lookup: ChannelLookup): RecordContents {
   const out: RecordContents = { messages: [], definitions: [], undefinedChannels: new Map() };
   const local = new Map<number, McapTypes.Channel>();
@@ -119,13 +114,11 @@ function streamRecords(known: KnownChannels, bytes: Uint8Array, handlers: McapTy
  * it does not return), leaving out records of unknown opcodes. Throws when they are corrupt
  * (CRC, decompression, size limit, opcode 0) or cut off.
  */
-function parseRecords(known: KnownChannels | undefined, bytes: Uint8Array, handlers: McapTypes.DecompressHandlers): McapTypes.TypedMcapRecord[] {
+function parseRecords(known: KnownChannels, bytes: Uint8Array, handlers: McapTypes.DecompressHandlers): McapTypes.TypedMcapRecord[] {
   const stream = new McapStreamReader({ noMagicPrefix: true, validateCrcs: true, decompressHandlers: handlers });
-  if (known) {
-    stream.append(known.prefix);
-    for (let i = known.schemas.size + known.channels.size; i > 0; i--) {
-      stream.nextRecord();
-    }
+  stream.append(known.prefix);
+  for (let i = known.schemas.size + known.channels.size; i > 0; i--) {
+    stream.nextRecord();
   }
   stream.append(bytes);
   const out: McapTypes.TypedMcapRecord[] = [];
