@@ -1,5 +1,6 @@
 import { TransformBuffer } from "../filters/tf";
 import { nsecOf, readHeader, readTransforms, type MessageHeader, type StampProblem } from "../messages";
+import { stampPathProblem } from "../messages/stampPathCheck";
 import { DEFAULT_STAMP_SOURCE, stampReaderFor, stampSourceProblem, type StampReader } from "../messages/stampSources";
 import { TimeBase, type Stamp } from "../time";
 import { ConfigError } from "./ConfigError";
@@ -13,6 +14,7 @@ import type {
   PipelineInput,
   PipelineMessageEvent,
   PipelineTuple,
+  RecordedChannelFacts,
   SlotItem,
   UnstampedReason,
 } from "./types";
@@ -175,10 +177,28 @@ export class Pipeline<M extends PipelineInput = PipelineInput> {
   }
 
   /**
-   * Checks what the extensions read against a recording's channels before it is read (each
-   * extension's `checkChannels`); throws the first extension's config error.
+   * Checks the config against a recording's channels before it is read: an input's stamp path
+   * against its topic's ROS message definition, where the channel carries one (ConfigError naming
+   * `/inputs/<i>/stamp`, the field that is not there and the fields that are), then what each
+   * extension reads (its `checkChannels`, which throws its own config error).
    */
-  public checkChannels(channels: readonly { readonly topic: string; readonly schemaName: string }[]): void {
+  public checkChannels(channels: readonly RecordedChannelFacts[]): void {
+    const issues: { path: string; message: string }[] = [];
+    this.config.inputs?.forEach((input, slot) => {
+      const source = input.stamp ?? DEFAULT_STAMP_SOURCE;
+      const channel = channels.find((c) => c.topic === input.topic);
+      const encoding = channel?.schemaEncoding;
+      if (!source.startsWith(".") || channel?.schemaData == undefined || (encoding !== "ros1msg" && encoding !== "ros2msg")) {
+        return;
+      }
+      const problem = stampPathProblem(source, channel.schemaName, new TextDecoder().decode(channel.schemaData), encoding === "ros2msg" ? "ros2" : "ros1");
+      if (problem != undefined) {
+        issues.push({ path: `/inputs/${slot}/stamp`, message: `"${source}" is not a stamp of ${input.topic}: ${problem}` });
+      }
+    });
+    if (issues.length > 0) {
+      throw new ConfigError(issues);
+    }
     for (const ext of this.#extensions) {
       ext.checkChannels?.(channels);
     }

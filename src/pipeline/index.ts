@@ -46,6 +46,7 @@ export type {
   PipelineMessageEvent,
   PipelineTuple,
   ReceiveTime,
+  RecordedChannelFacts,
   SlotItem,
   UnstampedReason,
 } from "./types";

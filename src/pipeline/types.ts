@@ -141,6 +141,18 @@ export interface ExtensionOutput {
  * - `summary` returns an object whose keys are merged into summary.json (e.g. `transactions`,
  *   `fusion`); `describe` returns lines for the human summary; `outputs` returns extra files.
  */
+/**
+ * What a recording says of one of its channels, as config checks before reading use it: the
+ * topic, its message type and, where the recording holds it, the type's definition
+ * (`schemaEncoding` "ros1msg" / "ros2msg" for ROS `.msg` text).
+ */
+export interface RecordedChannelFacts {
+  readonly topic: string;
+  readonly schemaName: string;
+  readonly schemaEncoding?: string;
+  readonly schemaData?: Uint8Array;
+}
+
 export interface PipelineExtension<M extends PipelineInput = PipelineInput> {
   readonly name: string;
   /** Extra topics the extension needs read from a recording (besides the inputs and tf). */
@@ -150,7 +162,7 @@ export interface PipelineExtension<M extends PipelineInput = PipelineInput> {
    * (where the recording lists them): throws a config error naming the field for a topic whose
    * message type the extension cannot read.
    */
-  checkChannels?(channels: readonly { readonly topic: string; readonly schemaName: string }[]): void;
+  checkChannels?(channels: readonly RecordedChannelFacts[]): void;
   start?(context: PipelineContext): void;
   message?(event: PipelineMessageEvent<M>): void;
   tuple?(tuple: PipelineTuple<M>): void;

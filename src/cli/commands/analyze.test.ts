@@ -144,6 +144,12 @@ describe("lockstep analyze", () => {
     const r2 = await run(["analyze", HUSKY_BAG, "--config", missing]);
     expect(r2.code).toBe(2);
     expect(r2.stderr).toMatch(/\/inputs\/1\/topic: "\/nope" is not in/);
+    // A stamp path the topic's message definition does not have: said before reading, not as a
+    // no-header drop of every message.
+    const r3 = await run(["analyze", HUSKY_BAG, "--config", JSON.stringify({ inputs: [{ topic: "/imu/data", stamp: ".header.stmp" }, { topic: "/fix" }], policy: { type: "fkie/approximate-time" } })]);
+    expect(r3.code).toBe(2);
+    expect(r3.stdout).toBe("");
+    expect(r3.stderr).toBe('lockstep: invalid config:\n  /inputs/0/stamp: ".header.stmp" is not a stamp of /imu/data: header (std_msgs/Header) has no field "stmp" (its fields: seq, stamp, frame_id)\n');
     await expect(runAnalyze({ file: HUSKY_BAG, config: parseConfig({ slots: 2, policy: { type: "fkie/approximate-time" } }) })).rejects.toThrow(CliError);
   });
 

@@ -189,6 +189,18 @@ interface DecodeTally {
   first: string | undefined;
 }
 
+/** A config error as the CLI says it (exit 2, each field's path first); anything else as it is. */
+function invalidConfig(err: unknown): unknown {
+  if (err instanceof ConfigError) {
+    return new CliError(`invalid config:\n${err.issues.map((i) => `  ${i.path}: ${i.message}`).join("\n")}`, 2);
+  }
+  if (err instanceof FusionConfigError) {
+    // Its message starts with the field's path ("fusion.sensors.imu.topic: …").
+    return new CliError(`invalid config:\n  ${err.message}`, 2);
+  }
+  return err;
+}
+
 /**
  * Runs an analysis (the body of `lockstep analyze`, also used by `lockstep demo` and the tests).
  * Throws CliError(2) for a config that does not fit the recording (an input topic it lacks) and
@@ -210,14 +222,7 @@ export async function runAnalyze(options: AnalyzeOptions): Promise<AnalyzeResult
       pipeline.use(options.diagnosis ?? new DiagnosisExtension<RecordedMessage>(config));
     }
   } catch (err) {
-    if (err instanceof ConfigError) {
-      throw new CliError(`invalid config:\n${err.issues.map((i) => `  ${i.path}: ${i.message}`).join("\n")}`, 2);
-    }
-    if (err instanceof FusionConfigError) {
-      // Its message starts with the field's path ("fusion.sensors.imu.topic: …").
-      throw new CliError(`invalid config:\n  ${err.message}`, 2);
-    }
-    throw err;
+    throw invalidConfig(err);
   }
 
   let recording;
@@ -245,10 +250,7 @@ export async function runAnalyze(options: AnalyzeOptions): Promise<AnalyzeResult
       try {
         pipeline.checkChannels(info.channels);
       } catch (err) {
-        if (err instanceof FusionConfigError) {
-          throw new CliError(`invalid config:\n  ${err.message}`, 2);
-        }
-        throw err;
+        throw invalidConfig(err);
       }
     }
 
