@@ -291,8 +291,10 @@ export class FusionRunner {
   }
 
   /**
-   * One message (any topic), with its relative receive time. Throws FusionConfigError when a
-   * sensor's topic carries a message type the sensor does not read.
+   * One message (any topic), with its relative receive time. Throws FusionConfigError at the
+   * first message of a topic whose type a sensor reading it does not read, after the sensors that
+   * can read it have it; later messages of that topic are that sensor's `undecodable` drops. A
+   * message whose bytes did not decode is each reading sensor's `undecodable` drop.
    */
   public message(event: RunnerMessageEvent): void {
     this.#seenTopics.add(event.input.topic);
