@@ -2,12 +2,13 @@ import { McapIndexedReader, McapWriter, TempBuffer } from "@mcap/core";
 import { readFile } from "node:fs/promises";
 import { afterAll, describe, expect, it } from "vitest";
 
-import { ArrayByteSource, checkRange, type ByteSource } from "./ByteSource";
+import { ArrayByteSource } from "./ByteSource";
 import type { ChunkWorker } from "./ChunkWorker";
 import { RecordingError, type RecordingDamage } from "./RecordingError";
 import { ThreadChunkWorker } from "./ThreadChunkWorker";
 import { crc32 } from "./crc32";
 import { openRecording } from "./openRecording";
+import { OwnedReads } from "./testing/ownedReads";
 import { HAS_SHARED_DATA, sharedRecording } from "./testing/paths";
 
 // Chunks that read but lose messages, or hold messages outside the log times their index states:
@@ -126,23 +127,6 @@ function withoutSummary(bytes: Uint8Array): Uint8Array {
   const out = bytes.slice();
   new DataView(out.buffer).setBigUint64(out.length - FOOTER_AND_MAGIC + 9, 0n, true);
   return out;
-}
-
-/** Reads whose every `read` returns a fresh buffer, so that a ChunkWorker may take chunks whole. */
-class OwnedReads implements ByteSource {
-  public readonly readsAreOwned = true;
-  public readonly size: number;
-  readonly #bytes: Uint8Array;
-
-  public constructor(bytes: Uint8Array) {
-    this.#bytes = bytes;
-    this.size = bytes.byteLength;
-  }
-
-  public async read(offset: number, length: number): Promise<Uint8Array> {
-    checkRange(this.size, offset, length);
-    return await Promise.resolve(this.#bytes.slice(offset, offset + length));
-  }
 }
 
 interface Read {

@@ -5,7 +5,7 @@ import fc from "fast-check";
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import { ArrayByteSource, checkRange, type ByteSource } from "./ByteSource";
+import { ArrayByteSource } from "./ByteSource";
 import type { ChunkWorker, CompressedRecords, CrcResult } from "./ChunkWorker";
 import { RecordingError } from "./RecordingError";
 import { ThreadChunkWorker } from "./ThreadChunkWorker";
@@ -15,6 +15,7 @@ import { openRecording } from "./openRecording";
 import { bagDataLengthAt, bagFieldAt, bagRecordsFrom, writeBag } from "./testing/bagFixtures";
 import { lz4StoredFrame } from "./testing/lz4Frame";
 import { writeMcap, type FixtureChannel, type FixtureMessage } from "./testing/mcapFixtures";
+import { OwnedReads } from "./testing/ownedReads";
 import { HUSKY_BAG } from "./testing/paths";
 
 const thread = new ThreadChunkWorker();
@@ -208,23 +209,6 @@ const dying: ChunkWorker = {
     throw new Error("the chunk thread exited");
   },
 };
-
-/** An in-memory source whose reads are copies of their own, as a file's are. */
-class OwnedReads implements ByteSource {
-  public readonly readsAreOwned = true;
-  public readonly size: number;
-  readonly #bytes: Uint8Array;
-
-  public constructor(bytes: Uint8Array) {
-    this.#bytes = bytes;
-    this.size = bytes.byteLength;
-  }
-
-  public async read(offset: number, length: number): Promise<Uint8Array> {
-    checkRange(this.size, offset, length);
-    return await Promise.resolve(this.#bytes.slice(offset, offset + length));
-  }
-}
 
 const CHANNELS: FixtureChannel[] = ["/big", "/small"].map((topic) => ({
   topic,
