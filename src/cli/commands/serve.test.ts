@@ -214,6 +214,25 @@ describe("lockstep serve", () => {
     quiet.client.close();
   });
 
+  it("names a text frame that is JSON but not an object, ignores it and keeps the connection", async () => {
+    const lines: string[] = [];
+    handle = await startServe({ file: BAG, port: 0, speed: 1, log: (l) => lines.push(l) });
+    const odd = connectClient(handle.url);
+    await odd.channels;
+    for (const text of ["null", " [1,2]", "42", '"op"']) {
+      odd.ws.send(text);
+    }
+    odd.ws.send(JSON.stringify({ op: "after" }));
+    await until(() => lines.some((l) => l.includes("after")));
+    const named = lines.filter((l) => l.includes("a text frame that is JSON but not an object"));
+    expect(named.map((l) => /\(([^)]*)\): ignored$/.exec(l)?.[1])).toEqual(["null", "an array", "a number", "a string"]);
+    // The library's own wording for a null frame never reaches the log.
+    expect(lines.some((l) => l.includes("Cannot read properties"))).toBe(false);
+    // Still connected: the next frame was handled as a protocol message.
+    expect(lines.find((l) => l.includes("after"))).toMatch(/^client \S+: protocol error: .*after/);
+    odd.client.close();
+  });
+
   it("refuses browser pages from foreign origins and admits the apps', loopback, file:// and --allow-origin", async () => {
     const lines: string[] = [];
     handle = await startServe({ file: BAG, port: 0, speed: 1, log: (l) => lines.push(l), allowOrigins: ["https://viz.example.org"] });

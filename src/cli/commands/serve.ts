@@ -180,6 +180,30 @@ async function channelsOf(recording: Recording, log: (line: string) => void): Pr
 }
 
 /**
+ * What a client's text frame is when it is JSON but not an object ("null", "an array", …), else
+ * undefined: the protocol library reads `op` from whatever the frame parses to, and for `null`
+ * logs the engine's own TypeError. Only a frame that does not start with `{` is parsed here (a
+ * protocol message always does); one that is not JSON at all is left to the library, which names
+ * the syntax error.
+ */
+function jsonKindUnlessObject(text: string): string | undefined {
+  if (text.trimStart().startsWith("{")) {
+    return undefined;
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  // eslint-disable-next-line @foxglove/strict-equality -- JSON has null but no undefined
+  if (value === null) {
+    return "null";
+  }
+  return Array.isArray(value) ? "an array" : typeof value === "object" ? undefined : `a ${typeof value}`;
+}
+
+/**
  * Plays a recording as a live Foxglove WebSocket server (`foxglove.websocket.v1`) on 127.0.0.1,
  * safe to run on a machine whose user browses the web:
  *
@@ -190,9 +214,11 @@ async function channelsOf(recording: Recording, log: (line: string) => void): Pr
  * - capability `clientPublish`: what clients publish is relayed as server channels (ClientRelay)
  *   and logged;
  * - handshakes are accepted only from the origins OriginPolicy allows (403 otherwise); a frame
- *   larger than MAX_CLIENT_PAYLOAD_BYTES, a malformed frame or a protocol error closes that
- *   connection only; a client that does not keep up has messages skipped and counted
- *   (BoundedClientSocket) and never slows the others; text from clients is escaped in the log;
+ *   larger than MAX_CLIENT_PAYLOAD_BYTES or a malformed frame closes that connection only; a
+ *   protocol error, or a text frame that is JSON but not an object, is logged against that
+ *   client's budget (ClientLog) and ignored; a client that does not keep up has messages
+ *   skipped and counted (BoundedClientSocket) and never slows the others; text from clients is
+ *   escaped in the log;
  * - an unindexed or damaged recording is served as far as it is readable, then `finished` rejects
  *   naming the offset.
  *
@@ -367,7 +393,12 @@ export async function startServe(options: ServeOptions): Promise<ServeHandle> {
       // The library reports a bad frame as a server-wide "error" without its client: remember
       // whose frame is being handled (the handling is synchronous).
       const handle = socket.onmessage;
-      socket.onmessage = (event) => {
+      socket.onmessage = (event: { data: unknown }) => {
+        const notAnObject = typeof event.data === "string" ? jsonKindUnlessObject(event.data) : undefined;
+        if (notAnObject != undefined) {
+          clientLog.line(name, `client ${name}: a text frame that is JSON but not an object (${notAnObject}): ignored`);
+          return;
+        }
         speaking = name;
         try {
           handle?.(event);
