@@ -384,7 +384,7 @@ describe("lockstep replay: bad input exits 2 naming the line or field", () => {
     const deep = `${"[".repeat(100_000)}${"]".repeat(100_000)}`;
     for (const [line, pattern] of [
       [`{"slot": ${deep}, "stamp": "1"}`, /^lockstep: replay: line 2: "slot": \[+\.\.\. is not a slot/m],
-      [`{"slot": 0, "stamp": ${deep}}`, /^lockstep: replay: line 2: "stamp": \[+\.\.\. is not a ROS time/m],
+      [`{"slot": 0, "stamp": ${deep}}`, /^lockstep: replay: line 2: "stamp": \[+\.\.\. is not a stamp/m],
       [`{"slot": 0, "stamp": {"sec": ${deep}, "nsec": 0}}`, /^lockstep: replay: line 2: "stamp": \{"sec":\[/m],
       [`{"slot": 0, "stamp": "${"9".repeat(500_000)}x"}`, /^lockstep: replay: line 2: "stamp": "9+\.\.\. is not a stamp/m],
       [`{"slot": 0, "stamp": "1", "${"k".repeat(500_000)}": 1}`, /^lockstep: replay: line 2: unknown field "k+\.\.\.; an event has/m],

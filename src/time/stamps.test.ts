@@ -19,6 +19,16 @@ describe("parseStampJson", () => {
     expect(() => parseStampJson({ sec: 1.5, nsec: 0 }, "stamp")).toThrow(/not a ROS time/);
   });
 
+  it("rejects a time object with both nsec and nanosec, or with keys a ROS time does not have, naming them", () => {
+    expect(() => parseStampJson({ sec: 1, nsec: 2, nanosec: 2 }, "stamp")).toThrow(
+      /stamp: .* has both "nsec" and "nanosec"/,
+    );
+    expect(() => parseStampJson({ sec: 1, nsec: 2, frame_id: "base" }, "stamp")).toThrow(
+      /stamp: .* has "frame_id", which a ROS time does not have/,
+    );
+    expect(() => parseStampJson({ sec: 1, nanosec: 2, secs: 1, nsecs: 2 }, "stamp")).toThrow(/has "secs", "nsecs", which/);
+  });
+
   it("reads both time shapes", () => {
     expect(nsecOf({ sec: 3, nsec: 4 })).toBe(4);
     expect(nsecOf({ sec: 3, nanosec: 5 })).toBe(5);
