@@ -13,12 +13,16 @@ import { cpuNowNs, nowNs } from "./harness";
 import { generateW3 } from "./w3";
 import { W3_DEFAULT_N, type StampedMessage } from "./w3Sync";
 
-const RING = 16; // per topic, a power of two above head + 10
-const BOUND = 11; // head + max queue size 10
-const OTHER_A = Uint8Array.of(1, 2, 0);
-const OTHER_B = Uint8Array.of(2, 0, 1);
+// The loops' constants are locals of each pass, not module constants: the CLI's bundle is an ES
+// module in which esbuild declares every top-level `const` as a `var`, and TurboFan then reads it
+// from the module on every use instead of folding it (measured 2026-12-06: this floor ran at
+// 6.1–6.5 ns against 4.8–5.1 for the same loop with module `const`s, in shared floor.mjs).
 
 function floorPass(topics: Uint8Array, stamps: Float64Array): number {
+  const RING = 16; // per topic, a power of two above head + 10
+  const BOUND = 11; // head + max queue size 10
+  const OTHER_A = Uint8Array.of(1, 2, 0);
+  const OTHER_B = Uint8Array.of(2, 0, 1);
   const ring = new Float64Array(3 * RING);
   const written = new Uint32Array(3);
   const head = new Uint32Array(3);
@@ -43,6 +47,10 @@ function floorPass(topics: Uint8Array, stamps: Float64Array): number {
 }
 
 function floorPassMessages(topics: Uint8Array, messages: readonly StampedMessage[]): number {
+  const RING = 16;
+  const BOUND = 11;
+  const OTHER_A = Uint8Array.of(1, 2, 0);
+  const OTHER_B = Uint8Array.of(2, 0, 1);
   const ring = new Float64Array(3 * RING);
   const held = new Array<StampedMessage | undefined>(3 * RING).fill(undefined);
   const written = new Uint32Array(3);
