@@ -4,8 +4,8 @@ import { describe, expect, it } from "vitest";
 
 /**
  * DESIGN §1's arrows: which layers each layer may import. `time` is the bottom (exact stamps,
- * durations, the drop vocabulary, sorted search and the bounded preview of a value that error
- * messages quote) and may be used by everyone; `geometry`
+ * durations, the drop vocabulary, sorted search, and the bounded preview of a value and the words
+ * for a file system's refusal that error messages quote) and may be used by everyone; `geometry`
  * (quaternions, rigid transforms) sits beside it, under `filters`, `messages` and `fusion`;
  * `panel` and `cli` are shells over `pipeline` and `recording`.
  */

@@ -417,7 +417,7 @@ describe("lockstep replay: bad input exits 2 naming the line or field", () => {
   it("a missing or unreadable config", () => {
     let r = run("/nonexistent/lockstep.json", [ev(0, "1")]);
     expect(r.status).toBe(2);
-    expect(r.stderr).toMatch(/cannot read config file "\/nonexistent\/lockstep.json" \(ENOENT\)/);
+    expect(r.stderr).toMatch(/cannot read config file "\/nonexistent\/lockstep.json" \(no such file or folder\)/);
     r = run('{"slots": 2,', [ev(0, "1")]);
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/not valid JSON/);

@@ -20,6 +20,7 @@ export {
   type RosLatestTimeConfig,
   type TransformConfig,
 } from "./config";
+export { topicGuess } from "./closestName";
 export { ConfigError, type ConfigIssue } from "./ConfigError";
 export { createPolicy } from "./createPolicy";
 export { DEFAULT_PUBLISH_NAMESPACE, parseConfig, parseConfigText } from "./parseConfig";

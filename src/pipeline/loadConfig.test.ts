@@ -62,7 +62,7 @@ describe("loadConfig with fuse's YAML for the fusion section", () => {
       `invalid fuse YAML file "f.yaml":\n  state_estimator.ros__parameters.wheel_odometry.linear_velocity_dimensions[1]: "q" is not a dimension here (allowed: x, y)`,
     );
     expect(loadError(() => loadConfig("c.json", files({ "c.json": huskyWith({ fuseYaml: "gone.yaml" }) })))).toBe(
-      'cannot read fuse YAML file "gone.yaml" (ENOENT); pass a fuse parameter file (.yaml)',
+      'cannot read fuse YAML file "gone.yaml" (no such file or folder); pass a fuse parameter file (.yaml)',
     );
     expect(loadError(() => loadConfig(huskyWith({ fuseYaml: 3 }), files({})))).toContain("/fusion/fuseYaml: expected the path of a fuse YAML file, got 3");
     expect(loadError(() => loadConfig(huskyWith({ fuseYaml: "f.yaml", sensors: {} }), files({ "f.yaml": HUSKY_YAML })))).toContain(

@@ -2,7 +2,7 @@ import { ConfigError } from "./ConfigError";
 import type { PipelineConfig } from "./config";
 import { parseConfig, parseConfigText } from "./parseConfig";
 import { FuseYamlError, fusionFromFuseYaml } from "../fusion/config";
-import { previewValue } from "../time";
+import { fileSystemReason, previewValue } from "../time";
 
 /**
  * Thrown by `loadConfig`: the config could not be read or is invalid. `message` is ready to show
@@ -45,8 +45,7 @@ function readOrThrow(path: string, readText: (path: string) => string, what: str
   try {
     return readText(path);
   } catch (err) {
-    const code = (err as { code?: string }).code ?? (err instanceof Error ? err.message : String(err));
-    throw new ConfigLoadError(`cannot read ${what} "${path}" (${code}); ${hint}`);
+    throw new ConfigLoadError(`cannot read ${what} "${path}" (${fileSystemReason(err)}); ${hint}`);
   }
 }
 
@@ -95,7 +94,7 @@ function fusionFromFile(
  * config file's folder (to the working folder for inline JSON), with `uuidRecipe` and `optimizer`
  * keys beside it applied over what the file gives (`fusionFromFuseYaml`).
  *
- * Throws ConfigLoadError naming the file (with the reader's error code, e.g. ENOENT) or every
+ * Throws ConfigLoadError naming the file (with the reader's refusal in words) or every
  * offending field (fuse YAML fields by their key path in that file).
  */
 export function loadConfig(arg: string, readText: (path: string) => string, options: LoadConfigOptions = {}): PipelineConfig {

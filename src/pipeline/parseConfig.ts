@@ -3,6 +3,7 @@ import Ajv, { type ErrorObject, type ValidateFunction } from "ajv";
 import { policyDescriptor } from "../filters/policies/descriptors";
 import { parseDuration, previewValue, StampRangeError } from "../time";
 import { ConfigError, type ConfigIssue } from "./ConfigError";
+import { closestName } from "./closestName";
 import { POLICY_TYPES, type PipelineConfig, type PolicyConfig } from "./config";
 import { pipelineSchema } from "./configSchema";
 
@@ -310,7 +311,7 @@ function describe(err: ErrorObject, errorCount: number, missingTypes: ReadonlySe
       const allowed = Object.keys(
         (err.parentSchema as { properties?: object } | undefined)?.properties ?? {},
       );
-      const guess = closest(key, allowed);
+      const guess = closestName(key, allowed);
       const hint = guess != undefined ? `did you mean "${guess}"? ` : "";
       if (base === "/policy") {
         const type = String((err.data as { type?: unknown }).type);
@@ -363,7 +364,7 @@ function describe(err: ErrorObject, errorCount: number, missingTypes: ReadonlySe
             };
       }
       const type = show(params.tagValue);
-      const guess = closest(String(params.tagValue), POLICY_TYPES);
+      const guess = closestName(String(params.tagValue), POLICY_TYPES);
       return {
         path: `${base}/type`,
         message:
@@ -480,34 +481,4 @@ function kindOf(value: unknown): string {
     return "not an integer";
   }
   return `a ${typeof value}`;
-}
-
-/** The candidate closest to `word` (case-insensitive edit distance <= 2), if any. */
-function closest(word: string, candidates: readonly string[]): string | undefined {
-  let best: string | undefined;
-  let bestDistance = 3;
-  for (const c of candidates) {
-    const d = editDistance(word.toLowerCase(), c.toLowerCase());
-    if (d < bestDistance) {
-      best = c;
-      bestDistance = d;
-    }
-  }
-  return best;
-}
-
-function editDistance(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++) {
-      row[j] = Math.min(
-        prev[j]! + 1,
-        row[j - 1]! + 1,
-        prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1),
-      );
-    }
-    prev = row;
-  }
-  return prev[b.length]!;
 }

@@ -3,7 +3,7 @@ import { basename, dirname, join } from "node:path";
 
 import { FileByteSource } from "./FileByteSource";
 import { MergedRecording } from "./MergedRecording";
-import { RecordingError, errorText } from "./RecordingError";
+import { RecordingError } from "./RecordingError";
 import { openRosbag2, openRosbag2File, type BagFolder } from "./Rosbag2Recording";
 import { sharedChunkWorker } from "./ThreadChunkWorker";
 import { loadDecompressors, type OpenOptions } from "./decompress";
@@ -11,6 +11,7 @@ import { openRecording } from "./openRecording";
 import { parseRosbag2Metadata } from "./rosbag2Metadata";
 import { loadSqlJsNode } from "./sqlJsNode";
 import type { Recording } from "./types";
+import { fileSystemReason } from "../time";
 
 const METADATA = "metadata.yaml";
 
@@ -64,12 +65,17 @@ export async function openRecordingFile(path: string, limits: OpenOptions = {}):
       if ((err as NodeJS.ErrnoException).code === "ENOENT") {
         return undefined;
       }
-      throw new RecordingError(undefined, `${p} cannot be opened: ${errorText(err)}`, { cause: err });
+      throw new RecordingError(undefined, `${p} cannot be opened: ${fileSystemReason(err)}`, { cause: err });
     }
   };
   const options = { sqlJs: loadSqlJsNode, decompressors: await loadDecompressors(limits), maxChunkBytes: limits.maxChunkBytes };
   try {
-    const isFolder = (await stat(path)).isDirectory();
+    let isFolder: boolean;
+    try {
+      isFolder = (await stat(path)).isDirectory();
+    } catch (err) {
+      throw new RecordingError(undefined, fileSystemReason(err), { cause: err });
+    }
     const folderPath = isFolder ? path : basename(path) === METADATA ? dirname(path) : undefined;
     let recording: Recording;
     if (folderPath != undefined) {
@@ -80,7 +86,7 @@ export async function openRecordingFile(path: string, limits: OpenOptions = {}):
             return await openSource(join(folderPath, rel));
           } catch (err) {
             const code = (err as NodeJS.ErrnoException).code;
-            throw new RecordingError(undefined, `${folderPath}: its file ${rel} cannot be opened (${code === "ENOENT" ? "it does not exist" : errorText(err)}); a split bag needs every file its metadata.yaml lists`, { cause: err });
+            throw new RecordingError(undefined, `${folderPath}: its file ${rel} cannot be opened (${code === "ENOENT" ? "it does not exist" : fileSystemReason(err)}); a split bag needs every file its metadata.yaml lists`, { cause: err });
           }
         },
         openIfPresent: async (rel) => await openIfPresent(join(folderPath, rel)),
@@ -102,7 +108,12 @@ export async function openRecordingFile(path: string, limits: OpenOptions = {}):
         recording = parts.length === 1 ? parts[0]! : new MergedRecording(parts, "rosbag2", files);
       }
     } else {
-      const source = await openSource(path);
+      let source: FileByteSource;
+      try {
+        source = await openSource(path);
+      } catch (err) {
+        throw new RecordingError(undefined, fileSystemReason(err), { cause: err });
+      }
       const metadata = await readText(join(dirname(path), METADATA));
       let listed = false;
       if (metadata != undefined) {

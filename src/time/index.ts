@@ -11,3 +11,4 @@ export { nsecOf, parseStampJson, type RosTime } from "./stamps";
 export { DROP_REASONS, type DropReason } from "./DropReason";
 export { lowerBound, lowerBoundBy, upperBound } from "./sortedSearch";
 export { previewValue } from "./previewValue";
+export { fileSystemReason } from "./fileSystemReason";

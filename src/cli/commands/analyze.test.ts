@@ -144,6 +144,10 @@ describe("lockstep analyze", () => {
     const r2 = await run(["analyze", HUSKY_BAG, "--config", missing]);
     expect(r2.code).toBe(2);
     expect(r2.stderr).toMatch(/\/inputs\/1\/topic: "\/nope" is not in/);
+    // What the user most likely meant comes first, then the recording's topics.
+    const guessed = await run(["analyze", HUSKY_BAG, "--config", JSON.stringify({ inputs: [{ topic: "/imu/data" }, { topic: "/odom" }], policy: { type: "fkie/approximate-time" } })]);
+    expect(guessed.code).toBe(2);
+    expect(guessed.stderr).toMatch(/\/inputs\/1\/topic: "\/odom" is not in \S+; did you mean "\/husky_velocity_controller\/odom"\? Its topics are "/);
     // A stamp path the topic's message definition does not have: said before reading, not as a
     // no-header drop of every message.
     const r3 = await run(["analyze", HUSKY_BAG, "--config", JSON.stringify({ inputs: [{ topic: "/imu/data", stamp: ".header.stmp" }, { topic: "/fix" }], policy: { type: "fkie/approximate-time" } })]);

@@ -10,6 +10,7 @@ import {
   tupleMemberTime,
   Pipeline,
   summarize,
+  topicGuess,
   type PipelineConfig,
   type PipelineDrop,
   type PipelineSummary,
@@ -189,6 +190,22 @@ interface DecodeTally {
   first: string | undefined;
 }
 
+/** Topics listed at most when an input's topic is not in the recording (`lockstep info` lists all). */
+const MAX_LISTED_TOPICS = 20;
+
+/**
+ * Why an input's topic is refused: not in `file`, what the user most likely meant (see
+ * topicGuess), and the recording's topics, at most MAX_LISTED_TOPICS of them.
+ */
+function missingTopicText(topic: string, file: string, topics: readonly string[]): string {
+  const guesses = topicGuess(topic, topics);
+  const quoted = (t: string): string => `"${t}"`;
+  const guess = guesses.length === 0 ? "" : `did you mean ${guesses.slice(0, 3).map(quoted).join(" or ")}? `;
+  const listed = topics.slice(0, MAX_LISTED_TOPICS).map(quoted).join(", ");
+  const more = topics.length > MAX_LISTED_TOPICS ? `, and ${topics.length - MAX_LISTED_TOPICS} more (\`lockstep info\` lists them)` : "";
+  return `"${topic}" is not in ${file}; ${guess}${guess === "" ? "its" : "Its"} topics are ${listed}${more}`;
+}
+
 /** A config error as the CLI says it (exit 2, each field's path first); anything else as it is. */
 function invalidConfig(err: unknown): unknown {
   if (err instanceof ConfigError) {
@@ -238,13 +255,10 @@ export async function runAnalyze(options: AnalyzeOptions): Promise<AnalyzeResult
   try {
     const info = recording.info;
     if (info.indexed) {
-      const present = new Set(info.channels.map((c) => c.topic));
+      const present = info.channels.map((c) => c.topic);
       (config.inputs ?? []).forEach((input, i) => {
-        if (!present.has(input.topic)) {
-          throw new CliError(
-            `/inputs/${i}/topic: "${input.topic}" is not in ${options.file}; its topics are ${[...present].map((t) => `"${t}"`).join(", ")}`,
-            2,
-          );
+        if (!present.includes(input.topic)) {
+          throw new CliError(`/inputs/${i}/topic: ${missingTopicText(input.topic, options.file, present)}`, 2);
         }
       });
       try {

@@ -39,6 +39,21 @@ describe("lockstep info on what has no byte offset", () => {
     );
   });
 
+  it("a path that does not exist, or a file it may not read, is named in words, not in the file system's codes", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "lockstep-info-"));
+    const missing = join(dir, "no-such.bag");
+    let r = await runInfo(missing);
+    expect(r.code).toBe(1);
+    expect(r.err).toBe(`lockstep: cannot open ${missing}: no such file or folder\n`);
+    const inMissingFolder = join(dir, "no-such-folder", "a.mcap");
+    r = await runInfo(inMissingFolder);
+    expect(r.err).toBe(`lockstep: cannot open ${inMissingFolder}: no such file or folder\n`);
+    const notAFolder = join(dir, "file.txt");
+    await writeFile(notAFolder, "x");
+    r = await runInfo(join(notAFolder, "a.bag"));
+    expect(r.err).toBe(`lockstep: cannot open ${join(notAFolder, "a.bag")}: a part of its path is a file, not a folder\n`);
+  });
+
   it("rosbag2 rows no reader can place: each kind is its own damage, named by file, table and row, without a byte offset", async () => {
     const SQL = await loadSqlJsNode();
     const rows = Array.from({ length: 6 }, (_, k) => ({ topicId: 1, timestamp: 1_000_000_000n + BigInt(k), data: stringMessage(`m${k}`) }));
