@@ -84,6 +84,8 @@ function nsBetween(later: readonly [number, number], earlier: readonly [number, 
  */
 export class TopicFactsCollector {
   readonly #topics = new Map<string, TopicState>();
+  /** Topics listed even without messages (see `declare`). */
+  readonly #declared = new Map<string, TopicState>();
   #messages = 0;
   #ties = 0;
   #last: [number, number] | undefined;
@@ -143,10 +145,22 @@ export class TopicFactsCollector {
     }
   }
 
-  /** The facts so far, topics in order of their first message. */
+  /**
+   * Lists `topic` in `result()` even if no message of it is added (a topic recorded without
+   * messages), after the topics that have messages; `type` and `encoding` are used unless a
+   * message brings its own.
+   */
+  public declare(topic: string, type: string, encoding: string | undefined): void {
+    if (!this.#topics.has(topic)) {
+      this.#declared.set(topic, new TopicState(type, encoding));
+    }
+  }
+
+  /** The facts so far, topics in order of their first message, then the declared silent ones. */
   public result(): MessageFacts {
     const topics: TopicFacts[] = [];
-    for (const [topic, st] of this.#topics) {
+    const silent = [...this.#declared].filter(([topic]) => !this.#topics.has(topic));
+    for (const [topic, st] of [...this.#topics, ...silent]) {
       const span = st.firstReceive ? nsBetween(st.lastReceive, st.firstReceive) : 0;
       const sorted = [...st.latencies].sort((a, b) => a - b);
       const mid = sorted.length >> 1;

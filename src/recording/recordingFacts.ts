@@ -37,6 +37,11 @@ export interface RecordingFacts extends MessageFacts {
  */
 export async function recordingFacts(recording: Recording, onProgress?: (p: ReadProgress) => void): Promise<RecordingFacts> {
   const collector = new TopicFactsCollector();
+  // A topic the recording declares but holds no message of (rosbag2 records /parameter_events
+  // that way) is listed too: a config naming it is then explained, not "not in the recording".
+  for (const c of recording.info.channels) {
+    collector.declare(c.topic, c.schemaName, c.messageEncoding);
+  }
   const unreadable = recording.info.unreadableTopics ?? new Map<string, string>();
   const readable = recording.info.channels.map((c) => c.topic).filter((t) => !unreadable.has(t));
   let first: RecordTime | undefined;

@@ -128,6 +128,18 @@ describe.skipIf(!HAS_SHARED_DATA)("lockstep info", () => {
     expect(text).toMatch(/\/test_topic1\n {2}type test_msgs\/msg\/Strings, encoding cdr, 1 message\n/);
   });
 
+  it("a topic recorded without messages is listed with 0 messages (rosbag2's talker: /parameter_events)", async () => {
+    const { code, out } = await runInfo(sharedRecording("rosbag2-upstream/mcap-talker"));
+    expect(code).toBe(0);
+    expect(out).toMatch(/^\/parameter_events\n {2}type rcl_interfaces\/msg\/ParameterEvent, encoding cdr, 0 messages \(the recording lists the topic but holds no message of it\)\n/m);
+    const facts = await factsOf(sharedRecording("rosbag2-upstream/mcap-talker"));
+    expect(facts.topics.map((t) => [t.topic, t.messages])).toEqual([
+      ["/rosout", 10],
+      ["/topic", 10],
+      ["/parameter_events", 0],
+    ]);
+  });
+
   it("a damaged recording: the facts of everything readable around the damage, which is named, and exit 1", async () => {
     const bytes = await readFile(sharedRecording("husky-2015.bag"));
     const path = join(await mkdtemp(join(tmpdir(), "lockstep-info-")), "cut.bag");

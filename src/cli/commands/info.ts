@@ -38,7 +38,13 @@ export function describeFacts(file: string, facts: RecordingFacts): string[] {
   }
   for (const t of facts.topics) {
     lines.push(t.topic);
-    lines.push(`  type ${t.type || "(none)"}, encoding ${t.encoding ?? "?"}, ${countOf(t.messages, "message")}${t.rateHz == undefined ? "" : `, ${t.rateHz.toFixed(2)} Hz`}`);
+    const type = `  type ${t.type || "(none)"}, encoding ${t.encoding ?? "?"}`;
+    if (t.messages === 0) {
+      const why = facts.damages.length > 0 ? "none readable: the damaged regions may have held them" : "the recording lists the topic but holds no message of it";
+      lines.push(`${type}, 0 messages (${why})`);
+      continue;
+    }
+    lines.push(`${type}, ${countOf(t.messages, "message")}${t.rateHz == undefined ? "" : `, ${t.rateHz.toFixed(2)} Hz`}`);
     const reason = facts.unreadableTopics[t.topic];
     if (reason != undefined) {
       lines.push(`  not decodable: ${reason}`);
