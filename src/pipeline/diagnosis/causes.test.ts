@@ -144,3 +144,30 @@ describe("causes, each on a trace built to show it alone", () => {
     expect(d.facts[0]!.futureStamps).toBe(d.facts[0]!.messages);
   });
 });
+
+describe("fkie/fifo with maxQueueSize 0 (D1: for fifo 0 holds nothing, not unlimited)", () => {
+  const inputs = [{ periodMs: 33 }, { periodMs: 100, offsetMs: 3 }];
+  const policy = { type: "fkie/fifo", maxQueueSize: 0 };
+
+  it("names maxQueueSize 0 as the cause and suggests 1, with the sets an actual run with 1 gives", () => {
+    const trace = syntheticTrace(inputs, 10_000);
+    const d = diagnose(trace, parseConfig({ slots: 2, policy }).policy);
+    expect(d.tuples).toBe(0);
+    const withOne = runTrace(parseConfig({ slots: 2, policy: { ...policy, maxQueueSize: 1 } }).policy, trace).tuples;
+    expect(withOne).toBeGreaterThan(0);
+    const top = d.causes[0]!;
+    expect(top.id).toBe("queue-holds-nothing");
+    expect(top.setsLost).toBe(withOne);
+    expect(top.fix).toEqual({ policy: { ...policy, maxQueueSize: 1 }, tuples: withOne });
+    expect(top.message).toContain("maxQueueSize 0");
+    expect(d.headline).toContain(`Change maxQueueSize 0 → 1: ${withOne} sets instead of 0`);
+    expect(d.headline).not.toContain("nothing in the stamps to tune");
+    expect(d.suggestions[0]).toMatchObject({ kind: "first", policy: { ...policy, maxQueueSize: 1 }, tuples: withOne });
+  });
+
+  it("names nothing of the kind for maxQueueSize 1", () => {
+    const trace = syntheticTrace(inputs, 10_000);
+    const d = diagnose(trace, parseConfig({ slots: 2, policy: { ...policy, maxQueueSize: 1 } }).policy);
+    expect(d.causes.map((c) => c.id)).not.toContain("queue-holds-nothing");
+  });
+});

@@ -3,6 +3,7 @@ import type { PolicyConfig } from "../config";
 import { createPolicy } from "../createPolicy";
 import { StampTrace } from "./StampTrace";
 import { defaultValue, type ParameterValue } from "./candidates";
+import { emptyQueueCause } from "./emptyQueue";
 import type { TopicFacts, TraceFacts } from "./facts";
 import { countOf, countText, hzText, listText, msText, policyJson, valueText } from "./format";
 import { runTrace, type TraceRun } from "./runTrace";
@@ -12,6 +13,7 @@ import type { SearchablePolicy } from "./searchSpace";
 /** Every cause `findCauses` can name. */
 export const CAUSE_IDS = [
   "queue-too-short",
+  "queue-holds-nothing",
   "timespan-limit-too-small",
   "timespan-limit-too-large",
   "max-age-too-small",
@@ -71,6 +73,8 @@ export interface DiagnosisCause {
   readonly stampFix?: { readonly stamps: Readonly<Record<string, "receive">>; readonly tuples: number };
   /** Policy runs made to count it (dropped from the JSON). */
   readonly runs?: number;
+  /** The run of `fix`, when the cause made it itself: a suggestion can be made of it (dropped from the JSON). */
+  readonly evaluation?: Evaluation;
 }
 
 /** What `findCauses` works from. */
@@ -113,6 +117,10 @@ export function findCauses(input: CauseInput): DiagnosisCause[] {
         causes.push({ ...c, fix: fixJson });
       }
     }
+  }
+  const empty = emptyQueueCause(policy, trace, current);
+  if (empty != undefined) {
+    causes.push(empty);
   }
   causes.push(...dataCauses(input));
   // Facts that cost no sets by themselves but explain the stamps.

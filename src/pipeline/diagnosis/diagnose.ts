@@ -73,18 +73,23 @@ export function diagnose(trace: StampTrace, policy: PolicyConfig, options: Diagn
   if (space == undefined) {
     const run = runTrace(policy, trace);
     const causes = findCauses({ trace, facts, policy, current: run });
-    // No stamp parameter to search, but a cause that costs sets (an input that gives nothing) is
-    // still the verdict.
+    // No stamp parameter to search, but a cause that costs sets (an input that gives nothing, a
+    // queue that holds nothing) is still the verdict, and a fix it counted is the suggestion.
     const top = causes.find(isVerdict);
+    const fixed = top?.evaluation;
+    const suggestions = fixed == undefined ? [] : [suggestionOf(fixed, undefined, slots, "first", `${changeText(fixed, undefined)}: ${countOf(fixed.run.tuples, "set")} instead of ${countText(run.tuples)}`)];
     return {
       policy: policy.type,
       tuples: run.tuples,
-      bestTuples: run.tuples,
-      causes,
-      suggestions: [],
-      headline: top?.message ?? `${policy.type} pairs messages by arrival, not by stamp: nothing in the stamps to tune (${countOf(run.tuples, "set")}).`,
+      bestTuples: Math.max(run.tuples, fixed?.run.tuples ?? 0),
+      causes: causes.map(withoutInternals),
+      suggestions,
+      headline:
+        top == undefined
+          ? `${policy.type} pairs messages by arrival, not by stamp: nothing in the stamps to tune (${countOf(run.tuples, "set")}).`
+          : `${top.message}${suggestions[0] == undefined ? "" : ` Change ${suggestions[0].message}.`}`,
       facts: facts.topics,
-      runs: 1,
+      runs: 1 + causes.reduce((n, c) => n + (c.runs ?? 0), 0),
       events: trace.length,
       eventsNotDiagnosed: trace.truncated,
     };
@@ -153,7 +158,7 @@ export function diagnose(trace: StampTrace, policy: PolicyConfig, options: Diagn
     policy: policy.type,
     tuples: current,
     bestTuples: own.best.run.tuples,
-    causes: causes.map(({ runs: _runs, ...c }) => c),
+    causes: causes.map(withoutInternals),
     suggestions,
     headline,
     facts: facts.topics,
@@ -214,13 +219,18 @@ export function describeDiagnosis(d: Diagnosis): string[] {
   return lines;
 }
 
+/** A cause as the diagnosis gives it: without the fields only the diagnosis itself reads. */
+function withoutInternals({ runs: _runs, evaluation: _evaluation, ...cause }: DiagnosisCause): DiagnosisCause {
+  return cause;
+}
+
 function hz(rate: number): string {
   return `${rate >= 20 ? Math.round(rate) : rate.toFixed(1)} Hz`;
 }
 
 function suggestionOf(
   e: Evaluation,
-  space: SearchablePolicy,
+  space: SearchablePolicy | undefined,
   slots: number,
   kind: DiagnosisSuggestion["kind"],
   message: string,
@@ -232,7 +242,7 @@ function suggestionOf(
     lag: e.run.lag,
     drops: { ...e.run.drops },
     changes: e.changes.map((c) => {
-      const p = space.parameters.find((q) => q.name === c.name);
+      const p = space?.parameters.find((q) => q.name === c.name);
       return { parameter: c.name, from: valueJson(p?.kind ?? "", c.from) ?? null, to: valueJson(p?.kind ?? "", c.to) };
     }),
     kind,
@@ -241,10 +251,10 @@ function suggestionOf(
 }
 
 /** "queueSize 10 → 27" (several changes joined with ", "). */
-export function changeText(e: Evaluation, space: SearchablePolicy): string {
+export function changeText(e: Evaluation, space: SearchablePolicy | undefined): string {
   return e.changes
     .map((c) => {
-      const p = space.parameters.find((q) => q.name === c.name);
+      const p = space?.parameters.find((q) => q.name === c.name);
       return `${c.name} ${valueText(p?.kind ?? "", c.from, p?.minimum)} → ${valueText(p?.kind ?? "", c.to, p?.minimum)}`;
     })
     .join(", ");
