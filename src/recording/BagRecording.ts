@@ -771,6 +771,7 @@ function indexedInfo(bag: Bag, size: number): RecordingInfo {
   return {
     format: "ros1bag",
     profile: "ros1",
+    publishTimes: false,
     channels,
     messageCounts: counts,
     startTime: bag.startTime,

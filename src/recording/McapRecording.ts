@@ -1124,6 +1124,7 @@ function indexedInfo(reader: McapIndexedReader, size: number): RecordingInfo {
   return {
     format: "mcap",
     profile: profileOf(reader.header.profile, channels),
+    publishTimes: true,
     channels,
     messageCounts: counts,
     startTime: stats ? timeOf(stats.messageStartTime) : undefined,

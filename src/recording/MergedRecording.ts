@@ -175,6 +175,7 @@ function mergeInfo(parts: readonly Recording[], format: RecordingInfo["format"])
   return {
     format,
     profile: parts.find((p) => p.info.profile != undefined)?.info.profile,
+    publishTimes: parts.every((p) => p.info.publishTimes === true) ? true : parts.every((p) => p.info.publishTimes === false) ? false : undefined,
     channels,
     messageCounts: counts,
     startTime: start,

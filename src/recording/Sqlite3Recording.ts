@@ -282,6 +282,7 @@ export class Sqlite3Recording implements Recording {
       const info: RecordingInfo = {
         format: "rosbag2",
         profile: "ros2",
+        publishTimes: false,
         channels,
         messageCounts: counts,
         startTime: summary.start,

@@ -102,6 +102,7 @@ export function unindexedInfo(
   return {
     format,
     profile,
+    publishTimes: format === "mcap",
     channels: [],
     messageCounts: undefined,
     startTime: undefined,

@@ -84,6 +84,12 @@ export interface RecordingInfo {
   /** Earliest and latest receive time from the index (undefined when unknown). */
   readonly startTime: RecordTime | undefined;
   readonly endTime: RecordTime | undefined;
+  /**
+   * Whether messages carry the time their publisher sent them (`RecordedMessage.publishTime`):
+   * true for MCAP, false for ROS 1 bags and rosbag2 SQLite databases, which store receive times
+   * only; undefined when the parts of a split recording disagree.
+   */
+  readonly publishTimes?: boolean;
   /** Whether messages come from the index (sorted by receive time) or a sequential recovery scan. */
   readonly indexed: boolean;
   /** Why the index could not be used (when `indexed` is false). */

@@ -144,6 +144,11 @@ describe("lockstep analyze", () => {
     const r2 = await run(["analyze", HUSKY_BAG, "--config", missing]);
     expect(r2.code).toBe(2);
     expect(r2.stderr).toMatch(/\/inputs\/1\/topic: "\/nope" is not in/);
+    // "publish" on a recording that stores no publish times: said before reading, not as a
+    // no-header drop of every message.
+    const publish = await run(["analyze", HUSKY_BAG, "--config", JSON.stringify({ inputs: [{ topic: "/imu/data", stamp: "publish" }, { topic: "/fix" }], policy: { type: "fkie/approximate-time" } })]);
+    expect(publish.code).toBe(2);
+    expect(publish.stderr).toMatch(/\/inputs\/0\/stamp: "publish" needs publish times, which \S+ does not store \(a ROS 1 bag stores receive times only\); leave "stamp" out to use the header stamp, or use "receive"/);
     // What the user most likely meant comes first, then the recording's topics.
     const guessed = await run(["analyze", HUSKY_BAG, "--config", JSON.stringify({ inputs: [{ topic: "/imu/data" }, { topic: "/odom" }], policy: { type: "fkie/approximate-time" } })]);
     expect(guessed.code).toBe(2);

@@ -254,6 +254,17 @@ export async function runAnalyze(options: AnalyzeOptions): Promise<AnalyzeResult
   const open: { close(): Promise<void> }[] = [];
   try {
     const info = recording.info;
+    if (info.publishTimes === false) {
+      (config.inputs ?? []).forEach((input, i) => {
+        if (input.stamp === "publish") {
+          const kind = info.format === "ros1bag" ? "a ROS 1 bag" : "a rosbag2 SQLite database";
+          throw new CliError(
+            `/inputs/${i}/stamp: "publish" needs publish times, which ${options.file} does not store (${kind} stores receive times only); leave "stamp" out to use the header stamp, or use "receive"`,
+            2,
+          );
+        }
+      });
+    }
     if (info.indexed) {
       const present = info.channels.map((c) => c.topic);
       (config.inputs ?? []).forEach((input, i) => {
