@@ -171,3 +171,24 @@ describe("fkie/fifo with maxQueueSize 0 (D1: for fifo 0 holds nothing, not unlim
     expect(d.causes.map((c) => c.id)).not.toContain("queue-holds-nothing");
   });
 });
+
+describe("a slow topic's bound on the sets (D7)", () => {
+  const inputs = [{ periodMs: 10 }, { periodMs: 100, offsetMs: 3 }];
+
+  it("is not claimed for policies that reuse a message in several sets (ros/latest-time, fkie/latch), nor past the sets the run gives", () => {
+    const trace = syntheticTrace(inputs, 5_000);
+    for (const policy of [{ type: "ros/latest-time" }, { type: "fkie/latch", trigger: 0 }]) {
+      const d = diagnose(trace, parseConfig({ slots: 2, policy }).policy);
+      expect(d.tuples).toBeGreaterThan(d.facts[1]!.messages);
+      expect(d.causes.map((c) => c.id)).not.toContain("slow-topic");
+    }
+  });
+
+  it("is still named for a policy that uses each message once", () => {
+    const trace = syntheticTrace(inputs, 5_000);
+    const d = diagnose(trace, parseConfig({ slots: 2, policy: { type: "ros/approximate-time", queueSize: 10 } }).policy);
+    const slow = d.causes.find((c) => c.id === "slow-topic");
+    expect(slow?.topic).toBe("/topic1");
+    expect(d.tuples).toBeLessThanOrEqual(d.facts[1]!.messages);
+  });
+});

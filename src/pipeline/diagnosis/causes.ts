@@ -9,6 +9,7 @@ import { countOf, countText, hzText, listText, msText, policyJson, valueText } f
 import { runTrace, type TraceRun } from "./runTrace";
 import type { Evaluation, PolicySearchResult } from "./search";
 import type { SearchablePolicy } from "./searchSpace";
+import { slowTopicFact } from "./slowTopic";
 
 /** Every cause `findCauses` can name. */
 export const CAUSE_IDS = [
@@ -124,16 +125,9 @@ export function findCauses(input: CauseInput): DiagnosisCause[] {
   }
   causes.push(...dataCauses(input));
   // Facts that cost no sets by themselves but explain the stamps.
-  const sparse = facts.topics[facts.sparsestSlot];
-  const fast = facts.topics[facts.fastestSlot];
-  if (sparse?.rateHz != undefined && fast?.rateHz != undefined && sparse.rateHz < 0.2 * fast.rateHz) {
-    causes.push({
-      id: "slow-topic",
-      topic: sparse.topic,
-      setsLost: 0,
-      evidence: { messages: sparse.messages, rateHz: sparse.rateHz, fastestTopic: fast.topic, fastestRateHz: fast.rateHz },
-      message: `${sparse.topic} (${hzText(sparse.rateHz)}) is much slower than ${fast.topic} (${hzText(fast.rateHz)}): every set needs one of its ${countOf(sparse.messages, "message")}, so there can be at most that many sets.`,
-    });
+  const slow = slowTopicFact(policy, facts, current);
+  if (slow != undefined) {
+    causes.push(slow);
   }
   const costed = new Set(causes.filter((c) => c.id === "clock-offset").map((c) => c.topic));
   for (const t of facts.topics) {
