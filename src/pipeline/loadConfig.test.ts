@@ -77,3 +77,17 @@ describe("loadConfig's inline JSON", () => {
     expect(loadError(() => loadConfig("[1,", files({})))).toMatch(/^invalid --config:\n {2}\/: not valid JSON/);
   });
 });
+
+describe("loadConfig warnings", () => {
+  it("an input repeating another's topic and stamp source is named: its sets would pair each message with itself", () => {
+    const warnings: string[] = [];
+    const config = JSON.stringify({
+      inputs: [{ topic: "/imu/data" }, { topic: "/fix" }, { topic: "/imu/data", stamp: "header" }, { topic: "/imu/data", stamp: "receive" }],
+      policy: { type: "fkie/approximate-time" },
+    });
+    loadConfig(config, files({}), { onWarning: (m) => warnings.push(m) });
+    expect(warnings).toEqual([
+      '/inputs/2: the same topic and stamp source as /inputs/0 ("/imu/data", header): every set would hold one message of it twice; remove one, or give them different stamp sources',
+    ]);
+  });
+});

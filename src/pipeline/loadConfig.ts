@@ -2,6 +2,7 @@ import { ConfigError } from "./ConfigError";
 import type { PipelineConfig } from "./config";
 import { parseConfig, parseConfigText } from "./parseConfig";
 import { FuseYamlError, fusionFromFuseYaml } from "../fusion/config";
+import { DEFAULT_STAMP_SOURCE } from "../messages/stampSources";
 import { fileSystemReason, previewValue } from "../time";
 
 /**
@@ -22,7 +23,10 @@ export interface LoadConfigOptions {
    * `--fusion`), read with the same `readText`.
    */
   readonly fuseYaml?: string;
-  /** Receives each fuse YAML warning (a key Lockstep ignores), naming the file and the key path. */
+  /**
+   * Receives each warning: a fuse YAML key Lockstep ignores (naming the file and the key path), an
+   * input that repeats another's topic and stamp source (naming both).
+   */
   readonly onWarning?: (message: string) => void;
 }
 
@@ -120,7 +124,9 @@ export function loadConfig(arg: string, readText: (path: string) => string, opti
         json = { ...json, fusion: fusionFromFile(besideFile(inline ? undefined : arg, fuseYaml), overrides, readText, options, where) };
       }
     }
-    return parseConfig(json);
+    const config = parseConfig(json);
+    repeatedInputs(config).forEach((w) => options.onWarning?.(w));
+    return config;
   } catch (err) {
     if (err instanceof ConfigError) {
       const lines = err.issues.map((i) => `  ${i.path}: ${i.message}`).join("\n");
@@ -128,4 +134,27 @@ export function loadConfig(arg: string, readText: (path: string) => string, opti
     }
     throw err;
   }
+}
+
+/**
+ * One warning per input that repeats an earlier input's topic and stamp source: both slots then
+ * receive the same message with the same stamp, so every set holds it twice. Not an error: the
+ * same topic with two stamp sources (header and receive) is a way to look at its latency.
+ */
+function repeatedInputs(config: PipelineConfig): string[] {
+  const first = new Map<string, number>();
+  const warnings: string[] = [];
+  config.inputs?.forEach((input, i) => {
+    const source = input.stamp ?? DEFAULT_STAMP_SOURCE;
+    const key = JSON.stringify([input.topic, source]);
+    const earlier = first.get(key);
+    if (earlier == undefined) {
+      first.set(key, i);
+      return;
+    }
+    warnings.push(
+      `/inputs/${i}: the same topic and stamp source as /inputs/${earlier} (${previewValue(input.topic)}, ${source}): every set would hold one message of it twice; remove one, or give them different stamp sources`,
+    );
+  });
+  return warnings;
 }
