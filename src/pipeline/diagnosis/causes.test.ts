@@ -192,3 +192,33 @@ describe("a slow topic's bound on the sets (D7)", () => {
     expect(d.tuples).toBeLessThanOrEqual(d.facts[1]!.messages);
   });
 });
+
+describe("a clock offset of seconds on one input, whose stamps still meet the others' (D8)", () => {
+  // /topic2's machine clock runs 2 s ahead; the other inputs are continuous, so its stamps
+  // find partners: 2 s away from the data they were measured with.
+  const inputs = [{ periodMs: 33, latencyMs: 25 }, { periodMs: 100, offsetMs: 3 }, { periodMs: 400, offsetMs: 7, clockOffsetMs: 2000 }];
+  const policy = { type: "fkie/approximate-time", maxQueueSize: 20, maxAge: null, maxTimespan: "50ms" };
+
+  it("says the sets are mis-paired by about 2.0 s, counts the sets with that clock set right, and suggests no wider tolerance", () => {
+    const trace = syntheticTrace(inputs, 20_000);
+    const config = parseConfig({ slots: 3, policy });
+    const d = diagnose(trace, config.policy);
+    expect(d.tuples).toBeGreaterThan(0);
+    const top = d.causes[0]!;
+    expect([top.id, top.topic]).toEqual(["clock-offset", "/topic2"]);
+    // Every emitted set pairs /topic2 with data 2 s off: none of them is right.
+    expect(top.evidence.misPaired).toBe(d.tuples);
+    expect(top.message).toContain(`All ${d.tuples} sets the policy emits pair /topic2 with data about 2.0 s away`);
+    expect(top.message).not.toContain("never meet");
+    // Its cost: the sets with the clock set right (an actual run), against the none right now.
+    const shifted = runTrace(config.policy, trace, {
+      stampOverride: (i) => (trace.slot(i) === 2 ? trace.stamp(i) - 2e9 : undefined),
+    });
+    expect(top.evidence.tuplesShifted).toBe(shifted.tuples);
+    expect(top.setsLost).toBe(shifted.tuples);
+    expect(d.headline).toBe(top.message);
+    // Counts on the wrong clock are no suggestion: nothing widens a tolerance to absorb the offset.
+    expect(d.suggestions).toEqual([]);
+    expect(d.causes.filter((c) => c.id === "timespan-limit-too-small")).toEqual([]);
+  });
+});

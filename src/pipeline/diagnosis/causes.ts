@@ -3,9 +3,10 @@ import type { PolicyConfig } from "../config";
 import { createPolicy } from "../createPolicy";
 import { StampTrace } from "./StampTrace";
 import { defaultValue, type ParameterValue } from "./candidates";
+import { clockOffsetCause } from "./clockOffset";
 import { emptyQueueCause } from "./emptyQueue";
 import type { TopicFacts, TraceFacts } from "./facts";
-import { countOf, countText, hzText, listText, msText, policyJson, valueText } from "./format";
+import { countOf, countText, hzText, listText, msText, policyJson, secondsText, upperFirst, valueText } from "./format";
 import { runTrace, type TraceRun } from "./runTrace";
 import type { Evaluation, PolicySearchResult } from "./search";
 import type { SearchablePolicy } from "./searchSpace";
@@ -51,6 +52,15 @@ export const BEYOND_THE_POLICY: ReadonlySet<CauseId> = new Set<CauseId>(["clock-
 /** Whether a cause can be the diagnosis's verdict: it costs sets, or it blocks them all. */
 export function isVerdict(cause: DiagnosisCause): boolean {
   return cause.setsLost > 0 || BLOCKING.has(cause.id);
+}
+
+/**
+ * Whether the causes name inputs whose clocks are off from the others' at a cost in sets: every
+ * count of the search then comes from stamps matched across the wrong clock, so the diagnosis
+ * offers no change of the policy, only the clock fix and its stopgap.
+ */
+export function onWrongClock(causes: readonly DiagnosisCause[]): boolean {
+  return causes.some((c) => c.id === "clock-offset" && c.setsLost > 0);
 }
 
 /** One reason sets are missing, with the evidence counted on the recording. */
@@ -100,7 +110,7 @@ const LOWER_BOUNDS = new Set(["minDistance", "interMessageLowerBound"]);
  */
 export function findCauses(input: CauseInput): DiagnosisCause[] {
   const { trace, facts, policy, current, search, space } = input;
-  const causes: DiagnosisCause[] = [];
+  const searched: DiagnosisCause[] = [];
   const cur = current.tuples;
   const rec = policy as unknown as Record<string, unknown>;
   if (search != undefined && space != undefined) {
@@ -115,15 +125,19 @@ export function findCauses(input: CauseInput): DiagnosisCause[] {
       const fixJson = { policy: policyJson(fix.policy, space, trace.slots), tuples: fix.run.tuples };
       const c = parameterCause(name, p.kind, from, to, lost, input, fix);
       if (c != undefined) {
-        causes.push({ ...c, fix: fixJson });
+        searched.push({ ...c, fix: fixJson });
       }
     }
   }
+  const data = dataCauses(input);
+  // On inputs whose clocks are off, the search counted sets matched across the wrong clock: a
+  // parameter change that gives more of them (a wider limit, say) only absorbs the offset.
+  const causes = onWrongClock(data) ? [] : searched;
   const empty = emptyQueueCause(policy, trace, current);
   if (empty != undefined) {
     causes.push(empty);
   }
-  causes.push(...dataCauses(input));
+  causes.push(...data);
   // Facts that cost no sets by themselves but explain the stamps.
   const slow = slowTopicFact(policy, facts, current);
   if (slow != undefined) {
@@ -402,7 +416,7 @@ function dataCauses(input: CauseInput): DiagnosisCause[] {
   if (silent != undefined) {
     out.push(silent);
   }
-  const skewed = clockSkewCause(input);
+  const skewed = clockOffsetCause(input);
   if (skewed != undefined) {
     out.push(skewed);
   }
@@ -425,81 +439,6 @@ function dataCauses(input: CauseInput): DiagnosisCause[] {
   return out;
 }
 
-/** Smallest difference (ns) between one input's latency and the others' that is taken for a clock offset. */
-const CLOCK_SKEW_NS = 1_000_000_000;
-
-/**
- * Inputs whose stamps are on a clock that is off from the others' (a median latency, receive −
- * stamp, more than 1 s from that of the input closest to the recorder's clock: no transport is
- * that late or early while another input is not, so those machines' clocks are wrong). Costs what
- * a run with each such input's stamps moved by its offset gives; also counts the receive-time
- * stamp source on them as the stopgap.
- */
-function clockSkewCause(input: CauseInput): DiagnosisCause | undefined {
-  const { trace, facts, policy, current } = input;
-  const withLatency = facts.topics.filter((t) => t.latency != undefined);
-  if (withLatency.length < 2) {
-    return undefined;
-  }
-  // The reference: the input whose stamps sit closest to their receive times.
-  const reference = [...withLatency].sort((a, b) => Math.abs(a.latency!.median) - Math.abs(b.latency!.median))[0]!;
-  // What moves each input's stamps onto the reference clock (s + shift): negative when they run
-  // ahead. Whole milliseconds keep the stamps exact integers of ns.
-  const shifts = new Float64Array(trace.slots);
-  const off = withLatency
-    .map((t) => ({ t, shift: Math.round((t.latency!.median - reference.latency!.median) / 1e6) * 1e6 }))
-    .filter(({ shift }) => Math.abs(shift) > CLOCK_SKEW_NS)
-    .sort((a, b) => Math.abs(b.shift) - Math.abs(a.shift));
-  if (off.length === 0) {
-    return undefined;
-  }
-  for (const { t, shift } of off) {
-    shifts[t.slot] = shift;
-  }
-  const shifted = runTrace(policy, trace, {
-    stampOverride: (i) => {
-      const s = trace.stamp(i);
-      const shift = shifts[trace.slot(i)]!;
-      return shift !== 0 && s === s ? s + shift : undefined;
-    },
-  });
-  const lost = shifted.tuples - current.tuples;
-  if (lost <= 0) {
-    return undefined;
-  }
-  // The stopgap: the receive-time stamp source on those inputs, or on every input when receive
-  // times are on another clock than all the stamps (they then only meet each other).
-  const everyInput = trace.receiveClockOffsetSec !== 0;
-  const received = runTrace(policy, trace, {
-    // As the receive-time stamp source: every message of those inputs that decoded, whatever its header.
-    stampOverride: (i) => ((everyInput || shifts[trace.slot(i)] !== 0) && trace.kind(i) !== "undecodable" ? trace.arrival(i) : undefined),
-  });
-  const topics = off.map(({ t }) => t.topic);
-  const stopgapTopics = everyInput ? facts.topics.map((t) => t.topic) : topics;
-  const runs = (shift: number): string => `${secondsText(Math.abs(shift))} ${shift < 0 ? "ahead of" : "behind"}`;
-  const what =
-    off.length === 1
-      ? `${topics[0]!}'s stamps run ${runs(off[0]!.shift)} the other inputs' (against their receive times): its machine's clock is off, so its stamps never meet theirs.`
-      : `The stamps of ${listText(off.map(({ t, shift }) => `${t.topic} (${secondsText(Math.abs(shift))} ${shift < 0 ? "ahead" : "behind"})`))} are off from ${reference.topic}'s (against their receive times): their machines' clocks are off, so their stamps never meet the others'.`;
-  return {
-    id: "clock-offset",
-    topic: topics[0]!,
-    setsLost: lost,
-    evidence: {
-      offsetNs: -off[0]!.shift,
-      offsetsNs: Object.fromEntries(off.map(({ t, shift }) => [t.topic, -shift])),
-      referenceTopic: reference.topic,
-      tuplesShifted: shifted.tuples,
-      tuplesReceiveStamps: received.tuples,
-    },
-    stampFix: { stamps: Object.fromEntries(stopgapTopics.map((t) => [t, "receive" as const])), tuples: received.tuples },
-    message:
-      `${what} With ${off.length === 1 ? "that clock" : "those clocks"} set right (${off.length === 1 ? "its stamps" : "their stamps"} moved by ${listText(off.map(({ shift }) => secondsText(Math.abs(shift))))}) ` +
-      `the policy gives ${countOf(shifted.tuples, "set")} (${countText(lost)} lost); sync the clocks (chrony/NTP), or as a stopgap "stamp": "receive" on ${everyInput ? "every input (the receive times are on another clock than all the stamps)" : listText(topics)} gives ${countText(received.tuples)}.`,
-    runs: 2,
-  };
-}
-
 /** Whether the policy matches messages without a header stamp (by their receive time). */
 function acceptsHeaderless(policy: PolicyConfig, trace: StampTrace): boolean {
   try {
@@ -507,11 +446,6 @@ function acceptsHeaderless(policy: PolicyConfig, trace: StampTrace): boolean {
   } catch {
     return false; // a config the policy rejects: runTrace reports it
   }
-}
-
-/** A long duration in seconds ("3600.0 s"), as a clock offset is read. */
-function secondsText(ns: number): string {
-  return `${(ns / 1e9).toFixed(1)} s`;
 }
 
 /**
@@ -585,11 +519,6 @@ function narrowToSlots(policy: PolicyConfig, keep: readonly number[]): PolicyCon
     }
   }
   return out as unknown as PolicyConfig;
-}
-
-/** The text with its first letter in capitals (a topic name starts with "/" and stays). */
-function upperFirst(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 /** The events of the slots `keep` (in that order, renumbered from 0), as their own trace. */

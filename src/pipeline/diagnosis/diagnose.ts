@@ -3,7 +3,7 @@ import type { PolicyConfig } from "../config";
 import type { StampTrace } from "./StampTrace";
 import type { ParameterValue } from "./candidates";
 import { roundDuration } from "./candidates";
-import { BEYOND_THE_POLICY, findCauses, isVerdict, type DiagnosisCause } from "./causes";
+import { BEYOND_THE_POLICY, findCauses, isVerdict, onWrongClock, type DiagnosisCause } from "./causes";
 import { traceFacts, type TopicFacts, type TraceFacts } from "./facts";
 import { countOf, countText, msText, policyJson, valueJson, valueText } from "./format";
 import { runTrace, type TraceRun } from "./runTrace";
@@ -152,6 +152,9 @@ export function diagnose(trace: StampTrace, policy: PolicyConfig, options: Diagn
     }
   }
   const causes = findCauses({ trace, facts, policy, current: own.start.run, search: own, space, bestAlternative });
+  if (onWrongClock(causes)) {
+    suggestions.length = 0; // counted across the wrong clock: the cause's clock fix is the answer
+  }
   runs += causes.reduce((n, c) => n + (c.runs ?? 0), 0);
   const headline = headlineOf(policy, own, causes, suggestions, bestAlternative);
   return {

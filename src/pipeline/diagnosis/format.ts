@@ -89,3 +89,13 @@ export function policyJson(policy: PolicyConfig, space: SearchablePolicy | undef
   }
   return out;
 }
+
+/** A long duration in seconds ("3600.0 s"), as a clock offset is read. */
+export function secondsText(ns: number): string {
+  return `${(ns / 1e9).toFixed(1)} s`;
+}
+
+/** The text with its first letter in capitals (a topic name starts with "/" and stays). */
+export function upperFirst(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
