@@ -222,3 +222,48 @@ describe("a clock offset of seconds on one input, whose stamps still meet the ot
     expect(d.causes.filter((c) => c.id === "timespan-limit-too-small")).toEqual([]);
   });
 });
+
+describe("each cause states the change it proposes, in the direction an actual run shows helps (D4/D5)", () => {
+  /** The parsed value of a duration or queue size in a fix's policy JSON (null = unlimited). */
+  const parsed = (policy: Record<string, unknown>, name: string, slots: number): unknown =>
+    (parseConfig({ slots, policy }).policy as unknown as Record<string, unknown>)[name];
+
+  it("names a smaller queue and a lower maxAge when those are what give more sets (out-of-order resets empty a long queue)", () => {
+    // /topic0 steps back every 10th message: each step resets fkie's policy, and the longer the
+    // queue (or the older the messages it keeps), the more a reset throws away.
+    const inputs = [{ periodMs: 10, latencyMs: 20, backEvery: 10, backMs: 10 }, { periodMs: 50, jitterMs: 3 }];
+    const policy = { type: "fkie/approximate-time", maxQueueSize: 20, maxTimespan: "20ms" };
+    const trace = syntheticTrace(inputs, 10_000);
+    const d = diagnose(trace, parseConfig({ slots: 2, policy }).policy);
+    const ids = d.causes.map((c) => c.id);
+    expect(ids).not.toContain("queue-too-short");
+    expect(ids).not.toContain("max-age-too-small");
+    const queue = d.causes.find((c) => c.id === "queue-too-long")!;
+    const q = parsed(queue.fix!.policy, "maxQueueSize", 2) as number;
+    expect(q).toBeGreaterThan(0);
+    expect(q).toBeLessThan(20);
+    expect(queue.message).toContain(`maxQueueSize 20 → ${q} gives ${queue.fix!.tuples.toLocaleString("en-US")} sets instead of ${d.tuples}`);
+    const age = d.causes.find((c) => c.id === "max-age-too-large")!;
+    const a = parsed(age.fix!.policy, "maxAge", 2) as number;
+    expect(a).toBeLessThan(1e9);
+    expect(age.message).toMatch(new RegExp(`maxAge 1s → \\S+ gives ${age.fix!.tuples.toLocaleString("en-US")} sets instead of ${d.tuples}`));
+    for (const c of [queue, age]) {
+      expect(runTrace(parseConfig({ slots: 2, policy: c.fix!.policy }).policy, trace).tuples).toBe(c.fix!.tuples);
+      expect(c.fix!.tuples).toBeGreaterThan(d.tuples);
+    }
+  });
+
+  it("every cause with a fix, on every case above, gives more sets than the configured run and says how many", () => {
+    for (const c of CASES) {
+      const trace = syntheticTrace(c.inputs, 10_000);
+      const config = parseConfig({ slots: c.inputs.length, policy: c.policy });
+      const d = diagnose(trace, config.policy);
+      for (const cause of d.causes.filter((x) => x.fix != undefined)) {
+        const run = runTrace(parseConfig({ slots: c.inputs.length, policy: cause.fix!.policy }).policy, trace);
+        expect(run.tuples).toBe(cause.fix!.tuples);
+        expect(run.tuples, `${cause.id} under ${JSON.stringify(c.policy)}`).toBeGreaterThan(d.tuples);
+        expect(cause.message, cause.id).toContain(`${cause.fix!.tuples.toLocaleString("en-US")} set`);
+      }
+    }
+  });
+});

@@ -6,7 +6,8 @@ import { defaultValue, type ParameterValue } from "./candidates";
 import { clockOffsetCause } from "./clockOffset";
 import { emptyQueueCause } from "./emptyQueue";
 import type { TopicFacts, TraceFacts } from "./facts";
-import { countOf, countText, hzText, listText, msText, policyJson, secondsText, upperFirst, valueText } from "./format";
+import { countOf, countText, listText, msText, policyJson, secondsText, upperFirst } from "./format";
+import { parameterCause } from "./parameterCause";
 import { runTrace, type TraceRun } from "./runTrace";
 import type { Evaluation, PolicySearchResult } from "./search";
 import type { SearchablePolicy } from "./searchSpace";
@@ -15,10 +16,12 @@ import { slowTopicFact } from "./slowTopic";
 /** Every cause `findCauses` can name. */
 export const CAUSE_IDS = [
   "queue-too-short",
+  "queue-too-long",
   "queue-holds-nothing",
   "timespan-limit-too-small",
   "timespan-limit-too-large",
   "max-age-too-small",
+  "max-age-too-large",
   "lower-bound-too-large",
   "lower-bound-too-small",
   "age-penalty",
@@ -99,9 +102,6 @@ export interface CauseInput {
   readonly bestAlternative?: PolicySearchResult;
 }
 
-const TIMESPAN_LIMITS = new Set(["maxTimespan", "maxIntervalDuration", "slop", "epsilon"]);
-const LOWER_BOUNDS = new Set(["minDistance", "interMessageLowerBound"]);
-
 /**
  * Names what removed the would-be sets, ranked by the sets each costs (most first; facts that
  * cost none last). A parameter cause's cost is the gain of changing that parameter alone (from
@@ -123,7 +123,7 @@ export function findCauses(input: CauseInput): DiagnosisCause[] {
         continue; // within the noise of the search: not a cause worth a user's time
       }
       const fixJson = { policy: policyJson(fix.policy, space, trace.slots), tuples: fix.run.tuples };
-      const c = parameterCause(name, p.kind, from, to, lost, input, fix);
+      const c = parameterCause({ parameter: p, from, to, current, fix }, facts);
       if (c != undefined) {
         searched.push({ ...c, fix: fixJson });
       }
@@ -171,143 +171,6 @@ export function findCauses(input: CauseInput): DiagnosisCause[] {
     .map((c, i) => ({ c, i }))
     .sort((a, b) => (rank(b.c) !== rank(a.c) ? rank(b.c) - rank(a.c) : a.i - b.i))
     .map(({ c }) => c);
-}
-
-function parameterCause(
-  name: string,
-  kind: string,
-  from: ParameterValue | undefined,
-  to: ParameterValue | undefined,
-  lost: number,
-  input: CauseInput,
-  fix: Evaluation,
-): DiagnosisCause | undefined {
-  const { facts, current } = input;
-  const lostText = `${countOf(lost, "set")} lost`;
-  const drops = current.drops;
-  const fromText = valueText(kind, from);
-  const toText = valueText(kind, to);
-  if (name === "queueSize" || name === "maxQueueSize") {
-    return queueCause(name, from as number, lost, facts, drops["queue-overflow"] ?? 0);
-  }
-  if (TIMESPAN_LIMITS.has(name)) {
-    // eslint-disable-next-line @foxglove/strict-equality -- null (unlimited) is a value here, unlike undefined (absent)
-    const larger = to === null || (typeof to === "number" && typeof from === "number" && to > from);
-    const worst = facts.topics.filter((t) => t.offsetToSparsest != undefined).sort((a, b) => b.offsetToSparsest!.p95 - a.offsetToSparsest!.p95)[0];
-    const sparse = facts.topics[facts.sparsestSlot]!;
-    const offset = worst?.offsetToSparsest;
-    return {
-      id: larger ? "timespan-limit-too-small" : "timespan-limit-too-large",
-      ...(worst ? { topic: worst.topic } : {}),
-      setsLost: lost,
-      evidence: { parameter: name, value: from, offsetToSparsest: offset ?? null, drops: drops["max-timespan"] ?? 0 },
-      message: larger
-        ? `${name} ${fromText} is below the distance between the inputs' stamps${worst && offset ? ` (a ${sparse.topic} stamp lies up to ${msText(offset.max)} from the nearest ${worst.topic} stamp, median ${msText(offset.median)}, p95 ${msText(offset.p95)})` : ""}: ${lostText}; ${toText} keeps them.`
-        : `${name} ${fromText} lets poor matches through that crowd out better ones: ${lostText}; ${toText} gives ${countText(fix.run.tuples)}.`,
-    };
-  }
-  if (name === "maxAge") {
-    const late = facts.topics[facts.latestSlot]!;
-    return {
-      id: "max-age-too-small",
-      topic: late.topic,
-      setsLost: lost,
-      evidence: { value: from, latency: late.latency, drops: drops["max-age"] ?? 0 },
-      message: `maxAge ${fromText} drops messages before their partners arrive (${late.topic} arrives up to ${msText(late.latency?.max ?? 0)} after its stamps): ${lostText}; ${toText} keeps them.`,
-    };
-  }
-  if (LOWER_BOUNDS.has(name)) {
-    const f = (from as readonly number[] | undefined) ?? [];
-    const t = (to as readonly number[] | undefined) ?? [];
-    const lowered = t.some((v, i) => v < (f[i] ?? 0));
-    const slot = f.findIndex((v, i) => v > (facts.topics[i]?.period?.min ?? Infinity));
-    const topic = facts.topics[slot >= 0 ? slot : 0]!;
-    return {
-      id: lowered ? "lower-bound-too-large" : "lower-bound-too-small",
-      topic: topic.topic,
-      setsLost: lost,
-      evidence: { parameter: name, value: from, shortestGap: facts.topics.map((x) => x.period?.min ?? null) },
-      message: lowered
-        ? `${name} ${fromText} is larger than ${topic.topic}'s shortest stamp gap (${msText(topic.period?.min ?? 0)}), so the policy takes sets that a closer message would have beaten: ${lostText}; ${toText} fixes it.`
-        : `${name} ${fromText} lets the policy wait for messages that cannot be closer: ${lostText}; ${toText} gives ${countText(fix.run.tuples)}.`,
-    };
-  }
-  if (name === "agePenalty") {
-    return {
-      id: "age-penalty",
-      setsLost: lost,
-      evidence: { value: from },
-      message: `agePenalty ${fromText} makes the policy hold on to old candidates: ${lostText}; ${toText} gives ${countText(fix.run.tuples)}.`,
-    };
-  }
-  if (name === "ros1OutOfOrder") {
-    const back = facts.topics.filter((x) => x.backwardSteps > 0).sort((a, b) => b.backwardSteps - a.backwardSteps)[0];
-    return {
-      id: "out-of-order-resets",
-      ...(back ? { topic: back.topic } : {}),
-      setsLost: lost,
-      evidence: { backwardSteps: facts.topics.map((x) => x.backwardSteps), drops: drops["out-of-order-reset"] ?? 0 },
-      message: `${back?.topic ?? "an input"}'s stamps go backwards ${countOf(back?.backwardSteps ?? 0, "time")} and each step resets the policy (${countOf(drops["out-of-order-reset"] ?? 0, "message")} discarded): ${lostText}; ros1OutOfOrder true (fkie 1.x) only resets on a step behind a held message.`,
-    };
-  }
-  if (name === "allowHeaderless") {
-    const t = facts.topics.find((x) => x.headerless > 0);
-    return {
-      id: "headerless-not-allowed",
-      ...(t ? { topic: t.topic } : {}),
-      setsLost: lost,
-      evidence: { headerless: facts.topics.map((x) => x.headerless) },
-      message: `${t?.topic ?? "an input"} has ${countOf(t?.headerless ?? 0, "message")} without a header: ${lostText}; allowHeaderless true matches them by their receive time.`,
-    };
-  }
-  return undefined;
-}
-
-function queueCause(name: string, queue: number, lost: number, facts: TraceFacts, overflows: number): DiagnosisCause {
-  const fast = facts.topics[facts.fastestSlot]!;
-  const late = facts.topics[facts.latestSlot]!;
-  const sparse = facts.topics[facts.sparsestSlot]!;
-  const period = fast.period?.median ?? 0;
-  const coverage = queue * period;
-  const lostText = `${countOf(lost, "set")} lost`;
-  const evidence = {
-    parameter: name,
-    value: queue,
-    fastestTopic: fast.topic,
-    fastestPeriod: period,
-    coverage,
-    latestTopic: late.topic,
-    latency: late.latency,
-    drops: overflows,
-  };
-  const rate = fast.rateHz != undefined ? hzText(fast.rateHz) : `a ${msText(period)} period`;
-  if (late.slot !== fast.slot && late.latency != undefined && coverage < late.latency.max) {
-    return {
-      id: "queue-too-short",
-      topic: late.topic,
-      setsLost: lost,
-      evidence,
-      message:
-        `${late.topic} arrives ${msText(late.latency.min).replace(" ms", "")}–${msText(late.latency.max)} after its stamps and ${fast.topic} runs at ${rate}, ` +
-        `so a ${queue}-message ${fast.topic} queue covers ${msText(coverage)}: every ${fast.topic} message that could match a ${late.topic} stamp is gone before that message arrives (${lostText}).`,
-    };
-  }
-  if (sparse.slot !== fast.slot && coverage < (sparse.period?.median ?? 0)) {
-    return {
-      id: "queue-too-short",
-      topic: fast.topic,
-      setsLost: lost,
-      evidence: { ...evidence, sparsestTopic: sparse.topic, sparsestPeriod: sparse.period?.median },
-      message: `a ${queue}-message ${fast.topic} queue (${rate}) covers ${msText(coverage)}, less than the ${msText(sparse.period?.median ?? 0)} between ${sparse.topic} messages: its candidates overflow before a partner comes (${lostText}).`,
-    };
-  }
-  return {
-    id: "queue-too-short",
-    topic: fast.topic,
-    setsLost: lost,
-    evidence,
-    message: `a ${queue}-message queue (${msText(coverage)} of ${fast.topic}) is too short for these stamps: ${countText(overflows)} queue overflows, ${lostText}.`,
-  };
 }
 
 /** Causes in the data rather than in a parameter, costed by a run on the repaired trace. */
