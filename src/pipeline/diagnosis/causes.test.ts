@@ -267,3 +267,53 @@ describe("each cause states the change it proposes, in the direction an actual r
     }
   });
 });
+
+describe("a lower bound above an input's shortest stamp gap (D4/D5: minDistance, interMessageLowerBound)", () => {
+  // /topic0 comes every 33 ms, /topic1 every 100 ms ± 3 ms: a 100 ms bound is above both gaps.
+  const inputs = [{ periodMs: 33 }, { periodMs: 100, offsetMs: 3, jitterMs: 6 }];
+  const trace = syntheticTrace(inputs, 10_000);
+  /** The slots whose bound in a policy JSON lies above the slot's shortest stamp gap. */
+  const unsafe = (policy: Record<string, unknown>, name: string, gaps: readonly number[]): number[] => {
+    const bound = (parseConfig({ slots: 2, policy }).policy as unknown as Record<string, readonly number[] | undefined>)[name] ?? [];
+    return bound.flatMap((b, i) => (b > gaps[i]! ? [i] : []));
+  };
+
+  it("is named although the count looks fine, with the measured gap, the safe bound and the sets' spans before and after", () => {
+    const policy = { type: "ros/approximate-time", queueSize: 10, interMessageLowerBound: ["100ms", "100ms"] };
+    const d = diagnose(trace, parseConfig({ slots: 2, policy }).policy);
+    const gaps = d.facts.map((t) => t.period!.min);
+    const top = d.causes[0]!;
+    expect([top.id, top.topic]).toEqual(["lower-bound-too-large", "/topic0"]);
+    expect(top.message).toContain("/topic0's shortest stamp gap (33 ms)");
+    const fixed = parseConfig({ slots: 2, policy: top.fix!.policy }).policy;
+    expect(unsafe(top.fix!.policy, "interMessageLowerBound", gaps)).toEqual([]);
+    const run = runTrace(fixed, trace);
+    const now = runTrace(parseConfig({ slots: 2, policy }).policy, trace);
+    expect(run.tuples).toBe(top.fix!.tuples);
+    expect(run.tuples).toBeGreaterThanOrEqual(0.98 * now.tuples);
+    // The sets it forms with a safe bound pair closer stamps: the bound mis-formed them.
+    expect(run.timespan!.median).toBeLessThan(now.timespan!.median);
+    expect(top.message).toContain(`${run.tuples} sets`);
+    expect(d.headline.startsWith(top.message)).toBe(true);
+    expect(d.headline).not.toContain("already gives");
+    expect(unsafe(d.suggestions[0]!.policy, "interMessageLowerBound", gaps)).toEqual([]);
+  });
+
+  it("leads the fkie diagnosis, ahead of a limit that only hides it, and no suggestion keeps the bound", () => {
+    const policy = { type: "fkie/approximate-time", maxQueueSize: 10, maxTimespan: "20ms", minDistance: ["100ms", "100ms"] };
+    const d = diagnose(trace, parseConfig({ slots: 2, policy }).policy);
+    const gaps = d.facts.map((t) => t.period!.min);
+    expect(d.causes[0]!.id).toBe("lower-bound-too-large");
+    expect(d.headline).toMatch(/^minDistance \[100ms, 100ms\] is above /);
+    expect(d.suggestions.length).toBeGreaterThan(0);
+    for (const s of d.suggestions.filter((x) => x.policy.type === policy.type)) {
+      expect(unsafe(s.policy, "minDistance", gaps)).toEqual([]);
+    }
+  });
+
+  it("is not named for bounds below every gap", () => {
+    const policy = { type: "ros/approximate-time", queueSize: 10, interMessageLowerBound: ["29ms", "85ms"] };
+    const d = diagnose(trace, parseConfig({ slots: 2, policy }).policy);
+    expect(d.causes.map((c) => c.id)).not.toContain("lower-bound-too-large");
+  });
+});

@@ -7,6 +7,7 @@ import { clockOffsetCause } from "./clockOffset";
 import { emptyQueueCause } from "./emptyQueue";
 import type { TopicFacts, TraceFacts } from "./facts";
 import { countOf, countText, listText, msText, policyJson, secondsText, upperFirst } from "./format";
+import { lowerBoundCause } from "./lowerBound";
 import { parameterCause } from "./parameterCause";
 import { runTrace, type TraceRun } from "./runTrace";
 import type { Evaluation, PolicySearchResult } from "./search";
@@ -46,15 +47,22 @@ export type CauseId = (typeof CAUSE_IDS)[number];
 const BLOCKING: ReadonlySet<CauseId> = new Set<CauseId>(["silent-input"]);
 
 /**
+ * Causes that mis-form the sets the policy emits (a lower bound above an input's shortest stamp
+ * gap, or one whose lowering the runs show gives more sets): ranked right after the blocking
+ * ones, and a verdict even when the count looks fine.
+ */
+const MISFORMING: ReadonlySet<CauseId> = new Set<CauseId>(["lower-bound-too-large"]);
+
+/**
  * Causes that no setting of the policy removes, so a verdict naming one offers no policy change:
  * for a clock offset the search only widens a limit to the offset (matching across the wrong
  * clock), and a silent input leaves nothing to search.
  */
 export const BEYOND_THE_POLICY: ReadonlySet<CauseId> = new Set<CauseId>(["clock-offset", "silent-input"]);
 
-/** Whether a cause can be the diagnosis's verdict: it costs sets, or it blocks them all. */
+/** Whether a cause can be the diagnosis's verdict: it costs sets, blocks them all, or mis-forms them. */
 export function isVerdict(cause: DiagnosisCause): boolean {
-  return cause.setsLost > 0 || BLOCKING.has(cause.id);
+  return cause.setsLost > 0 || BLOCKING.has(cause.id) || MISFORMING.has(cause.id);
 }
 
 /**
@@ -104,7 +112,8 @@ export interface CauseInput {
 
 /**
  * Names what removed the would-be sets, ranked by the sets each costs (most first; facts that
- * cost none last). A parameter cause's cost is the gain of changing that parameter alone (from
+ * cost none last), after the causes that block every set and then those that mis-form the sets
+ * (see `isVerdict`). A parameter cause's cost is the gain of changing that parameter alone (from
  * the search); a data cause's cost is the gain of a run on the trace with the offending messages
  * repaired (backward steps left out, missing stamps replaced by receive times).
  */
@@ -132,7 +141,14 @@ export function findCauses(input: CauseInput): DiagnosisCause[] {
   const data = dataCauses(input);
   // On inputs whose clocks are off, the search counted sets matched across the wrong clock: a
   // parameter change that gives more of them (a wider limit, say) only absorbs the offset.
-  const causes = onWrongClock(data) ? [] : searched;
+  // A lower bound above an input's shortest gap mis-forms every set counted with it kept: each
+  // search cause changes another parameter alone, so its sets are mis-formed too (a wider limit
+  // only lets them through), or it names the bound again.
+  const misformed = lowerBoundCause(input);
+  const causes = onWrongClock(data) || misformed != undefined ? [] : searched;
+  if (misformed != undefined) {
+    causes.push(misformed);
+  }
   const empty = emptyQueueCause(policy, trace, current);
   if (empty != undefined) {
     causes.push(empty);
@@ -165,11 +181,12 @@ export function findCauses(input: CauseInput): DiagnosisCause[] {
       });
     }
   }
-  // A blocking cause comes first whatever it costs: nothing else matters until it is gone.
-  const rank = (c: DiagnosisCause): number => (BLOCKING.has(c.id) ? Infinity : c.setsLost);
+  // A blocking cause comes first whatever it costs: nothing else matters until it is gone. Then
+  // one that mis-forms the sets: a count that another limit recovers is no better while it stays.
+  const tier = (c: DiagnosisCause): number => (BLOCKING.has(c.id) ? 2 : MISFORMING.has(c.id) ? 1 : 0);
   return causes
     .map((c, i) => ({ c, i }))
-    .sort((a, b) => (rank(b.c) !== rank(a.c) ? rank(b.c) - rank(a.c) : a.i - b.i))
+    .sort((a, b) => (tier(b.c) !== tier(a.c) ? tier(b.c) - tier(a.c) : b.c.setsLost !== a.c.setsLost ? b.c.setsLost - a.c.setsLost : a.i - b.i))
     .map(({ c }) => c);
 }
 

@@ -6,6 +6,7 @@ import { roundDuration } from "./candidates";
 import { BEYOND_THE_POLICY, findCauses, isVerdict, onWrongClock, type DiagnosisCause } from "./causes";
 import { traceFacts, type TopicFacts, type TraceFacts } from "./facts";
 import { countOf, countText, msText, policyJson, valueJson, valueText } from "./format";
+import { unsafeBoundSlots } from "./lowerBound";
 import { runTrace, type TraceRun } from "./runTrace";
 import { searchPolicy, type Evaluation, type PolicySearchResult } from "./search";
 import { familyOf, searchSpaceOf, type SearchablePolicy } from "./searchSpace";
@@ -116,12 +117,15 @@ export function diagnose(trace: StampTrace, policy: PolicyConfig, options: Diagn
   }
   const need = Math.ceil(tolerance * own.best.run.tuples);
   const suggestions: DiagnosisSuggestion[] = [];
+  /** The policy config of each suggestion (parsed), in the same order. */
+  const suggested: PolicyConfig[] = [];
   const add = (e: Evaluation, s: SearchablePolicy, kind: DiagnosisSuggestion["kind"], message: string): void => {
     const json = policyJson(e.policy, s, slots);
     if (suggestions.some((x) => JSON.stringify(x.policy) === JSON.stringify(json))) {
       return;
     }
     suggestions.push(suggestionOf(e, s, slots, kind, message));
+    suggested.push(e.policy);
   };
   const current = own.start.run.tuples;
   if (own.first.changes.length > 0) {
@@ -154,6 +158,16 @@ export function diagnose(trace: StampTrace, policy: PolicyConfig, options: Diagn
   const causes = findCauses({ trace, facts, policy, current: own.start.run, search: own, space, bestAlternative });
   if (onWrongClock(causes)) {
     suggestions.length = 0; // counted across the wrong clock: the cause's clock fix is the answer
+  }
+  const misformed = causes.find((c) => c.id === "lower-bound-too-large")?.evaluation;
+  if (misformed != undefined) {
+    // A setting that keeps a bound above an input's shortest gap mis-forms its sets as the
+    // configured one does, whatever it counts; the bound set safe is then the first change.
+    const safe = suggestions.filter((_, i) => unsafeBoundSlots(suggested[i]!, facts).length === 0);
+    if (!safe.some((x) => x.kind === "first")) {
+      safe.unshift(suggestionOf(misformed, space, slots, "first", `${changeText(misformed, space)}: ${countOf(misformed.run.tuples, "set")} instead of ${countText(current)}, pairing closer stamps`));
+    }
+    suggestions.splice(0, suggestions.length, ...safe);
   }
   runs += causes.reduce((n, c) => n + (c.runs ?? 0), 0);
   const headline = headlineOf(policy, own, causes, suggestions, bestAlternative);
@@ -360,6 +374,9 @@ function headlineOf(
   }
   if (top != undefined && BEYOND_THE_POLICY.has(top.id)) {
     return parts.join(" "); // the cause says what to change
+  }
+  if (top?.fix != undefined && first != undefined && JSON.stringify(first.policy) === JSON.stringify(top.fix.policy)) {
+    return parts.join(" "); // the cause says the change and the sets it gives
   }
   const better = alternative != undefined && alternative.first.run.tuples > 2 * own.best.run.tuples;
   if (first) {
