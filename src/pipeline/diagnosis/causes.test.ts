@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 
 import { parseConfig } from "../parseConfig";
-import { diagnose } from "./diagnose";
+import { describeDiagnosis, diagnose } from "./diagnose";
 import { runTrace } from "./runTrace";
 import { syntheticTrace, type SyntheticInput } from "./testTraces";
 
@@ -315,5 +315,21 @@ describe("a lower bound above an input's shortest stamp gap (D4/D5: minDistance,
     const policy = { type: "ros/approximate-time", queueSize: 10, interMessageLowerBound: ["29ms", "85ms"] };
     const d = diagnose(trace, parseConfig({ slots: 2, policy }).policy);
     expect(d.causes.map((c) => c.id)).not.toContain("lower-bound-too-large");
+  });
+});
+
+describe("facts that cost no sets, in doctor's lines", () => {
+  it("are listed under notes, not under the causes with the sets each costs", () => {
+    // /topic0's stamps lie 30 ms in the future of their receive times; the queue is long enough.
+    const trace = syntheticTrace([{ periodMs: 10, latencyMs: -30 }, { periodMs: 100, offsetMs: 3 }], 5_000);
+    const d = diagnose(trace, parseConfig({ slots: 2, policy: { type: "ros/approximate-time", queueSize: 30 } }).policy);
+    expect(d.causes.find((c) => c.id === "clock-offset")?.setsLost).toBe(0);
+    const lines = describeDiagnosis(d);
+    const notes = lines.indexOf("notes (facts that cost no sets):");
+    expect(notes).toBeGreaterThan(0);
+    expect(lines.slice(notes + 1).some((l) => l.startsWith("  clock-offset (/topic0): "))).toBe(true);
+    const causes = lines.indexOf("causes (sets each costs):");
+    const section = causes < 0 ? [] : lines.slice(causes + 1, notes);
+    expect(section.filter((l) => l.includes("clock-offset"))).toEqual([]);
   });
 });

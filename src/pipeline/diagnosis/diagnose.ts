@@ -185,14 +185,22 @@ export function diagnose(trace: StampTrace, policy: PolicyConfig, options: Diagn
   };
 }
 
-/** The human lines `lockstep doctor` prints. */
+/**
+ * The human lines `lockstep doctor` prints: the headline, the causes that cost sets (or block or
+ * mis-form them), the facts that cost none as notes, the suggestions and the inputs' facts.
+ */
 export function describeDiagnosis(d: Diagnosis): string[] {
   const lines = [d.headline];
-  if (d.causes.length > 0) {
-    lines.push("causes (sets each costs):");
-    for (const c of d.causes) {
-      lines.push(`  ${c.id}${c.topic == undefined ? "" : ` (${c.topic})`}: ${c.message}`);
-    }
+  const line = (c: DiagnosisCause): string => `  ${c.id}${c.topic == undefined ? "" : ` (${c.topic})`}: ${c.message}`;
+  // A fact that costs no sets (a slow topic, stamps ahead of the recorder's clock) explains the
+  // stamps; under "sets each costs" it would read as something to fix.
+  const causes = d.causes.filter(isVerdict);
+  const notes = d.causes.filter((c) => !isVerdict(c));
+  if (causes.length > 0) {
+    lines.push("causes (sets each costs):", ...causes.map(line));
+  }
+  if (notes.length > 0) {
+    lines.push("notes (facts that cost no sets):", ...notes.map(line));
   }
   if (d.suggestions.length > 0) {
     lines.push("suggestions (best first; counts are actual runs on these stamps):");
