@@ -333,3 +333,17 @@ describe("facts that cost no sets, in doctor's lines", () => {
     expect(section.filter((l) => l.includes("clock-offset"))).toEqual([]);
   });
 });
+
+describe("the headline", () => {
+  it("says a change once when the first suggestion is the top cause's own fix, with the most the policy gives", () => {
+    const trace = syntheticTrace([{ periodMs: 100 }, { periodMs: 100, offsetMs: 20 }], 10_000);
+    const d = diagnose(trace, parseConfig({ slots: 2, policy: { type: "fkie/approximate-time", maxTimespan: "1ms" } }).policy);
+    const top = d.causes[0]!;
+    expect(d.suggestions[0]!.policy).toEqual(top.fix!.policy);
+    const to = d.suggestions[0]!.changes[0]!.to as string;
+    expect(d.headline.split(`→ ${to} gives`).length - 1).toBe(1);
+    expect(d.headline.startsWith(top.message)).toBe(true);
+    expect(d.headline).not.toContain("Change ");
+    expect(d.headline).toContain(d.bestTuples > top.fix!.tuples ? `The most this policy gives here is ${d.bestTuples} (` : "That is the most this policy gives here.");
+  });
+});

@@ -384,7 +384,13 @@ function headlineOf(
     return parts.join(" "); // the cause says what to change
   }
   if (top?.fix != undefined && first != undefined && JSON.stringify(first.policy) === JSON.stringify(top.fix.policy)) {
-    return parts.join(" "); // the cause says the change and the sets it gives
+    // The cause already says the change and the sets it gives; a bound set safe is measured by
+    // its sets' spans, not against the most sets an unsafe setting counts.
+    if (top.evaluation == undefined) {
+      const most = own.best.run.tuples;
+      parts.push(first.tuples >= most ? "That is the most this policy gives here." : `The most this policy gives here is ${countText(most)} (${changeText(own.best, own.space)}).`);
+    }
+    return parts.join(" ");
   }
   const better = alternative != undefined && alternative.first.run.tuples > 2 * own.best.run.tuples;
   if (first) {
