@@ -79,15 +79,16 @@ describe("loadConfig's inline JSON", () => {
 });
 
 describe("loadConfig warnings", () => {
-  it("an input repeating another's topic and stamp source is named: its sets would pair each message with itself", () => {
+  it("an input repeating another's topic is named: its sets would hold each message twice", () => {
     const warnings: string[] = [];
     const config = JSON.stringify({
-      inputs: [{ topic: "/imu/data" }, { topic: "/fix" }, { topic: "/imu/data", stamp: "header" }, { topic: "/imu/data", stamp: "receive" }],
+      inputs: [{ topic: "/imu/data" }, { topic: "/fix" }, { topic: "/imu/data", stamp: "header" }, { topic: "/fix" }],
       policy: { type: "fkie/approximate-time" },
     });
     loadConfig(config, files({}), { onWarning: (m) => warnings.push(m) });
     expect(warnings).toEqual([
-      '/inputs/2: the same topic and stamp source as /inputs/0 ("/imu/data", header): every set would hold one message of it twice; remove one, or give them different stamp sources',
+      '/inputs/2: the same topic as /inputs/0 ("/imu/data"): every set would hold one message of it twice; remove one',
+      '/inputs/3: the same topic as /inputs/1 ("/fix"): every set would hold one message of it twice; remove one',
     ]);
   });
 });

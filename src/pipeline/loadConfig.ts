@@ -2,7 +2,6 @@ import { ConfigError } from "./ConfigError";
 import type { PipelineConfig } from "./config";
 import { parseConfig, parseConfigText } from "./parseConfig";
 import { FuseYamlError, fusionFromFuseYaml } from "../fusion/config";
-import { DEFAULT_STAMP_SOURCE } from "../messages/stampSources";
 import { fileSystemReason, previewValue } from "../time";
 
 /**
@@ -25,7 +24,7 @@ export interface LoadConfigOptions {
   readonly fuseYaml?: string;
   /**
    * Receives each warning: a fuse YAML key Lockstep ignores (naming the file and the key path), an
-   * input that repeats another's topic and stamp source (naming both).
+   * input that repeats another's topic (naming both).
    */
   readonly onWarning?: (message: string) => void;
 }
@@ -137,23 +136,22 @@ export function loadConfig(arg: string, readText: (path: string) => string, opti
 }
 
 /**
- * One warning per input that repeats an earlier input's topic and stamp source: both slots then
- * receive the same message with the same stamp, so every set holds it twice. Not an error: the
- * same topic with two stamp sources (header and receive) is a way to look at its latency.
+ * One warning per input that repeats an earlier input's topic (with its stamp source: one topic
+ * has one, which parseConfig checks): both slots then receive the same message with the same
+ * stamp, so every set holds it twice. Not an error: a test of a policy on a one-topic recording
+ * does it on purpose.
  */
 function repeatedInputs(config: PipelineConfig): string[] {
   const first = new Map<string, number>();
   const warnings: string[] = [];
   config.inputs?.forEach((input, i) => {
-    const source = input.stamp ?? DEFAULT_STAMP_SOURCE;
-    const key = JSON.stringify([input.topic, source]);
-    const earlier = first.get(key);
+    const earlier = first.get(input.topic);
     if (earlier == undefined) {
-      first.set(key, i);
+      first.set(input.topic, i);
       return;
     }
     warnings.push(
-      `/inputs/${i}: the same topic and stamp source as /inputs/${earlier} (${previewValue(input.topic)}, ${source}): every set would hold one message of it twice; remove one, or give them different stamp sources`,
+      `/inputs/${i}: the same topic as /inputs/${earlier} (${previewValue(input.topic)}): every set would hold one message of it twice; remove one`,
     );
   });
   return warnings;
