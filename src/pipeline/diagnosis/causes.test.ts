@@ -127,6 +127,15 @@ describe("causes, each on a trace built to show it alone", () => {
     });
   }
 
+  it("exact-time on stamps a constant offset apart names the offset, not a jitter of 0 ms", () => {
+    // jackal-sim-2014's odometry is stamped exactly 4 ms after an IMU stamp, without jitter.
+    const trace = syntheticTrace([{ periodMs: 20 }, { periodMs: 100, offsetMs: 4 }], 10_000);
+    const d = diagnose(trace, parseConfig({ slots: 2, policy: { type: "ros/exact-time", queueSize: 10 } }).policy);
+    const cause = d.causes.find((c) => c.id === "stamps-never-line-up")!;
+    expect(cause.message).toContain("lies 4.0 ms from the nearest /topic0 stamp (always: a constant offset, no jitter)");
+    expect(cause.message).not.toContain("jitter by up to");
+  });
+
   it("names no set-losing cause for a config that already gives the most sets", () => {
     const trace = syntheticTrace([{ periodMs: 20 }, { periodMs: 100, offsetMs: 3 }], 10_000);
     const d = diagnose(trace, parseConfig({ slots: 2, policy: { type: "ros/approximate-time", queueSize: 10 } }).policy);

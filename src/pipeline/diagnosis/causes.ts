@@ -190,6 +190,9 @@ export function findCauses(input: CauseInput): DiagnosisCause[] {
     .map(({ c }) => c);
 }
 
+/** A spread of distances at most this wide (ns) is a constant offset between two inputs' stamps. */
+const CONSTANT_OFFSET_NS = 100_000;
+
 /** Causes in the data rather than in a parameter, costed by a run on the repaired trace. */
 function dataCauses(input: CauseInput): DiagnosisCause[] {
   const { trace, facts, policy, current } = input;
@@ -306,12 +309,24 @@ function dataCauses(input: CauseInput): DiagnosisCause[] {
     if (facts.commonStamps < 0.5 * sparse.messages) {
       const jitter = Math.max(0, ...facts.topics.map((t) => t.jitter ?? 0));
       const lost = alt != undefined ? Math.max(0, alt.first.run.tuples - cur) : 0;
+      // How far the stamps are from coinciding: a constant offset (jackal's odometry is stamped
+      // 4 ms after an IMU stamp, every time) says more than a jitter of 0 ms.
+      const apart = facts.topics
+        .filter((t) => t.offsetToSparsest != undefined)
+        .sort((a, b) => b.offsetToSparsest!.median - a.offsetToSparsest!.median)[0];
+      const gap = apart?.offsetToSparsest;
+      const distance =
+        apart == undefined || gap == undefined
+          ? `the stamps jitter by up to ${msText(jitter)}`
+          : gap.max - gap.min <= CONSTANT_OFFSET_NS
+            ? `a ${sparse.topic} stamp lies ${msText(gap.median)} from the nearest ${apart.topic} stamp (always: a constant offset, no jitter)`
+            : `a ${sparse.topic} stamp lies ${msText(gap.median)} from the nearest ${apart.topic} stamp (median; up to ${msText(gap.max)})`;
       out.push({
         id: "stamps-never-line-up",
         topic: sparse.topic,
         setsLost: lost,
         evidence: { commonStamps: facts.commonStamps, sparsestMessages: sparse.messages, jitter },
-        message: `${policy.type} only pairs identical stamps, and only ${countOf(facts.commonStamps, "stamp")} ${facts.commonStamps === 1 ? "occurs" : "occur"} on every input (the stamps jitter by up to ${msText(jitter)})${alt != undefined ? `: ${alt.space.type} gives ${countOf(alt.first.run.tuples, "set")} (${countText(lost)} lost)` : ""}.`,
+        message: `${policy.type} only pairs identical stamps, and only ${countOf(facts.commonStamps, "stamp")} ${facts.commonStamps === 1 ? "occurs" : "occur"} on every input (${distance})${alt != undefined ? `: ${alt.space.type} gives ${countOf(alt.first.run.tuples, "set")} (${countText(lost)} lost)` : ""}.`,
         ...(alt != undefined ? { fix: { policy: policyJson(alt.first.policy, alt.space, trace.slots), tuples: alt.first.run.tuples } } : {}),
       });
     }
