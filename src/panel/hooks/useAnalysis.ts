@@ -5,6 +5,7 @@ import { EngineClient } from "../engine/EngineClient";
 import { IngestWindow } from "../engine/IngestWindow";
 import { PreloadIngest } from "../engine/PreloadIngest";
 import type { Pose2D } from "../engine/engineTypes";
+import { preloadCoverage } from "../engine/preloadCoverage";
 import { analyzeRange, findRangeSubscribe } from "../engine/rangeAnalysis";
 import { engineConfig } from "../settings/analysisKey";
 import { defaultPolicy } from "../settings/policyParams";
@@ -14,9 +15,13 @@ import type { TuplePublisher } from "../state/Publisher";
 import { ViewStore } from "../state/ViewStore";
 import { inPageEnginePort, spawnEngineWorker } from "../worker/spawnEngineWorker";
 
-/** The whole-recording analysis: not run, running, finished, or finished for a config since edited. */
+/**
+ * The whole-recording analysis: not run, running, finished, finished for a config since edited,
+ * or ended without some inputs (the host delivered none of their messages: never "done" then).
+ */
 export type WholeRecording =
   | { readonly state: "idle" }
+  | { readonly state: "incomplete"; readonly messages: number; readonly missing: readonly string[] }
   | { readonly state: "running"; readonly fraction: number; readonly messages: number; readonly abort: AbortController }
   | { readonly state: "done"; readonly messages: number; readonly cancelled: boolean; readonly messagesPerSec: number }
   | { readonly state: "stale"; readonly messages: number };
@@ -52,6 +57,20 @@ export interface Analysis {
 }
 
 const ns = (t: Time): number => t.sec * 1e9 + t.nsec;
+
+/** How long allFrames may stop growing before the analysis ends (every input present). */
+const SETTLE_MS = 2000;
+
+/**
+ * How long to wait for the host to load an input absent from allFrames (one added since the last
+ * analysis: the host loads its blocks anew) before ending the analysis as "incomplete".
+ */
+const NOT_LOADED_MS = 20_000;
+
+/** The header's line for an analysis that ended without some inputs. */
+function notLoadedText(missing: readonly string[]): string {
+  return `whole recording not loaded yet: ${missing.join(", ")} (the host delivered none of ${missing.length === 1 ? "its" : "their"} messages; the results leave ${missing.length === 1 ? "it" : "them"} out; re-run the analysis)`;
+}
 
 /**
  * The analysis side of the panel: the engine (worker or in-page), the store the views read, the
@@ -171,7 +190,7 @@ export function useAnalysis(inputs: AnalysisInputs): Analysis {
       if (w.state === "running") {
         w.abort.abort();
       }
-      return w.state === "done" || w.state === "running" ? { state: "stale", messages: w.messages } : w;
+      return w.state === "done" || w.state === "running" ? { state: "stale", messages: w.messages } : w.state === "incomplete" ? { state: "idle" } : w;
     });
     context.subscribe(inputTopics.map((topic) => ({ topic })));
     handler.setInputs(inputTopics);
@@ -228,6 +247,7 @@ export function useAnalysis(inputs: AnalysisInputs): Analysis {
       );
       let timer: ReturnType<typeof setTimeout> | undefined;
       let finished = false;
+      let latest: readonly Immutable<MessageEvent>[] = [];
       const finish = async (): Promise<void> => {
         if (finished) {
           return;
@@ -237,7 +257,10 @@ export function useAnalysis(inputs: AnalysisInputs): Analysis {
         context.subscribe(inputTopics.map((topic) => ({ topic })));
         const seq = await ingest.finish();
         await engine.finish();
-        if (!abort.signal.aborted || seq > 0) {
+        const { missing } = preloadCoverage(latest, inputTopics, { start, end });
+        if (!abort.signal.aborted && missing.length > 0) {
+          setWhole((w) => (w.state === "stale" ? w : { state: "incomplete", messages: seq, missing }));
+        } else if (!abort.signal.aborted || seq > 0) {
           setWhole((w) => (w.state === "stale" ? w : { state: "done", messages: seq, cancelled: abort.signal.aborted, messagesPerSec: seq / Math.max(1e-3, (performance.now() - t0) / 1000) }));
         }
       };
@@ -246,17 +269,22 @@ export function useAnalysis(inputs: AnalysisInputs): Analysis {
         void finish();
       });
       preloadRef.current = (frames) => {
+        latest = frames;
         ingest.update(frames);
-        const fraction = progress(frames[frames.length - 1]?.receiveTime);
-        // allFrames grows as the host loads blocks: analyze once it reaches the end or stops growing.
+        // allFrames grows as the host loads blocks: analyze once every input reaches the end, or
+        // allFrames stops growing; an input it lacks (added since the host loaded its blocks) is
+        // waited for longer, and if it never comes the analysis says so instead of "done".
+        const coverage = preloadCoverage(frames, inputTopics, { start, end });
         clearTimeout(timer);
-        timer = setTimeout(() => void finish(), fraction >= 0.999 ? 0 : 2000);
+        timer = setTimeout(() => void finish(), coverage.complete ? 0 : coverage.missing.length > 0 ? NOT_LOADED_MS : SETTLE_MS);
       };
+      // A host that never sends allFrames for these topics must not leave the analysis running.
+      timer = setTimeout(() => void finish(), NOT_LOADED_MS);
       context.subscribe(inputTopics.map((topic) => ({ topic, preload: true })));
       // eslint-disable-next-line @typescript-eslint/no-deprecated -- the documented fallback when subscribeMessageRange is missing
       context.watch("allFrames");
     },
-    [engine, store, bump, inputTopics, context, progress],
+    [engine, store, bump, inputTopics, context, progress, start, end],
   );
 
   const run = useCallback(() => {
@@ -317,5 +345,6 @@ export function useAnalysis(inputs: AnalysisInputs): Analysis {
     bump();
   }, [engine, store, bump]);
 
-  return { store, version, engine, handler, whole, run, canAnalyze, backToPlayback, engineError, inputTopics };
+  const notice = whole.state === "incomplete" ? notLoadedText(whole.missing) : undefined;
+  return { store, version, engine, handler, whole, run, canAnalyze, backToPlayback, engineError: engineError ?? notice, inputTopics };
 }
