@@ -6,6 +6,7 @@ import { ConfigError, type ConfigIssue } from "../../pipeline/ConfigError";
 import { parseConfig } from "../../pipeline/parseConfig";
 import { importFuseYaml, type FuseYamlNotice } from "../settings/fuseYamlImport";
 import { configFromState, type LockstepConfig } from "../settings/panelConfig";
+import { panelIssues, supersededByPanelIssue } from "../settings/panelIssues";
 import { PRESETS } from "../settings/presets";
 import { applySettingsAction } from "../settings/settingsActions";
 import { ACTION, buildSettingsNodes } from "../settings/settingsTree";
@@ -31,20 +32,24 @@ function chooseTextFile(accept: string, onText: (name: string, text: string) => 
 }
 
 /**
- * Validation issues of a config (empty when valid): the pipeline's, plus every problem of the
- * fusion section (which the pipeline's validation passes on as is), each with the JSON path that
- * puts it on its settings field. Never throws.
+ * Validation issues of a config (empty when valid): the panel's own (panelIssues: too few inputs,
+ * a unitless duration), the pipeline's (minus those the panel's say better), plus every problem of
+ * the fusion section (which the pipeline's validation passes on as is), each with the JSON path
+ * that puts it on its settings field. Never throws.
  */
 export function configIssues(config: LockstepConfig): ConfigIssue[] {
   const fusion = config.fusion == undefined ? [] : validateFusionConfig(config.fusion, "fusion");
+  const panel = panelIssues(config);
+  // A unitless duration is already named; the parser would accept it as nanoseconds anyway.
+  const notPanels = (issue: ConfigIssue): boolean => !supersededByPanelIssue(issue, config) && !panel.some((p) => p.path === issue.path);
   try {
     parseConfig(config);
-    return fusion;
+    return [...panel, ...fusion];
   } catch (err) {
     if (err instanceof ConfigError) {
-      return [...err.issues, ...fusion];
+      return [...panel, ...err.issues.filter(notPanels), ...fusion];
     }
-    return [{ path: "/", message: err instanceof Error ? err.message : String(err) }, ...fusion];
+    return [...panel, { path: "/", message: err instanceof Error ? err.message : String(err) }, ...fusion];
   }
 }
 

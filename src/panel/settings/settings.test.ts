@@ -103,13 +103,13 @@ describe("settings tree ↔ config", () => {
     }
   });
 
-  it('stores "unlimited" as null, integer text as ns, and empty text as "library default"', () => {
+  it('stores "unlimited" as null, unitless text as typed (refused, see panelIssues), and empty text as "library default"', () => {
     let c = twoInputs();
     c = apply(c, update(["policy", "maxAge"], "string", "unlimited"));
     expect(c.policy.maxAge).toBeNull();
     expect(field(buildSettingsNodes(c, env(c)), ["policy"], "maxAge").value).toBe("unlimited");
     c = apply(c, update(["policy", "maxTimespan"], "string", "250"));
-    expect(c.policy.maxTimespan).toBe(250);
+    expect(c.policy.maxTimespan).toBe("250");
     c = apply(c, update(["policy", "maxTimespan"], "string", ""));
     expect("maxTimespan" in c.policy).toBe(false);
     expect(issuesOf(c)).toEqual([]);

@@ -86,7 +86,9 @@ export function paramValue(spec: ParamSpec, value: unknown): unknown {
       if (spec.nullable === true && /^(unlimited|none|null)$/i.test(t)) {
         return null;
       }
-      return /^\d+$/.test(t) && Number.isSafeInteger(Number(t)) ? Number(t) : t;
+      // A bare number stays text: the validator refuses it with the hint to add a unit
+      // (panelIssues), instead of it silently meaning nanoseconds.
+      return t === "0" ? 0 : t;
     }
     case "trigger":
       return value === "any" ? "any" : typeof value === "string" && /^\d+$/.test(value) ? Number(value) : value;

@@ -129,7 +129,7 @@ export function paramField(spec: ParamSpec, value: unknown, slots: number, error
     case "int":
       return {
         ...numeric,
-        min: 0,
+        // No `min`: the app would clamp a typed -3 to 0 silently; the validator names it instead.
         step: 1,
         precision: 0,
         placeholder: spec.defaultText === "" ? "required" : `${spec.defaultText} (default)`,
@@ -310,7 +310,7 @@ export function buildSettingsNodes(config: LockstepConfig, env: SettingsEnv): Se
     inputs: {
       label: "Input topics",
       icon: "Topic",
-      error: nodeErr("inputs") ?? (slots === 0 ? "Add at least one input topic" : undefined),
+      error: nodeErr("inputs"),
       children: inputChildren,
       actions: [{ type: "action", id: ACTION.addInput, label: "Add input", icon: "Add", display: "inline" }],
     },
@@ -339,7 +339,6 @@ export function buildSettingsNodes(config: LockstepConfig, env: SettingsEnv): Se
                 label: "Max queue size",
                 input: "number" as const,
                 value: typeof buffer.maxQueueSize === "number" ? buffer.maxQueueSize : undefined,
-                min: 0,
                 step: 1,
                 precision: 0,
                 placeholder: "0 = unlimited",
