@@ -1,6 +1,7 @@
 import type { ReactElement } from "react";
 
 import type { PanelView, ViewProps } from "./PanelView";
+import { forPanel, topicDiagnosis } from "./diagnosisTopics";
 import type { Diagnosis } from "../../pipeline/diagnosis";
 import { countOf, listText } from "../../pipeline/diagnosis/format";
 
@@ -9,16 +10,29 @@ import { countOf, listText } from "../../pipeline/diagnosis/format";
  * the button, computed in the engine by re-running the policy on the stamps it saw), its causes
  * ranked by the sets each costs (with an "Apply" for a cause's input stamp sources), and its
  * suggestions with their exact outcome and an "Apply" that makes the suggested policy the panel's
- * (the analysis then re-runs with it).
+ * (the analysis then re-runs with it). Inputs without a message (a topic the data source lacks)
+ * are named first, with the topic most likely meant, whether or not the button was pressed.
  */
 export function DiagnosisView(
-  props: { diagnosis: Diagnosis | undefined } & Pick<ViewProps, "theme" | "diagnose" | "applyPolicy" | "applyStampSources" | "store">,
+  props: { diagnosis: Diagnosis | undefined } & Pick<ViewProps, "theme" | "diagnose" | "applyPolicy" | "applyStampSources" | "store" | "config" | "sourceTopics">,
 ): ReactElement {
   const { diagnosis: d, theme, diagnose, applyPolicy, applyStampSources } = props;
   const button = { background: theme.panel, color: theme.text, border: `1px solid ${theme.border}`, borderRadius: 4, padding: "2px 8px", cursor: "pointer" } as const;
   const hasData = props.store.stats != undefined;
+  const { sourceTopics } = props;
+  const topicLines = topicDiagnosis(props.config.inputs, props.store.stats?.topics, sourceTopics);
   return (
     <div style={{ fontSize: 12 }} data-testid="diagnosis-view">
+      {topicLines.length > 0 && (
+        <div data-testid="diagnosis-topics" style={{ fontWeight: 600, marginBottom: 6 }}>
+          {topicLines.map((line) => (
+            <p key={line} style={{ margin: "2px 0" }}>
+              {line}
+            </p>
+          ))}
+          <div style={{ color: theme.muted, fontWeight: 400 }}>Change the topics in the panel settings (Input topics).</div>
+        </div>
+      )}
       <button data-testid="diagnosis-run" style={button} disabled={!hasData} onClick={diagnose}>
         {d == undefined ? "Diagnose" : "Diagnose again"}
       </button>
@@ -26,7 +40,7 @@ export function DiagnosisView(
       {d != undefined && (
         <>
           <p data-testid="diagnosis-headline" style={{ fontWeight: 600 }}>
-            {d.headline}
+            {forPanel(d.headline, sourceTopics)}
           </p>
           {d.causes.length > 0 && (
             <>
@@ -35,7 +49,7 @@ export function DiagnosisView(
                 {d.causes.map((c, i) => (
                   <li key={i} data-testid={`diagnosis-cause-${i}`} data-id={c.id} data-sets-lost={c.setsLost}>
                     <b>{c.id}</b>
-                    {c.topic == undefined ? "" : ` (${c.topic})`}: {c.message}
+                    {c.topic == undefined ? "" : ` (${c.topic})`}: {forPanel(c.message, sourceTopics)}
                     {c.stampFix != undefined && (
                       <div data-testid={`diagnosis-stamp-fix-${i}`} data-tuples={c.stampFix.tuples}>
                         Stamp {listText(Object.keys(c.stampFix.stamps))} by receive time: {countOf(c.stampFix.tuples, "set")}{" "}
@@ -92,5 +106,5 @@ export const diagnosisView: PanelView = {
   id: "diagnosis",
   label: "diagnosis",
   scrolls: true,
-  render: (p) => <DiagnosisView diagnosis={p.store.diagnosis} store={p.store} theme={p.theme} diagnose={p.diagnose} applyPolicy={p.applyPolicy} applyStampSources={p.applyStampSources} />,
+  render: (p) => <DiagnosisView diagnosis={p.store.diagnosis} store={p.store} config={p.config} sourceTopics={p.sourceTopics} theme={p.theme} diagnose={p.diagnose} applyPolicy={p.applyPolicy} applyStampSources={p.applyStampSources} />,
 };

@@ -1,6 +1,7 @@
 import type { Topic } from "@foxglove/extension";
 import type { ReactElement } from "react";
 
+import { analysisDoneText, headerNotices } from "./headerText";
 import type { Theme } from "./theme";
 import type { ConfigIssue } from "../../pipeline/ConfigError";
 import type { Analysis } from "../hooks/useAnalysis";
@@ -28,6 +29,7 @@ export function Header(props: {
   const acc = accounting(store);
   const button = { background: theme.panel, color: theme.text, border: `1px solid ${theme.border}`, borderRadius: 4, padding: "2px 8px", cursor: "pointer" } as const;
   const empty = config.inputs.length === 0;
+  const notices = headerNotices(config, issues, topics?.map((t) => t.name));
   return (
     <>
       <div style={{ display: "flex", gap: 12, alignItems: "center", padding: "6px 8px", borderBottom: `1px solid ${theme.border}`, flexWrap: "wrap" }}>
@@ -59,8 +61,13 @@ export function Header(props: {
             </button>
           </span>
         ) : whole.state === "done" ? (
-          <span data-testid="analysis-done" data-messages-per-sec={Math.round(whole.messagesPerSec)}>
-            {whole.cancelled ? "analysis cancelled" : "whole recording analyzed"} ({whole.messages} messages){" "}
+          <span
+            data-testid="analysis-done"
+            data-messages-per-sec={Math.round(whole.messagesPerSec)}
+            data-stale={issues.length > 0}
+            style={issues.length > 0 ? { color: theme.muted, fontStyle: "italic" } : undefined}
+          >
+            {analysisDoneText(whole, { valid: issues.length === 0 })}{" "}
             <button style={button} onClick={analysis.backToPlayback}>
               Back to playback
             </button>
@@ -89,11 +96,16 @@ export function Header(props: {
           {engine.fallbackReason}
         </div>
       )}
+      {!empty && notices.missing.length > 0 && (
+        <div data-testid="missing-topics" style={{ color: theme.error, padding: "4px 8px", whiteSpace: "pre-wrap", fontSize: 12 }}>
+          {`${notices.missing.join("\n")}\n(change the topic in the panel settings: Input topics)`}
+        </div>
+      )}
       {empty ? (
         <EmptyState topics={topics} theme={theme} />
       ) : issues.length > 0 ? (
         <div data-testid="config-error" style={{ color: theme.error, padding: "4px 8px", whiteSpace: "pre-wrap", fontSize: 12 }}>
-          {`Configuration: ${issues.map((i) => `${i.path}: ${i.message}`).join("; ")} (fix it in the panel settings)`}
+          {`Configuration: ${notices.issues.join("; ")} (fix it in the panel settings)`}
         </div>
       ) : (
         analysis.engineError != undefined && (

@@ -14,6 +14,8 @@ export interface ViewProps {
   readonly config: LockstepConfig;
   /** Input topics in slot order. */
   readonly topics: readonly string[];
+  /** The data source's topic names, when the host has reported them (undefined: not known / not passed). */
+  readonly sourceTopics?: readonly string[];
   readonly theme: Theme;
   readonly scheme: "dark" | "light" | undefined;
   /** Room for the view (px). */
