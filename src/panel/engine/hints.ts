@@ -1,5 +1,12 @@
 import type { EngineStats } from "./engineTypes";
+import { POLICY_DESCRIPTORS } from "../../pipeline";
+import { LOWER_BOUNDS } from "../../pipeline/diagnosis/parameterCause";
 import { formatDuration } from "../../time";
+
+/** The parameter names of policy `type` (empty for an unknown type). */
+function parameterNames(type: string): string[] {
+  return (POLICY_DESCRIPTORS.find((d) => d.type === type)?.parameters ?? []).map((p) => p.name);
+}
 
 function ms(ns: number): string {
   return `${(ns / 1e6).toFixed(1)} ms`;
@@ -8,10 +15,13 @@ function ms(ns: number): string {
 /**
  * Tuning hints from a run's statistics, most important first. Each names the topic or parameter
  * concerned and what to try; none is given before there is enough data (20 messages per slot).
+ * Parameters are named as the selected policy calls them, and a suggestion for a parameter the
+ * policy does not have is left out.
  */
 export function tuningHints(stats: EngineStats, policy: Readonly<Record<string, unknown>>): string[] {
   const hints: string[] = [];
   const { topics } = stats;
+  const names = parameterNames(String(policy.type));
   for (const [slot, t] of topics.entries()) {
     if (t.messages === 0) {
       hints.push(`Slot ${slot} (${t.topic}) has received no messages: check the topic name and that it is playing.`);
@@ -27,7 +37,7 @@ export function tuningHints(stats: EngineStats, policy: Readonly<Record<string, 
     hints.push("No synchronized set yet although every slot has data: do the header stamps of the topics overlap in time?");
   }
   if (frac(drops["queue-overflow"]) > 0.05) {
-    const key = "maxQueueSize" in policy || String(policy.type).startsWith("fkie") ? "maxQueueSize" : "queueSize";
+    const key = names.includes("queueSize") ? "queueSize" : "maxQueueSize";
     hints.push(`${(100 * frac(drops["queue-overflow"])).toFixed(0)}% of messages overflow the queue: raise ${key} or check for a slot that lags behind.`);
   }
   if (frac(drops["max-timespan"]) > 0.05 && stats.timespan) {
@@ -55,9 +65,13 @@ export function tuningHints(stats: EngineStats, policy: Readonly<Record<string, 
   }
   const s = stats.suggested;
   if (s) {
-    const md = s.minDistance.map((d) => (d == undefined ? "?" : formatDuration(Math.round(d / 1e6) * 1e6))).join(", ");
-    const parts = [`minDistance [${md}]`];
-    if (s.maxTimespan != undefined) {
+    const parts: string[] = [];
+    const lowerBound = names.find((n) => LOWER_BOUNDS.has(n));
+    if (lowerBound != undefined) {
+      const md = s.minDistance.map((d) => (d == undefined ? "?" : formatDuration(Math.round(d / 1e6) * 1e6))).join(", ");
+      parts.push(`${lowerBound} [${md}]`);
+    }
+    if (s.maxTimespan != undefined && names.includes("maxTimespan")) {
       parts.push(`maxTimespan ≈ ${ms(s.maxTimespan)} (99% of sets)`);
     }
     if (s.maxQueueSize != undefined) {
