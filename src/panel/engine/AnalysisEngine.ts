@@ -1,6 +1,7 @@
 import type { DropRow, EngineDelta, EngineInput, EngineStats, FusedPose, MarkBatch, Pose2D, TupleRow } from "./engineTypes";
 import { tuningHints } from "./hints";
-import { DROP_REASONS, type DropReason ,
+import { compareFromTrace } from "./traceCompare";
+import { ConfigError, DROP_REASONS, type DropReason ,
   defaultExtensions,
   parseConfig,
   Pipeline,
@@ -130,6 +131,15 @@ export class AnalysisEngine {
   readonly #rawPolicy: Readonly<Record<string, unknown>>;
   #main!: Pipeline<Input>;
   #compare: Pipeline<Input> | undefined;
+  /** Why the comparison policy was refused (its ConfigError), shown in the compare column. */
+  #compareError: string | undefined;
+  /**
+   * Set when the comparison policy was picked after messages were analyzed: its statistics come
+   * from a run over the stamp trace (every message since the reset), not from a live pipeline.
+   */
+  #compareFromTrace = false;
+  /** The trace-run statistics and the message count they cover (recomputed when it grew). */
+  #traceCompare: { ingested: number; stats: EngineStats } | undefined;
   #tuples: TupleRow[] = [];
   #drops: DropRow[] = [];
   #marks: MarkBatch = { slots: [], stamps: [], codes: [] };
@@ -152,10 +162,7 @@ export class AnalysisEngine {
   public constructor(configJson: unknown, comparePolicyJson?: unknown) {
     this.#config = parseConfig(configJson);
     this.#rawPolicy = isRecord(configJson) && isRecord(configJson.policy) ? configJson.policy : {};
-    this.#compareConfig =
-      comparePolicyJson == undefined
-        ? undefined
-        : parseConfig({ inputs: this.#config.inputs, policy: comparePolicyJson });
+    this.#compareConfig = this.#parseCompare(comparePolicyJson);
     this.#build();
   }
 
@@ -218,14 +225,49 @@ export class AnalysisEngine {
     this.#marks.codes.push(code);
   }
 
+  /** The comparison config, or undefined with `#compareError` set when the policy is invalid. */
+  #parseCompare(comparePolicyJson: unknown): PipelineConfig | undefined {
+    this.#compareError = undefined;
+    if (comparePolicyJson == undefined) {
+      return undefined;
+    }
+    try {
+      return parseConfig({ inputs: this.#config.inputs, policy: comparePolicyJson });
+    } catch (err) {
+      if (err instanceof ConfigError) {
+        this.#compareError = err.message;
+        return undefined;
+      }
+      throw err;
+    }
+  }
+
   /**
-   * Replaces the comparison policy (undefined: none) without touching the main pipeline's results;
-   * the comparison starts over from the next message. Throws ConfigError when the policy is invalid.
+   * Replaces the comparison policy (undefined: none) without touching the main pipeline's results.
+   * The comparison covers the same messages as the main result: picked after messages were
+   * analyzed (a whole recording, or part of a playback), it is run over the stamp trace of all of
+   * them, and kept up to date as more arrive, until the next reset. An invalid policy is not
+   * thrown: the deltas carry its error as `compareError` and no comparison.
    */
   public setCompare(comparePolicyJson: unknown): void {
-    this.#compareConfig =
-      comparePolicyJson == undefined ? undefined : parseConfig({ inputs: this.#config.inputs, policy: comparePolicyJson });
-    this.#compare = this.#compareConfig ? new Pipeline<Input>(this.#compareConfig) : undefined;
+    this.#compareConfig = this.#parseCompare(comparePolicyJson);
+    this.#compare = undefined;
+    this.#traceCompare = undefined;
+    this.#compareFromTrace = this.#compareConfig != undefined && this.#ingested > 0;
+    if (this.#compareConfig && !this.#compareFromTrace) {
+      this.#compare = new Pipeline<Input>(this.#compareConfig);
+    }
+  }
+
+  /** The comparison statistics over the messages since the reset (see `setCompare`). */
+  #compareStats(main: EngineStats): EngineStats | undefined {
+    if (!this.#compareFromTrace) {
+      return this.#compare ? statsOf(this.#compare) : undefined;
+    }
+    if (this.#traceCompare?.ingested !== this.#ingested) {
+      this.#traceCompare = { ingested: this.#ingested, stats: compareFromTrace(this.#compareConfig!, this.#trace.trace, main) };
+    }
+    return this.#traceCompare.stats;
   }
 
   /** Diagnoses the config on the stamps seen since the last reset (a search of policy re-runs). */
@@ -268,6 +310,8 @@ export class AnalysisEngine {
     this.#ingested = 0;
     this.#rejected = 0;
     this.#finished = false;
+    this.#compareFromTrace = false;
+    this.#traceCompare = undefined;
     this.#build();
   }
 
@@ -345,7 +389,8 @@ export class AnalysisEngine {
       transactions,
       stats,
       hints: tuningHints(stats, this.#rawPolicy),
-      compare: this.#compare ? statsOf(this.#compare) : undefined,
+      compare: this.#compareStats(stats),
+      compareError: this.#compareError,
       ingested: this.#ingested,
       rejected: this.#rejected,
     };

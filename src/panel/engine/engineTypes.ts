@@ -110,6 +110,8 @@ export interface EngineDelta {
   readonly hints: string[];
   /** Same counters for the comparison policy, when one is configured. */
   readonly compare?: EngineStats;
+  /** Why the comparison policy was refused (invalid config); `compare` is undefined then. */
+  readonly compareError?: string;
   /** Messages ingested so far (since reset). */
   readonly ingested: number;
   /**

@@ -51,6 +51,8 @@ export class ViewStore {
   public readonly transactions = new RingBuffer<TransactionJson>(CAPS.transactions);
   public stats: EngineStats | undefined;
   public compare: EngineStats | undefined;
+  /** Why the comparison policy was refused (its config error), shown instead of its numbers. */
+  public compareError: string | undefined;
   public hints: string[] = [];
   /** The last diagnosis asked for (cleared with the results it was made from). */
   public diagnosis: Diagnosis | undefined;
@@ -107,6 +109,7 @@ export class ViewStore {
     }
     this.stats = delta.stats;
     this.compare = delta.compare;
+    this.compareError = delta.compareError;
     this.hints = delta.hints;
     this.ingested = delta.ingested;
     this.rejected = delta.rejected;
@@ -127,6 +130,7 @@ export class ViewStore {
     this.transactions.clear();
     this.stats = undefined;
     this.compare = undefined;
+    this.compareError = undefined;
     this.hints = [];
     this.baseSec = undefined;
     this.ingested = 0;

@@ -147,6 +147,15 @@ describe("ViewStore", () => {
     expect(store.tuples.size + store.drops.size + store.marks.length).toBe(0);
     expect(store.version).toBe(v + 1);
   });
+
+  it("keeps the comparison policy's config error for the compare column until a delta without one", () => {
+    const store = new ViewStore();
+    store.apply({ ...delta(1, 1), compareError: "/policy/queueSize: is required but missing" });
+    expect(store.compareError).toBe("/policy/queueSize: is required but missing");
+    expect(store.compare).toBeUndefined();
+    store.apply(delta(1, 1));
+    expect(store.compareError).toBeUndefined();
+  });
 });
 
 describe("publishing", () => {

@@ -18,11 +18,13 @@ function column(s: EngineStats | undefined): (string | number)[] {
 export function CompareView(props: {
   main: EngineStats | undefined;
   compare: EngineStats | undefined;
+  /** The comparison policy's config error: shown instead of numbers it does not have. */
+  compareError?: string;
   compareType: string;
   onCompareType: (type: string) => void;
   theme: Theme;
 }): ReactElement {
-  const { main, compare, compareType, onCompareType, theme } = props;
+  const { main, compare, compareError, compareType, onCompareType, theme } = props;
   const a = column(main);
   const b = column(compare);
   const labels = ["policy", "sets", "drops", "timespan median", "timespan max"];
@@ -45,6 +47,11 @@ export function CompareView(props: {
         </select>{" "}
         (library defaults)
       </label>
+      {compareError != undefined && (
+        <div data-testid="compare-error" style={{ color: theme.error, marginTop: 6 }}>
+          {compareType} with library defaults is not a valid config: {compareError}
+        </div>
+      )}
       <table style={{ borderSpacing: "16px 2px", marginLeft: -16, marginTop: 6 }}>
         <tbody>
           {labels.map((l, i) => (
@@ -75,5 +82,5 @@ export const compareView: PanelView = {
   id: "compare",
   label: "compare",
   scrolls: true,
-  render: (p) => <CompareView main={p.store.stats} compare={p.store.compare} compareType={p.compare.type} onCompareType={p.compare.setType} theme={p.theme} />,
+  render: (p) => <CompareView main={p.store.stats} compare={p.store.compare} compareError={p.store.compareError} compareType={p.compare.type} onCompareType={p.compare.setType} theme={p.theme} />,
 };
