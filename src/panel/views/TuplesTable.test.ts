@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 
-import { isAtBottom, tupleColumns, visibleRange } from "./TuplesTable";
+import { isAtBottom, tupleColumns, tupleGridTemplate, visibleRange } from "./TuplesTable";
 
 describe("TuplesTable layout", () => {
   it("follows new rows only while the last row is in view", () => {
@@ -26,6 +26,25 @@ describe("TuplesTable layout", () => {
     // A narrow panel (3 inputs, 420 px) keeps every column on screen.
     const c = tupleColumns(3, 420);
     expect(c.index + 3 * c.stamp + c.timespan + c.lag + 40).toBeLessThanOrEqual(420);
+  });
+
+  it("the grid template is valid CSS with no input yet (the header's columns stay side by side)", () => {
+    // `repeat(0, …)` is invalid: the browser then drops the whole template and stacks the columns.
+    expect(tupleGridTemplate(0, 500)).not.toMatch(/repeat\(0/);
+    expect(tupleGridTemplate(0, 500).trim().split(/\s+/)).toHaveLength(3);
+  });
+
+  it("the fixed columns and gaps fit a 300 px panel, so the lag column is never cut", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 4 }), fc.integer({ min: 200, max: 3000 }), (slots, width) => {
+        const fixed = tupleGridTemplate(slots, width)
+          .split(/\s+/)
+          .filter((t) => /^\d+px$/.test(t))
+          .reduce((s, t) => s + Number(t.slice(0, -2)), 0);
+        // Stamp columns shrink to what is left (minmax(0, 1fr)), clipped with an ellipsis.
+        expect(fixed + 8 * (slots + 2)).toBeLessThanOrEqual(width);
+      }),
+    );
   });
 
   it("renders the rows in view plus the overscan", () => {

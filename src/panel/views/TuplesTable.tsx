@@ -39,6 +39,21 @@ export function tupleColumns(slots: number, width: number): { index: number; sta
   return { index, stamp, timespan: ms, lag: ms };
 }
 
+/**
+ * The CSS grid template of the table's header and rows for `slots` inputs in `width` px: always
+ * valid (no `repeat(0, …)`, which the browser rejects whole, stacking the columns), and its fixed
+ * columns (index, timespan, lag) plus gaps fit any width from 200 px, the stamp columns sharing
+ * what is left (they clip their text), so the lag column is never cut.
+ */
+export function tupleGridTemplate(slots: number, width: number): string {
+  const c = tupleColumns(slots, width);
+  const tiny = width < 320;
+  const index = tiny ? 28 : c.index;
+  const ms = tiny ? 44 : c.timespan;
+  const stamps = slots > 0 ? ` repeat(${slots}, minmax(0, 1fr))` : "";
+  return `${index}px${stamps} ${ms}px ${ms}px`;
+}
+
 const clip = { overflow: "hidden", textOverflow: "ellipsis", whiteSpace: "nowrap" } as const;
 
 /**
@@ -59,8 +74,7 @@ export function TuplesTable(
   const bottom = Math.max(0, contentHeight - viewHeight);
   const top = follow.current ? bottom : Math.min(scrollTop, bottom);
   const [first, last] = visibleRange(top, viewHeight, count);
-  const c = tupleColumns(topics.length, width);
-  const cols = `${c.index}px repeat(${topics.length}, ${c.stamp}px) ${c.timespan}px ${c.lag}px`;
+  const cols = tupleGridTemplate(topics.length, width);
 
   // Keep the newest row in view while following (the rows arrive between renders).
   useLayoutEffect(() => {
