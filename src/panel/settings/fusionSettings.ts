@@ -1,5 +1,6 @@
 import type { SettingsTreeChildren, SettingsTreeField, SettingsTreeFields, SettingsTreeNode, Topic } from "@foxglove/extension";
 
+import { fusionFieldLabel } from "./fusionLabels";
 import type { FuseYamlNotice } from "./fuseYamlImport";
 import type { LockstepConfig } from "./panelConfig";
 import { motionModelDescriptors, sensorDescriptors } from "../../pipeline";
@@ -65,20 +66,22 @@ function objectFields(obj: Record<string, unknown>, grouped: Grouped, nodeKey: s
       if (typeof value === "string" && !options.some((o) => o.value === value)) {
         options.unshift({ label: value === "" ? "(choose a topic)" : `${value} (not in this data source)`, value });
       }
-      fields[key] = { label: "topic", input: "select", value: value ?? "", options, error };
+      fields[key] = { ...fusionFieldLabel(key), input: "select", value: value ?? "", options, error };
     } else if (key === "type" && nodeKey.startsWith("fusion/sensor")) {
       const options: { label: string; value: string }[] = SENSOR_TYPES.map((t) => ({ label: t, value: t }));
       if (typeof value === "string" && !options.some((o) => o.value === value)) {
         options.push({ label: value, value });
       }
-      fields[key] = { label: "type", input: "select", value: typeof value === "string" ? value : "", options, error };
+      fields[key] = { ...fusionFieldLabel(key), input: "select", value: typeof value === "string" ? value : "", options, error };
     } else {
-      fields[key] = genericField(key, value, error);
+      const generic = genericField(key, value, error);
+      const { label, help } = fusionFieldLabel(key);
+      fields[key] = { ...generic, label, help: generic.help == undefined ? help : `${help}; ${generic.help}` };
     }
   }
   // Errors on keys that are not present (a required key is missing) still get shown.
   for (const [key, message] of grouped.get(nodeKey)?.fields ?? []) {
-    fields[key] ??= { label: key, input: "string", value: undefined, error: message };
+    fields[key] ??= { ...fusionFieldLabel(key), input: "string", value: undefined, error: message };
   }
   return fields;
 }
@@ -151,7 +154,7 @@ export function fusionNodes(
     if (type !== "" && !options.some((o) => o.value === type)) {
       options.push({ label: type, value: type });
     }
-    fields.type = { label: "type", input: "select", value: type, options, error: grouped.get(`fusion/${key}`)?.fields.get("type") };
+    fields.type = { ...fusionFieldLabel("type"), input: "select", value: type, options, error: grouped.get(`fusion/${key}`)?.fields.get("type") };
     children[key] = { label: `Motion model ${name}`, icon: "Move", fields, error: grouped.get(`fusion/${key}`)?.nodeError, defaultExpansionState: "collapsed" };
   }
   for (const [name, sensor] of Object.entries(isRecord(fusion.sensors) ? fusion.sensors : {})) {
