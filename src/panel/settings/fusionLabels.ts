@@ -47,5 +47,5 @@ export function fusionFieldLabel(key: string): { label: string; help: string } {
   const words = key.replace(/([a-z0-9])([A-Z])/g, "$1 $2").toLowerCase();
   const label = LABELS[key] ?? words.charAt(0).toUpperCase() + words.slice(1);
   const ros = snake(key);
-  return { label, help: ros === key ? `${key}` : `${key} (fuse: ${ros})` };
+  return { label, help: ros === key ? key : `${key} (fuse: ${ros})` };
 }

@@ -1,7 +1,7 @@
 import type { SettingsTreeChildren, SettingsTreeField, SettingsTreeFields, SettingsTreeNode, Topic } from "@foxglove/extension";
 
-import { fusionFieldLabel } from "./fusionLabels";
 import type { FuseYamlNotice } from "./fuseYamlImport";
+import { fusionFieldLabel } from "./fusionLabels";
 import type { LockstepConfig } from "./panelConfig";
 import { motionModelDescriptors, sensorDescriptors } from "../../pipeline";
 
