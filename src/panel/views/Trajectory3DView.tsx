@@ -1,7 +1,7 @@
-import { useEffect, useRef, type ReactElement } from "react";
+import type { ReactElement } from "react";
 
+import { FitCanvas, type Size } from "./FitCanvas";
 import type { PanelView, ViewProps } from "./PanelView";
-import { prepareCanvas } from "./canvas";
 import { valueRange } from "./valueRange";
 import type { FusedPose } from "../engine/engineTypes";
 import type { RingBuffer } from "../state/RingBuffer";
@@ -51,14 +51,12 @@ const deg = (rad: number): string => `${((rad * 180) / Math.PI).toFixed(1)}°`;
  * A 2D fusion config shows its path with z = 0.
  */
 export function Trajectory3DView(props: { fused: RingBuffer<FusedPose> } & Pick<ViewProps, "theme" | "width" | "height" | "version">): ReactElement {
-  const { fused, theme, width, height, version } = props;
-  const canvas = useRef<HTMLCanvasElement>(null);
+  const { fused, theme, version } = props;
   const extent = trajectoryExtent(fused);
-  useEffect(() => {
-    const ctx = prepareCanvas(canvas.current, width, height, theme.panel);
-    if (!ctx) {
-      return;
-    }
+  // Drawn at the measured size of the view's room (redrawn on resize), so that the height curve
+  // and the latest-pose line stay above the panel's bottom edge.
+  const draw = (ctx: CanvasRenderingContext2D, size: Size): void => {
+    const { width, height } = size;
     const e = trajectoryExtent(fused);
     if (!e) {
       ctx.fillStyle = theme.muted;
@@ -118,14 +116,14 @@ export function Trajectory3DView(props: { fused: RingBuffer<FusedPose> } & Pick<
       10,
       height - 6,
     );
-  }, [fused, theme, width, height, version]);
+  };
   return (
-    <canvas
-      ref={canvas}
-      data-testid="trajectory-3d"
-      data-fused={fused.size}
-      data-z-range={extent ? `${extent.minZ.toFixed(3)} ${extent.maxZ.toFixed(3)}` : ""}
-      style={{ width, height, display: "block" }}
+    <FitCanvas
+      fallback={{ width: props.width, height: props.height }}
+      background={theme.panel}
+      draw={draw}
+      deps={[fused, theme, version]}
+      attrs={{ "data-testid": "trajectory-3d", "data-fused": fused.size, "data-z-range": extent ? `${extent.minZ.toFixed(3)} ${extent.maxZ.toFixed(3)}` : "" }}
     />
   );
 }
@@ -134,6 +132,6 @@ export function Trajectory3DView(props: { fused: RingBuffer<FusedPose> } & Pick<
 export const trajectory3DView: PanelView = {
   id: "trajectory-3d",
   label: "3D trajectory",
-  scrolls: true,
+  scrolls: false,
   render: (p) => <Trajectory3DView fused={p.store.fusedPoses} theme={p.theme} width={p.width} height={p.height} version={p.version} />,
 };

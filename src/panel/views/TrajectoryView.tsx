@@ -1,7 +1,7 @@
-import { useEffect, useRef, type ReactElement } from "react";
+import type { ReactElement } from "react";
 
+import { FitCanvas, type Size } from "./FitCanvas";
 import type { PanelView, ViewProps } from "./PanelView";
-import { prepareCanvas } from "./canvas";
 import { valueRange } from "./valueRange";
 import type { Pose2D } from "../engine/engineTypes";
 import type { RingBuffer } from "../state/RingBuffer";
@@ -13,17 +13,16 @@ export function poseBounds(sets: readonly RingBuffer<Pose2D>[]): [number, number
   return minX <= maxX ? [minX, minY, maxX, maxY] : undefined;
 }
 
-/** Raw odometry (from the input topics) and the fused trajectory, top-down, equal axes. */
+/**
+ * Raw odometry (from the input topics) and the fused trajectory, top-down, equal axes, centred in
+ * the room the panel gives the view (measured, redrawn on resize), so that the whole path, its end
+ * markers and the scale label are always in view.
+ */
 export function TrajectoryView(
   props: { raw: RingBuffer<Pose2D>; fused: RingBuffer<Pose2D> } & Pick<ViewProps, "theme" | "width" | "height" | "version">,
 ): ReactElement {
   const { raw, fused, theme, width, height, version } = props;
-  const canvas = useRef<HTMLCanvasElement>(null);
-  useEffect(() => {
-    const ctx = prepareCanvas(canvas.current, width, height, theme.panel);
-    if (!ctx) {
-      return;
-    }
+  const draw = (ctx: CanvasRenderingContext2D, size: Size): void => {
     const b = poseBounds([raw, fused]);
     if (!b) {
       ctx.fillStyle = theme.muted;
@@ -31,11 +30,18 @@ export function TrajectoryView(
       return;
     }
     const [minX, minY, maxX, maxY] = b;
-    const pad = 24;
-    const scale = Math.min((width - 2 * pad) / Math.max(1e-6, maxX - minX), (height - 2 * pad) / Math.max(1e-6, maxY - minY));
-    const px = (x: number): number => pad + (x - minX) * scale;
-    const py = (y: number): number => height - pad - (y - minY) * scale;
-    const draw = (ring: RingBuffer<Pose2D>, color: string): void => {
+    // Room for the two legend lines above and the scale label below the path.
+    const top = 40;
+    const bottom = 22;
+    const side = 12;
+    const w = Math.max(1, size.width - 2 * side);
+    const h = Math.max(1, size.height - top - bottom);
+    const scale = Math.min(w / Math.max(1e-6, maxX - minX), h / Math.max(1e-6, maxY - minY));
+    const ox = side + (w - (maxX - minX) * scale) / 2;
+    const oy = top + (h - (maxY - minY) * scale) / 2;
+    const px = (x: number): number => ox + (x - minX) * scale;
+    const py = (y: number): number => oy + (maxY - y) * scale;
+    const line = (ring: RingBuffer<Pose2D>, color: string): void => {
       if (ring.size === 0) {
         return;
       }
@@ -57,22 +63,30 @@ export function TrajectoryView(
       ctx.arc(px(last.x), py(last.y), 4, 0, 2 * Math.PI);
       ctx.fill();
     };
-    draw(raw, theme.raw);
-    draw(fused, theme.fused);
+    line(raw, theme.raw);
+    line(fused, theme.fused);
     ctx.fillStyle = theme.raw;
     ctx.fillText(`raw odometry (${raw.size})`, 10, 16);
     ctx.fillStyle = theme.fused;
     ctx.fillText(`fused (${fused.size})`, 10, 30);
     ctx.fillStyle = theme.muted;
-    ctx.fillText(`${(maxX - minX).toFixed(1)} m × ${(maxY - minY).toFixed(1)} m`, 10, height - 8);
-  }, [raw, fused, theme, width, height, version]);
-  return <canvas ref={canvas} data-testid="trajectory" data-raw={raw.size} data-fused={fused.size} style={{ width, height, display: "block" }} />;
+    ctx.fillText(`${(maxX - minX).toFixed(1)} m × ${(maxY - minY).toFixed(1)} m`, 10, size.height - 6);
+  };
+  return (
+    <FitCanvas
+      fallback={{ width, height }}
+      background={theme.panel}
+      draw={draw}
+      deps={[raw, fused, theme, version]}
+      attrs={{ "data-testid": "trajectory", "data-raw": raw.size, "data-fused": fused.size }}
+    />
+  );
 }
 
 /** The trajectory tab. */
 export const trajectoryView: PanelView = {
   id: "trajectory",
   label: "trajectory",
-  scrolls: true,
+  scrolls: false,
   render: (p) => <TrajectoryView raw={p.store.rawPoses} fused={p.store.fusedPoses} theme={p.theme} width={p.width} height={p.height} version={p.version} />,
 };
