@@ -1,5 +1,6 @@
 import type { DropRow, EngineDelta, EngineInput, EngineStats, FusedPose, MarkBatch, Pose2D, TupleRow } from "./engineTypes";
 import { tuningHints } from "./hints";
+import { TieOrderWatch } from "./tieOrder";
 import { compareFromTrace } from "./traceCompare";
 import { ConfigError, DROP_REASONS, type DropReason ,
   defaultExtensions,
@@ -140,6 +141,10 @@ export class AnalysisEngine {
   #compareFromTrace = false;
   /** The trace-run statistics and the message count they cover (recomputed when it grew). */
   #traceCompare: { ingested: number; stats: EngineStats } | undefined;
+  /** Receive-time ties the host delivered out of file order (named where the resets show). */
+  readonly #ties = new TieOrderWatch();
+  /** Set while the pipeline takes a message that came in as a reversed tie (its drops name it). */
+  #pushingReversedTie = false;
   #tuples: TupleRow[] = [];
   #drops: DropRow[] = [];
   #marks: MarkBatch = { slots: [], stamps: [], codes: [] };
@@ -186,7 +191,10 @@ export class AnalysisEngine {
     });
     main.onDrop((d) => {
       const slot = d.slot >= 0 ? d.slot : (this.#config.inputs ?? []).findIndex((i) => i.topic === d.topic);
-      this.#drops.push({ slot, topic: d.topic, stamp: d.stamp, reason: d.reason, detail: d.detail, seq: d.input.seq });
+      // An out-of-order reset set off by a tie the host swapped: say so (the CLI has none).
+      const tie = d.reason === "out-of-order-reset" && this.#pushingReversedTie ? this.#ties.dropDetail() : undefined;
+      const detail = tie == undefined ? d.detail : d.detail == undefined || d.detail === "" ? tie : `${d.detail}; ${tie}`;
+      this.#drops.push({ slot, topic: d.topic, stamp: d.stamp, reason: d.reason, detail, seq: d.input.seq });
       if (slot >= 0 && !Number.isNaN(d.stamp)) {
         this.#mark(slot, d.stamp, dropCode(d.reason));
       }
@@ -312,6 +320,7 @@ export class AnalysisEngine {
     this.#finished = false;
     this.#compareFromTrace = false;
     this.#traceCompare = undefined;
+    this.#ties.clear();
     this.#build();
   }
 
@@ -342,6 +351,7 @@ export class AnalysisEngine {
     this.#explainer = undefined;
     for (const ev of events) {
       this.#ingested++;
+      this.#pushingReversedTie = this.#ties.observe(ev);
       try {
         this.#main.push(ev);
       } catch (err) {
@@ -351,12 +361,20 @@ export class AnalysisEngine {
         const reason: DropReason = this.#finished ? "discarded" : err instanceof StampRangeError ? "invalid-stamp" : "undecodable";
         this.#drops.push({ slot, topic: ev.topic, stamp: NaN, reason, detail: err instanceof Error ? err.message : String(err), seq: ev.seq });
       }
+      this.#pushingReversedTie = false;
       try {
         this.#compare?.push(ev);
       } catch {
         // reported once, above
       }
     }
+  }
+
+  /** The tuning hints, the host's tie order first when it explains resets. */
+  #hints(stats: EngineStats): string[] {
+    const hints = tuningHints(stats, this.#rawPolicy);
+    const tie = (stats.drops["out-of-order-reset"] ?? 0) > 0 ? this.#ties.hint() : undefined;
+    return tie == undefined ? hints : [tie, ...hints];
   }
 
   /** Everything new since the previous call, plus the cumulative statistics and hints. */
@@ -388,7 +406,7 @@ export class AnalysisEngine {
       fusedPoses,
       transactions,
       stats,
-      hints: tuningHints(stats, this.#rawPolicy),
+      hints: this.#hints(stats),
       compare: this.#compareStats(stats),
       compareError: this.#compareError,
       ingested: this.#ingested,

@@ -1,0 +1,79 @@
+import type { EngineInput } from "./engineTypes";
+
+function headerStampNs(message: unknown): number | undefined {
+  const header = (message as { header?: { stamp?: { sec?: unknown; nsec?: unknown; nanosec?: unknown } } } | undefined)?.header;
+  const s = header?.stamp;
+  if (s == undefined || typeof s.sec !== "number") {
+    return undefined;
+  }
+  const nsec = typeof s.nsec === "number" ? s.nsec : typeof s.nanosec === "number" ? s.nanosec : 0;
+  return s.sec * 1e9 + nsec;
+}
+
+/**
+ * Watches the order messages arrive in for one tell-tale of a host's delivery order: two
+ * consecutive messages of one topic with the same receive time whose header stamps go backwards.
+ * A recorder writes such a pair in publish order, and `lockstep analyze` reads the file in that
+ * order; a host that breaks receive-time ties otherwise (Foxglove Studio and Lichtblick's preloaded
+ * allFrames do) swaps them, and a stamp-ordered policy sees a stamp go backwards and resets. The
+ * watch never reorders anything (the synchronizers see what the host delivered); it only counts,
+ * so the panel can name the cause where it shows those resets. Cost: one map lookup per message.
+ */
+export class TieOrderWatch {
+  readonly #last = new Map<string, { receive: number; stamp: number | undefined }>();
+  /** Per topic: consecutive pairs sharing a receive time, and those whose stamps went backwards. */
+  readonly #byTopic = new Map<string, { ties: number; reversed: number }>();
+
+  /**
+   * Looks at one delivered message (in delivery order); true when it shares its receive time with
+   * the previous message of its topic and has the older stamp (a tie delivered reversed).
+   */
+  public observe(ev: EngineInput): boolean {
+    const receive = ev.receiveTime.sec * 1e9 + ev.receiveTime.nsec;
+    const stamp = headerStampNs(ev.message);
+    const prev = this.#last.get(ev.topic);
+    let reversed = false;
+    if (prev?.receive === receive) {
+      const c = this.#byTopic.get(ev.topic) ?? { ties: 0, reversed: 0 };
+      c.ties++;
+      if (stamp != undefined && prev.stamp != undefined && stamp < prev.stamp) {
+        c.reversed++;
+        reversed = true;
+      }
+      this.#byTopic.set(ev.topic, c);
+    }
+    this.#last.set(ev.topic, { receive, stamp });
+    return reversed;
+  }
+
+  /** Forgets everything (a reset of the analysis). */
+  public clear(): void {
+    this.#last.clear();
+    this.#byTopic.clear();
+  }
+
+  /** Topics with reversed ties: "<topic> (<reversed> of <ties> pairs)", most reversed first. */
+  #reversedText(): string | undefined {
+    const parts = [...this.#byTopic.entries()]
+      .filter(([, c]) => c.reversed > 0)
+      .sort((a, b) => b[1].reversed - a[1].reversed)
+      .map(([topic, c]) => `${topic} (${c.reversed} of ${c.ties} pairs sharing a receive time)`);
+    return parts.length === 0 ? undefined : parts.join(", ");
+  }
+
+  /** The hint for the stats view, undefined while no tie came in with its stamps backwards. */
+  public hint(): string | undefined {
+    const where = this.#reversedText();
+    return where == undefined
+      ? undefined
+      : `The host delivered messages with the same receive time in another order than the file: on ${where} the later stamp came first, so stamps went backwards and the policy reset (out-of-order-reset drops). This is the host's delivery order, not a clock jump: \`lockstep analyze\` reads the recording in file order and has none of these resets.`;
+  }
+
+  /** What to add to an out-of-order-reset drop's detail, undefined while no tie came in reversed. */
+  public dropDetail(): string | undefined {
+    const where = this.#reversedText();
+    return where == undefined
+      ? undefined
+      : `likely the host's order: messages with the same receive time came in another order than the file on ${where}; \`lockstep analyze\` reads file order`;
+  }
+}
