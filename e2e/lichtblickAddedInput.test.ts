@@ -1,0 +1,86 @@
+// A whole-recording analysis in Lichtblick 1.10.0 web after an input was added, as the user pass
+// met it: /fix + odometry analyzed, then /imu/data added and analyzed again. The host keeps the
+// blocks it preloaded for the first two inputs up to the end of the recording, so the second
+// analysis used to end at once without a single /imu/data message ("whole recording analyzed",
+// 4,941 messages). Every input must now be analyzed: the numbers equal `lockstep analyze`'s, and
+// the compare column, picked afterwards, runs over the same messages (the configured policy
+// against itself gives the same sets; ros/latest-time gives the CLI's figure).
+import { join } from "node:path";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+import { addLockstepPanel, APPS, chooseOption, cliAnalyze, installExtension, openPanelSettings, openRecording, panelNumber, realAppSkipReason, serveApp, SHARED, type AppServer } from "./realApp";
+import { ARTIFACTS, ensurePackaged, launchChromium } from "./setup";
+
+const RECORDING = "ros2/husky-2015.mcap";
+const TWO = ["/fix", "/husky_velocity_controller/odom"] as const;
+const THREE = [...TWO, "/imu/data"] as const;
+const config = (topics: readonly string[], policy: Record<string, unknown> = { type: "fkie/approximate-time" }): unknown => ({ inputs: topics.map((topic) => ({ topic })), policy });
+const messagesOf = (s: ReturnType<typeof cliAnalyze>["summary"]): number => Object.values(s.topics).reduce((a, t) => a + t.messages, 0);
+
+const skip = realAppSkipReason(APPS.lichtblick);
+
+describe.skipIf(skip != undefined)(`An input added after a whole-recording analysis, Lichtblick 1.10.0 (real app, ${skip ?? "../shared/hosts"})`, () => {
+  let browser: Browser | undefined;
+  let server: AppServer | undefined;
+  let foxe: string;
+
+  beforeAll(async () => {
+    foxe = ensurePackaged();
+    [server, browser] = await Promise.all([serveApp(APPS.lichtblick), launchChromium()]);
+  }, 600_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    server?.stop();
+  });
+
+  it("husky MCAP: the re-run covers the added /imu/data (CLI's sets and messages); the compare column covers the whole recording", { timeout: 900_000 }, async () => {
+    const file = join(SHARED, "data", RECORDING);
+    const two = cliAnalyze(file, config(TWO)).summary;
+    const three = cliAnalyze(file, config(THREE)).summary;
+    const latest = cliAnalyze(file, config(THREE, { type: "ros/latest-time" })).summary;
+    expect(messagesOf(three)).toBeGreaterThan(messagesOf(two));
+
+    const context = await browser!.newContext({ viewport: { width: 1400, height: 900 } });
+    const page: Page = await context.newPage();
+    const errors: string[] = [];
+    page.on("pageerror", (e) => errors.push(e.message));
+    await openRecording(page, server!, server!.dataUrl(RECORDING));
+    await installExtension(page, foxe);
+    await addLockstepPanel(page);
+    await page.locator('[data-testid="empty-topics"]').waitFor({ timeout: 120_000 });
+
+    await openPanelSettings(page);
+    const addInput = page.locator('[data-testid^="settings__nodeHeaderToggle__"]', { hasText: "Input topics" }).first().locator("xpath=..").getByTitle("Add input");
+    await addInput.click();
+    await addInput.click();
+    await chooseOption(page, "Topic", new RegExp(`^${TWO[0]}\\b`), 0);
+    await chooseOption(page, "Topic", new RegExp(`^${TWO[1]}\\b`), 1);
+    await chooseOption(page, "Type", "fkie/approximate-time");
+    await page.locator('[data-testid="analyze-button"]').click();
+    await page.locator('[data-testid="analysis-done"]').waitFor({ timeout: 600_000 });
+    await expect.poll(async () => await panelNumber(page, "ingested"), { timeout: 60_000 }).toBe(messagesOf(two));
+    expect(await panelNumber(page, "tuple-count")).toBe(two.tuples);
+
+    await addInput.click();
+    await chooseOption(page, "Topic", new RegExp(`^${THREE[2]}\\b`), 2);
+    await page.locator('[data-testid="analysis-stale"]').waitFor({ timeout: 60_000 });
+    await page.locator('[data-testid="analyze-button"]').click();
+    await page.locator('[data-testid="analysis-done"]').waitFor({ timeout: 600_000 });
+    await page.screenshot({ path: join(ARTIFACTS, "lichtblick-added-input.png") });
+    expect(await panelNumber(page, "ingested")).toBe(messagesOf(three));
+    expect(await panelNumber(page, "tuple-count")).toBe(three.tuples);
+
+    await page.locator('[data-testid="tab-compare"]').click();
+    const select = page.locator('[data-testid="lockstep-root"] select').first();
+    // The column names its policy, so a number left from the previous pick is not mistaken for it.
+    const column = async (): Promise<string> => `${(await page.locator('[data-testid="compare-other-0"]').textContent()) ?? ""} ${await panelNumber(page, "compare-other-1")}`;
+    await select.selectOption("fkie/approximate-time");
+    await expect.poll(column, { timeout: 60_000 }).toBe(`fkie/approximate-time ${three.tuples}`);
+    await select.selectOption("ros/latest-time");
+    await expect.poll(column, { timeout: 60_000 }).toBe(`ros/latest-time ${latest.tuples}`);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
