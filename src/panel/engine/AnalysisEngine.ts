@@ -145,6 +145,8 @@ export class AnalysisEngine {
   readonly #ties = new TieOrderWatch();
   /** Set while the pipeline takes a message that came in as a reversed tie (its drops name it). */
   #pushingReversedTie = false;
+  /** Out-of-order-reset drops set off by a reversed tie (since the reset). */
+  #tieResets = 0;
   #tuples: TupleRow[] = [];
   #drops: DropRow[] = [];
   #marks: MarkBatch = { slots: [], stamps: [], codes: [] };
@@ -193,6 +195,9 @@ export class AnalysisEngine {
       const slot = d.slot >= 0 ? d.slot : (this.#config.inputs ?? []).findIndex((i) => i.topic === d.topic);
       // An out-of-order reset set off by a tie the host swapped: say so (the CLI has none).
       const tie = d.reason === "out-of-order-reset" && this.#pushingReversedTie ? this.#ties.dropDetail() : undefined;
+      if (tie != undefined) {
+        this.#tieResets++;
+      }
       const detail = tie == undefined ? d.detail : d.detail == undefined || d.detail === "" ? tie : `${d.detail}; ${tie}`;
       this.#drops.push({ slot, topic: d.topic, stamp: d.stamp, reason: d.reason, detail, seq: d.input.seq });
       if (slot >= 0 && !Number.isNaN(d.stamp)) {
@@ -321,6 +326,7 @@ export class AnalysisEngine {
     this.#compareFromTrace = false;
     this.#traceCompare = undefined;
     this.#ties.clear();
+    this.#tieResets = 0;
     this.#build();
   }
 
@@ -370,11 +376,18 @@ export class AnalysisEngine {
     }
   }
 
-  /** The tuning hints, the host's tie order first when it explains resets. */
+  /**
+   * The tuning hints, the host's tie order first when it explains resets; when it explains all of
+   * them, the generic advice about backward stamps (clock jumps) is not given.
+   */
   #hints(stats: EngineStats): string[] {
-    const hints = tuningHints(stats, this.#rawPolicy);
-    const tie = (stats.drops["out-of-order-reset"] ?? 0) > 0 ? this.#ties.hint() : undefined;
-    return tie == undefined ? hints : [tie, ...hints];
+    const resets = stats.drops["out-of-order-reset"] ?? 0;
+    const tie = resets > 0 ? this.#ties.hint() : undefined;
+    if (tie == undefined) {
+      return tuningHints(stats, this.#rawPolicy);
+    }
+    const rest = this.#tieResets >= resets ? { ...stats, drops: { ...stats.drops, "out-of-order-reset": 0 } } : stats;
+    return [tie, ...tuningHints(rest, this.#rawPolicy)];
   }
 
   /** Everything new since the previous call, plus the cumulative statistics and hints. */
