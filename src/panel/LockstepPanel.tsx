@@ -66,6 +66,7 @@ function LockstepPanel({ context }: { context: PanelExtensionContext }): ReactEl
     version,
     config,
     topics: config.inputs.map((i) => i.topic),
+    sourceTopics: host.topics?.map((t) => t.name),
     theme,
     scheme: host.scheme,
     width: Math.max(200, size.width - 16),

@@ -248,6 +248,8 @@ export function useAnalysis(inputs: AnalysisInputs): Analysis {
       let timer: ReturnType<typeof setTimeout> | undefined;
       let finished = false;
       let latest: readonly Immutable<MessageEvent>[] = [];
+      /** allFrames' length when the timer was last set: a host re-sends the same frames on every render. */
+      let loaded = -1;
       const finish = async (): Promise<void> => {
         if (finished) {
           return;
@@ -274,7 +276,13 @@ export function useAnalysis(inputs: AnalysisInputs): Analysis {
         // allFrames grows as the host loads blocks: analyze once every input reaches the end, or
         // allFrames stops growing; an input it lacks (added since the host loaded its blocks) is
         // waited for longer, and if it never comes the analysis says so instead of "done".
+        // Only growth restarts the wait: the same frames again (each render, playing or not) must
+        // not postpone the end forever when an input never comes.
         const coverage = preloadCoverage(frames, inputTopics, { start, end });
+        if (frames.length === loaded && !coverage.complete) {
+          return;
+        }
+        loaded = frames.length;
         clearTimeout(timer);
         timer = setTimeout(() => void finish(), coverage.complete ? 0 : coverage.missing.length > 0 ? NOT_LOADED_MS : SETTLE_MS);
       };
