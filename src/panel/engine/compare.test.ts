@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 
 import { AnalysisEngine } from "./AnalysisEngine";
 import type { EngineInput } from "./engineTypes";
-import { openRecordingFile } from "../../recording/node";
+import { recordingEvents } from "./testing";
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 const BAG = [`${ROOT}samples/husky-2015.bag`, `${ROOT}../shared/data/husky-2015.bag`].find((p) => existsSync(p))!;
@@ -12,15 +12,10 @@ const FIX_ODOM = { inputs: [{ topic: "/fix" }, { topic: "/husky_velocity_control
 const HUSKY = JSON.parse(readFileSync(`${ROOT}config/husky.json`, "utf8")) as { inputs: { topic: string }[]; fusion?: unknown };
 delete HUSKY.fusion;
 
-const events: EngineInput[] = [];
+let events: EngineInput[] = [];
 
 beforeAll(async () => {
-  const rec = await openRecordingFile(BAG);
-  let seq = 0;
-  for await (const m of rec.messages()) {
-    events.push({ seq: seq++, topic: m.topic, schemaName: m.schemaName, receiveTime: m.receiveTime, message: m.message });
-  }
-  await rec.close();
+  events = await recordingEvents(BAG);
 });
 
 /** A whole-recording analysis as the panel runs it: every message, then finish. */

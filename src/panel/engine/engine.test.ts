@@ -11,6 +11,7 @@ import type { EnginePort } from "./engineProtocol";
 import type { EngineDelta, EngineInput } from "./engineTypes";
 import { analyzeRange, findRangeSubscribe, mergeByReceiveTime } from "./rangeAnalysis";
 import { slimMessage, SLIM_MAX_ELEMENTS } from "./slimMessage";
+import { recordingEvents } from "./testing";
 import { openRecordingFile } from "../../recording/node";
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
@@ -20,15 +21,10 @@ const HUSKY = JSON.parse(readFileSync(`${ROOT}config/husky.json`, "utf8")) as { 
 delete HUSKY.fusion;
 const TURTLEBOT = `${ROOT}../shared/data/fuse-tutorial-turtlebot3.bag`;
 
-const events: EngineInput[] = [];
+let events: EngineInput[] = [];
 
 beforeAll(async () => {
-  const rec = await openRecordingFile(BAG);
-  let seq = 0;
-  for await (const m of rec.messages()) {
-    events.push({ seq: seq++, topic: m.topic, schemaName: m.schemaName, receiveTime: m.receiveTime, message: m.message });
-  }
-  await rec.close();
+  events = await recordingEvents(BAG);
 });
 
 function runAll(engine: AnalysisEngine, batch = 500): EngineDelta[] {

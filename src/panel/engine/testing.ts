@@ -1,6 +1,20 @@
 import type { Immutable, MessageEvent } from "@foxglove/extension";
 
+import type { EngineInput } from "./engineTypes";
 import { findRangeSubscribe } from "./rangeAnalysis";
+import { openRecordingFile } from "../../recording/node";
+
+/** Test helper: every message of the recording at `path` as the engine's input, in read order. */
+export async function recordingEvents(path: string): Promise<EngineInput[]> {
+  const events: EngineInput[] = [];
+  const rec = await openRecordingFile(path);
+  let seq = 0;
+  for await (const m of rec.messages()) {
+    events.push({ seq: seq++, topic: m.topic, schemaName: m.schemaName, receiveTime: m.receiveTime, message: m.message });
+  }
+  await rec.close();
+  return events;
+}
 
 /**
  * Test helper: a host's range subscription (Foxglove's `unstable_subscribeMessageRange`) over
