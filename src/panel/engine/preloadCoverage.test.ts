@@ -26,6 +26,12 @@ describe("preloadCoverage (which inputs the host's allFrames holds)", () => {
     expect(c.missing).toEqual([]);
   });
 
+  it("is not complete on the host's first block, one message per input (its period is not known yet)", () => {
+    // rosbag2's talker: 10 messages per topic over 4.5 s, allFrames first holds one of each.
+    const first = [event("/rosout", 0), event("/topic", 0)];
+    expect(preloadCoverage(first, ["/rosout", "/topic"], { start: { sec: 0, nsec: 0 }, end: { sec: 4, nsec: 0 } }).complete).toBe(false);
+  });
+
   it("is complete once every input reaches the end of the recording", () => {
     const all = [...twoTopics, ...Array.from({ length: 100 }, (_, i) => event("/imu", i))];
     expect(preloadCoverage(all, ["/fix", "/odom", "/imu"], range)).toEqual({ complete: true, missing: [] });

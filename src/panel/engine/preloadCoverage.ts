@@ -48,9 +48,9 @@ export function preloadCoverage(
     return { complete: false, missing };
   }
   const endNs = ns(end);
-  const complete = [...seen.values()].every((s) => {
-    const period = s.count > 1 ? (s.last - s.first) / (s.count - 1) : endNs - ns(start);
-    return endNs - s.last <= END_PERIODS * period;
-  });
+  // An input with one message so far has no period to judge by (the host's first block holds one
+  // of each): not complete; if it really has one message, allFrames stops growing and the
+  // caller's wait ends the analysis.
+  const complete = [...seen.values()].every((s) => s.count > 1 && endNs - s.last <= (END_PERIODS * (s.last - s.first)) / (s.count - 1));
   return { complete, missing };
 }
