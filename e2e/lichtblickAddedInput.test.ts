@@ -9,7 +9,7 @@ import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import { addLockstepPanel, APPS, chooseOption, cliAnalyze, installExtension, openPanelSettings, openRecording, panelNumber, realAppSkipReason, serveApp, SHARED, type AppServer } from "./realApp";
+import { addInputTopics, addLockstepPanel, APPS, chooseOption, cliAnalyze, installExtension, openPanelSettings, openRecording, panelNumber, realAppSkipReason, serveApp, SHARED, type AppServer } from "./realApp";
 import { ARTIFACTS, ensurePackaged, launchChromium } from "./setup";
 
 const RECORDING = "ros2/husky-2015.mcap";
@@ -52,19 +52,14 @@ describe.skipIf(skip != undefined)(`An input added after a whole-recording analy
     await page.locator('[data-testid="empty-topics"]').waitFor({ timeout: 120_000 });
 
     await openPanelSettings(page);
-    const addInput = page.locator('[data-testid^="settings__nodeHeaderToggle__"]', { hasText: "Input topics" }).first().locator("xpath=..").getByTitle("Add input");
-    await addInput.click();
-    await addInput.click();
-    await chooseOption(page, "Topic", new RegExp(`^${TWO[0]}\\b`), 0);
-    await chooseOption(page, "Topic", new RegExp(`^${TWO[1]}\\b`), 1);
+    await addInputTopics(page, TWO.map((t) => new RegExp(`^${t}\\b`)));
     await chooseOption(page, "Type", "fkie/approximate-time");
     await page.locator('[data-testid="analyze-button"]').click();
     await page.locator('[data-testid="analysis-done"]').waitFor({ timeout: 600_000 });
     await expect.poll(async () => await panelNumber(page, "ingested"), { timeout: 60_000 }).toBe(messagesOf(two));
     expect(await panelNumber(page, "tuple-count")).toBe(two.tuples);
 
-    await addInput.click();
-    await chooseOption(page, "Topic", new RegExp(`^${THREE[2]}\\b`), 2);
+    await addInputTopics(page, [new RegExp(`^${THREE[2]}\\b`)], 2);
     await page.locator('[data-testid="analysis-stale"]').waitFor({ timeout: 60_000 });
     await page.locator('[data-testid="analyze-button"]').click();
     await page.locator('[data-testid="analysis-done"]').waitFor({ timeout: 600_000 });

@@ -207,6 +207,20 @@ export async function openPanelSettings(page: Page): Promise<void> {
   await page.getByText("Input topics").first().waitFor({ timeout: 30_000 });
 }
 
+/**
+ * Adds an input slot in the settings sidebar for each of `topics` and picks the topic (the first
+ * option matching it) in the new slot; `existing` is how many slots the panel has already.
+ */
+export async function addInputTopics(page: Page, topics: readonly (string | RegExp)[], existing = 0): Promise<void> {
+  const addInput = nodeHeader(page, "Input topics").locator("xpath=..").getByTitle("Add input");
+  for (const _ of topics) {
+    await addInput.click();
+  }
+  for (const [i, topic] of topics.entries()) {
+    await chooseOption(page, "Topic", topic, existing + i);
+  }
+}
+
 /** The settings sidebar's node header with this label (clicking it expands or collapses the node). */
 function nodeHeader(page: Page, label: string): Locator {
   return page.locator('[data-testid^="settings__nodeHeaderToggle__"]', { hasText: label }).first();
