@@ -5,11 +5,11 @@ import { beforeAll, describe, expect, it } from "vitest";
 
 import { EngineClient } from "./EngineClient";
 import { localEnginePort } from "./EngineServer";
-import type { DropRow, EngineInput } from "./engineTypes";
+import type { DropRow } from "./engineTypes";
+import { recordingEvents } from "./testing";
 import { runDoctor } from "../../cli/commands/doctor";
 import { parseConfig } from "../../pipeline";
 import { DropExplainer, type DropExplanation } from "../../pipeline/diagnosis";
-import { openRecordingFile } from "../../recording/node";
 import { HUSKY_BAG } from "../../recording/testing/paths";
 
 /** Husky's three inputs with a timespan limit below the GPS–IMU stamp distance: many drops of several reasons. */
@@ -25,13 +25,7 @@ describe("click-to-explain: the panel's drop explanations equal doctor --explain
   let doctorExplainer: DropExplainer;
 
   beforeAll(async () => {
-    const events: EngineInput[] = [];
-    const recording = await openRecordingFile(HUSKY_BAG);
-    let seq = 0;
-    for await (const m of recording.messages()) {
-      events.push({ seq: seq++, topic: m.topic, schemaName: m.schemaName, receiveTime: m.receiveTime, message: m.message });
-    }
-    await recording.close();
+    const events = await recordingEvents(HUSKY_BAG);
     client = new EngineClient(
       {
         onDelta: (d) => rows.push(...d.drops),
