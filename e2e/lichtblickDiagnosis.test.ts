@@ -5,7 +5,7 @@
 // drops tab, explained. Every expected number and sentence comes from `lockstep doctor --json`
 // and `lockstep analyze --out` (explanations.jsonl) on the same file and config.
 import { execFile } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -37,10 +37,15 @@ const CONFIG = { ...HUSKY, policy: { ...HUSKY.policy, maxTimespan: ILL_SUITED_TI
 /** The first line of `lockstep analyze --out`'s explanations.jsonl (the first synchronizer drop, explained). */
 async function firstExplanation(file: string, config: unknown): Promise<{ reason: string; topic: string; message: string }> {
   const dir = mkdtempSync(join(tmpdir(), "lockstep-explain-"));
-  writeFileSync(join(dir, "config.json"), JSON.stringify(config));
-  await promisify(execFile)("node", [join(ROOT, "bin/lockstep.js"), "analyze", file, "--config", join(dir, "config.json"), "--out", dir], { maxBuffer: 64 << 20 });
-  const line = readFileSync(join(dir, "explanations.jsonl"), "utf8").split("\n")[0]!;
-  return JSON.parse(line) as { reason: string; topic: string; message: string };
+  // The output folder holds the whole analysis (85 MB on husky): removed, not left behind per run.
+  try {
+    writeFileSync(join(dir, "config.json"), JSON.stringify(config));
+    await promisify(execFile)("node", [join(ROOT, "bin/lockstep.js"), "analyze", file, "--config", join(dir, "config.json"), "--out", dir], { maxBuffer: 64 << 20 });
+    const line = readFileSync(join(dir, "explanations.jsonl"), "utf8").split("\n")[0]!;
+    return JSON.parse(line) as { reason: string; topic: string; message: string };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 const skip = realAppSkipReason(APPS.lichtblick);
