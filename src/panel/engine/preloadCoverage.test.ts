@@ -32,6 +32,12 @@ describe("preloadCoverage (which inputs the host's allFrames holds)", () => {
     expect(preloadCoverage(first, ["/rosout", "/topic"], { start: { sec: 0, nsec: 0 }, end: { sec: 4, nsec: 0 } }).complete).toBe(false);
   });
 
+  it("is not complete while the inputs' messages end a few periods short of the end (talker: 8 of 10 loaded)", () => {
+    const eight = Array.from({ length: 8 }, (_, i) => [event("/rosout", i / 2), event("/topic", i / 2)]).flat();
+    const talker = { start: { sec: 0, nsec: 0 }, end: { sec: 4, nsec: 500_000_000 } };
+    expect(preloadCoverage(eight, ["/rosout", "/topic"], talker).complete).toBe(false);
+  });
+
   it("is complete once every input reaches the end of the recording", () => {
     const all = [...twoTopics, ...Array.from({ length: 100 }, (_, i) => event("/imu", i))];
     expect(preloadCoverage(all, ["/fix", "/odom", "/imu"], range)).toEqual({ complete: true, missing: [] });

@@ -51,6 +51,10 @@ export function preloadCoverage(
   // An input with one message so far has no period to judge by (the host's first block holds one
   // of each): not complete; if it really has one message, allFrames stops growing and the
   // caller's wait ends the analysis.
-  const complete = [...seen.values()].every((s) => s.count > 1 && endNs - s.last <= (END_PERIODS * (s.last - s.first)) / (s.count - 1));
+  // And the inputs together reach the end itself, as before any input was judged alone: a few
+  // periods are a second or more on a slow topic, which a block still loading can lack.
+  const latest = Math.max(...[...seen.values()].map((s) => s.last));
+  const reachesEnd = latest >= ns(start) + 0.999 * (endNs - ns(start));
+  const complete = reachesEnd && [...seen.values()].every((s) => s.count > 1 && endNs - s.last <= (END_PERIODS * (s.last - s.first)) / (s.count - 1));
   return { complete, missing };
 }
