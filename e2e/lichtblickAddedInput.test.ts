@@ -9,7 +9,7 @@ import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import { addInputTopics, addLockstepPanel, APPS, chooseOption, cliAnalyze, installExtension, openPanelSettings, openRecording, panelNumber, realAppSkipReason, serveApp, SHARED, type AppServer } from "./realApp";
+import { addInputTopics, APPS, chooseOption, cliAnalyze, openPanelSettings, openRecordingWithPanel, panelNumber, realAppSkipReason, serveApp, SHARED, type AppServer } from "./realApp";
 import { ARTIFACTS, ensurePackaged, launchChromium } from "./setup";
 
 const RECORDING = "ros2/husky-2015.mcap";
@@ -46,10 +46,7 @@ describe.skipIf(skip != undefined)(`An input added after a whole-recording analy
     const page: Page = await context.newPage();
     const errors: string[] = [];
     page.on("pageerror", (e) => errors.push(e.message));
-    await openRecording(page, server!, server!.dataUrl(RECORDING));
-    await installExtension(page, foxe);
-    await addLockstepPanel(page);
-    await page.locator('[data-testid="empty-topics"]').waitFor({ timeout: 120_000 });
+    await openRecordingWithPanel(page, server!, RECORDING, foxe);
 
     await openPanelSettings(page);
     await addInputTopics(page, TWO.map((t) => new RegExp(`^${t}\\b`)));

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import { addLockstepPanel, APPS, chooseOption, cliDoctor, fieldValue, installExtension, openPanelSettings, openRecording, panelNumber, realAppSkipReason, serveApp, SHARED, type AppServer } from "./realApp";
+import { addInputTopics, addLockstepPanel, APPS, chooseOption, cliDoctor, fieldValue, installExtension, openPanelSettings, openRecording, panelNumber, realAppSkipReason, serveApp, SHARED, type AppServer } from "./realApp";
 import { ARTIFACTS, ensurePackaged, launchChromium } from "./setup";
 import type { Diagnosis } from "../src/pipeline/diagnosis";
 
@@ -47,11 +47,7 @@ describe.skipIf(skip != undefined)(`The Diagnosis tab on inputs without header s
 
     // Two inputs, their topics (offered with "no header stamp"), and the policy, in the settings sidebar.
     await openPanelSettings(page);
-    const addInput = page.locator('[data-testid^="settings__nodeHeaderToggle__"]', { hasText: "Input topics" }).first().locator("xpath=..").getByTitle("Add input");
-    await addInput.click();
-    await addInput.click();
-    await chooseOption(page, "Topic", /^\/rosout .*no header stamp/, 0);
-    await chooseOption(page, "Topic", /^\/topic .*no header stamp/, 1);
+    await addInputTopics(page, [/^\/rosout .*no header stamp/, /^\/topic .*no header stamp/]);
     await chooseOption(page, "Type", "ros/approximate-time");
 
     const d = await expected;
