@@ -6,6 +6,7 @@
 
 import type { BenchmarkReport } from "./Benchmark";
 import { medianOf } from "./harness";
+import { machineText, type MachineInfo } from "./machine";
 import { buildPeers, PEER_FLOORS, PEER_PAIRS, runPeer } from "./peers";
 
 /** How `benchWithPeers` runs. */
@@ -18,6 +19,8 @@ export interface PeersRunOptions {
   readonly rounds: number;
   /** One JSON line per benchmark instead of a table. */
   readonly json: boolean;
+  /** The machine everything runs on: the table opens with it, every JSON line carries it. */
+  readonly machine: MachineInfo;
   /** Runs one Lockstep benchmark in a fresh process. */
   readonly runLockstep: (name: string) => { ok: boolean; reports: BenchmarkReport[] };
 }
@@ -163,8 +166,13 @@ export function benchWithPeers(options: PeersRunOptions): boolean {
       }
     }
   }
+  if (!options.json) {
+    process.stdout.write(`machine: ${machineText(options.machine)}\n`);
+  }
   for (const line of lines) {
-    process.stdout.write(options.json ? `${JSON.stringify(line)}\n` : `${describe(line)}\n`);
+    process.stdout.write(
+      options.json ? `${JSON.stringify({ ...line, machine: options.machine })}\n` : `${describe(line)}\n`,
+    );
   }
   return ok;
 }

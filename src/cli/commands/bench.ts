@@ -56,6 +56,7 @@ async function bench(names: string[], opts: BenchOptions): Promise<void> {
   // commands must not pay for at startup, nor break on.
   const { BENCHMARKS, selectBenchmarks } = await import("../../../bench/registry");
   const { runBenchmark } = await import("../../../bench/harness");
+  const { machineInfo, machineText } = await import("../../../bench/machine");
   if (opts.list === true) {
     for (const b of BENCHMARKS) {
       process.stdout.write(
@@ -85,6 +86,7 @@ async function bench(names: string[], opts: BenchOptions): Promise<void> {
     }
     const { benchWithPeers } = await import("../../../bench/peersRun");
     const ok = benchWithPeers({
+      machine: machineInfo(),
       names: names.length > 0 ? selected.map((b) => b.name) : undefined,
       n: opts.n,
       rounds,
@@ -96,9 +98,15 @@ async function bench(names: string[], opts: BenchOptions): Promise<void> {
     }
     return;
   }
+  // Absolute figures depend on the machine (DESIGN §5): the table opens with it, every JSON line
+  // carries it.
+  const machine = machineInfo();
   if (!json) {
-    process.stdout.write(`${header()}\n`);
+    process.stdout.write(`machine: ${machineText(machine)}\n${header()}\n`);
   }
+  const print = (report: BenchmarkReport): void => {
+    process.stdout.write(`${json ? JSON.stringify({ ...report, machine }) : row(report)}\n`);
+  };
   let failed = false;
   // The script that started this process (bin/lockstep.js), to start one per benchmark.
   const script = opts.inProcess === true ? undefined : process.argv[1];
@@ -108,7 +116,7 @@ async function bench(names: string[], opts: BenchOptions): Promise<void> {
       failed ||= !child.ok;
       for (const report of child.reports) {
         failed ||= !report.ok;
-        process.stdout.write(`${json ? JSON.stringify(report) : row(report)}\n`);
+        print(report);
       }
       continue;
     }
@@ -131,7 +139,7 @@ async function bench(names: string[], opts: BenchOptions): Promise<void> {
     if (!report.ok) {
       failed = true;
     }
-    process.stdout.write(`${json ? JSON.stringify(report) : row(report)}\n`);
+    print(report);
   }
   if (failed) {
     process.exitCode = 1;
@@ -217,6 +225,7 @@ const STANDARD_KEYS = new Set([
   "runs",
   "ok",
   "drops",
+  "machine",
 ]);
 
 function formatRate(perSec: number): string {
