@@ -3,6 +3,8 @@
 // RealAppCheck, plus one line in REAL_APP_CHECKS below.
 import type { Page } from "playwright-core";
 
+import { fusionSummaryCheck } from "./fusionSummaryCheck";
+
 /** What `lockstep analyze` wrote to summary.json (the parts the suite reads). */
 export interface AnalyzeSummary {
   tuples: number;
@@ -39,4 +41,4 @@ export interface RealAppCheck {
 }
 
 /** The checks, in the order they run. */
-export const REAL_APP_CHECKS: readonly RealAppCheck[] = [];
+export const REAL_APP_CHECKS: readonly RealAppCheck[] = [fusionSummaryCheck];

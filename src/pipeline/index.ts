@@ -76,6 +76,8 @@ export { DROP_REASONS, type DropReason } from "../time/DropReason";
 export { FusionConfigError, validateFusionConfig } from "../fusion/config";
 /** The fused pose and logged transaction shapes the CLI and panel read from a fusion run. */
 export type { FusedPose, TransactionRecord } from "../fusion/runner";
+/** How the CLI's summary words a fusion run's counts and final pose, for the panel to say it alike. */
+export { dropCountText, finalPoseText, transactionCountText } from "../fusion/runner";
 export type { TransactionJson } from "../fusion/core";
 export { motionModelDescriptors, sensorDescriptors } from "../fusion/registry";
 export { quaternionAt, yawOf } from "../messages";

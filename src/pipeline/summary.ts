@@ -1,3 +1,4 @@
+import { dropCountText } from "../fusion/runner";
 import { formatDuration } from "../time";
 import type { Pipeline } from "./Pipeline";
 import { spreadOf, type DropExample, type Spread, type TuningHints } from "./PipelineStats";
@@ -149,7 +150,7 @@ export function describeSummary<M extends PipelineInput>(
       for (const d of drops) {
         byReason.set(d.reason, (byReason.get(d.reason) ?? 0) + 1);
       }
-      lines.push(`${ext.name} drops: ${[...byReason].map(([r, n]) => `${r} ${n}`).join(", ")}`);
+      lines.push(`${ext.name} drops: ${dropCountText(byReason)}`);
     }
   }
   return lines;

@@ -20,11 +20,14 @@ import {
 } from "../core";
 import { rpyOfQuaternion } from "../math/rotation3d";
 import { BatchOptimizer, FixedLagSmoother } from "../optimizer";
+import { finalPoseText, transactionCountText } from "./fusionSummaryText";
 
 /** Something that looks transforms up and throws when it cannot (the pipeline's TransformBuffer). */
 export interface ThrowingTransformSource {
   lookup(target: string, source: string, stamp?: Stamp): RigidTransform;
 }
+
+const NO_COUNTS: ReadonlyMap<string, number> = new Map();
 
 /** A fused pose (DESIGN §3.3 summary `fusion.finalPose`); a 2D state has z, roll and pitch 0. */
 export interface FusedPose {
@@ -235,6 +238,19 @@ export class FusionRunner {
     return this.#log?.count ?? 0;
   }
 
+  /** Transactions recorded so far per sensor (the whole run), in the order the sensors first sent one. */
+  public get transactionsBySensor(): ReadonlyMap<string, number> {
+    return this.#log?.perSensor ?? NO_COUNTS;
+  }
+
+  /**
+   * Dropped messages so far per reason (the whole run, whatever the `drops` retention keeps), in
+   * the order the reasons first occurred.
+   */
+  public get dropCounts(): ReadonlyMap<string, number> {
+    return this.#dropCounts;
+  }
+
   /** Number of transactions currently retained (not drained or forgotten). */
   public get retainedTransactionCount(): number {
     return this.#log?.retainedCount ?? 0;
@@ -387,7 +403,7 @@ export class FusionRunner {
           pose && base
             ? { stamp: base.format(pose.stamp), x: pose.x, y: pose.y, z: pose.z, roll: pose.roll, pitch: pose.pitch, yaw: pose.yaw }
             : null,
-        transactionsBySensor: Object.fromEntries(this.#log?.perSensor ?? []),
+        transactionsBySensor: Object.fromEntries(this.transactionsBySensor),
         drops: Object.fromEntries(this.#dropCounts),
         optimized: true,
         uuidRecipe: this.#recipe ?? null,
@@ -398,16 +414,10 @@ export class FusionRunner {
 
   /** Lines for the human summary. */
   public describe(): string[] {
-    const perSensor = [...(this.#log?.perSensor ?? [])].map(([k, v]) => `${k} ${v}`).join(", ");
-    const lines = [`fusion: ${this.transactionCount} transactions (${perSensor})`];
+    const lines = [`fusion: ${transactionCountText(this.transactionCount, this.transactionsBySensor)}`];
     const p = this.#finalPose;
     if (p && this.#base) {
-      const planar = p.z === 0 && p.roll === 0 && p.pitch === 0;
-      lines.push(
-        `fusion: final pose at ${this.#base.format(p.stamp)}: x ${p.x.toFixed(3)} m, y ${p.y.toFixed(3)} m, ` +
-          (planar ? "" : `z ${p.z.toFixed(3)} m, roll ${p.roll.toFixed(4)} rad, pitch ${p.pitch.toFixed(4)} rad, `) +
-          `yaw ${p.yaw.toFixed(4)} rad`,
-      );
+      lines.push(`fusion: ${finalPoseText(p, this.#base.format(p.stamp))}`);
     }
     for (const w of this.#warnings) {
       lines.push(`fusion warning: ${w}`);

@@ -8,5 +8,6 @@ export {
   type ThrowingTransformSource,
 } from "./FusionRunner";
 export { ImuMountCheck } from "./ImuMountCheck";
+export { dropCountText, finalPoseText, transactionCountText } from "./fusionSummaryText";
 export { TransactionLog, type LoggedTransaction, type TransactionRecord } from "./TransactionLog";
 export { BoundedQueue } from "./BoundedQueue";

@@ -1,4 +1,15 @@
-import type { DropRow, EngineDelta, EngineInput, EngineStats, FusedPose, MarkBatch, Pose2D, TupleRow } from "./engineTypes";
+import type {
+  DropRow,
+  EngineDelta,
+  EngineInput,
+  EngineStats,
+  FusedPose,
+  FusionDropRow,
+  FusionSummary,
+  MarkBatch,
+  Pose2D,
+  TupleRow,
+} from "./engineTypes";
 import { tuningHints } from "./hints";
 import { TieOrderWatch } from "./tieOrder";
 import { compareFromTrace } from "./traceCompare";
@@ -45,6 +56,28 @@ interface FusionOutputs {
   drainTransactionJson(): TransactionJson[];
   drainTrajectory(): FusedPose[];
   setRetention(retention: { transactions?: number; poses?: number; drops?: number }): unknown;
+  readonly transactionCount: number;
+  readonly transactionsBySensor: ReadonlyMap<string, number>;
+  readonly dropCounts: ReadonlyMap<string, number>;
+  readonly drops: readonly FusionDropRow[];
+  readonly finalPose: FusedPose | undefined;
+  readonly warnings: readonly string[];
+}
+
+/** Most of the fusion preview's newest drops a delta lists (its counts cover every drop). */
+export const FUSION_DROP_EXAMPLES = 5;
+
+/** The fusion run as a whole, as analyze's summary gives it. */
+function fusionSummaryOf(fusion: FusionOutputs): FusionSummary {
+  const pose = fusion.finalPose;
+  return {
+    transactions: fusion.transactionCount,
+    transactionsBySensor: [...fusion.transactionsBySensor],
+    drops: [...fusion.dropCounts],
+    latestDrops: fusion.drops.slice(-FUSION_DROP_EXAMPLES).map((d) => ({ sensor: d.sensor, topic: d.topic, stamp: d.stamp, reason: d.reason, detail: d.detail })),
+    finalPose: pose && { stamp: pose.stamp, x: pose.x, y: pose.y, z: pose.z, roll: pose.roll, pitch: pose.pitch, yaw: pose.yaw },
+    warnings: [...fusion.warnings],
+  };
 }
 
 function isFusion(ext: unknown): ext is FusionOutputs {
@@ -53,7 +86,9 @@ function isFusion(ext: unknown): ext is FusionOutputs {
     e?.name === "fusion" &&
     typeof e.drainTransactionJson === "function" &&
     typeof e.drainTrajectory === "function" &&
-    typeof e.setRetention === "function"
+    typeof e.setRetention === "function" &&
+    e.transactionsBySensor instanceof Map &&
+    e.dropCounts instanceof Map
   );
 }
 
@@ -418,6 +453,7 @@ export class AnalysisEngine {
       rawPoses: cap(this.#rawPoses),
       fusedPoses,
       transactions,
+      ...(fusion ? { fusion: fusionSummaryOf(fusion) } : {}),
       stats,
       hints: this.#hints(stats),
       compare: this.#compareStats(stats),

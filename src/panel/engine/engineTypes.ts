@@ -88,6 +88,37 @@ export interface FusedPose extends Pose2D {
   readonly pitch: number;
 }
 
+/** A message the fusion preview dropped (a sensor model's or the optimizer's drop), as the panel lists it. */
+export interface FusionDropRow {
+  /** The sensor model's name. */
+  readonly sensor: string;
+  readonly topic: string;
+  /** Relative header stamp, NaN when unknown. */
+  readonly stamp: number;
+  readonly reason: DropReason;
+  /** Which check failed, in words. */
+  readonly detail: string;
+}
+
+/**
+ * The fusion run as a whole since reset, as `lockstep analyze` sums it up (summary.json's
+ * `transactions` and `fusion`): counts over every message, not only what the views keep.
+ */
+export interface FusionSummary {
+  /** Transactions so far. */
+  readonly transactions: number;
+  /** Per sensor, in the order the sensors first sent one (pairs, so the order survives a structured clone). */
+  readonly transactionsBySensor: readonly (readonly [string, number])[];
+  /** Dropped messages per reason, in the order the reasons first occurred. */
+  readonly drops: readonly (readonly [string, number])[];
+  /** The newest drops (at most FUSION_DROP_EXAMPLES), oldest first. */
+  readonly latestDrops: readonly FusionDropRow[];
+  /** The fused pose after the latest optimization cycle. */
+  readonly finalPose: FusedPose | undefined;
+  /** The run's warnings (an IMU mounted rotated, …), as analyze prints them. */
+  readonly warnings: readonly string[];
+}
+
 /** Timeline marks of one delta: parallel arrays (slot, stamp, code); code 0 = received, 1 = matched, 2 + i = dropped for DROP_REASONS[i]. */
 export interface MarkBatch {
   slots: number[];
@@ -112,6 +143,8 @@ export interface EngineDelta {
   readonly compare?: EngineStats;
   /** Why the comparison policy was refused (invalid config); `compare` is undefined then. */
   readonly compareError?: string;
+  /** The fusion run so far, when the config has a fusion section. */
+  readonly fusion?: FusionSummary;
   /** Messages ingested so far (since reset). */
   readonly ingested: number;
   /**

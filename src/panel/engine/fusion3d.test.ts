@@ -37,6 +37,11 @@ const normalize = (json: string): string => json.replace(/[0-9a-f]{8}-[0-9a-f]{4
 interface Oracle {
   readonly lines: string[];
   readonly finalPose: { stamp: string; x: number; y: number; z: number; roll: number; pitch: number; yaw: number };
+  /** summary.json's `transactions` and `fusion` counts and warnings. */
+  readonly transactions: number;
+  readonly transactionsBySensor: Record<string, number>;
+  readonly drops: Record<string, number>;
+  readonly warnings: string[];
 }
 
 /** The engine's output over a whole session. */
@@ -99,6 +104,14 @@ function expectSameAsAnalyze(s: Session, oracle: Oracle, { complete }: { complet
   const { stamp, ...rest } = oracle.finalPose;
   expect(absoluteStamp(last, pose)).toBe(stamp);
   expect({ x: pose.x, y: pose.y, z: pose.z, roll: pose.roll, pitch: pose.pitch, yaw: pose.yaw }).toEqual(rest);
+  // The run as a whole, as the transactions tab sums it up: analyze's counts, drops and warnings.
+  const fusion = last.fusion!;
+  expect(fusion.transactions).toBe(oracle.transactions);
+  expect(fusion.transactions).toBe(oracle.lines.length);
+  expect(Object.fromEntries(fusion.transactionsBySensor)).toEqual(oracle.transactionsBySensor);
+  expect(Object.fromEntries(fusion.drops)).toEqual(oracle.drops);
+  expect(fusion.warnings).toEqual(oracle.warnings);
+  expect(fusion.finalPose).toEqual(pose);
   // The trajectory leaves the ground: the view has a height to show.
   expect(Math.max(...s.poses.map((p) => p.z)) - Math.min(...s.poses.map((p) => p.z))).toBeGreaterThan(0.5);
 }
@@ -115,8 +128,11 @@ describe.runIf(existsSync(JACKAL))("the 3D preset (jackal-sim-2014.bag) in the p
     const result = await runAnalyze({ file: JACKAL, config: parseConfig(CONFIG), out, progress: false });
     expect(result.errors).toEqual([]);
     const lines = readFileSync(join(out, "transactions.jsonl"), "utf8").split("\n").filter((l) => l !== "").map(normalize);
-    const summary = JSON.parse(readFileSync(join(out, "summary.json"), "utf8")) as { fusion: { finalPose: Oracle["finalPose"] } };
-    oracle = { lines, finalPose: summary.fusion.finalPose };
+    const summary = JSON.parse(readFileSync(join(out, "summary.json"), "utf8")) as {
+      transactions: number;
+      fusion: Pick<Oracle, "finalPose" | "transactionsBySensor" | "drops" | "warnings">;
+    };
+    oracle = { lines, transactions: summary.transactions, ...summary.fusion };
     const rec = await openRecordingFile(JACKAL);
     for await (const _ of rec.messages({ topics: TOPICS, decode: false })) {
       messages++;

@@ -1,7 +1,7 @@
 import { RingBuffer } from "./RingBuffer";
 import type { DropReason, TransactionJson } from "../../pipeline";
 import type { Diagnosis, DropExplanation } from "../../pipeline/diagnosis";
-import type { DropRow, EngineDelta, EngineStats, FusedPose, Pose2D, TupleRow } from "../engine/engineTypes";
+import type { DropRow, EngineDelta, EngineStats, FusedPose, FusionSummary, Pose2D, TupleRow } from "../engine/engineTypes";
 
 /**
  * Caps of the panel's stores (items). With them the panel holds a fixed amount whatever the
@@ -50,6 +50,8 @@ export class ViewStore {
   public readonly fusedPoses = new RingBuffer<FusedPose>(CAPS.poses);
   public readonly transactions = new RingBuffer<TransactionJson>(CAPS.transactions);
   public stats: EngineStats | undefined;
+  /** The fusion run as a whole (counts, drops, final pose, warnings), when fusion is on. */
+  public fusion: FusionSummary | undefined;
   public compare: EngineStats | undefined;
   /** Why the comparison policy was refused (its config error), shown instead of its numbers. */
   public compareError: string | undefined;
@@ -108,6 +110,7 @@ export class ViewStore {
       this.transactions.push(t);
     }
     this.stats = delta.stats;
+    this.fusion = delta.fusion;
     this.compare = delta.compare;
     this.compareError = delta.compareError;
     this.hints = delta.hints;
@@ -129,6 +132,7 @@ export class ViewStore {
     this.fusedPoses.clear();
     this.transactions.clear();
     this.stats = undefined;
+    this.fusion = undefined;
     this.compare = undefined;
     this.compareError = undefined;
     this.hints = [];

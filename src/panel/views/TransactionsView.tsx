@@ -1,8 +1,10 @@
 import type { ReactElement } from "react";
 
 import type { PanelView } from "./PanelView";
+import { fusionSummaryLines, type FusionSummaryLine } from "./fusionSummary";
 import type { Theme } from "./theme";
 import type { TransactionJson } from "../../pipeline";
+import type { FusionSummary } from "../engine/engineTypes";
 import type { RingBuffer } from "../state/RingBuffer";
 
 function nums(xs: readonly number[]): string {
@@ -10,15 +12,45 @@ function nums(xs: readonly number[]): string {
 }
 
 /**
- * The fusion transactions (DESIGN §3.4 JSON), newest first, as a tree: each transaction's added
- * variables (type, stamp, values) and constraints (type, variables, mean, covariance, validation).
+ * The fusion run as a whole, above the tree: transactions per sensor, drops per reason with the
+ * newest of them, the final pose and the warnings (analyze's "fusion:" lines).
  */
-export function TransactionsView(props: { transactions: RingBuffer<TransactionJson>; theme: Theme; fusionOn: boolean }): ReactElement {
-  const { transactions, theme, fusionOn } = props;
+function FusionSummaryView(props: { summary: FusionSummary; theme: Theme; formatStamp: (stamp: number) => string }): ReactElement {
+  const { summary, theme, formatStamp } = props;
+  const colour = (kind: FusionSummaryLine["kind"]): string | undefined =>
+    kind === "warning" || (kind === "drops" && summary.drops.length > 0) ? theme.error : kind === "drop" ? theme.muted : undefined;
+  return (
+    <div data-testid="fusion-summary" style={{ marginBottom: 6 }}>
+      {fusionSummaryLines(summary, formatStamp).map((line, i) => (
+        <div key={i} data-kind={line.kind} style={{ color: colour(line.kind), marginLeft: line.kind === "drop" ? 12 : 0 }}>
+          {line.text}
+        </div>
+      ))}
+    </div>
+  );
+}
+
+/**
+ * The fusion transactions (DESIGN §3.4 JSON), newest first, as a tree: each transaction's added
+ * variables (type, stamp, values) and constraints (type, variables, mean, covariance, validation);
+ * above it, the run as a whole (FusionSummaryView).
+ */
+export function TransactionsView(props: {
+  transactions: RingBuffer<TransactionJson>;
+  summary: FusionSummary | undefined;
+  theme: Theme;
+  fusionOn: boolean;
+  formatStamp: (stamp: number) => string;
+}): ReactElement {
+  const { transactions, summary, theme, fusionOn, formatStamp } = props;
+  const head = summary && <FusionSummaryView summary={summary} theme={theme} formatStamp={formatStamp} />;
   if (transactions.size === 0) {
     return (
-      <div style={{ color: theme.muted }}>
-        {fusionOn ? "No transaction yet." : "Fusion is off: enable it in the panel settings (Fusion) to preview fuse transactions."}
+      <div style={{ fontSize: 12 }}>
+        {head}
+        <div style={{ color: theme.muted }}>
+          {fusionOn ? "No transaction yet." : "Fusion is off: enable it in the panel settings (Fusion) to preview fuse transactions."}
+        </div>
       </div>
     );
   }
@@ -55,7 +87,12 @@ export function TransactionsView(props: { transactions: RingBuffer<TransactionJs
       </details>,
     );
   }
-  return <div style={{ fontSize: 12 }}>{items}</div>;
+  return (
+    <div style={{ fontSize: 12 }}>
+      {head}
+      {items}
+    </div>
+  );
 }
 
 /** The transactions tab. */
@@ -63,5 +100,13 @@ export const transactionsView: PanelView = {
   id: "transactions",
   label: "transactions",
   scrolls: true,
-  render: (p) => <TransactionsView transactions={p.store.transactions} theme={p.theme} fusionOn={p.config.fusion != undefined} />,
+  render: (p) => (
+    <TransactionsView
+      transactions={p.store.transactions}
+      summary={p.store.fusion}
+      theme={p.theme}
+      fusionOn={p.config.fusion != undefined}
+      formatStamp={p.formatStamp}
+    />
+  ),
 };
