@@ -2,6 +2,7 @@ import type { ReactElement } from "react";
 
 import { FitCanvas, type Size } from "./FitCanvas";
 import type { PanelView, ViewProps } from "./PanelView";
+import { packLines } from "./canvas";
 import { valueRange } from "./valueRange";
 import type { FusedPose } from "../engine/engineTypes";
 import type { RingBuffer } from "../state/RingBuffer";
@@ -43,6 +44,8 @@ export function axis(lo: number, hi: number, from: number, to: number): (v: numb
 }
 
 const PAD = 24;
+/** Line height of the view's labels (11 px font). */
+const LINE = 14;
 const deg = (rad: number): string => `${((rad * 180) / Math.PI).toFixed(1)}°`;
 
 /**
@@ -63,6 +66,18 @@ export function Trajectory3DView(props: { fused: RingBuffer<FusedPose> } & Pick<
       ctx.fillText("No fused poses yet (the config needs a fusion section).", 10, 20);
       return;
     }
+    const last = fused.last()!;
+    // The latest pose under the height curve, on two lines where one does not fit (a narrow panel).
+    const latest = packLines(
+      [
+        `latest: x ${last.x.toFixed(2)}, y ${last.y.toFixed(2)}, z ${last.z.toFixed(2)} m;`,
+        `roll ${deg(last.roll)}, pitch ${deg(last.pitch)}, yaw ${deg(last.yaw)}`,
+        `(${fused.size} poses)`,
+      ],
+      width - 20,
+      (text) => ctx.measureText(text).width,
+    );
+    const below = PAD + LINE * (latest.length - 1);
     const split = Math.max(PAD * 3, Math.round(height * 0.62));
     // Top view, equal axes, centred in the upper part.
     const topH = split - 2 * PAD;
@@ -74,7 +89,7 @@ export function Trajectory3DView(props: { fused: RingBuffer<FusedPose> } & Pick<
     const py = (y: number): number => cy + (e.maxY - y) * scale;
     // Height over time in the lower part.
     const ht = axis(e.firstStamp, e.lastStamp, PAD, width - PAD);
-    const hz = axis(e.minZ, e.maxZ, height - PAD, split + PAD / 2);
+    const hz = axis(e.minZ, e.maxZ, height - below, split + PAD / 2);
     const line = (x: (i: number) => number, y: (i: number) => number): void => {
       ctx.beginPath();
       for (let i = 0; i < fused.size; i++) {
@@ -90,7 +105,6 @@ export function Trajectory3DView(props: { fused: RingBuffer<FusedPose> } & Pick<
     ctx.lineWidth = 2;
     line((i) => px(fused.at(i)!.x), (i) => py(fused.at(i)!.y));
     line((i) => ht(fused.at(i)!.stamp), (i) => hz(fused.at(i)!.z));
-    const last = fused.last()!;
     ctx.fillStyle = theme.fused;
     for (const [x, y] of [
       [px(last.x), py(last.y)],
@@ -110,12 +124,9 @@ export function Trajectory3DView(props: { fused: RingBuffer<FusedPose> } & Pick<
     ctx.fillText(`top view ${(e.maxX - e.minX).toFixed(1)} m × ${(e.maxY - e.minY).toFixed(1)} m`, 10, 16);
     ctx.fillText(`height z over time: ${e.minZ.toFixed(2)} … ${e.maxZ.toFixed(2)} m`, 10, split + 14);
     ctx.fillStyle = theme.text;
-    ctx.fillText(
-      `latest: x ${last.x.toFixed(2)}, y ${last.y.toFixed(2)}, z ${last.z.toFixed(2)} m; ` +
-        `roll ${deg(last.roll)}, pitch ${deg(last.pitch)}, yaw ${deg(last.yaw)} (${fused.size} poses)`,
-      10,
-      height - 6,
-    );
+    latest.forEach((text, i) => {
+      ctx.fillText(text, 10, height - 6 - LINE * (latest.length - 1 - i));
+    });
   };
   return (
     <FitCanvas

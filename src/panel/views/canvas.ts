@@ -22,3 +22,26 @@ export function prepareCanvas(
   ctx.font = "11px sans-serif";
   return ctx;
 }
+
+/**
+ * Packs phrases into as few lines as fit `maxWidth` (as `measure` measures them), in order, joined
+ * by `separator` within a line. A phrase wider than `maxWidth` takes a line of its own (the
+ * canvas clips it); every phrase is on exactly one line.
+ */
+export function packLines(phrases: readonly string[], maxWidth: number, measure: (text: string) => number, separator = " "): string[] {
+  const lines: string[] = [];
+  let line = "";
+  for (const phrase of phrases) {
+    const joined = line === "" ? phrase : `${line}${separator}${phrase}`;
+    if (line === "" || measure(joined) <= maxWidth) {
+      line = joined;
+    } else {
+      lines.push(line);
+      line = phrase;
+    }
+  }
+  if (line !== "") {
+    lines.push(line);
+  }
+  return lines;
+}
