@@ -78,7 +78,7 @@ export { FusionConfigError, validateFusionConfig } from "../fusion/config";
 export type { FusedPose, TransactionRecord } from "../fusion/runner";
 /** How the CLI's summary words a fusion run's counts and final pose, for the panel to say it alike. */
 export { dropCountText, finalPoseText, transactionCountText } from "../fusion/runner";
-export type { TransactionJson } from "../fusion/core";
+export type { FusionDrop, TransactionJson } from "../fusion/core";
 export { motionModelDescriptors, sensorDescriptors } from "../fusion/registry";
 export { quaternionAt, yawOf } from "../messages";
 export { matchedTime, tupleMemberTime } from "./matchedTime";

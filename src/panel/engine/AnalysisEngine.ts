@@ -4,7 +4,6 @@ import type {
   EngineInput,
   EngineStats,
   FusedPose,
-  FusionDropRow,
   FusionSummary,
   MarkBatch,
   Pose2D,
@@ -13,7 +12,7 @@ import type {
 import { tuningHints } from "./hints";
 import { TieOrderWatch } from "./tieOrder";
 import { compareFromTrace } from "./traceCompare";
-import { ConfigError, DROP_REASONS, type DropReason ,
+import { ConfigError, DROP_REASONS, type DropReason, type FusionDrop,
   defaultExtensions,
   parseConfig,
   Pipeline,
@@ -59,7 +58,7 @@ interface FusionOutputs {
   readonly transactionCount: number;
   readonly transactionsBySensor: ReadonlyMap<string, number>;
   readonly dropCounts: ReadonlyMap<string, number>;
-  readonly drops: readonly FusionDropRow[];
+  readonly drops: readonly FusionDrop[];
   readonly finalPose: FusedPose | undefined;
   readonly warnings: readonly string[];
 }

@@ -3,7 +3,7 @@
  * everything here is structured-clone friendly plain data). Stamps are exact relative
  * nanoseconds on the engine's time base (`baseSec`, see src/time).
  */
-import type { DropReason, TransactionJson } from "../../pipeline";
+import type { DropReason, FusionDrop, TransactionJson } from "../../pipeline";
 
 /** One message handed to the engine. */
 export interface EngineInput {
@@ -88,18 +88,6 @@ export interface FusedPose extends Pose2D {
   readonly pitch: number;
 }
 
-/** A message the fusion preview dropped (a sensor model's or the optimizer's drop), as the panel lists it. */
-export interface FusionDropRow {
-  /** The sensor model's name. */
-  readonly sensor: string;
-  readonly topic: string;
-  /** Relative header stamp, NaN when unknown. */
-  readonly stamp: number;
-  readonly reason: DropReason;
-  /** Which check failed, in words. */
-  readonly detail: string;
-}
-
 /**
  * The fusion run as a whole since reset, as `lockstep analyze` sums it up (summary.json's
  * `transactions` and `fusion`): counts over every message, not only what the views keep.
@@ -112,7 +100,7 @@ export interface FusionSummary {
   /** Dropped messages per reason, in the order the reasons first occurred. */
   readonly drops: readonly (readonly [string, number])[];
   /** The newest drops (at most FUSION_DROP_EXAMPLES), oldest first. */
-  readonly latestDrops: readonly FusionDropRow[];
+  readonly latestDrops: readonly FusionDrop[];
   /** The fused pose after the latest optimization cycle. */
   readonly finalPose: FusedPose | undefined;
   /** The run's warnings (an IMU mounted rotated, …), as analyze prints them. */
