@@ -166,6 +166,9 @@ export function benchWithPeers(options: PeersRunOptions): boolean {
       }
     }
   }
+  for (const warning of unsteadyFloors(figures)) {
+    log(warning);
+  }
   if (!options.json) {
     process.stdout.write(`machine: ${machineText(options.machine)}\n`);
   }
@@ -175,6 +178,34 @@ export function benchWithPeers(options: PeersRunOptions): boolean {
     );
   }
   return ok;
+}
+
+/** Slowest over fastest round of a floor beyond which the run's ratios against it are not to be trusted. */
+export const FLOOR_SPREAD_LIMIT = 1.25;
+
+/**
+ * A warning for each floor (Lockstep's and the peers') whose rounds ranged more than
+ * FLOOR_SPREAD_LIMIT: on some VMs a floor runs in one of two modes from one process to the next
+ * (9.4 against 12.7 ns, 14.2 against 23.6), and a ratio read against a floor in its slow mode
+ * flatters Lockstep by that much. `figures` maps a name to its per-round ns/msg.
+ */
+export function unsteadyFloors(figures: ReadonlyMap<string, { readonly wall: readonly number[] }>): string[] {
+  const warnings: string[] = [];
+  for (const [name, f] of figures) {
+    const floor = name.startsWith("floor/") || name.startsWith("peer:floor/");
+    if (!floor || f.wall.length < 2) {
+      continue;
+    }
+    const lo = Math.min(...f.wall);
+    const hi = Math.max(...f.wall);
+    if (hi > lo * FLOOR_SPREAD_LIMIT) {
+      warnings.push(
+        `${name.replace(/^peer:/, "peer ")} ranged ${round(lo, 1)}–${round(hi, 1)} ns over the rounds (${round(hi / lo, 2)}×): ` +
+          "the ratios against it in this run are not to be trusted; run again",
+      );
+    }
+  }
+  return warnings;
 }
 
 /** The floor a benchmark without a C++ peer is read against (pipelines carry messages). */
