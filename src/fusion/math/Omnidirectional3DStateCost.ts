@@ -1,3 +1,4 @@
+import type { JacobianPattern, PatternedCost } from "./JacobianPattern";
 import { WhitenedCost, type WhitenedCostOptions } from "./WhitenedCost";
 import { wrapAngle } from "./angles";
 import { eulerRateMatrix, rotationMatrix, rpyOfQuaternion } from "./rotation3d";
@@ -6,6 +7,36 @@ const LOCAL = [3, 3, 3, 3, 3, 3, 3, 3, 3, 3];
 const AMBIENT = [3, 4, 3, 3, 3, 3, 4, 3, 3, 3];
 /** Entries of one block's Jacobian (15 × 3). */
 const BLOCK = 45;
+/**
+ * Which Jacobian entries `#whitenedJacobians` can write other than ±0, per block and column (bit
+ * q = residual q): rows 0–2 are the position, 3–5 the orientation, 6–8 the linear velocity, 9–11
+ * the angular velocity, 12–14 the linear acceleration. p1, p2, v2, ω2 and a2 each reach their own
+ * rows on the diagonal; q1 the position and orientation rows; v1 the position rows and its own
+ * velocity rows' diagonal; ω1 the orientation rows through the Euler-rate matrix E (whose first
+ * column is [1, 0, 0] whatever the angles) and its own rows; a1 the position rows, the velocity
+ * rows' and its own diagonal; q2 the orientation rows through E.
+ */
+const DIAGONAL_PATTERN: JacobianPattern = (() => {
+  const own = (row: number): number[] => [0, 1, 2].map((c) => 1 << (row + c));
+  const rows = (first: number): number[] => [0b111 << first, 0b111 << first, 0b111 << first];
+  const euler = [1 << 3, 0b111 << 3, 0b111 << 3];
+  const or = (...masks: number[][]): number[] => [0, 1, 2].map((c) => masks.reduce((m, x) => m | x[c]!, 0));
+  return Object.freeze({
+    numResiduals: 15,
+    rowMasks: Object.freeze([
+      own(0), // p1
+      or(rows(0), rows(3)), // q1
+      or(rows(0), own(6)), // v1
+      or(euler, own(9)), // ω1
+      or(rows(0), own(6), own(12)), // a1
+      own(0), // p2
+      euler, // q2
+      own(6), // v2
+      own(9), // ω2
+      own(12), // a2
+    ]),
+  });
+})();
 /** The diagonal of A = I: `#whitenedJacobians` with it gives the raw Jacobians. */
 const UNIT_DIAGONAL = new Float64Array(15).fill(1);
 /** The raw Jacobian buffers asked for (null for the others), refilled by every evaluation. */
@@ -40,8 +71,13 @@ const SCRATCH = {
  * ∂(R·u)/∂δ = −R·[u]×). With a diagonal A (a diagonal process noise) the whitened Jacobians are
  * written directly, each entry `0 + A[row, row]·raw`: the bits the general whitening gives.
  */
-export class Omnidirectional3DStateCost extends WhitenedCost {
+export class Omnidirectional3DStateCost extends WhitenedCost implements PatternedCost {
   readonly #dt: number = 0;
+  /**
+   * With A diagonal, which entries can be non-zero (the others are written as ±0 whatever the
+   * states), so the solver forms JᵀJ from those alone; undefined for a dense A.
+   */
+  public readonly jacobianPattern: JacobianPattern | undefined;
 
   /**
    * @param dt seconds; @param sqrtInformation 15 × 15 row-major; @param options see
@@ -50,6 +86,7 @@ export class Omnidirectional3DStateCost extends WhitenedCost {
   public constructor(dt: number, sqrtInformation: ArrayLike<number>, options?: WhitenedCostOptions) {
     super(15, sqrtInformation, AMBIENT, LOCAL, "Omnidirectional3DStateCost", options);
     this.#dt = dt;
+    this.jacobianPattern = this.whitener.diagonal == null ? undefined : DIAGONAL_PATTERN;
   }
 
   public override evaluate(

@@ -121,6 +121,71 @@ describe("3D cost functions: residuals and analytic Jacobians (tangent space) vs
   });
 });
 
+describe("Omnidirectional3D kinematic: the Jacobian pattern it states", () => {
+  const state = fc.tuple(vec3, rot, vec3, vec3, vec3);
+  /** A diagonal square-root information (finite and non-zero on the diagonal, as a diagonal whitening takes it). */
+  const diagonal = fc.array(fc.oneof(fc.double({ min: 1e-6, max: 30, noNaN: true }), fc.double({ min: -30, max: -1e-6, noNaN: true })), {
+    minLength: 15,
+    maxLength: 15,
+  });
+
+  it("with a diagonal A, every Jacobian entry outside the pattern is ±0, whatever the states (Euler singularity and ±π included)", () => {
+    fc.assert(
+      fc.property(diagonal, fc.double({ min: -2, max: 2, noNaN: true }), state, fc.tuple(vec3, fc.oneof(rot, rotNearSingular), vec3, vec3, vec3), (d, dt, s1, s2) => {
+        const a = new Float64Array(15 * 15);
+        d.forEach((v, i) => (a[i * 16] = v));
+        const cost = new Omnidirectional3DStateCost(dt, a);
+        const pattern = cost.jacobianPattern!;
+        expect(pattern.numResiduals).toBe(15);
+        const jacobians = Array.from({ length: 10 }, () => new Float64Array(45).fill(NaN));
+        expect(cost.evaluate([...s1, ...s2], new Float64Array(15), jacobians)).toBe(true);
+        jacobians.forEach((j, b) => {
+          for (let q = 0; q < 15; q++) {
+            for (let c = 0; c < 3; c++) {
+              const inside = ((pattern.rowMasks[b]![c]! >>> q) & 1) === 1;
+              if (!inside && j[q * 3 + c] !== 0) {
+                expect.fail(`block ${b} (${q}, ${c}) = ${j[q * 3 + c]!} outside the pattern`);
+              }
+            }
+          }
+        });
+      }),
+      RUNS,
+    );
+  });
+
+  it("names no entry that is zero for every state (each mask bit is reached by some state)", () => {
+    const cost = new Omnidirectional3DStateCost(0.1, sqrtInfoIdentity(15));
+    const reached = Array.from({ length: 10 }, () => [0, 0, 0]);
+    fc.assert(
+      fc.property(state, state, (s1, s2) => {
+        const jacobians = Array.from({ length: 10 }, () => new Float64Array(45));
+        cost.evaluate([...s1, ...s2], new Float64Array(15), jacobians);
+        jacobians.forEach((j, b) => {
+          for (let q = 0; q < 15; q++) {
+            for (let c = 0; c < 3; c++) {
+              if (j[q * 3 + c] !== 0) {
+                reached[b]![c] = reached[b]![c]! | (1 << q);
+              }
+            }
+          }
+        });
+      }),
+      RUNS,
+    );
+    expect(reached).toEqual(cost.jacobianPattern!.rowMasks);
+  });
+
+  it("states none for a dense A, nor for a zero on the diagonal (both take the general whitening)", () => {
+    const a = sqrtInfoIdentity(15);
+    a[1] = 1e-300;
+    expect(new Omnidirectional3DStateCost(0.1, a).jacobianPattern).toBeUndefined();
+    const b = sqrtInfoIdentity(15);
+    b[16] = 0;
+    expect(new Omnidirectional3DStateCost(0.1, b).jacobianPattern).toBeUndefined();
+  });
+});
+
 describe("quaternion manifold", () => {
   it("keeps the norm at 1 over many steps, and minus inverts plus", () => {
     const q = quat(0.3, 0.2, -1);
