@@ -35,8 +35,8 @@ export function machineInfo(): MachineInfo {
   const linux = firstCpuOfLinux();
   const family = linux.get("cpu family");
   const model = linux.get("model");
-  const model0 = first?.model.trim().replace(/\s+/g, " ") ?? "";
-  const name = model0 === "" ? "unknown" : model0;
+  const reported = first?.model.trim().replace(/\s+/g, " ") ?? "";
+  const name = reported === "" ? "unknown" : reported;
   const speed = first != undefined && first.speed > 0 ? first.speed : Number(linux.get("cpu MHz"));
   return {
     cpu:
