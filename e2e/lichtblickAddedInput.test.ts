@@ -6,11 +6,11 @@
 // the compare column, picked afterwards, runs over the same messages (the configured policy
 // against itself gives the same sets; ros/latest-time gives the CLI's figure).
 import { join } from "node:path";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
 
-import { addInputTopics, APPS, chooseOption, cliAnalyze, openPanelSettings, openRecordingWithPanel, panelNumber, realAppSkipReason, serveApp, SHARED, type AppServer } from "./realApp";
-import { ARTIFACTS, ensurePackaged, launchChromium } from "./setup";
+import { addInputTopics, APPS, chooseOption, cliAnalyze, openPanelSettings, openRecordingWithPanel, panelNumber, realAppSkipReason, SHARED, useRealApp } from "./realApp";
+import { ARTIFACTS } from "./setup";
 
 const RECORDING = "ros2/husky-2015.mcap";
 const TWO = ["/fix", "/husky_velocity_controller/odom"] as const;
@@ -21,19 +21,7 @@ const messagesOf = (s: ReturnType<typeof cliAnalyze>["summary"]): number => Obje
 const skip = realAppSkipReason(APPS.lichtblick);
 
 describe.skipIf(skip != undefined)(`An input added after a whole-recording analysis, Lichtblick 1.10.0 (real app, ${skip ?? "../shared/hosts"})`, () => {
-  let browser: Browser | undefined;
-  let server: AppServer | undefined;
-  let foxe: string;
-
-  beforeAll(async () => {
-    foxe = ensurePackaged();
-    [server, browser] = await Promise.all([serveApp(APPS.lichtblick), launchChromium()]);
-  }, 600_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    server?.stop();
-  });
+  const app = useRealApp(APPS.lichtblick);
 
   it("husky MCAP: the re-run covers the added /imu/data (CLI's sets and messages); the compare column covers the whole recording", { timeout: 900_000 }, async () => {
     const file = join(SHARED, "data", RECORDING);
@@ -42,11 +30,11 @@ describe.skipIf(skip != undefined)(`An input added after a whole-recording analy
     const latest = cliAnalyze(file, config(THREE, { type: "ros/latest-time" })).summary;
     expect(messagesOf(three)).toBeGreaterThan(messagesOf(two));
 
-    const context = await browser!.newContext({ viewport: { width: 1400, height: 900 } });
+    const context = await app.newContext();
     const page: Page = await context.newPage();
     const errors: string[] = [];
     page.on("pageerror", (e) => errors.push(e.message));
-    await openRecordingWithPanel(page, server!, RECORDING, foxe);
+    await openRecordingWithPanel(page, app.server(), RECORDING, app.foxe());
 
     await openPanelSettings(page);
     await addInputTopics(page, TWO.map((t) => new RegExp(`^${t}\\b`)));

@@ -9,8 +9,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { beforeAll, describe, expect, it } from "vitest";
 
 import {
   APPS,
@@ -21,12 +21,11 @@ import {
   openRecordingWithPanel,
   panelNumber,
   realAppSkipReason,
-  serveApp,
   SHARED,
   typeInField,
-  type AppServer,
+  useRealApp,
 } from "./realApp";
-import { ARTIFACTS, ensurePackaged, HUSKY_PRESET, launchChromium, ROOT } from "./setup";
+import { ARTIFACTS, HUSKY_PRESET, ROOT } from "./setup";
 import type { Diagnosis } from "../src/pipeline/diagnosis";
 
 const RECORDING = "ros2/husky-2015.mcap";
@@ -51,32 +50,23 @@ async function firstExplanation(file: string, config: unknown): Promise<{ reason
 const skip = realAppSkipReason(APPS.lichtblick);
 
 describe.skipIf(skip != undefined)(`The Diagnosis tab in Lichtblick 1.10.0 (real app, ${skip ?? "../shared/hosts"})`, () => {
-  let browser: Browser | undefined;
-  let server: AppServer | undefined;
-  let foxe: string;
+  const app = useRealApp(APPS.lichtblick);
   let expected: Promise<Diagnosis>;
   let explained: Promise<{ reason: string; topic: string; message: string }>;
 
   beforeAll(async () => {
-    foxe = ensurePackaged();
     expected = cliDoctor(join(SHARED, "data", RECORDING), CONFIG);
     explained = firstExplanation(join(SHARED, "data", RECORDING), CONFIG);
     expected.catch(() => undefined); // awaited in the test
     explained.catch(() => undefined);
-    [server, browser] = await Promise.all([serveApp(APPS.lichtblick), launchChromium()]);
   }, 600_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    server?.stop();
-  });
-
   it("husky MCAP, maxTimespan 5ms: a clicked drop is explained; Diagnose shows doctor's headline; Apply + re-run gives the predicted sets", { timeout: 900_000 }, async () => {
-    const context = await browser!.newContext({ viewport: { width: 1400, height: 900 } });
+    const context = await app.newContext();
     const page: Page = await context.newPage();
     const errors: string[] = [];
     page.on("pageerror", (e) => errors.push(e.message));
-    await openRecordingWithPanel(page, server!, RECORDING, foxe);
+    await openRecordingWithPanel(page, app.server(), RECORDING, app.foxe());
 
     await loadPresetInSidebar(page, /husky/);
     await typeInField(page, "Max timespan", ILL_SUITED_TIMESPAN);

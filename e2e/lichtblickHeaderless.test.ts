@@ -5,11 +5,11 @@
 // re-run gives the sets the diagnosis promised. The expected headline and count come from `lockstep doctor --json`
 // on the same file and config.
 import { join } from "node:path";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { beforeAll, describe, expect, it } from "vitest";
 
-import { addInputTopics, addLockstepPanel, APPS, chooseOption, cliDoctor, fieldValue, installExtension, openPanelSettings, openRecording, panelNumber, realAppSkipReason, serveApp, SHARED, type AppServer } from "./realApp";
-import { ARTIFACTS, ensurePackaged, launchChromium } from "./setup";
+import { addInputTopics, addLockstepPanel, APPS, chooseOption, cliDoctor, fieldValue, installExtension, openPanelSettings, openRecording, panelNumber, realAppSkipReason, SHARED, useRealApp } from "./realApp";
+import { ARTIFACTS } from "./setup";
 import type { Diagnosis } from "../src/pipeline/diagnosis";
 
 const RECORDING = "rosbag2-upstream/mcap-talker/talker.mcap";
@@ -18,30 +18,21 @@ const CONFIG = { inputs: [{ topic: "/rosout" }, { topic: "/topic" }], policy: { 
 const skip = realAppSkipReason(APPS.lichtblick);
 
 describe.skipIf(skip != undefined)(`The Diagnosis tab on inputs without header stamps, Lichtblick 1.10.0 (real app, ${skip ?? "../shared/hosts"})`, () => {
-  let browser: Browser | undefined;
-  let server: AppServer | undefined;
-  let foxe: string;
+  const app = useRealApp(APPS.lichtblick);
   let expected: Promise<Diagnosis>;
 
   beforeAll(async () => {
-    foxe = ensurePackaged();
     expected = cliDoctor(join(SHARED, "data", RECORDING), CONFIG);
     expected.catch(() => undefined); // awaited in the test
-    [server, browser] = await Promise.all([serveApp(APPS.lichtblick), launchChromium()]);
   }, 600_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    server?.stop();
-  });
-
   it("talker MCAP: no set; Diagnose names the missing stamps and the fix; Apply (Receive time on both inputs) gives the promised sets", { timeout: 900_000 }, async () => {
-    const context = await browser!.newContext({ viewport: { width: 1400, height: 900 } });
+    const context = await app.newContext();
     const page: Page = await context.newPage();
     const errors: string[] = [];
     page.on("pageerror", (e) => errors.push(e.message));
-    await openRecording(page, server!, server!.dataUrl(RECORDING));
-    await installExtension(page, foxe);
+    await openRecording(page, app.server(), app.server().dataUrl(RECORDING));
+    await installExtension(page, app.foxe());
     await addLockstepPanel(page);
     await page.getByText("This data source has no topic with header stamps").waitFor({ timeout: 120_000 });
 

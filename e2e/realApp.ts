@@ -7,10 +7,11 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import type { Locator, Page } from "playwright-core";
+import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
+import { afterAll, beforeAll } from "vitest";
 
 import type { AnalyzeSummary } from "./realAppChecks";
-import { ROOT } from "./setup";
+import { ensurePackaged, launchChromium, ROOT } from "./setup";
 import type { Diagnosis } from "../src/pipeline/diagnosis";
 
 /** `lockstep serve` started for a test: its WebSocket URL and a stop that waits for the exit. */
@@ -117,6 +118,46 @@ export interface AppServer {
   /** URL of a file under ../shared/data. */
   dataUrl(relative: string): string;
   stop(): void;
+}
+
+/** What a real-app test file works with: the served app, the packaged `.foxe`, fresh browser profiles. */
+export interface RealAppSession {
+  /** The app served for this describe block. */
+  server(): AppServer;
+  /** The packaged extension to install. */
+  foxe(): string;
+  /** A fresh browser profile (the app's storage is per context) at the tests' window size. */
+  newContext(): Promise<BrowserContext>;
+}
+
+/**
+ * Registers, in the calling describe block, the hooks every real-app test file needs: package the
+ * extension, serve `app` and start Chromium before its tests, close both after them. A file's own
+ * beforeAll (CLI oracles, …) may sit beside it.
+ */
+export function useRealApp(app: string): RealAppSession {
+  let browser: Browser | undefined;
+  let server: AppServer | undefined;
+  let foxe: string | undefined;
+  beforeAll(async () => {
+    foxe = ensurePackaged();
+    [server, browser] = await Promise.all([serveApp(app), launchChromium()]);
+  }, 600_000);
+  afterAll(async () => {
+    await browser?.close();
+    server?.stop();
+  });
+  const started = <T>(x: T | undefined, what: string): T => {
+    if (x == undefined) {
+      throw new Error(`${what} is not started: useRealApp's beforeAll did not run or failed`);
+    }
+    return x;
+  };
+  return {
+    server: () => started(server, `the ${app} server`),
+    foxe: () => started(foxe, "the packaged .foxe"),
+    newContext: async () => await started(browser, "Chromium").newContext({ viewport: { width: 1400, height: 900 } }),
+  };
 }
 
 /** Serves an app folder with ../shared/hosts/serve.mjs (COOP/COEP, HTTP Range). */

@@ -4,8 +4,8 @@
 // and compare every number with `lockstep analyze` on the same file, run realAppChecks.ts, edit the
 // publish settings (results kept), reload (state kept); then live against `lockstep serve`.
 import { join } from "node:path";
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
 
 import {
   addLockstepPanel,
@@ -21,17 +21,16 @@ import {
   openTopicList,
   panelNumber,
   realAppSkipReason,
-  serveApp,
   SHARED,
   showInRawMessages,
   startServe,
   topicMessageCount,
   topicRow,
   typeInField,
-  type AppServer,
+  useRealApp,
 } from "./realApp";
 import { REAL_APP_CHECKS } from "./realAppChecks";
-import { ARTIFACTS, ensurePackaged, HUSKY_PRESET, launchChromium } from "./setup";
+import { ARTIFACTS, HUSKY_PRESET } from "./setup";
 
 /** The husky preset as shipped; the test loads it through the sidebar, then edits maxTimespan. */
 const HUSKY = HUSKY_PRESET;
@@ -54,24 +53,8 @@ export function realAppSuite(
 ): void {
   const skip = realAppSkipReason(app) ?? options.pending;
   describe.skipIf(skip != undefined)(`${title} (real app, ${skip ?? "../shared/hosts"})`, () => {
-    let browser: Browser | undefined;
-    let server: AppServer | undefined;
-    let foxe: string;
+    const session = useRealApp(app);
     const edited = { ...HUSKY, policy: { ...HUSKY.policy, maxTimespan: EDITED_TIMESPAN }, publish: { enabled: false, namespace: "/lockstep" } };
-
-    beforeAll(async () => {
-      foxe = ensurePackaged();
-      const [s, b] = await Promise.all([serveApp(app), launchChromium()]);
-      [server, browser] = [s, b];
-    }, 600_000);
-
-    /** A fresh browser profile (the app's storage is per context). */
-    const newContext = async (): Promise<BrowserContext> => await browser!.newContext({ viewport: { width: 1400, height: 900 } });
-
-    afterAll(async () => {
-      await browser?.close();
-      server?.stop();
-    });
 
     for (const [index, recording] of recordings.entries()) {
       // The UI flows (play and seek, edits, reload) run on the first recording; every recording
@@ -85,11 +68,11 @@ export function realAppSuite(
         const { summary: expected, outDir } = cliAnalyze(file, edited);
         expect(expected.tuples).toBeGreaterThan(0);
         // Each test starts from a fresh profile (no installed extension, the app's default layout).
-        const context = await newContext();
+        const context = await session.newContext();
         const page: Page = await context.newPage();
         const errors: string[] = [];
         page.on("pageerror", (e) => errors.push(e.message));
-        await openRecordingWithPanel(page, server!, recording.relative, foxe);
+        await openRecordingWithPanel(page, session.server(), recording.relative, session.foxe());
         // A new panel: no red error, the data source's stamped topics and the matching preset.
         expect(await page.locator('[data-testid="config-error"]').count()).toBe(0);
         expect(await page.locator('[data-testid="empty-topics"]').textContent()).toContain("/imu/data");
@@ -186,12 +169,12 @@ export function realAppSuite(
     it("live against lockstep serve: publishing switched on keeps the results; sets, transactions and a fused pose; the namespaced topics in the app's topic list, with messages", { timeout: 600_000 }, async () => {
       const serve = await startServe(join(SHARED, "data/husky-2015.bag"));
       try {
-        const context = await newContext();
+        const context = await session.newContext();
         const page = await context.newPage();
         const errors: string[] = [];
         page.on("pageerror", (e) => errors.push(e.message));
-        await openLive(page, server!, serve.url);
-        await installExtension(page, foxe);
+        await openLive(page, session.server(), serve.url);
+        await installExtension(page, session.foxe());
         await addLockstepPanel(page);
         await loadPresetInSidebar(page, /husky/);
         await expandNode(page, "Publish", "Namespace");
