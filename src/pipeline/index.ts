@@ -80,5 +80,5 @@ export type { FusedPose, TransactionRecord } from "../fusion/runner";
 export { dropCountText, finalPoseText, transactionCountText } from "../fusion/runner";
 export type { FusionDrop, TransactionJson } from "../fusion/core";
 export { motionModelDescriptors, sensorDescriptors } from "../fusion/registry";
-export { quaternionAt, yawOf } from "../messages";
+export { quaternionAt, stampOf, yawOf } from "../messages";
 export { matchedTime, tupleMemberTime } from "./matchedTime";

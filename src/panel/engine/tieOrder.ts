@@ -1,13 +1,11 @@
 import type { EngineInput } from "./engineTypes";
+import { stampOf } from "../../pipeline";
+import { nsecOf } from "../../time";
 
-function headerStampNs(message: unknown): number | undefined {
-  const header = (message as { header?: { stamp?: { sec?: unknown; nsec?: unknown; nanosec?: unknown } } } | undefined)?.header;
-  const s = header?.stamp;
-  if (s == undefined || typeof s.sec !== "number") {
-    return undefined;
-  }
-  const nsec = typeof s.nsec === "number" ? s.nsec : typeof s.nanosec === "number" ? s.nanosec : 0;
-  return s.sec * 1e9 + nsec;
+/** The message's stamp as the pipeline reads it (`stampOf`), in ns; undefined without one. */
+function stampNs(message: unknown): number | undefined {
+  const t = stampOf(message);
+  return t == undefined ? undefined : t.sec * 1e9 + nsecOf(t);
 }
 
 /**
@@ -30,7 +28,7 @@ export class TieOrderWatch {
    */
   public observe(ev: EngineInput): boolean {
     const receive = ev.receiveTime.sec * 1e9 + ev.receiveTime.nsec;
-    const stamp = headerStampNs(ev.message);
+    const stamp = stampNs(ev.message);
     const prev = this.#last.get(ev.topic);
     let reversed = false;
     if (prev?.receive === receive) {
