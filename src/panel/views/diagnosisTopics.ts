@@ -1,4 +1,4 @@
-import { listText } from "../../pipeline/diagnosis/format";
+import { listText, upperFirst } from "../../pipeline/diagnosis/format";
 import type { TopicCounts } from "../engine/engineTypes";
 import { missingTopics, missingTopicsText, sourceTopicsText } from "../settings/missingTopics";
 
@@ -30,10 +30,6 @@ export function topicDiagnosis(
         ? ` Check ${one ? "its" : "their"} name in the panel settings (Input topics; a topic the data source lacks is marked there).`
         : ` ${upperFirst(sourceTopicsText(sourceTopics))}.`),
   ];
-}
-
-function upperFirst(s: string): string {
-  return s.charAt(0).toUpperCase() + s.slice(1);
 }
 
 /** The CLI's pointer to its own command, which a panel user cannot run. */
