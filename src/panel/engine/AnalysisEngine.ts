@@ -73,8 +73,9 @@ function fusionSummaryOf(fusion: FusionOutputs): FusionSummary {
     transactions: fusion.transactionCount,
     transactionsBySensor: [...fusion.transactionsBySensor],
     drops: [...fusion.dropCounts],
-    latestDrops: fusion.drops.slice(-FUSION_DROP_EXAMPLES).map((d) => ({ sensor: d.sensor, topic: d.topic, stamp: d.stamp, reason: d.reason, detail: d.detail })),
-    finalPose: pose && { stamp: pose.stamp, x: pose.x, y: pose.y, z: pose.z, roll: pose.roll, pitch: pose.pitch, yaw: pose.yaw },
+    // Copies: the runner's records are its own, and a delta is handed to another thread.
+    latestDrops: fusion.drops.slice(-FUSION_DROP_EXAMPLES).map((d) => ({ ...d })),
+    finalPose: pose && { ...pose },
     warnings: [...fusion.warnings],
   };
 }
