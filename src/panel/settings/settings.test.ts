@@ -103,6 +103,26 @@ describe("settings tree ↔ config", () => {
     }
   });
 
+  it("labels every field of the sync tree so that the sidebar shows it whole, for every policy type", () => {
+    // The apps' sidebar shows about 15 characters of a label at its default width ("ROS 1
+    // out-of-or…" was what it made of one): the help text says the rest.
+    const VISIBLE = 15;
+    for (const type of POLICY_TYPES) {
+      const c = apply(twoInputs(), update(["policy", "type"], "select", type));
+      const nodes = buildSettingsNodes({ ...c, buffer: { policy: "queue" } }, env(c));
+      const pending = Object.values(nodes);
+      const labels: string[] = [];
+      for (let n = pending.pop(); n != undefined; n = pending.pop()) {
+        pending.push(...Object.values(n.children ?? {}));
+        labels.push(...Object.values(n.fields ?? {}).map((f) => f!.label));
+      }
+      for (const spec of POLICY_PARAMS[type]!) {
+        expect(labels, type).toContain(spec.label);
+      }
+      expect(labels.filter((l) => l.length > VISIBLE), type).toEqual([]);
+    }
+  });
+
   it('stores "unlimited" as null, unitless text as typed (refused, see panelIssues), and empty text as "library default"', () => {
     let c = twoInputs();
     c = apply(c, update(["policy", "maxAge"], "string", "unlimited"));

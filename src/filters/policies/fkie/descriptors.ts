@@ -46,7 +46,7 @@ export const fkieApproximateTime = libraryPolicy(FKIE, "fkie/approximate-time", 
     {
       name: "ros1OutOfOrder",
       kind: "boolean",
-      label: "ROS 1 out-of-order rule",
+      label: "ROS 1 ordering",
       help:
         "Use fkie 1.x (ROS 1) out-of-order detection: only a stamp older than the newest message still held on its slot resets the policy. " +
         "Default false: the ROS 2 rule (older than the newest stamp ever received on the slot)",

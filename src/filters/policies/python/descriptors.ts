@@ -31,7 +31,7 @@ export const pythonApproximateTime = libraryPolicy(PYTHON, "python/approximate-t
     {
       name: "allowHeaderless",
       kind: "boolean",
-      label: "Allow headerless",
+      label: "Allow no header",
       help: "Use the arrival time for messages without a header",
       libraryName: "allow_headerless",
       default: false,
@@ -48,7 +48,7 @@ export const pythonApproximateTime = libraryPolicy(PYTHON, "python/approximate-t
     {
       name: "syncArrivalTime",
       kind: "boolean",
-      label: "Sync arrival time",
+      label: "Arrival times",
       help: "Match on arrival times instead of header stamps",
       libraryName: "sync_arrival_time",
       default: false,

@@ -26,7 +26,7 @@ export const rosApproximateTime = libraryPolicy(ROS, "ros/approximate-time", "Ap
       default: 0.1,
       minimum: 0,
     },
-    minSlotGap("interMessageLowerBound", "Inter-message lower bound", "inter_message_lower_bound"),
+    minSlotGap("interMessageLowerBound", "Min message gap", "inter_message_lower_bound"),
     maxSetSpread("maxIntervalDuration", "Max interval", "max_interval_duration"),
   ],
   create: (slots, params, zero) => new ApproximateTime(slots, { ...params, zero }),
@@ -99,7 +99,7 @@ export const rosLatestTime = libraryPolicy(ROS, "ros/latest-time", "LatestTime",
     {
       name: "fixFirstArrivalOrder",
       kind: "boolean",
-      label: "Fix first-arrival order",
+      label: "Per-slot rates",
       help:
         "Default false keeps ROS's quirk (rate estimators created in first-arrival order but looked up by slot index); " +
         "true gives each slot its own estimator",
