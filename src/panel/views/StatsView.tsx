@@ -5,6 +5,11 @@ import { fmtMs } from "./format";
 import type { Theme } from "./theme";
 import type { EngineStats } from "../engine/engineTypes";
 
+/** Counts and rates: right-aligned, and never broken over two lines ("30.0 / Hz") in a narrow panel. */
+const NUMBER = { textAlign: "right", whiteSpace: "nowrap" } as const;
+/** A long topic name wraps anywhere rather than pushing the counts out of view. */
+const TOPIC = { overflowWrap: "anywhere" } as const;
+
 /** Per-topic counts, set statistics (timespan, lag) and the tuning hints. */
 export function StatsView(props: { stats: EngineStats | undefined; hints: readonly string[]; theme: Theme }): ReactElement {
   const { stats, hints, theme } = props;
@@ -16,24 +21,24 @@ export function StatsView(props: { stats: EngineStats | undefined; hints: readon
       <table style={{ borderSpacing: "12px 2px", marginLeft: -12 }}>
         <thead>
           <tr style={{ textAlign: "left" }}>
-            <th>slot</th>
+            <th style={NUMBER}>slot</th>
             <th>topic</th>
-            <th>messages</th>
-            <th>matched</th>
-            <th>dropped</th>
-            <th>rate</th>
+            <th style={NUMBER}>messages</th>
+            <th style={NUMBER}>matched</th>
+            <th style={NUMBER}>dropped</th>
+            <th style={NUMBER}>rate</th>
           </tr>
         </thead>
         <tbody>
           {stats.topics.map((t, i) => {
             return (
               <tr key={i} data-testid={`topic-row-${i}`}>
-                <td>{i}</td>
-                <td>{t.topic}</td>
-                <td>{t.messages}</td>
-                <td>{t.matched}</td>
-                <td>{t.dropped}</td>
-                <td>{Number.isFinite(t.rate) ? `${t.rate.toFixed(1)} Hz` : "–"}</td>
+                <td style={NUMBER}>{i}</td>
+                <td style={TOPIC}>{t.topic}</td>
+                <td style={NUMBER}>{t.messages}</td>
+                <td style={NUMBER}>{t.matched}</td>
+                <td style={NUMBER}>{t.dropped}</td>
+                <td style={NUMBER}>{Number.isFinite(t.rate) ? `${t.rate.toFixed(1)} Hz` : "–"}</td>
               </tr>
             );
           })}
