@@ -16,7 +16,7 @@ const STATS: EngineStats = {
   ],
 };
 
-/** The cells of the rendered table, row by row, as [style attribute, text]. */
+/** The cells of the rendered table, row by row, as [style attribute, inner markup]. */
 function cells(html: string): [string, string][][] {
   return [...html.matchAll(/<tr[^>]*>(.*?)<\/tr>/g)].map((row) =>
     [...row[1]!.matchAll(/<t[hd](?: style="([^"]*)")?>(.*?)<\/t[hd]>/g)].map((c) => [c[1] ?? "", c[2]!]),
@@ -24,12 +24,12 @@ function cells(html: string): [string, string][][] {
 }
 
 describe("StatsView", () => {
-  it("keeps counts and rates on one line, right-aligned; only the topic wraps", () => {
+  it("keeps counts and rates on one line, right-aligned; only the topic wraps, after a slash", () => {
     const rows = cells(renderToStaticMarkup(createElement(StatsView, { stats: STATS, hints: [], theme: themeFor("light") })));
     expect(rows.map((r) => r.map(([, text]) => text))).toEqual([
       ["slot", "topic", "messages", "matched", "dropped", "rate"],
-      ["0", "/imu/data", "11865", "988", "10875", "30.0 Hz"],
-      ["1", "/a/very/long/namespace/husky_velocity_controller/odom", "3952", "988", "2963", "–"],
+      ["0", "/<wbr/>imu/<wbr/>data", "11865", "988", "10875", "30.0 Hz"],
+      ["1", "/<wbr/>a/<wbr/>very/<wbr/>long/<wbr/>namespace/<wbr/>husky_velocity_controller/<wbr/>odom", "3952", "988", "2963", "–"],
     ]);
     for (const row of rows) {
       row.forEach(([style], column) => {

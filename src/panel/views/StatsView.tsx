@@ -1,4 +1,4 @@
-import type { ReactElement } from "react";
+import { Fragment, type ReactElement } from "react";
 
 import type { PanelView } from "./PanelView";
 import { fmtMs } from "./format";
@@ -7,8 +7,27 @@ import type { EngineStats } from "../engine/engineTypes";
 
 /** Counts and rates: right-aligned, and never broken over two lines ("30.0 / Hz") in a narrow panel. */
 const NUMBER = { textAlign: "right", whiteSpace: "nowrap" } as const;
-/** A long topic name wraps anywhere rather than pushing the counts out of view. */
-const TOPIC = { overflowWrap: "anywhere" } as const;
+/**
+ * A topic name with a line-break opportunity after each "/", so that a long name wraps between
+ * its parts ("/husky_velocity_controller/" "odom") rather than pushing the counts out of view.
+ */
+function topicWithBreaks(topic: string): ReactElement {
+  const parts = topic.split("/");
+  return (
+    <>
+      {parts.map((part, i) => (
+        <Fragment key={i}>
+          {part}
+          {i < parts.length - 1 && (
+            <>
+              /<wbr />
+            </>
+          )}
+        </Fragment>
+      ))}
+    </>
+  );
+}
 
 /** Per-topic counts, set statistics (timespan, lag) and the tuning hints. */
 export function StatsView(props: { stats: EngineStats | undefined; hints: readonly string[]; theme: Theme }): ReactElement {
@@ -34,7 +53,7 @@ export function StatsView(props: { stats: EngineStats | undefined; hints: readon
             return (
               <tr key={i} data-testid={`topic-row-${i}`}>
                 <td style={NUMBER}>{i}</td>
-                <td style={TOPIC}>{t.topic}</td>
+                <td>{topicWithBreaks(t.topic)}</td>
                 <td style={NUMBER}>{t.messages}</td>
                 <td style={NUMBER}>{t.matched}</td>
                 <td style={NUMBER}>{t.dropped}</td>
