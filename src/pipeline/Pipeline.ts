@@ -2,7 +2,7 @@ import { TransformBuffer } from "../filters/tf";
 import { nsecOf, readHeader, readTransforms, type MessageHeader, type StampProblem } from "../messages";
 import { stampPathProblem } from "../messages/stampPathCheck";
 import { DEFAULT_STAMP_SOURCE, stampReaderFor, stampSourceProblem, type StampReader } from "../messages/stampSources";
-import { TimeBase, type Stamp } from "../time";
+import { secNsecText, TimeBase, type Stamp } from "../time";
 import { ConfigError } from "./ConfigError";
 import { PipelineStats } from "./PipelineStats";
 import { SyncGraph, type BufferState, type SyncGraphOptions } from "./SyncGraph";
@@ -490,7 +490,7 @@ export class Pipeline<M extends PipelineInput = PipelineInput> {
    * in [0, 1e9), or the stamp lies outside the time window around the base.
    */
   #validStamp(topic: string, sec: number, nsec: number): Stamp | string {
-    const text = `${sec}.${String(nsec).padStart(9, "0")}`;
+    const text = secNsecText(sec, nsec);
     if (!(Number.isInteger(nsec) && nsec >= 0 && nsec < 1e9) || !(Number.isSafeInteger(sec) && sec >= 0)) {
       return `header stamp ${sec} s ${nsec} ns on ${topic} is not a time (nsec must be in [0, 1e9))`;
     }
@@ -507,7 +507,7 @@ export class Pipeline<M extends PipelineInput = PipelineInput> {
       return this.#timeBase!.fromSecNsec(sec, nsec);
     } catch (err) {
       throw new Error(
-        `topic ${topic}: header stamp ${sec}.${String(nsec).padStart(9, "0")} cannot be used: ${err instanceof Error ? err.message : String(err)}`,
+        `topic ${topic}: header stamp ${secNsecText(sec, nsec)} cannot be used: ${err instanceof Error ? err.message : String(err)}`,
       );
     }
   }

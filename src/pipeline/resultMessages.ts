@@ -1,4 +1,5 @@
 import { quatFromRpy } from "../geometry";
+import { secNsecText } from "../time";
 
 /**
  * Lockstep's results as messages Foxglove's and Lichtblick's own panels display (Plot, 3D, Log,
@@ -94,7 +95,7 @@ const LOG_WARNING = 3;
  * message "<reason>: <detail> (stamp <sec.nsec>)".
  */
 export function dropLogMessage(drop: ResultDrop, fallback: FoxgloveTime): Record<string, unknown> {
-  const stamp = drop.stamp == undefined ? "no usable stamp" : `stamp ${drop.stamp.sec}.${String(drop.stamp.nsec).padStart(9, "0")}`;
+  const stamp = drop.stamp == undefined ? "no usable stamp" : `stamp ${secNsecText(drop.stamp.sec, drop.stamp.nsec)}`;
   return {
     timestamp: drop.stamp ?? fallback,
     level: LOG_WARNING,

@@ -1,4 +1,5 @@
 import { errorText } from "./RecordingError";
+import { secNsecText } from "../time";
 import { createDecoder, standardDefinitionOf, type MessageDecoder } from "./decoders";
 import type { ReadOptions, RecordTime, RecordedMessage, RecordingChannel, RecordingInfo } from "./types";
 
@@ -118,7 +119,7 @@ export function reportProgress(options: ReadOptions, bytesRead: number, totalByt
   options.onProgress?.({ bytesRead, totalBytes, fraction: totalBytes > 0 ? bytesRead / totalBytes : 1 });
 }
 
-/** A receive time as seconds.nanoseconds, digits as stored (a damaged nsec shows as it is). */
+/** A receive time as seconds.nanoseconds (`secNsecText`: digits as stored, a damaged nsec shows as it is). */
 export function timeText(time: RecordTime): string {
-  return `${time.sec}.${String(time.nsec).padStart(9, "0")}`;
+  return secNsecText(time.sec, time.nsec);
 }

@@ -49,6 +49,22 @@ describe("TimeBase", () => {
     );
   });
 
+  it("formatSeconds reads as seconds.nanoseconds: the same digits as format, a point before the last nine", () => {
+    for (const base of [new TimeBase(1_700_000_000), new TimeBase(0)]) {
+      fc.assert(
+        fc.property(fc.bigInt({ min: base.baseSec === 0 ? 0n : -(2n ** 52n), max: 2n ** 52n }), (rel) => {
+          const s = Number(rel);
+          const text = base.formatSeconds(s);
+          expect(text).toMatch(/^\d+\.\d{9}$/);
+          expect(BigInt(text.replace(".", ""))).toBe(BigInt(base.format(s)));
+        }),
+        { numRuns: 1000 },
+      );
+    }
+    expect(new TimeBase(1_432_235_497).formatSeconds(988_949_113)).toBe("1432235497.988949113");
+    expect(new TimeBase(0).formatSeconds(5)).toBe("0.000000005");
+  });
+
   it("orders relative stamps exactly as the absolute stamps", () => {
     const base = new TimeBase(1_700_000_000);
     fc.assert(

@@ -15,6 +15,9 @@
  * libraries' "stamp 0 means unset" quirks keep their meaning. Epoch-scale stamps get the first
  * stamp's whole second as base; absolute 0 is then outside the window (`zero` is `-Infinity`).
  */
+
+import { secNsecText } from "./secNsecText";
+
 export type Stamp = number;
 
 /** A duration in integer nanoseconds (a JS number; exact below 2^53 ns, about 104 days). */
@@ -131,6 +134,15 @@ export class TimeBase {
       return stamp >= 0 ? String(stamp) : (this.#baseNs + BigInt(stamp)).toString();
     }
     return (this.#baseNs + BigInt(stamp)).toString();
+  }
+
+  /**
+   * A relative stamp as people read it, absolute seconds and nine digits of nanoseconds
+   * ("1432235497.988949113", `secNsecText`): for messages, where `format` gives JSON's form.
+   */
+  public formatSeconds(stamp: Stamp): string {
+    const { sec, nsec } = this.toSecNsec(stamp);
+    return secNsecText(sec, nsec);
   }
 
   /** Absolute `{sec, nsec}` of a relative stamp (nsec in [0, 1e9)). */

@@ -81,6 +81,22 @@ describe("click-to-explain: the panel's drop explanations equal doctor --explain
     expect(compared).toBeGreaterThan(picked.size / 2);
   });
 
+  it("a not-selected explanation names the pivot's and the winner's stamps as seconds.nanoseconds, as the panel shows stamps", () => {
+    const secNsec = (ns: string): string => `${ns.slice(0, -9)}.${ns.slice(-9)}`;
+    const explained = Array.from(doctorExplainer.drops, (d) => doctorExplainer.explain(d))
+      .filter((e) => e?.reason === "not-selected" && e.chosen?.winnerStamp != undefined)
+      .slice(0, 50);
+    expect(explained.length).toBeGreaterThan(0);
+    for (const e of explained) {
+      const { stamps, pivotSlot, winnerStamp } = e!.chosen!;
+      const pivot = stamps[pivotSlot]!;
+      expect(e!.message).toContain(`(stamp ${secNsec(pivot)})`);
+      expect(e!.message).toContain(`it took ${secNsec(winnerStamp!)} on ${e!.topic}`);
+      // JSON's form stays in the fields, not in the text.
+      expect(e!.message).not.toContain(winnerStamp!);
+    }
+  });
+
   it("a stamp nothing was dropped at gets no explanation", async () => {
     answers.length = 0;
     client.explain(0, -1);

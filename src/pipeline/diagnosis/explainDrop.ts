@@ -124,6 +124,8 @@ export class DropExplainer {
     const slot = t.slot(i);
     const stamp = t.stamp(i);
     const fmt = (s: number): string | null => (s === s ? t.base.format(s) : null);
+    // In the message, a stamp reads as the panel and `ros2 topic echo` show it; the fields keep JSON's form.
+    const secondsOf = (s: number): string => (s === s ? t.base.formatSeconds(s) : "none");
     const at = run.droppedAfter![i]!;
     const dropTime = at >= 0 ? t.arrival(at) : t.arrival(i);
     const partners: DropPartner[] = [];
@@ -173,8 +175,8 @@ export class DropExplainer {
           ...base,
           chosen: { stamps: members.map((m) => fmt(t.stamp(m))), pivotSlot, winnerStamp: fmt(winner), margin },
           message:
-            `not selected: the set emitted when ${t.topics[t.slot(at)]!} arrived was matched around the pivot on ${t.topics[pivotSlot]!} (stamp ${fmt(pivot) ?? "none"}); ` +
-            `it took ${fmt(winner) ?? "none"} on ${t.topics[slot]!}, ${msText(Math.abs(winner - pivot))} from the pivot, against ${msText(Math.abs(stamp - pivot))} for this message (${msText(margin)} ${margin >= 0 ? "closer" : "farther, but this message was already out of the search window"}).`,
+            `not selected: the set emitted when ${t.topics[t.slot(at)]!} arrived was matched around the pivot on ${t.topics[pivotSlot]!} (stamp ${secondsOf(pivot)}); ` +
+            `it took ${secondsOf(winner)} on ${t.topics[slot]!}, ${msText(Math.abs(winner - pivot))} from the pivot, against ${msText(Math.abs(stamp - pivot))} for this message (${msText(margin)} ${margin >= 0 ? "closer" : "farther, but this message was already out of the search window"}).`,
         };
       }
       case "queue-overflow":
