@@ -267,6 +267,24 @@ describe("doctor --explain n past the last drop", () => {
   }, 120_000);
 });
 
+describe("doctor --explain n", () => {
+  it("prints the drop's topic and stamp as seconds.nanoseconds, as its message names stamps; --json keeps the nanosecond string", async () => {
+    const { HUSKY_BAG } = await import("../../recording/testing/paths");
+    const config = JSON.stringify({
+      inputs: [{ topic: "/imu/data" }, { topic: "/husky_velocity_controller/odom" }, { topic: "/fix" }],
+      policy: { type: "fkie/approximate-time", maxQueueSize: 20, maxTimespan: "5ms" },
+    });
+    const json = await runMain(["doctor", HUSKY_BAG, "--config", config, "--explain", "5", "--json"]);
+    const text = await runMain(["doctor", HUSKY_BAG, "--config", config, "--explain", "5"]);
+    expect([json.code, text.code]).toEqual([0, 0]);
+    const x = JSON.parse(json.out) as { topic: string; stamp: string; reason: string; message: string };
+    expect(x.stamp).toMatch(/^\d{19}$/);
+    expect(x.reason).toBe("not-selected");
+    expect(text.out).toBe(`${x.topic} ${x.stamp.slice(0, -9)}.${x.stamp.slice(-9)}: ${x.message}\n`);
+    expect(x.message).toMatch(/\(stamp \d{10}\.\d{9}\); it took \d{10}\.\d{9} on \/imu\/data/);
+  }, 120_000);
+});
+
 describe("doctor on a .db3 its recorder did not close", () => {
   it("names damage without a byte offset as info does: the file, then the write-ahead log's own words", async () => {
     const path = join(REPO_ROOT, "src/recording/testing/wal/crashed_0.db3");

@@ -62,7 +62,7 @@ export function registerDoctor(program: Command): void {
         const trace = extension.trace;
         const explainer = trace == undefined ? undefined : new DropExplainer(trace, config.policy);
         const event = explainer?.drops[explain - 1];
-        if (explainer == undefined || event == undefined) {
+        if (trace == undefined || explainer == undefined || event == undefined) {
           const drops = explainer?.drops.length ?? 0;
           throw new CliError(
             `--explain ${explain}: there is no drop ${explain}: the synchronizer dropped ${countOf(drops, "message")}${drops === 0 ? "" : drops === 1 ? " (give 1)" : ` (give 1 to ${drops})`}`,
@@ -70,7 +70,10 @@ export function registerDoctor(program: Command): void {
           );
         }
         const x = explainer.explain(event)!;
-        process.stdout.write(opts.json === true ? `${JSON.stringify(x)}\n` : `${terminalText(`${x.topic} ${x.stamp ?? "(no stamp)"}: ${x.message}`)}\n`);
+        // The stamp as the message names stamps (seconds.nanoseconds); --json keeps DESIGN's nanosecond string.
+        const stamp = trace.stamp(x.event);
+        const stampText = stamp === stamp ? trace.base.formatSeconds(stamp) : "(no stamp)";
+        process.stdout.write(opts.json === true ? `${JSON.stringify(x)}\n` : `${terminalText(`${x.topic} ${stampText}: ${x.message}`)}\n`);
         return;
       }
       if (diagnosis == undefined) {
