@@ -105,12 +105,20 @@ describe.skipIf(skip != undefined)(`The Diagnosis tab in Lichtblick 1.10.0 (real
     // Apply: the suggested policy becomes the panel's (the sidebar shows it), the analysis is stale.
     await page.locator('[data-testid="diagnosis-apply-0"]').click();
     await page.locator('[data-testid="analysis-stale"]').waitFor({ timeout: 60_000 });
+    // The diagnosis tab keeps what was applied and what it predicted until the re-run answers it.
+    const applied = page.locator('[data-testid="diagnosis-applied"]');
+    expect(await applied.getAttribute("data-predicted")).toBe(String(first.tuples));
+    expect(await applied.getAttribute("data-whole")).toBe("stale");
+    expect(await applied.textContent()).toContain(`Applied maxTimespan 5ms → ${String(first.policy.maxTimespan)}:`);
     await expandNode(page, "Sync policy", "Max timespan");
     await expect.poll(async () => await fieldValue(page, "Max timespan")).toBe(first.policy.maxTimespan);
     expect(await page.locator('[data-testid="analyze-button"]').textContent()).toMatch(/Re-run/);
     await page.locator('[data-testid="analyze-button"]').click();
     await page.locator('[data-testid="analysis-done"]').waitFor({ timeout: 600_000 });
     await expect.poll(async () => await panelNumber(page, "tuple-count")).toBe(first.tuples);
+    await expect.poll(async () => await applied.getAttribute("data-whole")).toBe("done");
+    expect(await applied.getAttribute("data-sets")).toBe(String(first.tuples));
+    expect(await applied.textContent()).toContain(`: ${first.tuples.toLocaleString("en-US")} sets on the whole recording's`);
     await page.screenshot({ path: join(ARTIFACTS, "lichtblick-diagnosis-applied.png") });
     expect(await page.locator('[data-testid="config-error"]').count()).toBe(0);
     expect(errors).toEqual([]);

@@ -63,11 +63,16 @@ describe.skipIf(skip != undefined)(`The Diagnosis tab on inputs without header s
     expect(await page.locator('[data-testid="diagnosis-stamp-fix-0"]').getAttribute("data-tuples")).toBe(String(promised));
     await page.locator('[data-testid="diagnosis-stamp-apply-0"]').click();
     await page.locator('[data-testid="analysis-stale"]').waitFor({ timeout: 60_000 });
+    const applied = page.locator('[data-testid="diagnosis-applied"]');
+    expect(await applied.getAttribute("data-predicted")).toBe(String(promised));
+    expect(await applied.textContent()).toContain("Applied /rosout and /topic stamped by receive time:");
     await expect.poll(async () => await fieldValue(page, "Stamp source", 0)).toBe("Receive time");
     await expect.poll(async () => await fieldValue(page, "Stamp source", 1)).toBe("Receive time");
     await page.locator('[data-testid="analyze-button"]').click();
     await page.locator('[data-testid="analysis-done"]').waitFor({ timeout: 600_000 });
     await expect.poll(async () => await panelNumber(page, "tuple-count")).toBe(promised);
+    await expect.poll(async () => await applied.getAttribute("data-whole")).toBe("done");
+    expect(await applied.getAttribute("data-sets")).toBe(String(promised));
     await page.screenshot({ path: join(ARTIFACTS, "lichtblick-diagnosis-headerless-fixed.png") });
     expect(await page.locator('[data-testid="config-error"]').count()).toBe(0);
     expect(errors).toEqual([]);

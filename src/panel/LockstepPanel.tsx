@@ -13,6 +13,7 @@ import { MessageCache } from "./state/MessageCache";
 import { publishUnavailableReason, type TuplePublisher } from "./state/Publisher";
 import { Header } from "./views/Header";
 import type { ViewProps } from "./views/PanelView";
+import { fixInForce, type AppliedFix } from "./views/appliedFix";
 import { VIEWS } from "./views/registry";
 import { themeFor } from "./views/theme";
 import { stampFormatter } from "./views/timeFormat";
@@ -40,6 +41,7 @@ function LockstepPanel({ context }: { context: PanelExtensionContext }): ReactEl
   const publisher = useRef<TuplePublisher | undefined>(undefined);
   const [tab, setTab] = useState(VIEWS[0]!.id);
   const [compareType, setCompareType] = useState("ros/approximate-time");
+  const [applied, setApplied] = useState<AppliedFix | undefined>(undefined);
   const { config, issues, setPolicy, setStampSources } = usePanelSettings(context, { topics: host.topics, publishReason: publishUnavailableReason(context) });
   const key = issues.length === 0 ? analysisKey(config) : undefined;
   const analysis = useAnalysis({ context, key, compareType, start: host.start, end: host.end, onHostChanges: onChanges, publisher, cache });
@@ -93,8 +95,17 @@ function LockstepPanel({ context }: { context: PanelExtensionContext }): ReactEl
     explain: (slot, stamp) => {
       analysis.engine.explain(slot, stamp);
     },
-    applyPolicy: setPolicy,
-    applyStampSources: setStampSources,
+    applyFix: (fix) => {
+      if (fix.policy != undefined) {
+        setPolicy(fix.policy);
+      }
+      if (fix.stamps != undefined) {
+        setStampSources(fix.stamps);
+      }
+      setApplied(fix);
+    },
+    applied: applied != undefined && fixInForce(applied, config) ? applied : undefined,
+    whole: analysis.whole,
   };
   return (
     <div

@@ -1,6 +1,7 @@
 import type { ReactElement } from "react";
 
 import type { PanelView, ViewProps } from "./PanelView";
+import { appliedFixText, changesText, stampFixText } from "./appliedFix";
 import { forPanel, topicDiagnosis } from "./diagnosisTopics";
 import type { Diagnosis } from "../../pipeline/diagnosis";
 import { countOf, listText } from "../../pipeline/diagnosis/format";
@@ -11,12 +12,14 @@ import { countOf, listText } from "../../pipeline/diagnosis/format";
  * ranked by the sets each costs (with an "Apply" for a cause's input stamp sources), and its
  * suggestions with their exact outcome and an "Apply" that makes the suggested policy the panel's
  * (the analysis then re-runs with it). Inputs without a message (a topic the data source lacks)
- * are named first, with the topic most likely meant, whether or not the button was pressed.
+ * are named first, with the topic most likely meant, whether or not the button was pressed. After
+ * an "Apply", while the config keeps the fix, what the analysis gives with it stands beside what
+ * the diagnosis predicted.
  */
 export function DiagnosisView(
-  props: { diagnosis: Diagnosis | undefined } & Pick<ViewProps, "theme" | "diagnose" | "applyPolicy" | "applyStampSources" | "store" | "config" | "sourceTopics">,
+  props: { diagnosis: Diagnosis | undefined } & Pick<ViewProps, "theme" | "diagnose" | "applyFix" | "applied" | "whole" | "store" | "config" | "sourceTopics">,
 ): ReactElement {
-  const { diagnosis: d, theme, diagnose, applyPolicy, applyStampSources } = props;
+  const { diagnosis: d, theme, diagnose, applyFix, applied } = props;
   const button = { background: theme.panel, color: theme.text, border: `1px solid ${theme.border}`, borderRadius: 4, padding: "2px 8px", cursor: "pointer" } as const;
   const hasData = props.store.stats != undefined;
   const { sourceTopics } = props;
@@ -32,6 +35,11 @@ export function DiagnosisView(
           ))}
           <div style={{ color: theme.muted, fontWeight: 400 }}>Change the topics in the panel settings (Input topics).</div>
         </div>
+      )}
+      {applied != undefined && (
+        <p data-testid="diagnosis-applied" data-predicted={applied.predicted} data-sets={props.store.stats?.tuples} data-whole={props.whole.state} style={{ margin: "0 0 6px" }}>
+          {appliedFixText(applied, { sets: props.store.stats?.tuples, messages: props.store.ingested, whole: props.whole.state })}
+        </p>
       )}
       <button data-testid="diagnosis-run" style={button} disabled={!hasData} onClick={diagnose}>
         {d == undefined ? "Diagnose" : "Diagnose again"}
@@ -57,7 +65,8 @@ export function DiagnosisView(
                           data-testid={`diagnosis-stamp-apply-${i}`}
                           style={button}
                           onClick={() => {
-                            applyStampSources(c.stampFix!.stamps);
+                            const stamps = c.stampFix!.stamps;
+                            applyFix({ change: stampFixText(stamps), stamps, predicted: c.stampFix!.tuples, before: d.tuples, events: d.events });
                           }}
                         >
                           Apply
@@ -80,7 +89,7 @@ export function DiagnosisView(
                       data-testid={`diagnosis-apply-${i}`}
                       style={button}
                       onClick={() => {
-                        applyPolicy(s.policy);
+                        applyFix({ change: changesText(s.changes), policy: s.policy, predicted: s.tuples, before: d.tuples, events: d.events });
                       }}
                     >
                       Apply
@@ -106,5 +115,17 @@ export const diagnosisView: PanelView = {
   id: "diagnosis",
   label: "diagnosis",
   scrolls: true,
-  render: (p) => <DiagnosisView diagnosis={p.store.diagnosis} store={p.store} config={p.config} sourceTopics={p.sourceTopics} theme={p.theme} diagnose={p.diagnose} applyPolicy={p.applyPolicy} applyStampSources={p.applyStampSources} />,
+  render: (p) => (
+    <DiagnosisView
+      diagnosis={p.store.diagnosis}
+      store={p.store}
+      config={p.config}
+      sourceTopics={p.sourceTopics}
+      theme={p.theme}
+      diagnose={p.diagnose}
+      applyFix={p.applyFix}
+      applied={p.applied}
+      whole={p.whole}
+    />
+  ),
 };

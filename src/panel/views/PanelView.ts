@@ -1,6 +1,8 @@
 import type { ReactElement } from "react";
 
+import type { AppliedFix } from "./appliedFix";
 import type { Theme } from "./theme";
+import type { WholeRecording } from "../hooks/useAnalysis";
 import type { LockstepConfig } from "../settings/panelConfig";
 import type { ViewStore } from "../state/ViewStore";
 
@@ -35,10 +37,16 @@ export interface ViewProps {
   readonly diagnose: () => void;
   /** Asks what decided the drop of the message on `slot` with this stamp (it arrives in `store.explanation`). */
   readonly explain: (slot: number, stamp: number) => void;
-  /** Replaces the configured policy (a suggestion's complete policy config); the analysis re-runs. */
-  readonly applyPolicy: (policy: Record<string, unknown>) => void;
-  /** Sets input stamp sources by topic (a cause's stamp fix); the analysis re-runs. */
-  readonly applyStampSources: (stamps: Readonly<Record<string, string>>) => void;
+  /**
+   * Applies a diagnosis fix: its policy replaces the configured one (a suggestion's complete
+   * policy config), or its stamp sources are set by topic (a cause's stamp fix); the analysis
+   * re-runs, and the fix is remembered as `applied`.
+   */
+  readonly applyFix: (fix: AppliedFix) => void;
+  /** The last fix applied, while the config still has it (see `fixInForce`). */
+  readonly applied: AppliedFix | undefined;
+  /** The whole-recording analysis's state. */
+  readonly whole: WholeRecording;
 }
 
 /**

@@ -1,0 +1,50 @@
+import { describe, expect, it } from "vitest";
+
+import { appliedFixText, changesText, fixInForce, stampFixText, type AppliedFix } from "./appliedFix";
+import { defaultConfig, type LockstepConfig } from "../settings/panelConfig";
+
+const POLICY = { type: "fkie/approximate-time", maxQueueSize: 20, maxAge: null, maxTimespan: "28ms" };
+const FIX: AppliedFix = { change: "maxTimespan 5ms → 28ms", policy: POLICY, predicted: 976, before: 82, events: 16806 };
+
+function config(over: Partial<LockstepConfig>): LockstepConfig {
+  return { ...defaultConfig(), inputs: [{ topic: "/imu/data" }, { topic: "/fix" }], ...over };
+}
+
+describe("an applied diagnosis fix", () => {
+  it("names a suggestion's changes and a cause's stamp sources as the diagnosis tab does", () => {
+    expect(changesText([{ parameter: "maxTimespan", from: "5ms", to: "28ms" }])).toBe("maxTimespan 5ms → 28ms");
+    expect(
+      changesText([
+        { parameter: "maxAge", from: null, to: "1s" },
+        { parameter: "maxQueueSize", from: 10, to: 27 },
+        { parameter: "ros1OutOfOrder", from: false, to: true },
+      ]),
+    ).toBe("maxAge unlimited → 1s, maxQueueSize 10 → 27, ros1OutOfOrder false → true");
+    expect(stampFixText({ "/fix": "receive" })).toBe("/fix stamped by receive time");
+    expect(stampFixText({ "/a": "receive", "/b": "receive" })).toBe("/a and /b stamped by receive time");
+  });
+
+  it("is in force while the config has its policy, or every stamp source it set", () => {
+    expect(fixInForce(FIX, config({ policy: { ...POLICY } }))).toBe(true);
+    expect(fixInForce(FIX, config({ policy: { ...POLICY, maxTimespan: "29ms" } }))).toBe(false);
+    expect(fixInForce(FIX, config({ policy: { type: "fkie/approximate-time", maxQueueSize: 20 } }))).toBe(false);
+    const stamps: AppliedFix = { change: stampFixText({ "/fix": "receive" }), stamps: { "/fix": "receive" }, predicted: 900, before: 0, events: 1000 };
+    expect(fixInForce(stamps, config({ inputs: [{ topic: "/imu/data" }, { topic: "/fix", stamp: "receive" }] }))).toBe(true);
+    expect(fixInForce(stamps, config({ inputs: [{ topic: "/imu/data" }, { topic: "/fix" }] }))).toBe(false);
+    expect(fixInForce(stamps, config({ inputs: [{ topic: "/imu/data", stamp: "receive" }] }))).toBe(false);
+  });
+
+  it("sets the whole recording's count beside the prediction once its analysis is done", () => {
+    expect(appliedFixText(FIX, { sets: 976, messages: 16806, whole: "done" })).toBe(
+      "Applied maxTimespan 5ms → 28ms: 976 sets on the whole recording's 16,806 messages (the diagnosis predicted 976 sets on the 16,806 messages it covered, 82 before).",
+    );
+  });
+
+  it("before that, gives the count so far and what to do to compare the same messages", () => {
+    expect(appliedFixText(FIX, { sets: undefined, messages: 0, whole: "stale" })).toBe(
+      "Applied maxTimespan 5ms → 28ms: no results yet (the diagnosis predicted 976 sets on the 16,806 messages it covered, 82 before); analyze the whole recording (above) to compare the same messages.",
+    );
+    expect(appliedFixText(FIX, { sets: 1, messages: 40, whole: "idle" })).toContain(": 1 set on the 40 messages so far (");
+    expect(appliedFixText(FIX, { sets: 500, messages: 8000, whole: "running" })).toMatch(/500 sets on the 8,000 messages so far .*; the whole-recording analysis is running\.$/);
+  });
+});

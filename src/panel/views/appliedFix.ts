@@ -1,0 +1,72 @@
+import { countOf, countText, listText } from "../../pipeline/diagnosis/format";
+import type { WholeRecording } from "../hooks/useAnalysis";
+import type { LockstepConfig } from "../settings/panelConfig";
+
+/**
+ * A fix the diagnosis offered and the user applied ("Apply"), kept so that the diagnosis tab can
+ * set what the analysis gives with it beside what the diagnosis predicted. Exactly one of
+ * `policy` (a suggestion's complete policy) and `stamps` (a cause's input stamp sources by topic).
+ */
+export interface AppliedFix {
+  /** What changes, as the diagnosis tab names it ("maxTimespan 5ms → 28ms"). */
+  readonly change: string;
+  readonly policy?: Record<string, unknown>;
+  readonly stamps?: Readonly<Record<string, string>>;
+  /** Sets the diagnosis counted with the fix (an actual run on the stamps it diagnosed). */
+  readonly predicted: number;
+  /** Sets the configured policy gave on those stamps, before the fix. */
+  readonly before: number;
+  /** Input messages the diagnosis covered. */
+  readonly events: number;
+}
+
+/** A suggestion's changes as the diagnosis tab names them: "maxTimespan 5ms → 28ms, queueSize 10 → 27". */
+export function changesText(changes: readonly { parameter: string; from: unknown; to: unknown }[]): string {
+  const value = (v: unknown): string =>
+    // eslint-disable-next-line @foxglove/strict-equality -- null (unlimited) is a value here, unlike undefined (the library default)
+    v === null ? "unlimited" : v === undefined ? "default" : typeof v === "string" ? v : JSON.stringify(v);
+  return changes.map((c) => `${c.parameter} ${value(c.from)} → ${value(c.to)}`).join(", ");
+}
+
+/** A cause's stamp fix as the diagnosis tab names it: "/fix stamped by receive time". */
+export function stampFixText(stamps: Readonly<Record<string, string>>): string {
+  const sources = [...new Set(Object.values(stamps))];
+  return `${listText(Object.keys(stamps))} stamped by ${sources.length === 1 && sources[0] === "receive" ? "receive time" : `stamp source ${listText(sources)}`}`;
+}
+
+/**
+ * Whether the panel's config still has the fix: the same policy (as JSON), or every stamp source
+ * it set. An edit that undoes or changes it ends the comparison, as the results then answer
+ * another config.
+ */
+export function fixInForce(fix: AppliedFix, config: LockstepConfig): boolean {
+  if (fix.policy != undefined) {
+    return JSON.stringify(config.policy) === JSON.stringify(fix.policy);
+  }
+  const stamps = fix.stamps ?? {};
+  return Object.entries(stamps).every(([topic, stamp]) => config.inputs.some((i) => i.topic === topic && i.stamp === stamp));
+}
+
+/** What the analysis has given so far with the fix in force. */
+export interface AnalysisSoFar {
+  /** Sets so far (undefined before any result). */
+  readonly sets: number | undefined;
+  /** Input messages analyzed so far. */
+  readonly messages: number;
+  readonly whole: WholeRecording["state"];
+}
+
+/**
+ * One sentence setting the analysis with the fix beside the diagnosis's prediction: the count of
+ * a finished whole-recording analysis, else the count so far and what to do for the whole one.
+ */
+export function appliedFixText(fix: AppliedFix, now: AnalysisSoFar): string {
+  const predicted = `the diagnosis predicted ${countOf(fix.predicted, "set")} on the ${countText(fix.events)} messages it covered, ${countText(fix.before)} before`;
+  if (now.whole === "done") {
+    return `Applied ${fix.change}: ${countOf(now.sets ?? 0, "set")} on the whole recording's ${countText(now.messages)} messages (${predicted}).`;
+  }
+  const soFar = now.sets == undefined ? "no results yet" : `${countOf(now.sets, "set")} on the ${countText(now.messages)} messages so far`;
+  const next =
+    now.whole === "running" ? "the whole-recording analysis is running" : "analyze the whole recording (above) to compare the same messages";
+  return `Applied ${fix.change}: ${soFar} (${predicted}); ${next}.`;
+}
