@@ -18,15 +18,29 @@ export function listText(items: readonly string[]): string {
   return items.length <= 1 ? (items[0] ?? "") : `${items.slice(0, -1).join(", ")} and ${items.at(-1)!}`;
 }
 
-/** A duration in ms with sensible precision ("106 ms", "4.2 ms", "0.05 ms"). */
+/**
+ * A duration with sensible precision: ms up to 10 s ("106 ms", "4.2 ms", "0.05 ms", "9999 ms"),
+ * then seconds ("43.2 s", "250 s"), where a count of milliseconds grows too long to read.
+ */
 export function msText(ns: number): string {
   const ms = ns / 1e6;
   if (ms === 0) {
     return "0 ms";
   }
   const abs = Math.abs(ms);
+  if (abs >= 10_000) {
+    return `${(ms / 1000).toFixed(abs >= 100_000 ? 0 : 1)} s`;
+  }
   const digits = abs >= 10 ? 0 : abs >= 1 ? 1 : 2;
   return `${ms.toFixed(digits)} ms`;
+}
+
+/** Two durations as a range, the unit written once when they share it ("5–17 ms", "9999 ms–12.0 s"). */
+export function msRangeText(fromNs: number, toNs: number): string {
+  const from = msText(fromNs);
+  const to = msText(toNs);
+  const unit = (text: string): string => text.slice(text.lastIndexOf(" "));
+  return unit(from) === unit(to) ? `${from.slice(0, -unit(from).length)}–${to}` : `${from}–${to}`;
 }
 
 /** A rate in Hz ("100 Hz", "9.7 Hz"). */

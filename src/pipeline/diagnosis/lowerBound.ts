@@ -2,7 +2,7 @@ import type { PolicyConfig } from "../config";
 import { roundDuration } from "./candidates";
 import type { CauseInput, DiagnosisCause } from "./causes";
 import type { TraceFacts } from "./facts";
-import { countOf, countText, listText, msText, policyJson, valueText } from "./format";
+import { countOf, countText, listText, msRangeText, msText, policyJson, valueText } from "./format";
 import { LOWER_BOUNDS } from "./parameterCause";
 import { runTrace, type TraceRun } from "./runTrace";
 
@@ -73,7 +73,7 @@ export function lowerBoundCause(input: CauseInput): DiagnosisCause | undefined {
   const lost = Math.max(0, run.tuples - cur);
   const offending = slots.map((slot) => facts.topics[slot]!);
   const spanText = (r: TraceRun): string =>
-    r.timespan == undefined ? "" : `, spanning ${msText(r.timespan.min).replace(" ms", "")}–${msText(r.timespan.max)}, median ${msText(r.timespan.median)}`;
+    r.timespan == undefined ? "" : `, spanning ${msRangeText(r.timespan.min, r.timespan.max)}, median ${msText(r.timespan.median)}`;
   const first = offending[0]!;
   return {
     id: "lower-bound-too-large",

@@ -1,7 +1,7 @@
 import type { ParameterValue } from "./candidates";
 import type { DiagnosisCause } from "./causes";
 import type { TraceFacts } from "./facts";
-import { countOf, countText, hzText, msText, valueText } from "./format";
+import { countOf, countText, hzText, msRangeText, msText, valueText } from "./format";
 import type { TraceRun } from "./runTrace";
 import type { Evaluation } from "./search";
 import type { SearchableParameter } from "./searchSpace";
@@ -189,7 +189,7 @@ function queueCause(name: string, queue: number, lost: number, facts: TraceFacts
       setsLost: lost,
       evidence,
       message:
-        `${late.topic} arrives ${msText(late.latency.min).replace(" ms", "")}–${msText(late.latency.max)} after its stamps and ${fast.topic} runs at ${rate}, ` +
+        `${late.topic} arrives ${msRangeText(late.latency.min, late.latency.max)} after its stamps and ${fast.topic} runs at ${rate}, ` +
         `so a ${queue}-message ${fast.topic} queue covers ${msText(coverage)}: every ${fast.topic} message that could match a ${late.topic} stamp is gone before that message arrives (${lostText}; ${changeText}).`,
     };
   }
