@@ -38,7 +38,7 @@ export function DiagnosisView(
       )}
       {applied != undefined && (
         <p data-testid="diagnosis-applied" data-predicted={applied.predicted} data-sets={props.store.stats?.tuples} data-whole={props.whole.state} style={{ margin: "0 0 6px" }}>
-          {appliedFixText(applied, { sets: props.store.stats?.tuples, messages: props.store.ingested, whole: props.whole.state })}
+          {appliedFixText(applied, { sets: props.store.stats?.tuples, messages: props.store.ingested, whole: props.whole })}
         </p>
       )}
       <button data-testid="diagnosis-run" style={button} disabled={!hasData} onClick={diagnose}>

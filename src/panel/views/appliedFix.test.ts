@@ -35,16 +35,22 @@ describe("an applied diagnosis fix", () => {
   });
 
   it("sets the whole recording's count beside the prediction once its analysis is done", () => {
-    expect(appliedFixText(FIX, { sets: 976, messages: 16806, whole: "done" })).toBe(
+    const done = { state: "done", messages: 16806, cancelled: false, messagesPerSec: 3000 } as const;
+    expect(appliedFixText(FIX, { sets: 976, messages: 16806, whole: done })).toBe(
       "Applied maxTimespan 5ms → 28ms: 976 sets on the whole recording's 16,806 messages (the diagnosis predicted 976 sets on the 16,806 messages it covered, 82 before).",
+    );
+    // A cancelled analysis did not see the whole recording.
+    expect(appliedFixText(FIX, { sets: 400, messages: 7000, whole: { ...done, messages: 7000, cancelled: true } })).toBe(
+      "Applied maxTimespan 5ms → 28ms: 400 sets on the 7,000 messages so far (the diagnosis predicted 976 sets on the 16,806 messages it covered, 82 before); analyze the whole recording (above) to compare the same messages.",
     );
   });
 
   it("before that, gives the count so far and what to do to compare the same messages", () => {
-    expect(appliedFixText(FIX, { sets: undefined, messages: 0, whole: "stale" })).toBe(
+    expect(appliedFixText(FIX, { sets: undefined, messages: 0, whole: { state: "stale", messages: 16806 } })).toBe(
       "Applied maxTimespan 5ms → 28ms: no results yet (the diagnosis predicted 976 sets on the 16,806 messages it covered, 82 before); analyze the whole recording (above) to compare the same messages.",
     );
-    expect(appliedFixText(FIX, { sets: 1, messages: 40, whole: "idle" })).toContain(": 1 set on the 40 messages so far (");
-    expect(appliedFixText(FIX, { sets: 500, messages: 8000, whole: "running" })).toMatch(/500 sets on the 8,000 messages so far .*; the whole-recording analysis is running\.$/);
+    expect(appliedFixText(FIX, { sets: 1, messages: 40, whole: { state: "idle" } })).toContain(": 1 set on the 40 messages so far (");
+    const running = { state: "running", fraction: 0.5, messages: 8000, abort: new AbortController() } as const;
+    expect(appliedFixText(FIX, { sets: 500, messages: 8000, whole: running })).toMatch(/500 sets on the 8,000 messages so far .*; the whole-recording analysis is running\.$/);
   });
 });

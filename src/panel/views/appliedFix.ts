@@ -53,20 +53,21 @@ export interface AnalysisSoFar {
   readonly sets: number | undefined;
   /** Input messages analyzed so far. */
   readonly messages: number;
-  readonly whole: WholeRecording["state"];
+  readonly whole: WholeRecording;
 }
 
 /**
  * One sentence setting the analysis with the fix beside the diagnosis's prediction: the count of
- * a finished whole-recording analysis, else the count so far and what to do for the whole one.
+ * a whole-recording analysis that ran to the end, else the count so far and what to do for the
+ * whole one.
  */
 export function appliedFixText(fix: AppliedFix, now: AnalysisSoFar): string {
   const predicted = `the diagnosis predicted ${countOf(fix.predicted, "set")} on the ${countText(fix.events)} messages it covered, ${countText(fix.before)} before`;
-  if (now.whole === "done") {
+  if (now.whole.state === "done" && !now.whole.cancelled) {
     return `Applied ${fix.change}: ${countOf(now.sets ?? 0, "set")} on the whole recording's ${countText(now.messages)} messages (${predicted}).`;
   }
   const soFar = now.sets == undefined ? "no results yet" : `${countOf(now.sets, "set")} on the ${countText(now.messages)} messages so far`;
   const next =
-    now.whole === "running" ? "the whole-recording analysis is running" : "analyze the whole recording (above) to compare the same messages";
+    now.whole.state === "running" ? "the whole-recording analysis is running" : "analyze the whole recording (above) to compare the same messages";
   return `Applied ${fix.change}: ${soFar} (${predicted}); ${next}.`;
 }
