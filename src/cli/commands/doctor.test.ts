@@ -75,6 +75,12 @@ describe.skipIf(!HAS_SHARED_DATA)("doctor on mustang-2014.bag, ros/approximate-t
     const first = diagnosis.suggestions[0]!;
     expect(first.kind).toBe("first");
     expect(first.changes.map((c) => c.parameter)).toEqual(["queueSize"]);
+    // Each suggestion says what changes in words (the panel's "Applied …" line), and its message opens with it.
+    expect(first.change).toBe(`queueSize 10 → ${String(first.changes[0]!.to)}`);
+    for (const s of diagnosis.suggestions) {
+      expect(s.message.startsWith(`${s.change}: `)).toBe(true);
+    }
+    expect(diagnosis.suggestions.some((s) => s.kind === "alternative" && /^ros\/[a-z-]+ with /.test(s.change))).toBe(true);
   });
 
   it("the first suggestion, replayed on the same stamps, gives exactly its count and ≥ 98 % of the best queueSize in 1..500", async () => {

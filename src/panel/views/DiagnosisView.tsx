@@ -1,10 +1,10 @@
 import type { ReactElement } from "react";
 
 import type { PanelView, ViewProps } from "./PanelView";
-import { appliedFixText, changesText, stampFixText } from "./appliedFix";
+import { appliedFixText, stampFixText } from "./appliedFix";
 import { forPanel, topicDiagnosis } from "./diagnosisTopics";
 import type { Diagnosis } from "../../pipeline/diagnosis";
-import { countOf, listText } from "../../pipeline/diagnosis/format";
+import { countOf } from "../../pipeline/diagnosis/format";
 
 /**
  * Why sets are missing and what to change: the diagnosis of the results so far (asked for with
@@ -60,7 +60,7 @@ export function DiagnosisView(
                     {c.topic == undefined ? "" : ` (${c.topic})`}: {forPanel(c.message, sourceTopics)}
                     {c.stampFix != undefined && (
                       <div data-testid={`diagnosis-stamp-fix-${i}`} data-tuples={c.stampFix.tuples}>
-                        Stamp {listText(Object.keys(c.stampFix.stamps))} by receive time: {countOf(c.stampFix.tuples, "set")}{" "}
+                        {stampFixText(c.stampFix.stamps)}: {countOf(c.stampFix.tuples, "set")}{" "}
                         <button
                           data-testid={`diagnosis-stamp-apply-${i}`}
                           style={button}
@@ -89,7 +89,7 @@ export function DiagnosisView(
                       data-testid={`diagnosis-apply-${i}`}
                       style={button}
                       onClick={() => {
-                        applyFix({ change: changesText(s.changes), policy: s.policy, predicted: s.tuples, before: d.tuples, events: d.events });
+                        applyFix({ change: s.change, policy: s.policy, predicted: s.tuples, before: d.tuples, events: d.events });
                       }}
                     >
                       Apply

@@ -8,7 +8,7 @@ import type { LockstepConfig } from "../settings/panelConfig";
  * `policy` (a suggestion's complete policy) and `stamps` (a cause's input stamp sources by topic).
  */
 export interface AppliedFix {
-  /** What changes, as the diagnosis tab names it ("maxTimespan 5ms → 28ms"). */
+  /** What changes, as the diagnosis words it (a suggestion's `change`, "maxTimespan 5ms → 28ms"). */
   readonly change: string;
   readonly policy?: Record<string, unknown>;
   readonly stamps?: Readonly<Record<string, string>>;
@@ -18,14 +18,6 @@ export interface AppliedFix {
   readonly before: number;
   /** Input messages the diagnosis covered. */
   readonly events: number;
-}
-
-/** A suggestion's changes as the diagnosis tab names them: "maxTimespan 5ms → 28ms, queueSize 10 → 27". */
-export function changesText(changes: readonly { parameter: string; from: unknown; to: unknown }[]): string {
-  const value = (v: unknown): string =>
-    // eslint-disable-next-line @foxglove/strict-equality -- null (unlimited) is a value here, unlike undefined (the library default)
-    v === null ? "unlimited" : v === undefined ? "default" : typeof v === "string" ? v : JSON.stringify(v);
-  return changes.map((c) => `${c.parameter} ${value(c.from)} → ${value(c.to)}`).join(", ");
 }
 
 /** A cause's stamp fix as the diagnosis tab names it: "/fix stamped by receive time". */

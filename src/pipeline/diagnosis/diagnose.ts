@@ -27,6 +27,12 @@ export interface DiagnosisSuggestion {
   readonly changes: readonly { parameter: string; from: unknown; to: unknown }[];
   /** "first" (smallest change near the best), "most" (the most sets), "lag", or "alternative" (another policy). */
   readonly kind: "first" | "most" | "lag" | "alternative";
+  /**
+   * What changes, in words: "maxTimespan 5ms → 28ms", or for another policy "ros/approximate-time
+   * with queueSize 20". The message opens with it.
+   */
+  readonly change: string;
+  /** `change`, then what it gives ("maxTimespan 5ms → 28ms: 976 sets instead of 82 …"). */
   readonly message: string;
 }
 
@@ -78,7 +84,7 @@ export function diagnose(trace: StampTrace, policy: PolicyConfig, options: Diagn
     // queue that holds nothing) is still the verdict, and a fix it counted is the suggestion.
     const top = causes.find(isVerdict);
     const fixed = top?.evaluation;
-    const suggestions = fixed == undefined ? [] : [suggestionOf(fixed, undefined, slots, "first", `${changeText(fixed, undefined)}: ${countOf(fixed.run.tuples, "set")} instead of ${countText(run.tuples)}`)];
+    const suggestions = fixed == undefined ? [] : [suggestionOf(fixed, undefined, slots, "first", changeText(fixed, undefined), `${countOf(fixed.run.tuples, "set")} instead of ${countText(run.tuples)}`)];
     return {
       policy: policy.type,
       tuples: run.tuples,
@@ -119,20 +125,20 @@ export function diagnose(trace: StampTrace, policy: PolicyConfig, options: Diagn
   const suggestions: DiagnosisSuggestion[] = [];
   /** The policy config of each suggestion (parsed), in the same order. */
   const suggested: PolicyConfig[] = [];
-  const add = (e: Evaluation, s: SearchablePolicy, kind: DiagnosisSuggestion["kind"], message: string): void => {
+  const add = (e: Evaluation, s: SearchablePolicy, kind: DiagnosisSuggestion["kind"], change: string, result: string): void => {
     const json = policyJson(e.policy, s, slots);
     if (suggestions.some((x) => JSON.stringify(x.policy) === JSON.stringify(json))) {
       return;
     }
-    suggestions.push(suggestionOf(e, s, slots, kind, message));
+    suggestions.push(suggestionOf(e, s, slots, kind, change, result));
     suggested.push(e.policy);
   };
   const current = own.start.run.tuples;
   if (own.first.changes.length > 0) {
-    add(own.first, space, "first", `${changeText(own.first, space)}: ${resultText(own.first, current, own.best.run.tuples)}`);
+    add(own.first, space, "first", changeText(own.first, space), resultText(own.first, current, own.best.run.tuples));
   }
   if (own.best.changes.length > 0 && own.best.run.tuples > own.first.run.tuples) {
-    add(own.best, space, "most", `${changeText(own.best, space)}: ${countOf(own.best.run.tuples, "set")}, the most this policy gives here`);
+    add(own.best, space, "most", changeText(own.best, space), `${countOf(own.best.run.tuples, "set")}, the most this policy gives here`);
   }
   const lag = lagVariant(own.first, space, trace, facts, need);
   if (lag != undefined) {
@@ -141,7 +147,8 @@ export function diagnose(trace: StampTrace, policy: PolicyConfig, options: Diagn
       lag,
       space,
       "lag",
-      `${changeText(lag, space)}: ${countOf(lag.run.tuples, "set")}, emitted sooner (median lag ${msText(lag.run.lag?.median ?? 0)} instead of ${msText(own.first.run.lag?.median ?? 0)})`,
+      changeText(lag, space),
+      `${countOf(lag.run.tuples, "set")}, emitted sooner (median lag ${msText(lag.run.lag?.median ?? 0)} instead of ${msText(own.first.run.lag?.median ?? 0)})`,
     );
   }
   let bestAlternative: PolicySearchResult | undefined;
@@ -149,7 +156,7 @@ export function diagnose(trace: StampTrace, policy: PolicyConfig, options: Diagn
   for (const alt of alternatives) {
     if (alt.best.run.tuples > 0) {
       const pick = alt.first;
-      add(pick, alt.space, "alternative", `${alt.space.type} with ${settingsText(pick, alt.space)}: ${countOf(pick.run.tuples, "set")}`);
+      add(pick, alt.space, "alternative", `${alt.space.type} with ${settingsText(pick, alt.space)}`, countOf(pick.run.tuples, "set"));
       if (bestAlternative == undefined || alt.first.run.tuples > bestAlternative.first.run.tuples) {
         bestAlternative = alt;
       }
@@ -165,7 +172,7 @@ export function diagnose(trace: StampTrace, policy: PolicyConfig, options: Diagn
     // configured one does, whatever it counts; the bound set safe is then the first change.
     const safe = suggestions.filter((_, i) => unsafeBoundSlots(suggested[i]!, facts).length === 0);
     if (!safe.some((x) => x.kind === "first")) {
-      safe.unshift(suggestionOf(misformed, space, slots, "first", `${changeText(misformed, space)}: ${countOf(misformed.run.tuples, "set")} instead of ${countText(current)}, pairing closer stamps`));
+      safe.unshift(suggestionOf(misformed, space, slots, "first", changeText(misformed, space), `${countOf(misformed.run.tuples, "set")} instead of ${countText(current)}, pairing closer stamps`));
     }
     suggestions.splice(0, suggestions.length, ...safe);
   }
@@ -258,7 +265,8 @@ function suggestionOf(
   space: SearchablePolicy | undefined,
   slots: number,
   kind: DiagnosisSuggestion["kind"],
-  message: string,
+  change: string,
+  result: string,
 ): DiagnosisSuggestion {
   return {
     policy: policyJson(e.policy, space, slots),
@@ -271,7 +279,8 @@ function suggestionOf(
       return { parameter: c.name, from: valueJson(p?.kind ?? "", c.from) ?? null, to: valueJson(p?.kind ?? "", c.to) };
     }),
     kind,
-    message,
+    change,
+    message: `${change}: ${result}`,
   };
 }
 
