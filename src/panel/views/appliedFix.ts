@@ -4,21 +4,22 @@ import type { LockstepConfig } from "../settings/panelConfig";
 
 /**
  * A fix the diagnosis offered and the user applied ("Apply"), kept so that the diagnosis tab can
- * set what the analysis gives with it beside what the diagnosis predicted. Exactly one of
- * `policy` (a suggestion's complete policy) and `stamps` (a cause's input stamp sources by topic).
+ * set what the analysis gives with it beside what the diagnosis predicted: a suggestion's
+ * complete `policy`, or a cause's input `stamps` sources by topic.
  */
-export interface AppliedFix {
+export type AppliedFix = {
   /** What changes, as the diagnosis words it (a suggestion's `change`, "maxTimespan 5ms → 28ms"). */
   readonly change: string;
-  readonly policy?: Record<string, unknown>;
-  readonly stamps?: Readonly<Record<string, string>>;
   /** Sets the diagnosis counted with the fix (an actual run on the stamps it diagnosed). */
   readonly predicted: number;
   /** Sets the configured policy gave on those stamps, before the fix. */
   readonly before: number;
   /** Input messages the diagnosis covered. */
   readonly events: number;
-}
+} & (
+  | { readonly policy: Record<string, unknown>; readonly stamps?: undefined }
+  | { readonly stamps: Readonly<Record<string, string>>; readonly policy?: undefined }
+);
 
 /** A cause's stamp fix as the diagnosis tab names it: "/fix stamped by receive time". */
 export function stampFixText(stamps: Readonly<Record<string, string>>): string {
@@ -35,8 +36,7 @@ export function fixInForce(fix: AppliedFix, config: LockstepConfig): boolean {
   if (fix.policy != undefined) {
     return JSON.stringify(config.policy) === JSON.stringify(fix.policy);
   }
-  const stamps = fix.stamps ?? {};
-  return Object.entries(stamps).every(([topic, stamp]) => config.inputs.some((i) => i.topic === topic && i.stamp === stamp));
+  return Object.entries(fix.stamps).every(([topic, stamp]) => config.inputs.some((i) => i.topic === topic && i.stamp === stamp));
 }
 
 /** What the analysis has given so far with the fix in force. */
