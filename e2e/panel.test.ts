@@ -23,7 +23,7 @@ interface Summary {
 
 interface HostSummary {
   savedState: unknown;
-  settings: Record<string, { fields?: Record<string, { disabled?: boolean; value?: unknown; error?: string }> }>;
+  settings: Record<string, { fields?: Record<string, { disabled?: boolean; value?: unknown; error?: string; help?: string }> }>;
   subscriptions: { topic: string }[];
   advertised: [string, string][];
   publishedCount: Record<string, number>;
@@ -245,7 +245,8 @@ describe("Lockstep panel in chromium (built bundle)", () => {
     expect(s.hasAdvertise).toBe(false);
     expect(s.advertised).toEqual([]);
     expect(s.settings.publish?.fields?.enabled).toMatchObject({ disabled: true, value: false });
-    expect(String(s.settings.publish?.fields?.status?.value)).toMatch(/cannot publish/);
+    expect(s.settings.publish?.fields?.status).toMatchObject({ value: "Source can't publish" });
+    expect(String(s.settings.publish?.fields?.status?.help)).toMatch(/cannot publish/);
     expect(await page.locator('[data-testid="publishing"]').count()).toBe(0);
     expect(await page.locator('[data-testid="analyze-button"]').isDisabled()).toBe(true);
     expect(Number(await text(page, "tuple-count"))).toBeGreaterThan(0);

@@ -14,6 +14,9 @@ import { POLICY_PARAMS, POLICY_TYPES, type ParamSpec } from "./policyParams";
 import { stampedTopics } from "./stampedTopics";
 import { STAMP_SOURCES, stampSourceProblem } from "../../pipeline";
 
+/** The publish status when the data source cannot publish (short enough for the sidebar to show whole). */
+export const PUBLISH_UNAVAILABLE = "Source can't publish";
+
 /** What the tree needs besides the config. */
 export interface SettingsEnv {
   /** The data source's topics (undefined until the host reports them). */
@@ -283,11 +286,13 @@ export function buildSettingsNodes(config: LockstepConfig, env: SettingsEnv): Se
     },
   };
   if (!canPublish) {
+    // The field's value is cut at about 25 characters: a short verdict, the reason in the help.
     publishFields.status = {
       label: "Status",
       input: "string",
       readonly: true,
-      value: env.publish.reason ?? "This data source cannot publish",
+      value: PUBLISH_UNAVAILABLE,
+      help: env.publish.reason ?? "This data source cannot publish",
     };
   }
 
