@@ -8,7 +8,7 @@ export {
 } from "./TimeBase";
 export { formatDuration, parseDuration, scaleDuration } from "./durations";
 export { nsecOf, parseStampJson, type RosTime } from "./stamps";
-export { secNsecText } from "./secNsecText";
+export { nanosecondsText, secNsecText } from "./secNsecText";
 export { DROP_REASONS, type DropReason } from "./DropReason";
 export { lowerBound, lowerBoundBy, upperBound } from "./sortedSearch";
 export { previewValue } from "./previewValue";

@@ -7,3 +7,15 @@
 export function secNsecText(sec: number, nsec: number): string {
   return `${sec}.${String(nsec).padStart(9, "0")}`;
 }
+
+/**
+ * `secNsecText` of a stamp in JSON's form, a decimal string of nanoseconds (DESIGN §3.1):
+ * "1432235893331706030" → "1432235893.331706030". Anything else comes back as it was.
+ */
+export function nanosecondsText(ns: string): string {
+  if (!/^\d{1,30}$/.test(ns)) {
+    return ns;
+  }
+  const value = BigInt(ns);
+  return secNsecText(Number(value / 1_000_000_000n), Number(value % 1_000_000_000n));
+}

@@ -4,6 +4,7 @@ import type { PanelView } from "./PanelView";
 import { fusionSummaryLines, type FusionSummaryLine } from "./fusionSummary";
 import type { Theme } from "./theme";
 import type { TransactionJson } from "../../pipeline";
+import { nanosecondsText } from "../../time";
 import type { FusionSummary } from "../engine/engineTypes";
 import type { RingBuffer } from "../state/RingBuffer";
 
@@ -60,13 +61,13 @@ export function TransactionsView(props: {
     items.push(
       <details key={i} style={{ marginBottom: 2 }} data-testid="transaction">
         <summary style={{ cursor: "pointer" }}>
-          {tx.stamp} — {tx.source}: +{tx.addedVariables.length} variables, +{tx.addedConstraints.length}{" "}
+          {nanosecondsText(tx.stamp)} — {tx.source}: +{tx.addedVariables.length} variables, +{tx.addedConstraints.length}{" "}
           constraints, −{tx.removedVariables.length}/−{tx.removedConstraints.length}
         </summary>
         <div style={{ marginLeft: 16 }}>
           {tx.addedVariables.map((v, j) => (
             <div key={`v${j}`}>
-              <b>{v.type}</b> @ {v.stamp ?? "–"} = {nums(v.data)} <span style={{ color: theme.muted }}>{v.uuid}</span>
+              <b>{v.type}</b> @ {v.stamp == undefined ? "–" : nanosecondsText(v.stamp)} = {nums(v.data)} <span style={{ color: theme.muted }}>{v.uuid}</span>
             </div>
           ))}
           {tx.addedConstraints.map((c, j) => (
