@@ -12,7 +12,7 @@ import { runAnalyze } from "./analyze";
 import { runDoctor } from "./doctor";
 import { replay } from "./replay";
 import { parseConfig, Pipeline, type PipelineConfig } from "../../pipeline";
-import { diagnose, DropExplainer, runTrace, StampTrace, TraceRecorder, type Diagnosis } from "../../pipeline/diagnosis";
+import { describeDiagnosis, diagnose, DropExplainer, runTrace, StampTrace, TraceRecorder, type Diagnosis } from "../../pipeline/diagnosis";
 import { openRecordingFile } from "../../recording/node";
 import { HAS_SHARED_DATA, REPO_ROOT, sharedRecording } from "../../recording/testing/paths";
 import { main } from "../main";
@@ -270,6 +270,36 @@ describe("doctor --explain n past the last drop", () => {
     }
     expect(code).toBe(2);
     expect(stderr).toBe(`lockstep: --explain ${drops + 1}: there is no drop ${drops + 1}: the synchronizer dropped ${drops.toLocaleString("en-US")} messages (give 1 to ${drops})\n`);
+  }, 120_000);
+});
+
+describe.skipIf(!HAS_SHARED_DATA)("doctor on the fuse tutorial's recording, /odom with /cmd_vel by receive time (needs ../shared/data)", () => {
+  it("notes that /cmd_vel ends early, counting the /odom messages stamped after its last message as the recording has them", async () => {
+    const file = sharedRecording("fuse-tutorial-turtlebot3.bag");
+    const config = parseConfig({ inputs: [{ topic: "/odom" }, { topic: "/cmd_vel", stamp: "receive" }], policy: { type: "ros/approximate-time", queueSize: 10 } });
+    const d = diagnose(await traceOf(file, config), config.policy);
+    // The oracle, read from the bag itself: /cmd_vel's last receive time, /odom's header stamps after it.
+    const ns = (t: { sec: number; nsec: number }): bigint => BigInt(t.sec) * 1_000_000_000n + BigInt(t.nsec);
+    let lastCmd = 0n;
+    const odom: bigint[] = [];
+    const recording = await openRecordingFile(file);
+    try {
+      for await (const m of recording.messages({ topics: ["/odom", "/cmd_vel"] })) {
+        if (m.topic === "/cmd_vel") {
+          lastCmd = ns(m.receiveTime) > lastCmd ? ns(m.receiveTime) : lastCmd;
+        } else {
+          odom.push(ns((m.message as { header: { stamp: { sec: number; nsec: number } } }).header.stamp));
+        }
+      }
+    } finally {
+      await recording.close();
+    }
+    const after = odom.filter((s) => s > lastCmd).length;
+    expect(after).toBeGreaterThan(10);
+    const fact = d.causes.find((c) => c.id === "ends-early");
+    expect(fact).toMatchObject({ topic: "/cmd_vel", setsLost: 0, evidence: { messagesAfter: { "/odom": after } } });
+    expect(fact!.message).toMatch(new RegExp(`^/cmd_vel ends \\d+ ms before /odom: ${after} messages of /odom are stamped after its last message`));
+    expect(describeDiagnosis(d).join("\n")).toContain(`ends-early (/cmd_vel): ${fact!.message}`);
   }, 120_000);
 });
 

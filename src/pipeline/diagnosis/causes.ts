@@ -7,6 +7,7 @@ import { clockOffsetCause } from "./clockOffset";
 import { emptyQueueCause } from "./emptyQueue";
 import type { TopicFacts, TraceFacts } from "./facts";
 import { countOf, countText, listText, msText, policyJson, secondsText, upperFirst } from "./format";
+import { inputSpanFacts } from "./inputSpan";
 import { lowerBoundCause } from "./lowerBound";
 import { parameterCause } from "./parameterCause";
 import { runTrace, type TraceRun } from "./runTrace";
@@ -33,6 +34,8 @@ export const CAUSE_IDS = [
   "silent-input",
   "stamps-never-line-up",
   "slow-topic",
+  "starts-late",
+  "ends-early",
   "clock-offset",
   "receive-bursts",
 ] as const;
@@ -159,6 +162,7 @@ export function findCauses(input: CauseInput): DiagnosisCause[] {
   if (slow != undefined) {
     causes.push(slow);
   }
+  causes.push(...inputSpanFacts(trace, facts));
   const costed = new Set(causes.filter((c) => c.id === "clock-offset").map((c) => c.topic));
   for (const t of facts.topics) {
     const share = t.futureStamps / Math.max(1, t.messages);

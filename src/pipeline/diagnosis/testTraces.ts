@@ -9,6 +9,8 @@ export interface SyntheticInput {
   readonly periodMs: number;
   /** First stamp (ms). Default 0. */
   readonly offsetMs?: number;
+  /** No stamp from here on (ms): the input stops. Default: the trace's end. */
+  readonly untilMs?: number;
   /** Receive time − stamp (ms). Default 0. */
   readonly latencyMs?: number;
   /** The input's machine clock is off by this much (ms): its stamps move by it, its receive times do not. */
@@ -38,7 +40,8 @@ export function syntheticTrace(inputs: readonly SyntheticInput[], durationMs: nu
     return seed / 2147483648;
   };
   inputs.forEach((input, slot) => {
-    for (let k = 0; (input.offsetMs ?? 0) + k * input.periodMs < durationMs; k++) {
+    const end = Math.min(durationMs, input.untilMs ?? durationMs);
+    for (let k = 0; (input.offsetMs ?? 0) + k * input.periodMs < end; k++) {
       let stampMs = (input.offsetMs ?? 0) + k * input.periodMs + (input.jitterMs ?? 0) * (rand() - 0.5);
       const arrivalMs = stampMs + (input.latencyMs ?? 0);
       if (input.backEvery != undefined && k % input.backEvery === input.backEvery - 1) {
