@@ -297,7 +297,7 @@ describe.skipIf(!HAS_SHARED_DATA)("doctor on the fuse tutorial's recording, /odo
     const after = odom.filter((s) => s > lastCmd).length;
     expect(after).toBeGreaterThan(10);
     const fact = d.causes.find((c) => c.id === "ends-early");
-    expect(fact).toMatchObject({ topic: "/cmd_vel", setsLost: 0, evidence: { messagesAfter: { "/odom": after } } });
+    expect(fact).toMatchObject({ topic: "/cmd_vel", setsLost: 0, evidence: { reference: "/odom", messages: { "/odom": after } } });
     expect(fact!.message).toMatch(new RegExp(`^/cmd_vel ends \\d+ ms before /odom: ${after} messages of /odom are stamped after its last message`));
     expect(describeDiagnosis(d).join("\n")).toContain(`ends-early (/cmd_vel): ${fact!.message}`);
   }, 120_000);

@@ -29,7 +29,7 @@ describe("the facts that an input starts late or ends early", () => {
         expect(fact!.setsLost).toBe(0);
         expect(isVerdict(fact!)).toBe(false);
         const before = scheduled(10, 0, 12_000, (ms) => ms < lateMs);
-        expect(fact!.evidence.messagesBefore).toEqual({ "/topic0": before });
+        expect(fact!.evidence.messages).toEqual({ "/topic0": before });
         expect(fact!.message).toContain(`/topic1 starts `);
         expect(fact!.message).toContain(`: ${before.toLocaleString("en-US")} messages of /topic0 are stamped before its first message`);
         expect(d.causes.map((c) => c.id)).not.toContain("ends-early");
@@ -49,7 +49,7 @@ describe("the facts that an input starts late or ends early", () => {
         const lastMs = 3 + Math.floor((untilMs - 1 - 3) / 100) * 100;
         const after = scheduled(10, 0, 12_000, (ms) => ms > lastMs);
         expect(fact?.topic).toBe("/topic1");
-        expect(fact!.evidence.messagesAfter).toEqual({ "/topic0": after });
+        expect(fact!.evidence.messages).toEqual({ "/topic0": after });
         expect(fact!.message).toContain(`: ${after.toLocaleString("en-US")} messages of /topic0 are stamped after its last message`);
         expect(d.causes.map((c) => c.id)).not.toContain("starts-late");
       }),

@@ -36,34 +36,51 @@ export function inputSpanFacts(trace: StampTrace, facts: TraceFacts): DiagnosisC
   const late = stamped.reduce((a, b) => (first[b]! > first[a]! ? b : a));
   const earliest = stamped.reduce((a, b) => (first[b]! < first[a]! ? b : a));
   const startGap = first[late]! - first[earliest]!;
-  const before = startGap >= threshold(facts, late) ? countOthers(trace, late, (s) => s < first[late]!) : {};
-  if (total(before) > 0) {
-    out.push({
-      id: "starts-late",
-      topic: trace.topics[late]!,
-      setsLost: 0,
-      evidence: { gap: startGap, after: trace.topics[earliest]!, messagesBefore: before },
-      message:
-        `${trace.topics[late]!} starts ${msText(startGap)} after ${trace.topics[earliest]!}: ${othersText(before)} ` +
-        `${total(before) === 1 ? "is" : "are"} stamped before its first message, and a set needs one of its messages, so ${total(before) === 1 ? "it waits" : "they wait"} for one or ${total(before) === 1 ? "is" : "are"} dropped whatever the settings.`,
-    });
+  if (startGap >= threshold(facts, late)) {
+    out.push(...spanNote(trace, "starts-late", late, earliest, startGap, countOthers(trace, late, (s) => s < first[late]!)));
   }
   const early = stamped.reduce((a, b) => (last[b]! < last[a]! ? b : a));
   const latest = stamped.reduce((a, b) => (last[b]! > last[a]! ? b : a));
   const endGap = last[latest]! - last[early]!;
-  const after = endGap >= threshold(facts, early) ? countOthers(trace, early, (s) => s > last[early]!) : {};
-  if (total(after) > 0) {
-    out.push({
-      id: "ends-early",
-      topic: trace.topics[early]!,
-      setsLost: 0,
-      evidence: { gap: endGap, before: trace.topics[latest]!, messagesAfter: after },
-      message:
-        `${trace.topics[early]!} ends ${msText(endGap)} before ${trace.topics[latest]!}: ${othersText(after)} ` +
-        `${total(after) === 1 ? "is" : "are"} stamped after its last message, and a set needs one of its messages, so ${total(after) === 1 ? "it is" : "they are"} held or dropped whatever the settings.`,
-    });
+  if (endGap >= threshold(facts, early)) {
+    out.push(...spanNote(trace, "ends-early", early, latest, endGap, countOthers(trace, early, (s) => s > last[early]!)));
   }
   return out;
+}
+
+/**
+ * The note that `slot` starts `gap` after (or ends `gap` before) `reference`, with the other
+ * inputs' `messages` (by topic) stamped before its first (or after its last) message; none when
+ * there are none.
+ */
+function spanNote(
+  trace: StampTrace,
+  id: "starts-late" | "ends-early",
+  slot: number,
+  reference: number,
+  gap: number,
+  messages: Record<string, number>,
+): DiagnosisCause[] {
+  const n = Object.values(messages).reduce((a, b) => a + b, 0);
+  if (n === 0) {
+    return [];
+  }
+  const one = n === 1;
+  const where =
+    id === "starts-late"
+      ? `starts ${msText(gap)} after ${trace.topics[reference]!}: ${othersText(messages)} ${one ? "is" : "are"} stamped before its first message, ` +
+        `and a set needs one of its messages, so ${one ? "it waits" : "they wait"} for one or ${one ? "is" : "are"} dropped`
+      : `ends ${msText(gap)} before ${trace.topics[reference]!}: ${othersText(messages)} ${one ? "is" : "are"} stamped after its last message, ` +
+        `and a set needs one of its messages, so ${one ? "it is" : "they are"} held or dropped`;
+  return [
+    {
+      id,
+      topic: trace.topics[slot]!,
+      setsLost: 0,
+      evidence: { gap, reference: trace.topics[reference]!, messages },
+      message: `${trace.topics[slot]!} ${where} whatever the settings.`,
+    },
+  ];
 }
 
 function threshold(facts: TraceFacts, slot: number): number {
@@ -87,10 +104,6 @@ function countOthers(trace: StampTrace, slot: number, where: (stamp: number) => 
     }
   });
   return out;
-}
-
-function total(counts: Record<string, number>): number {
-  return Object.values(counts).reduce((a, b) => a + b, 0);
 }
 
 /** "1,290 messages of /imu/data and 430 of /odom". */
