@@ -417,7 +417,7 @@ export class FusionRunner {
     const lines = [`fusion: ${transactionCountText(this.transactionCount, this.transactionsBySensor)}`];
     const p = this.#finalPose;
     if (p && this.#base) {
-      lines.push(`fusion: ${finalPoseText(p, this.#base.format(p.stamp))}`);
+      lines.push(`fusion: ${finalPoseText(p, this.#base.formatSeconds(p.stamp))}`);
     }
     for (const w of this.#warnings) {
       lines.push(`fusion warning: ${w}`);
