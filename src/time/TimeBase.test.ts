@@ -63,6 +63,7 @@ describe("TimeBase", () => {
     }
     expect(new TimeBase(1_432_235_497).formatSeconds(988_949_113)).toBe("1432235497.988949113");
     expect(new TimeBase(0).formatSeconds(5)).toBe("0.000000005");
+    expect(new TimeBase(0).formatSeconds(-1_500_000_005)).toBe("-1.500000005");
   });
 
   it("orders relative stamps exactly as the absolute stamps", () => {

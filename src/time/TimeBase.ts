@@ -138,11 +138,14 @@ export class TimeBase {
 
   /**
    * A relative stamp as people read it, absolute seconds and nine digits of nanoseconds
-   * ("1432235497.988949113", `secNsecText`): for messages, where `format` gives JSON's form.
+   * ("1432235497.988949113", `secNsecText`): for messages, where `format` gives JSON's form. A
+   * stamp before absolute 0 (possible only on base 0) gets a minus sign: "-0.000000005".
    */
   public formatSeconds(stamp: Stamp): string {
-    const { sec, nsec } = this.toSecNsec(stamp);
-    return secNsecText(sec, nsec);
+    const ns = this.toNanoseconds(stamp);
+    const abs = ns < 0n ? -ns : ns;
+    const text = secNsecText(Number(abs / NS_PER_SEC_BIG), Number(abs % NS_PER_SEC_BIG));
+    return ns < 0n ? `-${text}` : text;
   }
 
   /** Absolute `{sec, nsec}` of a relative stamp (nsec in [0, 1e9)). */

@@ -278,7 +278,7 @@ export abstract class StateChainMotionModel implements MotionModel {
     if (baseIndex < 0) {
       if (stamps.length > 0) {
         this.#ctx.warn(
-          `${this.#name}: unable to locate a state in the history with stamp <= ${this.#ctx.timeBase.format(begin)}; variables will all be initialized to 0`,
+          `${this.#name}: unable to locate a state in the history with stamp <= ${this.#ctx.timeBase.formatSeconds(begin)}; variables will all be initialized to 0`,
         );
       }
     } else {

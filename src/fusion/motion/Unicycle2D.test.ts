@@ -217,6 +217,18 @@ describe("Unicycle2D", () => {
     expect(context.warnings.join("\n")).toMatch(/buffer length/);
   });
 
+  it("warns, naming the stamp in seconds, when a segment begins before every state of its history", () => {
+    const { model, context } = seeded([0, 0, 0, 0, 0, 0, 0, 0]);
+    step(model, 1000 * MS);
+    const tx = new Transaction(-250 * MS).addInvolvedStamp(-250 * MS);
+    model.apply(tx);
+    const base = context.timeBase;
+    expect(context.warnings.join("\n")).toContain(
+      `unable to locate a state in the history with stamp <= ${base.formatSeconds(-250 * MS)}; variables will all be initialized to 0`,
+    );
+    expect(base.formatSeconds(-250 * MS)).toMatch(/^-?\d+\.\d{9}$/);
+  });
+
   it("rejects a malformed process-noise diagonal with a clear error", () => {
     expect(() => new Unicycle2D({ processNoiseDiagonal: [1, 2, 3] })).toThrow(/8 finite numbers/);
   });
