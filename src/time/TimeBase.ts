@@ -16,7 +16,7 @@
  * stamp's whole second as base; absolute 0 is then outside the window (`zero` is `-Infinity`).
  */
 
-import { secNsecText } from "./secNsecText";
+import { nanosecondsText } from "./secNsecText";
 
 export type Stamp = number;
 
@@ -138,14 +138,11 @@ export class TimeBase {
 
   /**
    * A relative stamp as people read it, absolute seconds and nine digits of nanoseconds
-   * ("1432235497.988949113", `secNsecText`): for messages, where `format` gives JSON's form. A
+   * ("1432235497.988949113", `nanosecondsText`): for messages, where `format` gives JSON's form. A
    * stamp before absolute 0 (possible only on base 0) gets a minus sign: "-0.000000005".
    */
   public formatSeconds(stamp: Stamp): string {
-    const ns = this.toNanoseconds(stamp);
-    const abs = ns < 0n ? -ns : ns;
-    const text = secNsecText(Number(abs / NS_PER_SEC_BIG), Number(abs % NS_PER_SEC_BIG));
-    return ns < 0n ? `-${text}` : text;
+    return nanosecondsText(this.toNanoseconds(stamp));
   }
 
   /** Absolute `{sec, nsec}` of a relative stamp (nsec in [0, 1e9)). */

@@ -9,13 +9,15 @@ export function secNsecText(sec: number, nsec: number): string {
 }
 
 /**
- * `secNsecText` of a stamp in JSON's form, a decimal string of nanoseconds (DESIGN §3.1):
- * "1432235893331706030" → "1432235893.331706030". Anything else comes back as it was.
+ * `secNsecText` of absolute nanoseconds, a `bigint` (signed: "-0.000000005" before absolute 0) or
+ * a stamp in JSON's form, a decimal string (DESIGN §3.1): "1432235893331706030" →
+ * "1432235893.331706030". A string that is not one comes back as it was.
  */
-export function nanosecondsText(ns: string): string {
-  if (!/^\d{1,30}$/.test(ns)) {
-    return ns;
+export function nanosecondsText(ns: string | bigint): string {
+  if (typeof ns === "string") {
+    return /^\d{1,30}$/.test(ns) ? nanosecondsText(BigInt(ns)) : ns;
   }
-  const value = BigInt(ns);
-  return secNsecText(Number(value / 1_000_000_000n), Number(value % 1_000_000_000n));
+  const abs = ns < 0n ? -ns : ns;
+  const text = secNsecText(Number(abs / 1_000_000_000n), Number(abs % 1_000_000_000n));
+  return ns < 0n ? `-${text}` : text;
 }
