@@ -5,7 +5,7 @@ import type { FusedPose } from "./FusionRunner";
  * share, in the order the sensors first sent one. The CLI's summary and the panel say it alike.
  */
 export function transactionCountText(count: number, bySensor: Iterable<readonly [string, number]>): string {
-  const perSensor = [...bySensor].map(([sensor, n]) => `${sensor} ${n}`).join(", ");
+  const perSensor = namedCounts(bySensor);
   return `${count} ${count === 1 ? "transaction" : "transactions"}${perSensor === "" ? "" : ` (${perSensor})`}`;
 }
 
@@ -24,5 +24,10 @@ export function finalPoseText(pose: FusedPose, stamp: string): string {
 
 /** "too-late 2, max-age 1": drop counts by reason, in the order the reasons first occurred. */
 export function dropCountText(byReason: Iterable<readonly [string, number]>): string {
-  return [...byReason].map(([reason, n]) => `${reason} ${n}`).join(", ");
+  return namedCounts(byReason);
+}
+
+/** "a 1, b 2": named counts in their order. */
+function namedCounts(counts: Iterable<readonly [string, number]>): string {
+  return [...counts].map(([name, n]) => `${name} ${n}`).join(", ");
 }
