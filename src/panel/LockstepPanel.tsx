@@ -16,7 +16,7 @@ import type { ViewProps } from "./views/PanelView";
 import { fixInForce, type AppliedFix } from "./views/appliedFix";
 import { VIEWS } from "./views/registry";
 import { themeFor } from "./views/theme";
-import { stampFormatter } from "./views/timeFormat";
+import { absoluteTime, relativeStamp, secondsAfterStart, stampFormatter } from "./views/timeFormat";
 
 export { configIssues } from "./hooks/usePanelSettings";
 
@@ -73,20 +73,19 @@ function LockstepPanel({ context }: { context: PanelExtensionContext }): ReactEl
     scheme: host.scheme,
     width: Math.max(200, size.width - 16),
     height: Math.max(120, size.height - 86),
-    playhead: host.currentTime && baseSec != undefined ? (host.currentTime.sec - baseSec) * 1e9 + host.currentTime.nsec : undefined,
+    playhead: host.currentTime && baseSec != undefined ? relativeStamp(host.currentTime, baseSec) : undefined,
     formatStamp: stampFormatter(baseSec, host.start, host.timeFormat, host.timezone),
     seek:
       context.seekPlayback == undefined || baseSec == undefined
         ? undefined
         : (stamp) => {
-            const whole = Math.floor(stamp / 1e9);
-            context.seekPlayback?.({ sec: baseSec + whole, nsec: Math.round(stamp - whole * 1e9) });
+            context.seekPlayback?.(absoluteTime(stamp, baseSec));
           },
     preview:
       host.start == undefined || baseSec == undefined
         ? undefined
         : (stamp) => {
-            context.setPreviewTime(stamp == undefined ? undefined : (baseSec - host.start!.sec) + (stamp - host.start!.nsec) / 1e9);
+            context.setPreviewTime(stamp == undefined ? undefined : secondsAfterStart(stamp, baseSec, host.start!));
           },
     compare: { type: compareType, setType: setCompareType },
     diagnose: () => {

@@ -1,4 +1,5 @@
 import { nsecOf, stampOf } from "../messages";
+import { compareRosTimes, nsBetween, type RosTime } from "../time";
 
 /** Latencies kept per topic for the median: exact up to this many messages, a uniform sample beyond. */
 const LATENCY_SAMPLE = 65_536;
@@ -46,9 +47,9 @@ class TopicState {
   public type: string;
   public encoding: string | undefined;
   public messages = 0;
-  public firstReceive: [number, number] | undefined;
-  public lastReceive: [number, number] = [0, 0];
-  public lastStamp: [number, number] | undefined;
+  public firstReceive: RosTime | undefined;
+  public lastReceive: RosTime = { sec: 0, nsec: 0 };
+  public lastStamp: RosTime | undefined;
   public header = 0;
   public timestamp = 0;
   public set = 0;
@@ -66,9 +67,6 @@ class TopicState {
   }
 }
 
-function nsBetween(later: readonly [number, number], earlier: readonly [number, number]): number {
-  return (later[0] - earlier[0]) * 1e9 + (later[1] - earlier[1]);
-}
 
 /**
  * Collects the facts `lockstep info` prints (and the panel's empty state shows) from messages in
@@ -88,7 +86,7 @@ export class TopicFactsCollector {
   readonly #declared = new Map<string, TopicState>();
   #messages = 0;
   #ties = 0;
-  #last: [number, number] | undefined;
+  #last: RosTime | undefined;
   /** Deterministic sample choice (the same input gives the same median). */
   #seed = 0x9e3779b9;
 
@@ -99,13 +97,14 @@ export class TopicFactsCollector {
       state = new TopicState(m.schemaName ?? "", encoding);
       this.#topics.set(m.topic, state);
     }
-    const receive: [number, number] = [m.receiveTime.sec, m.receiveTime.nsec];
+    // Copied, so that the facts keep no part of a message alive.
+    const receive: RosTime = { sec: m.receiveTime.sec, nsec: m.receiveTime.nsec };
     this.#messages += 1;
-    if (this.#last && this.#last[0] === receive[0] && this.#last[1] === receive[1]) {
+    if (this.#last && compareRosTimes(this.#last, receive) === 0) {
       this.#ties += 1;
     }
     this.#last = receive;
-    if (state.messages > 0 && state.lastReceive[0] === receive[0] && state.lastReceive[1] === receive[1]) {
+    if (state.messages > 0 && compareRosTimes(state.lastReceive, receive) === 0) {
       state.ties += 1;
     }
     state.messages += 1;
@@ -121,17 +120,17 @@ export class TopicFactsCollector {
     } else {
       state.timestamp += 1;
     }
-    const s: [number, number] = [stamp.sec, nsecOf(stamp)];
-    if (s[0] === 0 && s[1] === 0) {
+    const s: RosTime = { sec: stamp.sec, nsec: nsecOf(stamp) };
+    if (s.sec === 0 && s.nsec === 0) {
       state.zero += 1;
       return;
     }
     state.set += 1;
-    if (state.lastStamp && nsBetween(s, state.lastStamp) < 0) {
+    if (state.lastStamp && compareRosTimes(s, state.lastStamp) < 0) {
       state.backward += 1;
     }
     state.lastStamp = s;
-    const latency = nsBetween(receive, s);
+    const latency = nsBetween(s, receive);
     state.maxLatency = Math.max(state.maxLatency, latency);
     state.minLatency = Math.min(state.minLatency, latency);
     state.seenLatencies += 1;
@@ -161,7 +160,7 @@ export class TopicFactsCollector {
     const topics: TopicFacts[] = [];
     const silent = [...this.#declared].filter(([topic]) => !this.#topics.has(topic));
     for (const [topic, st] of [...this.#topics, ...silent]) {
-      const span = st.firstReceive ? nsBetween(st.lastReceive, st.firstReceive) : 0;
+      const span = st.firstReceive ? nsBetween(st.firstReceive, st.lastReceive) : 0;
       const sorted = [...st.latencies].sort((a, b) => a - b);
       const mid = sorted.length >> 1;
       const median = sorted.length === 0 ? undefined : sorted.length % 2 === 1 ? sorted[mid]! : Math.round((sorted[mid - 1]! + sorted[mid]!) / 2);

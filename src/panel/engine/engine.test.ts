@@ -209,6 +209,15 @@ describe("whole-range analysis", () => {
     expect(out).toEqual(["/a1", "/b2", "/a3", "/b3", "/b4", "/a5", "/a7", "/a9", "/b10"]);
   });
 
+  it("merges epoch receive times by their exact nanoseconds, even those closer than a double's 256 ns", async () => {
+    const at = (topic: string, nsec: number): Immutable<MessageEvent> => ({ ...ev(topic, 0), receiveTime: { sec: 1_700_000_000, nsec } });
+    const out: string[] = [];
+    for await (const batch of mergeByReceiveTime([batches([at("/a", 20), at("/a", 40)], 1), batches([at("/b", 10), at("/b", 30)], 1)])) {
+      out.push(...batch.map((m) => `${m.topic}${m.receiveTime.nsec}`));
+    }
+    expect(out).toEqual(["/b10", "/a20", "/b30", "/a40"]);
+  });
+
   it("feeds the engine through a host's range subscription under any of its names, with progress and cancel", async () => {
     const msgs = { "/a": [1, 2, 3].map((t) => ev("/a", t * 1e9)), "/b": [1, 2, 3].map((t) => ev("/b", t * 1e9)) } as Record<string, Immutable<MessageEvent>[]>;
     let unsubscribed = 0;

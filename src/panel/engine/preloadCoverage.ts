@@ -1,5 +1,7 @@
 import type { Immutable, MessageEvent, Time } from "@foxglove/extension";
 
+import { nsBetween } from "../../time";
+
 /** How much of the recording the host's allFrames holds for the inputs (see `preloadCoverage`). */
 export interface PreloadCoverage {
   /** Every input has messages reaching the end of the recording: the analysis may finish now. */
@@ -7,8 +9,6 @@ export interface PreloadCoverage {
   /** Inputs without a single message in allFrames (never loaded, or not yet). */
   readonly missing: readonly string[];
 }
-
-const ns = (t: Time): number => t.sec * 1e9 + t.nsec;
 
 /** Periods an input's last message may lie before the end of the recording and still count as loaded to it. */
 const END_PERIODS = 3;
@@ -27,13 +27,13 @@ export function preloadCoverage(
   topics: readonly string[],
   range: { start: Time | undefined; end: Time | undefined },
 ): PreloadCoverage {
-  const seen = new Map<string, { first: number; last: number; count: number }>();
+  const seen = new Map<string, { first: Time; last: Time; count: number }>();
   const wanted = new Set(topics);
   for (const m of frames) {
     if (!wanted.has(m.topic)) {
       continue;
     }
-    const t = ns(m.receiveTime);
+    const t = m.receiveTime;
     const s = seen.get(m.topic);
     if (s) {
       s.last = t;
@@ -44,17 +44,18 @@ export function preloadCoverage(
   }
   const missing = topics.filter((t) => !seen.has(t));
   const { start, end } = range;
-  if (missing.length > 0 || !start || !end || ns(end) <= ns(start)) {
+  if (missing.length > 0 || !start || !end || nsBetween(start, end) <= 0) {
     return { complete: false, missing };
   }
-  const endNs = ns(end);
   // An input with one message so far has no period to judge by (the host's first block holds one
   // of each): not complete; if it really has one message, allFrames stops growing and the
   // caller's wait ends the analysis.
   // And the inputs together reach the end itself, as before any input was judged alone: a few
   // periods are a second or more on a slow topic, which a block still loading can lack.
-  const latest = Math.max(...[...seen.values()].map((s) => s.last));
-  const reachesEnd = latest >= ns(start) + 0.999 * (endNs - ns(start));
-  const complete = reachesEnd && [...seen.values()].every((s) => s.count > 1 && endNs - s.last <= (END_PERIODS * (s.last - s.first)) / (s.count - 1));
+  // Distances from the start and to the end, exact (`nsBetween`) where epoch nanoseconds are not.
+  const span = nsBetween(start, end);
+  const latest = Math.max(...[...seen.values()].map((s) => nsBetween(start, s.last)));
+  const reachesEnd = latest >= 0.999 * span;
+  const complete = reachesEnd && [...seen.values()].every((s) => s.count > 1 && nsBetween(s.last, end) <= (END_PERIODS * nsBetween(s.first, s.last)) / (s.count - 1));
   return { complete, missing };
 }

@@ -2,6 +2,8 @@ import type { Immutable, MessageEvent, PanelExtensionContext, SubscribeMessageRa
 
 import { toEngineInput } from "./engineInput";
 import type { EngineInput } from "./engineTypes";
+import { recordingProgress } from "./recordingProgress";
+import { compareRosTimes } from "../../time";
 
 type RangeSubscribe = (args: SubscribeMessageRangeArgs) => () => void;
 
@@ -17,16 +19,12 @@ export function findRangeSubscribe(ctx: PanelExtensionContext): RangeSubscribe |
   return fn?.bind(ctx);
 }
 
-function ns(t: Time): number {
-  return t.sec * 1e9 + t.nsec;
-}
-
 /** Messages per merged batch. */
 export const MERGE_BATCH = 2_000;
 
 /**
  * Merges per-topic batch iterators (each in log-time order) into one stream in receive-time
- * order; ties keep the order of `iterators`. Holds at most one host batch per topic plus one
+ * order (to the nanosecond, `compareRosTimes`); ties keep the order of `iterators`. Holds at most one host batch per topic plus one
  * output batch (bounded memory).
  */
 export async function* mergeByReceiveTime(
@@ -53,12 +51,12 @@ export async function* mergeByReceiveTime(
   let out: Immutable<MessageEvent>[] = [];
   for (;;) {
     let best = -1;
-    let bestT = Infinity;
+    let bestT: Time | undefined;
     for (let i = 0; i < its.length; i++) {
       const b = bufs[i];
       if (b) {
-        const t = ns(b[pos[i]!]!.receiveTime);
-        if (t < bestT) {
+        const t = b[pos[i]!]!.receiveTime;
+        if (bestT == undefined || compareRosTimes(t, bestT) < 0) {
           bestT = t;
           best = i;
         }
@@ -128,8 +126,6 @@ export async function analyzeRange(
         }),
     ),
   );
-  const startNs = options.start ? ns(options.start) : undefined;
-  const span = options.start && options.end ? ns(options.end) - ns(options.start) : undefined;
   let seq = 0;
   try {
     for await (const batch of mergeByReceiveTime(iterators)) {
@@ -139,8 +135,7 @@ export async function analyzeRange(
       const events: EngineInput[] = batch.map((m) => toEngineInput(seq++, m));
       await ingest(events);
       const last = batch[batch.length - 1]!;
-      const fraction = span != undefined && span > 0 && startNs != undefined ? (ns(last.receiveTime) - startNs) / span : 0;
-      options.onProgress(Math.min(1, Math.max(0, fraction)), seq);
+      options.onProgress(recordingProgress(last.receiveTime, options.start, options.end), seq);
     }
   } finally {
     for (const release of releases) {

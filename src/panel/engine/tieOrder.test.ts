@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 
 import { AnalysisEngine } from "./AnalysisEngine";
 import type { EngineInput } from "./engineTypes";
+import { TieOrderWatch } from "./tieOrder";
 import { openRecordingFile } from "../../recording/node";
 import { HAS_SHARED_DATA, sharedRecording } from "../../recording/testing/paths";
 
@@ -80,5 +81,31 @@ describe.skipIf(!HAS_SHARED_DATA)("messages sharing a receive time, delivered ou
     for (const r of resets) {
       expect(r.detail).toMatch(/same receive time/);
     }
+  });
+});
+
+describe("receive times at epoch scale", () => {
+  const at = (nsec: number, stampNsec: number): EngineInput => ({
+    seq: nsec,
+    topic: "/odom",
+    schemaName: "nav_msgs/Odometry",
+    receiveTime: { sec: 1_700_000_000, nsec },
+    message: { header: { stamp: { sec: 1_700_000_000, nsec: stampNsec } } },
+  });
+
+  it("counts as ties only receive times that are the same to the nanosecond", () => {
+    const watch = new TieOrderWatch();
+    // 10 ns apart: one time as a double's nanoseconds, two times as ROS reads them.
+    expect(watch.observe(at(10, 500))).toBe(false);
+    expect(watch.observe(at(20, 400))).toBe(false);
+    expect(watch.hint()).toBeUndefined();
+    expect(watch.observe(at(20, 300))).toBe(true);
+    expect(watch.hint()).toMatch(/\/odom \(1 of 1 pairs sharing a receive time\)/);
+  });
+
+  it("sees a stamp going back by a few nanoseconds within a tie", () => {
+    const watch = new TieOrderWatch();
+    watch.observe(at(10, 30));
+    expect(watch.observe(at(10, 20))).toBe(true);
   });
 });

@@ -1,12 +1,6 @@
 import type { EngineInput } from "./engineTypes";
 import { stampOf } from "../../pipeline";
-import { nsecOf } from "../../time";
-
-/** The message's stamp as the pipeline reads it (`stampOf`), in ns; undefined without one. */
-function stampNs(message: unknown): number | undefined {
-  const t = stampOf(message);
-  return t == undefined ? undefined : t.sec * 1e9 + nsecOf(t);
-}
+import { compareRosTimes, type RosTime } from "../../time";
 
 /**
  * Watches the order messages arrive in for one tell-tale of a host's delivery order: two
@@ -15,10 +9,11 @@ function stampNs(message: unknown): number | undefined {
  * order; a host that breaks receive-time ties otherwise (Foxglove Studio and Lichtblick's preloaded
  * allFrames do) swaps them, and a stamp-ordered policy sees a stamp go backwards and resets. The
  * watch never reorders anything (the synchronizers see what the host delivered); it only counts,
- * so the panel can name the cause where it shows those resets. Cost: one map lookup per message.
+ * so the panel can name the cause where it shows those resets. Times are compared to the
+ * nanosecond (`compareRosTimes`). Cost: one map lookup per message.
  */
 export class TieOrderWatch {
-  readonly #last = new Map<string, { receive: number; stamp: number | undefined }>();
+  readonly #last = new Map<string, { receive: RosTime; stamp: RosTime | undefined }>();
   /** Per topic: consecutive pairs sharing a receive time, and those whose stamps went backwards. */
   readonly #byTopic = new Map<string, { ties: number; reversed: number }>();
 
@@ -27,14 +22,14 @@ export class TieOrderWatch {
    * the previous message of its topic and has the older stamp (a tie delivered reversed).
    */
   public observe(ev: EngineInput): boolean {
-    const receive = ev.receiveTime.sec * 1e9 + ev.receiveTime.nsec;
-    const stamp = stampNs(ev.message);
+    const receive = ev.receiveTime;
+    const stamp = stampOf(ev.message);
     const prev = this.#last.get(ev.topic);
     let reversed = false;
-    if (prev?.receive === receive) {
+    if (prev != undefined && compareRosTimes(prev.receive, receive) === 0) {
       const c = this.#byTopic.get(ev.topic) ?? { ties: 0, reversed: 0 };
       c.ties++;
-      if (stamp != undefined && prev.stamp != undefined && stamp < prev.stamp) {
+      if (stamp != undefined && prev.stamp != undefined && compareRosTimes(stamp, prev.stamp) < 0) {
         c.reversed++;
         reversed = true;
       }

@@ -7,6 +7,7 @@ import { PreloadIngest } from "../engine/PreloadIngest";
 import type { Pose2D } from "../engine/engineTypes";
 import { preloadCoverage } from "../engine/preloadCoverage";
 import { analyzeRange, findRangeSubscribe } from "../engine/rangeAnalysis";
+import { recordingProgress } from "../engine/recordingProgress";
 import { engineConfig } from "../settings/analysisKey";
 import { defaultPolicy } from "../settings/policyParams";
 import { FrameHandler, type FrameSink } from "../state/FrameHandler";
@@ -55,8 +56,6 @@ export interface Analysis {
   readonly engineError: string | undefined;
   readonly inputTopics: readonly string[];
 }
-
-const ns = (t: Time): number => t.sec * 1e9 + t.nsec;
 
 /** How long allFrames may stop growing before the analysis ends (every input present). */
 const SETTLE_MS = 2000;
@@ -214,12 +213,7 @@ export function useAnalysis(inputs: AnalysisInputs): Analysis {
   const canAnalyze = key != undefined && (rangeSubscribe != undefined || preloadFallback);
 
   const progress = useCallback(
-    (receive: Time | undefined): number => {
-      if (!receive || !start || !end || ns(end) <= ns(start)) {
-        return 0;
-      }
-      return Math.min(1, Math.max(0, (ns(receive) - ns(start)) / (ns(end) - ns(start))));
-    },
+    (receive: Time | undefined): number => recordingProgress(receive, start, end),
     [start, end],
   );
 

@@ -1,3 +1,4 @@
+import { absoluteTime } from "./timeFormat";
 import { secNsecText } from "../../time";
 
 /** Milliseconds with 1 decimal ("12.3 ms") from ns. */
@@ -10,6 +11,6 @@ export function fmtStamp(stamp: number, baseSec: number | undefined): string {
   if (Number.isNaN(stamp)) {
     return "(none)";
   }
-  const sec = Math.floor(stamp / 1e9);
-  return secNsecText((baseSec ?? 0) + sec, Math.round(stamp - sec * 1e9));
+  const { sec, nsec } = absoluteTime(stamp, baseSec);
+  return secNsecText(sec, nsec);
 }

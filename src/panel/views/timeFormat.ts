@@ -1,8 +1,28 @@
 import type { Time } from "@foxglove/extension";
 
+import { nsBetween, TimeBase } from "../../time";
+
+/**
+ * The absolute time of a relative stamp (ns on the time base `baseSec`), rounded to the
+ * nanosecond: a stamp read off a chart can lie between two. `nsec` is in [0, 1e9).
+ */
+export function absoluteTime(stamp: number, baseSec: number | undefined): Time {
+  return new TimeBase(baseSec ?? 0).toSecNsec(Math.round(stamp));
+}
+
+/** The relative stamp (ns on the time base `baseSec`) of an absolute time; exact within 104 days of the base. */
+export function relativeStamp(time: Time, baseSec: number): number {
+  return nsBetween({ sec: baseSec, nsec: 0 }, time);
+}
+
+/** Seconds from the recording's start to a relative stamp (negative before it). */
+export function secondsAfterStart(stamp: number, baseSec: number, start: Time): number {
+  return (stamp - relativeStamp(start, baseSec)) / 1e9;
+}
+
 /** Seconds of a relative stamp after the recording's start, "+12.345 s" (ms precision). */
 export function relativeSeconds(stamp: number, baseSec: number, start: Time): string {
-  const s = (baseSec - start.sec) + (stamp - start.nsec) / 1e9;
+  const s = secondsAfterStart(stamp, baseSec, start);
   return `${s >= 0 ? "+" : "−"}${Math.abs(s).toFixed(3)} s`;
 }
 
@@ -34,9 +54,8 @@ export function formatStampAs(stamp: number, baseSec: number | undefined, timeFo
   if (Number.isNaN(stamp)) {
     return "(none)";
   }
-  const whole = Math.floor(stamp / 1e9);
-  const sec = (baseSec ?? 0) + whole;
-  const ms = Math.floor((stamp - whole * 1e9) / 1e6);
+  const { sec, nsec } = absoluteTime(stamp, baseSec);
+  const ms = Math.floor(nsec / 1e6);
   if (timeFormat === "TOD" && baseSec != undefined) {
     let tod: string;
     try {
