@@ -1,8 +1,10 @@
 import { describe, expect, it } from "vitest";
 
+import { parseDuration } from "../../time";
 import { parseConfig } from "../parseConfig";
 import { describeDiagnosis, diagnose } from "./diagnose";
 import { runTrace } from "./runTrace";
+import { durationResolution } from "./search";
 import { syntheticTrace, type SyntheticInput } from "./testTraces";
 
 /** A trace built to show one cause alone, the config that suffers from it, and the cause. */
@@ -355,4 +357,32 @@ describe("the headline", () => {
     expect(d.headline).not.toContain("Change ");
     expect(d.headline).toContain(d.bestTuples > top.fix!.tuples ? `The most this policy gives here is ${d.bestTuples} (` : "That is the most this policy gives here.");
   });
+});
+
+describe("another policy's tolerance (an alternative has no configured value to stay near)", () => {
+  // Stamps that never line up: /topic1 lies 7 ms (± 2 ms) after /topic0.
+  const inputs = [{ periodMs: 100 }, { periodMs: 100, offsetMs: 7, jitterMs: 4 }];
+  const cases = [
+    { policy: { type: "ros/exact-time", queueSize: 10 }, alternative: "ros/approximate-epsilon-time", tolerance: "epsilon" },
+    { policy: { type: "python/exact-time", queueSize: 10 }, alternative: "python/approximate-time", tolerance: "slop" },
+  ];
+
+  for (const c of cases) {
+    it(`${c.policy.type}: suggests ${c.alternative} with the tightest ${c.tolerance} that gives its sets`, () => {
+      const trace = syntheticTrace(inputs, 20_000);
+      const d = diagnose(trace, parseConfig({ slots: 2, policy: c.policy }).policy);
+      const alt = d.suggestions.find((s) => s.kind === "alternative" && s.policy.type === c.alternative);
+      expect(alt).toBeDefined();
+      const ns = parseDuration(alt!.policy[c.tolerance] as string, c.tolerance);
+      expect(alt!.tuples).toBeGreaterThan(190);
+      // One step tighter, at the precision it is written with, loses sets: an actual run says so.
+      const step = durationResolution(ns);
+      expect(ns % step).toBe(0);
+      const tighter = runTrace(parseConfig({ slots: 2, policy: { ...alt!.policy, [c.tolerance]: ns - step } }).policy, trace);
+      expect(tighter.tuples).toBeLessThan(alt!.tuples);
+      // The stamps are at most 9 ms apart: a tolerance above that says nothing more.
+      expect(ns).toBeGreaterThan(5_000_000);
+      expect(ns).toBeLessThanOrEqual(9_100_000);
+    });
+  }
 });

@@ -7,6 +7,7 @@ import { BEYOND_THE_POLICY, findCauses, isVerdict, onWrongClock, type DiagnosisC
 import { traceFacts, type TopicFacts, type TraceFacts } from "./facts";
 import { countOf, countText, msText, policyJson, valueJson, valueText } from "./format";
 import { unsafeBoundSlots } from "./lowerBound";
+import { TIMESPAN_LIMITS } from "./parameterCause";
 import { runTrace, type TraceRun } from "./runTrace";
 import { searchPolicy, type Evaluation, type PolicySearchResult } from "./search";
 import { familyOf, searchSpaceOf, type SearchablePolicy } from "./searchSpace";
@@ -356,7 +357,13 @@ function lagVariant(
   };
 }
 
-/** A reasonable first setting of another policy of the family, carrying over the queue size. */
+/**
+ * The first setting of another policy of the family, where its search starts: the queue size
+ * carried over, and a required limit on a set's timespan (epsilon, slop) at 0. The search moves
+ * away from its start only as far as the sets need (the change closest to the start that reaches
+ * them), so an alternative is suggested with the tightest tolerance that gives its sets: it has no
+ * configured value of its own to stay near.
+ */
 function startingConfig(alt: SearchablePolicy, from: PolicyConfig, facts: TraceFacts): PolicyConfig {
   const rec = from as unknown as Record<string, unknown>;
   const queue = (rec.queueSize ?? rec.maxQueueSize) as number | undefined;
@@ -369,7 +376,7 @@ function startingConfig(alt: SearchablePolicy, from: PolicyConfig, facts: TraceF
     if (p.kind === "count") {
       out[p.name] = queue != undefined && queue >= (p.minimum ?? 0) && queue > 0 ? queue : 10;
     } else if (p.kind === "duration") {
-      out[p.name] = roundDuration(0.5 * maxPeriod);
+      out[p.name] = TIMESPAN_LIMITS.has(p.name) ? 0 : roundDuration(0.5 * maxPeriod);
     }
   }
   return out as unknown as PolicyConfig;

@@ -6,7 +6,8 @@ import type { TraceRun } from "./runTrace";
 import type { Evaluation } from "./search";
 import type { SearchableParameter } from "./searchSpace";
 
-const TIMESPAN_LIMITS = new Set(["maxTimespan", "maxIntervalDuration", "slop", "epsilon"]);
+/** The limits on how far apart the stamps of one set may lie (tighter is a closer match). */
+export const TIMESPAN_LIMITS: ReadonlySet<string> = new Set(["maxTimespan", "maxIntervalDuration", "slop", "epsilon"]);
 
 /** The lower bounds on the gap between two messages of a slot (fkie minDistance, ROS interMessageLowerBound). */
 export const LOWER_BOUNDS: ReadonlySet<string> = new Set(["minDistance", "interMessageLowerBound"]);

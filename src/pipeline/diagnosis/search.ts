@@ -249,7 +249,7 @@ function bisectBack(
     let bad = from;
     for (let step = 0; step < 24; step++) {
       const mid = p.kind === "count" ? Math.round((ok + bad) / 2) : roundMid(ok, bad);
-      if (mid === ok || mid === bad || (p.kind !== "count" && Math.abs(ok - bad) <= resolution(ok))) {
+      if (mid === ok || mid === bad || (p.kind !== "count" && Math.abs(ok - bad) <= durationResolution(ok))) {
         break;
       }
       const e = evaluate({ ...current.policy, [p.name]: mid });
@@ -264,14 +264,22 @@ function bisectBack(
   return current;
 }
 
-/** The precision a user writes a duration with: whole ms from 10 ms, whole µs from 10 µs. */
-function resolution(ns: number): number {
-  return ns >= 10_000_000 ? 1_000_000 : ns >= 10_000 ? 1000 : 1;
+/**
+ * The precision a user writes a duration with, two significant digits: whole ms from 10 ms,
+ * tenths of a ms from 1 ms ("8900us", not "8927us"), and so on down to whole ns below 10 µs.
+ */
+export function durationResolution(ns: number): number {
+  for (let unit = 1_000_000; unit >= 1000; unit /= 10) {
+    if (ns >= 10 * unit) {
+      return unit;
+    }
+  }
+  return ns >= 10_000 ? 1000 : 1;
 }
 
 /** A midpoint of two durations, rounded to the precision of the larger. */
 function roundMid(a: number, b: number): number {
-  const unit = resolution(Math.max(a, b));
+  const unit = durationResolution(Math.max(a, b));
   return Math.round((a + b) / 2 / unit) * unit;
 }
 
