@@ -373,7 +373,7 @@ describe("another policy's tolerance (an alternative has no configured value to 
       const d = diagnose(trace, parseConfig({ slots: 2, policy: c.policy }).policy);
       const alt = d.suggestions.find((s) => s.kind === "alternative" && s.policy.type === c.alternative);
       expect(alt).toBeDefined();
-      const ns = parseDuration(alt!.policy[c.tolerance] as string, c.tolerance);
+      const ns = parseDuration(alt!.policy[c.tolerance], c.tolerance);
       expect(alt!.tuples).toBeGreaterThan(190);
       // One step tighter, at the precision it is written with, loses sets: an actual run says so.
       const step = durationResolution(ns);
