@@ -386,3 +386,28 @@ describe("another policy's tolerance (an alternative has no configured value to 
     });
   }
 });
+
+describe("a clock a few hundred ms ahead, against a late input (D8)", () => {
+  const policy = { type: "fkie/approximate-time", maxQueueSize: 20, maxAge: null, maxTimespan: "50ms" };
+  const diagnosed = (third: Partial<SyntheticInput>) => {
+    const trace = syntheticTrace([{ periodMs: 33, latencyMs: 5 }, { periodMs: 100, offsetMs: 3, latencyMs: 1 }, { periodMs: 400, offsetMs: 7, ...third }], 20_000);
+    return diagnose(trace, parseConfig({ slots: 3, policy }).policy);
+  };
+
+  it("names a clock 300 ms ahead: the input's messages are stamped after they were received", () => {
+    const d = diagnosed({ clockOffsetMs: 300, latencyMs: 2 });
+    const cause = d.causes.find((c) => c.id === "clock-offset");
+    expect(cause?.topic).toBe("/topic2");
+    expect(cause?.evidence.offsetNs).toBeGreaterThan(250e6);
+    expect(cause?.evidence.offsetNs).toBeLessThan(350e6);
+    expect(cause?.message).toMatch(/ahead/);
+    expect(cause?.message).toMatch(/stamped 29\d ms \(median\) after the recorder received them/);
+    expect(cause?.message).toMatch(/run 29\d ms ahead of the other inputs'/);
+    expect(cause?.setsLost).toBeGreaterThan(0);
+  });
+
+  it("takes an input 300 ms late for transport, not a clock: its stamps lie before its receive times", () => {
+    const d = diagnosed({ latencyMs: 300 });
+    expect(d.causes.filter((c) => c.id === "clock-offset")).toEqual([]);
+  });
+});

@@ -6,7 +6,7 @@ import { defaultValue, type ParameterValue } from "./candidates";
 import { clockOffsetCause } from "./clockOffset";
 import { emptyQueueCause } from "./emptyQueue";
 import type { TopicFacts, TraceFacts } from "./facts";
-import { countOf, countText, listText, msText, policyJson, secondsText, upperFirst } from "./format";
+import { countOf, countText, listText, msText, policyJson, offsetText, upperFirst } from "./format";
 import { inputSpanFacts } from "./inputSpan";
 import { lowerBoundCause } from "./lowerBound";
 import { parameterCause } from "./parameterCause";
@@ -276,7 +276,7 @@ function dataCauses(input: CauseInput): DiagnosisCause[] {
         ? `${countOf(kinds[0]![0], "message")} ${kinds[0]![1]}, which no set can use`
         : `${countOf(unusable(worst), "message")} no set can use (${kinds.map(([n, k]) => `${countText(n)} ${k}`).join(", ")})`;
     const result = everyInput
-      ? `: the receive times are on another clock than the stamps (${secondsText(Math.abs(trace.receiveClockOffsetSec) * 1e9)} apart), so receive-time stamps only meet receive-time stamps; with every input stamped by its receive time the policy gives ${countOf(repaired.tuples, "set")} (${countText(lost)} lost). "stamp": "receive" on every input (in the panel: each input's Stamp source) does that.`
+      ? `: the receive times are on another clock than the stamps (${offsetText(Math.abs(trace.receiveClockOffsetSec) * 1e9)} apart), so receive-time stamps only meet receive-time stamps; with every input stamped by its receive time the policy gives ${countOf(repaired.tuples, "set")} (${countText(lost)} lost). "stamp": "receive" on every input (in the panel: each input's Stamp source) does that.`
       : `: stamped with their receive times they would give ${countOf(repaired.tuples, "set")} (${countText(lost)} lost).` +
         (unstamped.length === 0
           ? ""

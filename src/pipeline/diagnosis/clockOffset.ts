@@ -1,15 +1,22 @@
 import type { CauseInput, DiagnosisCause } from "./causes";
-import { countOf, countText, listText, secondsText, upperFirst } from "./format";
+import { countOf, countText, listText, offsetText, upperFirst } from "./format";
 import { runTrace } from "./runTrace";
 import { exactSpread } from "./spread";
 
 /** Smallest difference (ns) between one input's latency and the others' that is taken for a clock offset. */
 const CLOCK_SKEW_NS = 1_000_000_000;
+/**
+ * Smallest difference (ns) taken for a clock offset when the input's messages are stamped after
+ * they were received (a negative median latency): no transport does that, only a clock ahead.
+ */
+const CLOCK_AHEAD_NS = 50_000_000;
 
 /**
  * Inputs whose stamps are on a clock that is off from the others' (a median latency, receive −
  * stamp, more than 1 s from that of the input closest to the recorder's clock: no transport is
- * that late or early while another input is not, so those machines' clocks are wrong).
+ * that late or early while another input is not, so those machines' clocks are wrong). An input
+ * stamped after it was received is off from 50 ms ahead: a late input may be a slow pipeline (a
+ * camera's 300 ms), a message received before it was stamped can only be a clock ahead.
  *
  * When the configured run emits sets, each is checked on the clocks set right: a set whose stamps
  * then lie more than half the smallest offset apart pairs data measured that far apart (its
@@ -32,7 +39,7 @@ export function clockOffsetCause(input: CauseInput): DiagnosisCause | undefined 
   const shifts = new Float64Array(trace.slots);
   const off = withLatency
     .map((t) => ({ t, shift: Math.round((t.latency!.median - reference.latency!.median) / 1e6) * 1e6 }))
-    .filter(({ shift }) => Math.abs(shift) > CLOCK_SKEW_NS)
+    .filter(({ t, shift }) => Math.abs(shift) > CLOCK_SKEW_NS || (shift < -CLOCK_AHEAD_NS && t.latency!.median < 0))
     .sort((a, b) => Math.abs(b.shift) - Math.abs(a.shift));
   if (off.length === 0) {
     return undefined;
@@ -87,17 +94,23 @@ export function clockOffsetCause(input: CauseInput): DiagnosisCause | undefined 
   runs++;
   const topics = off.map(({ t }) => t.topic);
   const stopgapTopics = everyInput ? facts.topics.map((t) => t.topic) : topics;
-  const runsText = (shift: number): string => `${secondsText(Math.abs(shift))} ${shift < 0 ? "ahead of" : "behind"}`;
+  const runsText = (shift: number): string => `${offsetText(Math.abs(shift))} ${shift < 0 ? "ahead of" : "behind"}`;
   const one = off.length === 1;
+  // Stamped after they were received: what tells a clock ahead from a slow pipeline.
+  const ahead = off.filter(({ t }) => t.latency!.median < 0);
+  const aheadText =
+    ahead.length === 0
+      ? ""
+      : `; ${one ? "its messages are" : listText(ahead.map(({ t }) => `${t.topic}'s messages`)) + " are"} stamped ${listText(ahead.map(({ t }) => offsetText(-t.latency!.median)))} (median) after the recorder received them, which only a clock ahead does`;
   const offText = one
-    ? `${topics[0]!}'s stamps run ${runsText(off[0]!.shift)} the other inputs' (against their receive times)`
-    : `the stamps of ${listText(off.map(({ t, shift }) => `${t.topic} (${secondsText(Math.abs(shift))} ${shift < 0 ? "ahead" : "behind"})`))} are off from ${reference.topic}'s (against their receive times)`;
+    ? `${topics[0]!}'s stamps run ${runsText(off[0]!.shift)} the other inputs' (against their receive times)${aheadText}`
+    : `the stamps of ${listText(off.map(({ t, shift }) => `${t.topic} (${offsetText(Math.abs(shift))} ${shift < 0 ? "ahead" : "behind"})`))} are off from ${reference.topic}'s (against their receive times)${aheadText}`;
   const spread = exactSpread(misPairedSpans);
   const what =
     misPaired === 0
       ? `${upperFirst(offText)}: ${one ? "its machine's clock is off, so its stamps" : "their machines' clocks are off, so their stamps"} ${current.tuples === 0 ? "never" : "seldom"} meet ${one ? "theirs" : "the others'"}.`
       : `${misPaired === current.tuples ? `All ${countOf(misPaired, "set")}` : `${countText(misPaired)} of the ${countOf(current.tuples, "set")}`} the policy emits pair ` +
-        `${one ? `${topics[0]!} with data` : `${listText(topics)} with the others' data`} about ${secondsText(spread!.median)} away: ${offText}, ` +
+        `${one ? `${topics[0]!} with data` : `${listText(topics)} with the others' data`} about ${offsetText(spread!.median)} away: ${offText}, ` +
         `a clock offset between ${one ? "that topic's" : "their"} stamps and the others', so the policy matches ${one ? "its" : "their"} messages to the wrong ones.`;
   const result =
     misPaired === 0
@@ -118,9 +131,9 @@ export function clockOffsetCause(input: CauseInput): DiagnosisCause | undefined 
     },
     stampFix: { stamps: Object.fromEntries(stopgapTopics.map((t) => [t, "receive" as const])), tuples: received.tuples },
     message:
-      `${what} With ${one ? "that clock" : "those clocks"} set right (${one ? "its stamps" : "their stamps"} moved by ${listText(off.map(({ shift }) => secondsText(Math.abs(shift))))}) ` +
+      `${what} With ${one ? "that clock" : "those clocks"} set right (${one ? "its stamps" : "their stamps"} moved by ${listText(off.map(({ shift }) => offsetText(Math.abs(shift))))}) ` +
       `${result}; sync the clocks (chrony/NTP), or as a stopgap "stamp": "receive" on ${everyInput ? "every input (the receive times are on another clock than all the stamps)" : listText(topics)} gives ${countText(received.tuples)}.` +
-      (misPaired === 0 ? "" : ` A wider tolerance would only absorb the offset: it pairs data taken ${secondsText(spread!.median)} apart.`),
+      (misPaired === 0 ? "" : ` A wider tolerance would only absorb the offset: it pairs data taken ${offsetText(spread!.median)} apart.`),
     runs,
   };
 }

@@ -104,9 +104,9 @@ export function policyJson(policy: PolicyConfig, space: SearchablePolicy | undef
   return out;
 }
 
-/** A long duration in seconds ("3600.0 s"), as a clock offset is read. */
-export function secondsText(ns: number): string {
-  return `${(ns / 1e9).toFixed(1)} s`;
+/** A clock offset as it is read: seconds with one decimal from 1 s ("3600.0 s"), `msText` below ("298 ms"). */
+export function offsetText(ns: number): string {
+  return Math.abs(ns) >= 1e9 ? `${(ns / 1e9).toFixed(1)} s` : msText(ns);
 }
 
 /** The text with its first letter in capitals (a topic name starts with "/" and stays). */
