@@ -411,3 +411,36 @@ describe("a clock a few hundred ms ahead, against a late input (D8)", () => {
     expect(d.causes.filter((c) => c.id === "clock-offset")).toEqual([]);
   });
 });
+
+describe("python's queueOffset on the slot whose messages complete the sets (rclpy's raw-stamp lookup)", () => {
+  // /topic1 is stamped 150 ms after /topic0 for the same instant, and arrives last.
+  const inputs: SyntheticInput[] = [{ periodMs: 100, jitterMs: 2 }, { periodMs: 100, offsetMs: 150, jitterMs: 2 }];
+  const diagnosed = (queueOffset: string[]) => {
+    const trace = syntheticTrace(inputs, 20_000);
+    const config = parseConfig({ slots: 2, policy: { type: "python/approximate-time", queueSize: 10, slop: "20ms", queueOffset } });
+    return { trace, config, d: diagnose(trace, config.policy) };
+  };
+
+  it("names it and moves the same alignment onto the other slot", () => {
+    const { trace, config, d } = diagnosed(["0ns", "150ms"]);
+    const top = d.causes[0]!;
+    expect([top.id, top.topic]).toEqual(["queue-offset", "/topic1"]);
+    const rebased = runTrace({ ...config.policy, queueOffset: [-150_000_000, 0] } as typeof config.policy, trace);
+    expect(rebased.tuples).toBeGreaterThan(190);
+    expect(d.tuples).toBeLessThan(10);
+    expect(top.setsLost).toBe(rebased.tuples - d.tuples);
+    expect(top.message).toContain("queueOffset [0ns, 150ms] → [-150ms, 0ns]");
+    expect(top.message).toMatch(/without the offset/);
+    expect(d.suggestions[0]!.policy.queueOffset).toEqual(["-150ms", "0ns"]);
+    expect(d.suggestions[0]!.tuples).toBe(rebased.tuples);
+    // No wider slop: it would pair messages the offset says lie apart.
+    expect(d.suggestions.filter((s) => s.kind !== "alternative" && s.changes.some((c) => c.parameter === "slop"))).toEqual([]);
+    expect(d.headline).toBe(top.message);
+  });
+
+  it("is no cause once the offset is on the other slot", () => {
+    const { d } = diagnosed(["-150ms", "0ns"]);
+    expect(d.tuples).toBeGreaterThan(190);
+    expect(d.causes.filter((c) => c.id === "queue-offset")).toEqual([]);
+  });
+});

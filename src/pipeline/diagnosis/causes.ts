@@ -10,6 +10,7 @@ import { countOf, countText, listText, msText, policyJson, offsetText, upperFirs
 import { inputSpanFacts } from "./inputSpan";
 import { lowerBoundCause } from "./lowerBound";
 import { parameterCause } from "./parameterCause";
+import { queueOffsetCause } from "./queueOffset";
 import { runTrace, type TraceRun } from "./runTrace";
 import type { Evaluation, PolicySearchResult } from "./search";
 import type { SearchablePolicy } from "./searchSpace";
@@ -37,6 +38,7 @@ export const CAUSE_IDS = [
   "starts-late",
   "ends-early",
   "clock-offset",
+  "queue-offset",
   "receive-bursts",
 ] as const;
 
@@ -148,9 +150,15 @@ export function findCauses(input: CauseInput): DiagnosisCause[] {
   // search cause changes another parameter alone, so its sets are mis-formed too (a wider limit
   // only lets them through), or it names the bound again.
   const misformed = lowerBoundCause(input);
-  const causes = onWrongClock(data) || misformed != undefined ? [] : searched;
+  // A queueOffset that moves an input away from the others: the search kept it, so what it found
+  // (a wider slop) only absorbs the offset.
+  const offset = queueOffsetCause(input);
+  const causes = onWrongClock(data) || misformed != undefined || offset != undefined ? [] : searched;
   if (misformed != undefined) {
     causes.push(misformed);
+  }
+  if (offset != undefined) {
+    causes.push(offset);
   }
   const empty = emptyQueueCause(policy, trace, current);
   if (empty != undefined) {

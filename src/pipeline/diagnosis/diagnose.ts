@@ -1,3 +1,4 @@
+import { policyDescriptor } from "../../filters/policies/descriptors";
 import type { Spread } from "../PipelineStats";
 import type { PolicyConfig } from "../config";
 import type { StampTrace } from "./StampTrace";
@@ -177,6 +178,17 @@ export function diagnose(trace: StampTrace, policy: PolicyConfig, options: Diagn
     }
     suggestions.splice(0, suggestions.length, ...safe);
   }
+  const offsetFix = causes.find((c) => c.id === "queue-offset")?.evaluation;
+  if (offsetFix != undefined) {
+    // The search counted its settings with the offset kept: a wider slop only absorbs it.
+    const alternativesOnly = suggestions.filter((s) => s.kind === "alternative");
+    suggestions.splice(
+      0,
+      suggestions.length,
+      suggestionOf(offsetFix, space, slots, "first", changeText(offsetFix, space), `${countOf(offsetFix.run.tuples, "set")} instead of ${countText(current)}`),
+      ...alternativesOnly,
+    );
+  }
   runs += causes.reduce((n, c) => n + (c.runs ?? 0), 0);
   const headline = headlineOf(policy, own, causes, suggestions, bestAlternative);
   return {
@@ -276,7 +288,7 @@ function suggestionOf(
     lag: e.run.lag,
     drops: { ...e.run.drops },
     changes: e.changes.map((c) => {
-      const p = space?.parameters.find((q) => q.name === c.name);
+      const p = parameterOf(e, c.name, space);
       return { parameter: c.name, from: valueJson(p?.kind ?? "", c.from) ?? null, to: valueJson(p?.kind ?? "", c.to) };
     }),
     kind,
@@ -285,11 +297,20 @@ function suggestionOf(
   };
 }
 
+/**
+ * A parameter of the evaluated policy: from the search space, or from its descriptor for one the
+ * search does not vary (queueOffset). Without a search space (an arrival-matched policy) none:
+ * its values are written as given, where a count of 0 is not "unlimited" (fkie/fifo).
+ */
+function parameterOf(e: Evaluation, name: string, space: SearchablePolicy | undefined): { kind: string; minimum?: number } | undefined {
+  return space == undefined ? undefined : (space.parameters.find((q) => q.name === name) ?? policyDescriptor(e.policy.type)?.parameters.find((q) => q.name === name));
+}
+
 /** "queueSize 10 → 27" (several changes joined with ", "). */
 export function changeText(e: Evaluation, space: SearchablePolicy | undefined): string {
   return e.changes
     .map((c) => {
-      const p = space?.parameters.find((q) => q.name === c.name);
+      const p = parameterOf(e, c.name, space);
       return `${c.name} ${valueText(p?.kind ?? "", c.from, p?.minimum)} → ${valueText(p?.kind ?? "", c.to, p?.minimum)}`;
     })
     .join(", ");

@@ -1,3 +1,4 @@
+import { policyDescriptor } from "../../filters/policies/descriptors";
 import { formatDuration } from "../../time";
 import type { PolicyConfig } from "../config";
 import type { ParameterValue } from "./candidates";
@@ -56,7 +57,7 @@ export function valueJson(kind: string, value: ParameterValue | undefined): unkn
   if (kind === "duration" || kind === "nullableDuration") {
     return typeof value === "number" ? formatDuration(value) : value;
   }
-  if (kind === "perSlotDuration") {
+  if (kind === "perSlotDuration" || kind === "perSlotSignedDuration") {
     return (value as readonly number[]).map((v) => formatDuration(v));
   }
   return value;
@@ -78,7 +79,7 @@ export function valueText(kind: string, value: ParameterValue | undefined, minim
   if (kind === "duration" || kind === "nullableDuration") {
     return formatDuration(value as number);
   }
-  if (kind === "perSlotDuration") {
+  if (kind === "perSlotDuration" || kind === "perSlotSignedDuration") {
     return `[${(value as readonly number[]).map((v) => formatDuration(v)).join(", ")}]`;
   }
   return String(value);
@@ -86,10 +87,17 @@ export function valueText(kind: string, value: ParameterValue | undefined, minim
 
 /**
  * A policy config as JSON (DESIGN §3.2), complete: every searchable parameter written out
- * (library defaults included), durations with units, the other keys as the config had them.
+ * (library defaults included), durations with units (every parameter's), the other keys as the
+ * config had them.
  */
 export function policyJson(policy: PolicyConfig, space: SearchablePolicy | undefined, slots: number): Record<string, unknown> {
   const out: Record<string, unknown> = { ...(policy as unknown as Record<string, unknown>) };
+  const searched = new Set(space?.parameters.map((p) => p.name));
+  for (const p of policyDescriptor(policy.type)?.parameters ?? []) {
+    if (!searched.has(p.name) && p.name in out) {
+      out[p.name] = valueJson(p.kind, out[p.name] as ParameterValue);
+    }
+  }
   for (const p of space?.parameters ?? []) {
     let v = out[p.name] as ParameterValue | undefined;
     // eslint-disable-next-line @foxglove/strict-equality -- null (unlimited) is a value here, unlike undefined (absent)
