@@ -433,6 +433,8 @@ describe("python's queueOffset on the slot whose messages complete the sets (rcl
     expect(top.message).toMatch(/without the offset/);
     expect(d.suggestions[0]!.policy.queueOffset).toEqual(["-150ms", "0ns"]);
     expect(d.suggestions[0]!.tuples).toBe(rebased.tuples);
+    // The suggested config is one the pipeline accepts, and gives what it says.
+    expect(runTrace(parseConfig({ slots: 2, policy: d.suggestions[0]!.policy }).policy, trace).tuples).toBe(rebased.tuples);
     // No wider slop: it would pair messages the offset says lie apart.
     expect(d.suggestions.filter((s) => s.kind !== "alternative" && s.changes.some((c) => c.parameter === "slop"))).toEqual([]);
     expect(d.headline).toBe(top.message);
