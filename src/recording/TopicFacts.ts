@@ -67,7 +67,6 @@ class TopicState {
   }
 }
 
-
 /**
  * Collects the facts `lockstep info` prints (and the panel's empty state shows) from messages in
  * receive-time order: per topic its type, encoding, count, rate, stamp source and whether stamps

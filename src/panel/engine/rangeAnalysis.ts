@@ -24,8 +24,8 @@ export const MERGE_BATCH = 2_000;
 
 /**
  * Merges per-topic batch iterators (each in log-time order) into one stream in receive-time
- * order (to the nanosecond, `compareRosTimes`); ties keep the order of `iterators`. Holds at most one host batch per topic plus one
- * output batch (bounded memory).
+ * order (to the nanosecond, `compareRosTimes`); ties keep the order of `iterators`. Holds at most
+ * one host batch per topic plus one output batch (bounded memory).
  */
 export async function* mergeByReceiveTime(
   iterators: readonly AsyncIterable<Immutable<MessageEvent[]>>[],

@@ -6,7 +6,7 @@ import { defaultValue, type ParameterValue } from "./candidates";
 import { clockOffsetCause } from "./clockOffset";
 import { emptyQueueCause } from "./emptyQueue";
 import type { TopicFacts, TraceFacts } from "./facts";
-import { countOf, countText, listText, msText, policyJson, offsetText, upperFirst } from "./format";
+import { countOf, countText, listText, msText, offsetText, policyJson, upperFirst } from "./format";
 import { inputSpanFacts } from "./inputSpan";
 import { lowerBoundCause } from "./lowerBound";
 import { parameterCause } from "./parameterCause";
@@ -150,8 +150,8 @@ export function findCauses(input: CauseInput): DiagnosisCause[] {
   // search cause changes another parameter alone, so its sets are mis-formed too (a wider limit
   // only lets them through), or it names the bound again.
   const misformed = lowerBoundCause(input);
-  // A queueOffset that moves an input away from the others: the search kept it, so what it found
-  // (a wider slop) only absorbs the offset.
+  // A queueOffset on the slot whose messages complete the sets: the search kept it, so what it
+  // found (a wider slop) pairs stamps the offset says lie apart.
   const offset = queueOffsetCause(input);
   const causes = onWrongClock(data) || misformed != undefined || offset != undefined ? [] : searched;
   if (misformed != undefined) {

@@ -180,7 +180,8 @@ export function diagnose(trace: StampTrace, policy: PolicyConfig, options: Diagn
   }
   const offsetFix = causes.find((c) => c.id === "queue-offset")?.evaluation;
   if (offsetFix != undefined) {
-    // The search counted its settings with the offset kept: a wider slop only absorbs it.
+    // The search counted its settings with the offset kept: a wider slop pairs stamps the offset
+    // says lie apart.
     const alternativesOnly = suggestions.filter((s) => s.kind === "alternative");
     suggestions.splice(
       0,

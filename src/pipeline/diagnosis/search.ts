@@ -274,7 +274,7 @@ export function durationResolution(ns: number): number {
       return unit;
     }
   }
-  return ns >= 10_000 ? 1000 : 1;
+  return 1;
 }
 
 /** A midpoint of two durations, rounded to the precision of the larger. */
