@@ -101,17 +101,17 @@ export function clockOffsetCause(input: CauseInput): DiagnosisCause | undefined 
   const aheadText =
     ahead.length === 0
       ? ""
-      : `; ${one ? "its messages are" : listText(ahead.map(({ t }) => `${t.topic}'s messages`)) + " are"} stamped ${listText(ahead.map(({ t }) => offsetText(-t.latency!.median)))} (median) after the recorder received them, which only a clock ahead does`;
+      : ` ${one ? "Its messages are" : listText(ahead.map(({ t }) => `${t.topic}'s messages`)) + " are"} stamped ${listText(ahead.map(({ t }) => offsetText(-t.latency!.median)))} (median) after the recorder received them: a clock ahead does that, a slow pipeline cannot.`;
   const offText = one
-    ? `${topics[0]!}'s stamps run ${runsText(off[0]!.shift)} the other inputs' (against their receive times)${aheadText}`
-    : `the stamps of ${listText(off.map(({ t, shift }) => `${t.topic} (${offsetText(Math.abs(shift))} ${shift < 0 ? "ahead" : "behind"})`))} are off from ${reference.topic}'s (against their receive times)${aheadText}`;
+    ? `${topics[0]!}'s stamps run ${runsText(off[0]!.shift)} the other inputs' (against their receive times)`
+    : `the stamps of ${listText(off.map(({ t, shift }) => `${t.topic} (${offsetText(Math.abs(shift))} ${shift < 0 ? "ahead" : "behind"})`))} are off from ${reference.topic}'s (against their receive times)`;
   const spread = exactSpread(misPairedSpans);
   const what =
-    misPaired === 0
+    (misPaired === 0
       ? `${upperFirst(offText)}: ${one ? "its machine's clock is off, so its stamps" : "their machines' clocks are off, so their stamps"} ${current.tuples === 0 ? "never" : "seldom"} meet ${one ? "theirs" : "the others'"}.`
       : `${misPaired === current.tuples ? `All ${countOf(misPaired, "set")}` : `${countText(misPaired)} of the ${countOf(current.tuples, "set")}`} the policy emits pair ` +
         `${one ? `${topics[0]!} with data` : `${listText(topics)} with the others' data`} about ${offsetText(spread!.median)} away: ${offText}, ` +
-        `a clock offset between ${one ? "that topic's" : "their"} stamps and the others', so the policy matches ${one ? "its" : "their"} messages to the wrong ones.`;
+        `a clock offset between ${one ? "that topic's" : "their"} stamps and the others', so the policy matches ${one ? "its" : "their"} messages to the wrong ones.`) + aheadText;
   const result =
     misPaired === 0
       ? `the policy gives ${countOf(shifted.tuples, "set")} (${countText(lost)} lost)`
