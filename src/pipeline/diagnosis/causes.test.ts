@@ -446,3 +446,23 @@ describe("python's queueOffset on the slot whose messages complete the sets (rcl
     expect(d.causes.filter((c) => c.id === "queue-offset")).toEqual([]);
   });
 });
+
+describe("a wider timespan limit that only pairs stamps far apart (mustang's late odometry under python's slop)", () => {
+  // /topic1 arrives 200 ms after its stamps; a 10-message queue of the 100 Hz /topic0 covers 100 ms.
+  const inputs: SyntheticInput[] = [{ periodMs: 10, jitterMs: 1 }, { periodMs: 100, offsetMs: 2, latencyMs: 200, jitterMs: 1 }];
+  const policy = { type: "python/approximate-time", queueSize: 10, slop: "5ms" };
+
+  it("is no cause: the queue is, and the sets a wide slop gives pair stamps farther apart than any lie from their nearest partner", () => {
+    const trace = syntheticTrace(inputs, 20_000);
+    const config = parseConfig({ slots: 2, policy });
+    const d = diagnose(trace, config.policy);
+    expect(d.tuples).toBeLessThan(5);
+    // What a wide slop alone gives: sets, most of them pairing stamps about 100 ms or more apart.
+    const wide = runTrace({ ...config.policy, slop: 300_000_000 } as typeof config.policy, trace);
+    expect(wide.tuples).toBeGreaterThan(100);
+    expect(wide.timespan!.median).toBeGreaterThan(50_000_000);
+    expect(d.causes.filter((c) => c.id === "timespan-limit-too-small")).toEqual([]);
+    expect(d.causes[0]!.id).toBe("queue-too-short");
+    expect(d.headline.startsWith("/topic1 arrives")).toBe(true);
+  });
+});

@@ -2,6 +2,7 @@ import type { PolicyConfig } from "../config";
 import type { StampTrace } from "./StampTrace";
 import { candidatesFor, changeSize, defaultValue, type ParameterValue } from "./candidates";
 import type { TraceFacts } from "./facts";
+import { pairsFarApart } from "./farApart";
 import { runTrace, type TraceRun } from "./runTrace";
 import type { SearchablePolicy } from "./searchSpace";
 
@@ -57,7 +58,9 @@ export interface SearchOptions {
  * winning change back toward the start, so the first suggestion is the smallest change found
  * that reaches `tolerance` × the most sets. Every figure in the result comes from an actual run.
  * Only settings within the parameters' bounds are tried, and a setting the policy class rejects
- * is skipped, so each suggested config is one `parseConfig` and `createPolicy` accept.
+ * is skipped, so each suggested config is one `parseConfig` and `createPolicy` accept. A setting
+ * whose sets pair stamps far apart (`pairsFarApart`) is never the best, the first or a
+ * parameter's own best: it counts sets of messages that are not each other's partners.
  */
 export function searchPolicy(
   start: PolicyConfig,
@@ -76,6 +79,8 @@ export function searchPolicy(
     startValues.set(p.name, v ?? defaultValue(p, slots));
   }
   const cache = new Map<string, Evaluation | null>();
+  // A setting whose sets pair stamps far apart is no answer, however many it counts.
+  const partnered = (e: Evaluation): boolean => !pairsFarApart(e.run, facts);
   let runs = 0;
   const evaluate = (policy: PolicyConfig): Evaluation | undefined => {
     const key = JSON.stringify(policy);
@@ -122,14 +127,14 @@ export function searchPolicy(
     let bestHere = first0;
     for (const v of candidatesFor(p, current, facts)) {
       const e = evaluate(withValue(start, p.name, v));
-      if (e != undefined && better(e, bestHere)) {
+      if (e != undefined && partnered(e) && better(e, bestHere)) {
         bestHere = e;
       }
     }
     if (bestHere.run.tuples > first0.run.tuples) {
       alone.set(
         p.name,
-        bisectBack(smallestReaching(p.name, bestHere, first0, tolerance, cache), first0, bestHere, tolerance, space, evaluate),
+        bisectBack(smallestReaching(p.name, bestHere, first0, tolerance, cache, partnered), first0, bestHere, tolerance, space, evaluate, partnered),
       );
     }
   }
@@ -160,15 +165,15 @@ export function searchPolicy(
       break;
     }
   }
-  const all = [...cache.values()].filter((e): e is Evaluation => e != undefined);
+  const all = [...cache.values()].filter((e): e is Evaluation => e != undefined && partnered(e));
   let best = first0;
   for (const e of all) {
     if (better(e, best)) {
       best = e;
     }
   }
-  const first = smallestReaching(undefined, best, first0, tolerance, cache);
-  return { space, start: first0, best, first: bisectBack(first, first0, best, tolerance, space, evaluate), alone, runs };
+  const first = smallestReaching(undefined, best, first0, tolerance, cache, partnered);
+  return { space, start: first0, best, first: bisectBack(first, first0, best, tolerance, space, evaluate, partnered), alone, runs };
 }
 
 /** More sets; on a tie, the smaller change; then the lower median lag. */
@@ -186,8 +191,9 @@ function better(a: Evaluation, b: Evaluation): boolean {
 }
 
 /**
- * Among the evaluated settings (those changing only `only`, when given), the smallest change
- * reaching `tolerance` × `target`'s sets: fewest parameters changed, then the smallest change.
+ * Among the evaluated settings that `eligible` accepts (those changing only `only`, when given),
+ * the smallest change reaching `tolerance` × `target`'s sets: fewest parameters changed, then the
+ * smallest change.
  */
 function smallestReaching(
   only: string | undefined,
@@ -195,6 +201,7 @@ function smallestReaching(
   start: Evaluation,
   tolerance: number,
   cache: Map<string, Evaluation | null>,
+  eligible: (e: Evaluation) => boolean,
 ): Evaluation {
   const need = Math.ceil(tolerance * target.run.tuples);
   if (start.run.tuples >= need) {
@@ -202,7 +209,7 @@ function smallestReaching(
   }
   let pick = target;
   for (const e of cache.values()) {
-    if (e == undefined || e.run.tuples < need) {
+    if (e == undefined || e.run.tuples < need || !eligible(e)) {
       continue;
     }
     if (only != undefined && (e.changes.length !== 1 || e.changes[0]!.name !== only)) {
@@ -228,6 +235,7 @@ function bisectBack(
   tolerance: number,
   space: SearchablePolicy,
   evaluate: (p: PolicyConfig) => Evaluation | undefined,
+  eligible: (e: Evaluation) => boolean,
 ): Evaluation {
   const need = Math.ceil(tolerance * best.run.tuples);
   let current = pick;
@@ -253,7 +261,7 @@ function bisectBack(
         break;
       }
       const e = evaluate({ ...current.policy, [p.name]: mid });
-      if (e != undefined && e.run.tuples >= need) {
+      if (e != undefined && e.run.tuples >= need && eligible(e)) {
         ok = mid;
         current = e;
       } else {
