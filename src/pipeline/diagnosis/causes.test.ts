@@ -466,3 +466,33 @@ describe("a wider timespan limit that only pairs stamps far apart (mustang's lat
     expect(d.headline.startsWith("/topic1 arrives")).toBe(true);
   });
 });
+
+describe("an exact-time policy with an input that has no header (geometry_msgs/Twist on /cmd_vel)", () => {
+  const inputs: SyntheticInput[] = [{ periodMs: 20, jitterMs: 2 }, { periodMs: 100, offsetMs: 3, headerlessEvery: 1 }];
+
+  for (const [type, approximate, queue] of [
+    ["ros/exact-time", "ros/approximate-time", "queueSize"],
+    ["fkie/exact-time", "fkie/approximate-time", "maxQueueSize"],
+  ] as const) {
+    it(`${type}: the verdict names the header and both changes, with the sets they give together`, () => {
+      const trace = syntheticTrace(inputs, 20_000);
+      const config = parseConfig({ slots: 2, policy: { type, [queue]: 10 } });
+      const d = diagnose(trace, config.policy);
+      expect(d.tuples).toBe(0);
+      const top = d.causes[0]!;
+      expect([top.id, top.topic]).toEqual(["missing-stamps", "/topic1"]);
+      // Both changes together, an actual run: the approximate policy on the receive-time stamps.
+      const alt = runTrace(parseConfig({ slots: 2, policy: { type: approximate, [queue]: 10 } }).policy, trace, {
+        stampOverride: (i) => (trace.kind(i) === "stamped" ? undefined : trace.arrival(i)),
+      });
+      expect(alt.tuples).toBeGreaterThan(150);
+      expect(top.setsLost).toBe(alt.tuples);
+      expect(top.message).toContain(`${type} pairs identical stamps only`);
+      expect(top.message).toContain(approximate);
+      expect(top.message).toContain(`gives ${alt.tuples} sets`);
+      expect(d.headline.startsWith(top.message)).toBe(true);
+      // The receive-time stamps alone give nothing under an exact-time policy: no one-click stamp fix.
+      expect(top.stampFix).toBeUndefined();
+    });
+  }
+});

@@ -2,6 +2,7 @@ import { policyDescriptor } from "../../filters/policies/descriptors";
 import type { PolicyConfig } from "../config";
 import { createPolicy } from "../createPolicy";
 import { StampTrace } from "./StampTrace";
+import { alternativeStart } from "./alternativeStart";
 import { defaultValue, type ParameterValue } from "./candidates";
 import { clockOffsetCause } from "./clockOffset";
 import { emptyQueueCause } from "./emptyQueue";
@@ -13,7 +14,7 @@ import { parameterCause } from "./parameterCause";
 import { queueOffsetCause } from "./queueOffset";
 import { runTrace, type TraceRun } from "./runTrace";
 import type { Evaluation, PolicySearchResult } from "./search";
-import type { SearchablePolicy } from "./searchSpace";
+import { familyOf, type SearchablePolicy } from "./searchSpace";
 import { slowTopicFact } from "./slowTopic";
 
 /** Every cause `findCauses` can name. */
@@ -255,13 +256,16 @@ function dataCauses(input: CauseInput): DiagnosisCause[] {
     // With the receive times on another clock than the stamps, a receive-time stamp only meets
     // other receive-time stamps: an input that has nothing else takes every input with it.
     const everyInput = trace.receiveClockOffsetSec !== 0 && unstamped.length > 0;
-    const repaired = runTrace(policy, trace, {
-      stampOverride: (i) => {
-        const kind = trace.kind(i);
-        return kind === "undecodable" || (kind === "stamped" && !everyInput) ? undefined : trace.arrival(i);
-      },
-    });
-    const lost = Math.max(0, repaired.tuples - cur);
+    const stampOverride = (i: number): number | undefined => {
+      const kind = trace.kind(i);
+      return kind === "undecodable" || (kind === "stamped" && !everyInput) ? undefined : trace.arrival(i);
+    };
+    const repaired = runTrace(policy, trace, { stampOverride });
+    // An exact-time policy pairs identical stamps only, and a receive time seldom equals another
+    // input's stamp: the repair alone gives it nothing. Its family's approximate-time policy on the
+    // same repaired stamps says what the two changes together give (an actual run).
+    const together = repaired.tuples > cur || everyInput || unstamped.length === 0 ? undefined : approximateOnRepaired(input, stampOverride);
+    const lost = Math.max(0, (together?.tuples ?? repaired.tuples) - cur);
     const ranked = [...missing].sort((a, b) => unusable(b) - unusable(a));
     const worst = ranked[0]!;
     const rest = ranked.slice(1);
@@ -285,14 +289,18 @@ function dataCauses(input: CauseInput): DiagnosisCause[] {
         : `${countOf(unusable(worst), "message")} no set can use (${kinds.map(([n, k]) => `${countText(n)} ${k}`).join(", ")})`;
     const result = everyInput
       ? `: the receive times are on another clock than the stamps (${offsetText(Math.abs(trace.receiveClockOffsetSec) * 1e9)} apart), so receive-time stamps only meet receive-time stamps; with every input stamped by its receive time the policy gives ${countOf(repaired.tuples, "set")} (${countText(lost)} lost). "stamp": "receive" on every input (in the panel: each input's Stamp source) does that.`
-      : `: stamped with their receive times they would give ${countOf(repaired.tuples, "set")} (${countText(lost)} lost).` +
-        (unstamped.length === 0
-          ? ""
-          : ` "stamp": "receive" on ${listText(unstamped)} stamps ${unstamped.length === 1 ? "it" : "them"} so (in the panel: the input's Stamp source)${worst.offClockStamps > 0 ? ", or put every node on one clock (use_sim_time)" : ""}.`);
+      : together != undefined
+        ? `: stamped with their receive times they still give no set, as ${policy.type} pairs identical stamps only and a receive time seldom equals another input's stamp. ` +
+          `${together.type} on those receive-time stamps gives ${countOf(together.tuples, "set")} (${countText(lost)} lost): switch to ${together.type} and set "stamp": "receive" on ${listText(unstamped)} (in the panel: the policy, and the input's Stamp source).`
+        : `: stamped with their receive times they would give ${countOf(repaired.tuples, "set")} (${countText(lost)} lost).` +
+          (unstamped.length === 0
+            ? ""
+            : ` "stamp": "receive" on ${listText(unstamped)} stamps ${unstamped.length === 1 ? "it" : "them"} so (in the panel: the input's Stamp source)${worst.offClockStamps > 0 ? ", or put every node on one clock (use_sim_time)" : ""}.`);
     // When every input concerned has no usable stamp (or every input moves to receive times),
     // their receive-time stamp source gives exactly the repaired run.
+    // Not when the stamps alone give nothing (an exact-time policy needs the switch as well).
     const stampFix =
-      everyInput || unstamped.length === missing.length
+      together == undefined && (everyInput || unstamped.length === missing.length)
         ? { stamps: Object.fromEntries(fixed.map((t) => [t, "receive" as const])), tuples: repaired.tuples }
         : undefined;
     out.push({
@@ -441,4 +449,29 @@ function withoutSlots(trace: StampTrace, keep: readonly number[]): StampTrace {
     }
   }
   return out;
+}
+
+/**
+ * The family's approximate-time policy (started as an alternative is, `alternativeStart`) run on
+ * the stamps `stampOverride` repairs, for an exact-time policy: its type and sets, or undefined
+ * when the configured policy is not exact-time, the family has none that needs no tolerance, or it
+ * gives no set.
+ */
+function approximateOnRepaired(input: CauseInput, stampOverride: (i: number) => number | undefined): { type: string; tuples: number } | undefined {
+  const { trace, facts, policy } = input;
+  if (!policy.type.endsWith("exact-time")) {
+    return undefined;
+  }
+  const space = familyOf(policy.type).find((p) => p.type.endsWith("/approximate-time"));
+  if (space == undefined) {
+    return undefined;
+  }
+  const start = alternativeStart(space, policy, facts);
+  let tuples: number;
+  try {
+    tuples = runTrace(start, trace, { stampOverride }).tuples;
+  } catch {
+    return undefined; // it cannot run on these inputs
+  }
+  return tuples > 0 ? { type: space.type, tuples } : undefined;
 }

@@ -2,13 +2,13 @@ import { policyDescriptor } from "../../filters/policies/descriptors";
 import type { Spread } from "../PipelineStats";
 import type { PolicyConfig } from "../config";
 import type { StampTrace } from "./StampTrace";
+import { alternativeStart } from "./alternativeStart";
 import type { ParameterValue } from "./candidates";
 import { roundDuration } from "./candidates";
 import { BEYOND_THE_POLICY, findCauses, isVerdict, onWrongClock, type DiagnosisCause } from "./causes";
 import { traceFacts, type TopicFacts, type TraceFacts } from "./facts";
 import { countOf, countText, msText, policyJson, valueJson, valueText } from "./format";
 import { unsafeBoundSlots } from "./lowerBound";
-import { TIMESPAN_LIMITS } from "./parameterCause";
 import { runTrace, type TraceRun } from "./runTrace";
 import { searchPolicy, type Evaluation, type PolicySearchResult } from "./search";
 import { familyOf, searchSpaceOf, type SearchablePolicy } from "./searchSpace";
@@ -110,7 +110,7 @@ export function diagnose(trace: StampTrace, policy: PolicyConfig, options: Diagn
   if (options.alternatives !== false) {
     const sparse = facts.topics[facts.sparsestSlot]?.messages ?? 0;
     for (const alt of familyOf(policy.type)) {
-      const start = startingConfig(alt, policy, facts);
+      const start = alternativeStart(alt, policy, facts);
       // An exact-time policy can pair at most the stamps common to every input: when those are
       // (almost) none, one run at its defaults shows it, no search needed.
       const hopeless = alt.type.endsWith("exact-time") && facts.commonStamps < 0.01 * sparse;
@@ -379,30 +379,6 @@ function lagVariant(
   };
 }
 
-/**
- * The first setting of another policy of the family, where its search starts: the queue size
- * carried over, and a required limit on a set's timespan (epsilon, slop) at 0. The search moves
- * away from its start only as far as the sets need (the change closest to the start that reaches
- * them), so an alternative is suggested with the tightest tolerance that gives its sets: it has no
- * configured value of its own to stay near.
- */
-function startingConfig(alt: SearchablePolicy, from: PolicyConfig, facts: TraceFacts): PolicyConfig {
-  const rec = from as unknown as Record<string, unknown>;
-  const queue = (rec.queueSize ?? rec.maxQueueSize) as number | undefined;
-  const maxPeriod = Math.max(1_000_000, ...facts.topics.map((t) => t.period?.median ?? 0));
-  const out: Record<string, unknown> = { type: alt.type };
-  for (const p of alt.parameters) {
-    if (p.required !== true) {
-      continue;
-    }
-    if (p.kind === "count") {
-      out[p.name] = queue != undefined && queue >= (p.minimum ?? 0) && queue > 0 ? queue : 10;
-    } else if (p.kind === "duration") {
-      out[p.name] = TIMESPAN_LIMITS.has(p.name) ? 0 : roundDuration(0.5 * maxPeriod);
-    }
-  }
-  return out as unknown as PolicyConfig;
-}
 
 function headlineOf(
   policy: PolicyConfig,
