@@ -297,8 +297,8 @@ function dataCauses(input: CauseInput): DiagnosisCause[] {
             ? ""
             : ` "stamp": "receive" on ${listText(unstamped)} stamps ${unstamped.length === 1 ? "it" : "them"} so (in the panel: the input's Stamp source)${worst.offClockStamps > 0 ? ", or put every node on one clock (use_sim_time)" : ""}.`);
     // When every input concerned has no usable stamp (or every input moves to receive times),
-    // their receive-time stamp source gives exactly the repaired run.
-    // Not when the stamps alone give nothing (an exact-time policy needs the switch as well).
+    // their receive-time stamp source gives exactly the repaired run; no stamp fix when that run
+    // gives nothing and only the switch of policy as well does.
     const stampFix =
       together == undefined && (everyInput || unstamped.length === missing.length)
         ? { stamps: Object.fromEntries(fixed.map((t) => [t, "receive" as const])), tuples: repaired.tuples }
@@ -453,9 +453,9 @@ function withoutSlots(trace: StampTrace, keep: readonly number[]): StampTrace {
 
 /**
  * The family's approximate-time policy (started as an alternative is, `alternativeStart`) run on
- * the stamps `stampOverride` repairs, for an exact-time policy: its type and sets, or undefined
- * when the configured policy is not exact-time, the family has none that needs no tolerance, or it
- * gives no set.
+ * the stamps `stampOverride` repairs, for an exact-time policy: its type and sets. Undefined when
+ * the configured policy is not exact-time, the family has no approximate-time policy, or it gives
+ * no set (python's, whose slop starts at 0, gives none).
  */
 function approximateOnRepaired(input: CauseInput, stampOverride: (i: number) => number | undefined): { type: string; tuples: number } | undefined {
   const { trace, facts, policy } = input;
