@@ -2,7 +2,7 @@ import type { PolicyConfig } from "../config";
 import type { StampTrace } from "./StampTrace";
 import { candidatesFor, changeSize, defaultValue, type ParameterValue } from "./candidates";
 import type { TraceFacts } from "./facts";
-import { pairsFarApart } from "./farApart";
+import { farApartTest } from "./farApart";
 import { runTrace, type TraceRun } from "./runTrace";
 import type { SearchablePolicy } from "./searchSpace";
 
@@ -59,7 +59,7 @@ export interface SearchOptions {
  * that reaches `tolerance` × the most sets. Every figure in the result comes from an actual run.
  * Only settings within the parameters' bounds are tried, and a setting the policy class rejects
  * is skipped, so each suggested config is one `parseConfig` and `createPolicy` accept. A setting
- * whose sets pair stamps far apart (`pairsFarApart`) is never the best, the first or a
+ * whose sets pair stamps far apart (`farApartTest`) is never the best, the first or a
  * parameter's own best: it counts sets of messages that are not each other's partners.
  */
 export function searchPolicy(
@@ -80,7 +80,8 @@ export function searchPolicy(
   }
   const cache = new Map<string, Evaluation | null>();
   // A setting whose sets pair stamps far apart is no answer, however many it counts.
-  const partnered = (e: Evaluation): boolean => !pairsFarApart(e.run, facts);
+  const farApart = farApartTest(facts);
+  const partnered = (e: Evaluation): boolean => !farApart(e.run);
   let runs = 0;
   const evaluate = (policy: PolicyConfig): Evaluation | undefined => {
     const key = JSON.stringify(policy);
