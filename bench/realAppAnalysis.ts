@@ -22,7 +22,6 @@ import type { Page } from "playwright-core";
 import type { Benchmark, BenchmarkCase, RunResult } from "./Benchmark";
 import {
   APPS,
-  cliAnalyze,
   loadPresetInSidebar,
   openRecordingWithPanel,
   panelNumber,
@@ -30,8 +29,7 @@ import {
   serveApp,
   SHARED,
 } from "../e2e/realApp";
-import type { AnalyzeSummary } from "../e2e/realAppChecks";
-import { ensurePackaged, HUSKY_PRESET, launchChromium } from "../e2e/setup";
+import { cliAnalyze, ensurePackaged, HUSKY_PRESET, launchChromium, type AnalyzeSummary } from "../e2e/setup";
 import { ConfigError } from "../src/pipeline";
 
 const RECORDING = "ros2/husky-2015.mcap";
@@ -52,7 +50,7 @@ function realAppCase(app: string): BenchmarkCase {
     throw new ConfigError([{ path: app, message: skip }]);
   }
   const file = join(SHARED, "data", RECORDING);
-  const { summary } = cliAnalyze(file, { ...HUSKY_PRESET, publish: { enabled: false, namespace: "/lockstep" } });
+  const summary = cliAnalyze(file, { ...HUSKY_PRESET, publish: { enabled: false, namespace: "/lockstep" } });
   const messages = Object.values(summary.topics).reduce((a, t) => a + t.messages, 0);
   const foxe = ensurePackaged();
   return {

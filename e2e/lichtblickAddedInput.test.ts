@@ -9,14 +9,14 @@ import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 
-import { addInputTopics, APPS, chooseOption, cliAnalyze, openPanelSettings, openRecordingWithPanel, panelNumber, realAppSkipReason, SHARED, useRealApp } from "./realApp";
-import { ARTIFACTS } from "./setup";
+import { addInputTopics, APPS, chooseOption, openPanelSettings, openRecordingWithPanel, panelNumber, realAppSkipReason, SHARED, useRealApp } from "./realApp";
+import { ARTIFACTS, cliAnalyze, type AnalyzeSummary } from "./setup";
 
 const RECORDING = "ros2/husky-2015.mcap";
 const TWO = ["/fix", "/husky_velocity_controller/odom"] as const;
 const THREE = [...TWO, "/imu/data"] as const;
 const config = (topics: readonly string[], policy: Record<string, unknown> = { type: "fkie/approximate-time" }): unknown => ({ inputs: topics.map((topic) => ({ topic })), policy });
-const messagesOf = (s: ReturnType<typeof cliAnalyze>["summary"]): number => Object.values(s.topics).reduce((a, t) => a + t.messages, 0);
+const messagesOf = (s: AnalyzeSummary): number => Object.values(s.topics).reduce((a, t) => a + t.messages, 0);
 
 const skip = realAppSkipReason(APPS.lichtblick);
 
@@ -25,9 +25,9 @@ describe.skipIf(skip != undefined)(`An input added after a whole-recording analy
 
   it("husky MCAP: the re-run covers the added /imu/data (CLI's sets and messages); the compare column covers the whole recording", { timeout: 900_000 }, async () => {
     const file = join(SHARED, "data", RECORDING);
-    const two = cliAnalyze(file, config(TWO)).summary;
-    const three = cliAnalyze(file, config(THREE)).summary;
-    const latest = cliAnalyze(file, config(THREE, { type: "ros/latest-time" })).summary;
+    const two = cliAnalyze(file, config(TWO));
+    const three = cliAnalyze(file, config(THREE));
+    const latest = cliAnalyze(file, config(THREE, { type: "ros/latest-time" }));
     expect(messagesOf(three)).toBeGreaterThan(messagesOf(two));
 
     const context = await app.newContext();

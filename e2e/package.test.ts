@@ -1,13 +1,13 @@
 // The production package: what `npm run package` ships and what `npm run local-install` installs.
 import JSZip from "jszip";
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 // jszip is the packager's own zip library (create-foxglove-extension depends on it, pinned).
 import { beforeAll, describe, expect, it } from "vitest";
 
 import { ensurePackaged, ROOT } from "./setup";
+import { suiteTempDir } from "../src/testing/tempDir";
 
 /** The size limit of the `.foxe` (bytes). */
 const FOXE_LIMIT = 600 * 1024;
@@ -45,8 +45,11 @@ describe("npm run package", () => {
 });
 
 describe("npm run local-install", () => {
+  const tmp = suiteTempDir("lockstep-home-");
+
   it("installs the unzipped extension for Foxglove and Lichtblick desktop, replacing older versions", () => {
-    const home = mkdtempSync(join(tmpdir(), "lockstep-home-"));
+    const home = join(tmp.path, "home");
+    mkdirSync(home);
     const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string };
     const folder = `lockstep.lockstep-${pkg.version}`;
     const stale = join(home, ".lichtblick-suite/extensions/lockstep.lockstep-0.0.1");
@@ -61,7 +64,8 @@ describe("npm run local-install", () => {
       }
     }
     expect(existsSync(stale)).toBe(false);
-    const only = mkdtempSync(join(tmpdir(), "lockstep-home-"));
+    const only = join(tmp.path, "lichtblick-only");
+    mkdirSync(only);
     execFileSync("node", [join(ROOT, "scripts/localInstall.mjs"), "--no-build", "--app", "lichtblick"], { env: { ...process.env, HOME: only }, stdio: "pipe" });
     expect(existsSync(join(only, ".foxglove-studio"))).toBe(false);
     expect(existsSync(join(only, ".lichtblick-suite/extensions", folder, "dist/extension.js"))).toBe(true);

@@ -1,12 +1,9 @@
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import type { Server } from "node:http";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import { ARTIFACTS, BAG, bundleHost, ensureBuilt, HOST_HTML, HUSKY_PRESET, launchChromium, recordingJson, ROOT, serve } from "./setup";
+import { ARTIFACTS, BAG, bundleHost, cliAnalyze, ensureBuilt, HOST_HTML, HUSKY_PRESET, launchChromium, recordingJson, serve, type AnalyzeSummary } from "./setup";
 import { parseConfig, Pipeline } from "../src/pipeline";
 import { openRecordingFile } from "../src/recording/node";
 
@@ -15,11 +12,6 @@ const HUSKY = HUSKY_PRESET;
 /** The same without fusion: the live tests deliver frames much faster than real time. */
 const SYNC: Record<string, unknown> = { ...HUSKY };
 delete SYNC.fusion;
-
-interface Summary {
-  tuples: number;
-  drops: Record<string, number>;
-}
 
 interface HostSummary {
   savedState: unknown;
@@ -36,8 +28,8 @@ interface HostSummary {
 let browser: Browser | undefined;
 let server: Server | undefined;
 let baseUrl: string;
-let expected: Summary;
-let expectedSync: Summary;
+let expected: AnalyzeSummary;
+let expectedSync: AnalyzeSummary;
 let recordingStartNs: number;
 let recordingEndNs: number;
 
@@ -118,15 +110,8 @@ beforeAll(async () => {
   const last = rec.messages[rec.messages.length - 1]!.receiveTime;
   recordingEndNs = last.sec * 1e9 + last.nsec;
   // The reference: `lockstep analyze` on the same recording with the same config.
-  const analyze = (config: Record<string, unknown>): Summary => {
-    const out = mkdtempSync(join(tmpdir(), "lockstep-e2e-"));
-    const configFile = join(out, "config.json");
-    writeFileSync(configFile, JSON.stringify(config));
-    execFileSync("node", [join(ROOT, "bin/lockstep.js"), "analyze", BAG, "--config", configFile, "--out", out], { cwd: ROOT, stdio: "pipe" });
-    return JSON.parse(readFileSync(join(out, "summary.json"), "utf8")) as Summary;
-  };
-  expected = analyze(HUSKY);
-  expectedSync = analyze(SYNC);
+  expected = cliAnalyze(BAG, HUSKY);
+  expectedSync = cliAnalyze(BAG, SYNC);
   ({ url: baseUrl, server } = await serve({
     "/": { body: HOST_HTML, type: "text/html" },
     "/host.js": { body: hostJs, type: "text/javascript" },

@@ -1,16 +1,14 @@
 // Driving the real web apps (Lichtblick 1.10.0, Foxglove Studio 1.76.0 from ../shared/hosts) as a
 // user does: served by the hosts' own server, the packaged `.foxe` installed through the app, the
 // panel added from the app's menu and configured in the app's settings sidebar.
-import { execFile, execFileSync, spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { execFile, spawn, type ChildProcess } from "node:child_process";
+import { existsSync } from "node:fs";
 import { createServer } from "node:net";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll } from "vitest";
 
-import type { AnalyzeSummary } from "./realAppChecks";
 import { ensurePackaged, launchChromium, ROOT } from "./setup";
 import type { Diagnosis } from "../src/pipeline/diagnosis";
 
@@ -59,19 +57,9 @@ export async function startServe(file: string): Promise<ServeProcess> {
   };
 }
 
-/** `lockstep analyze` on a file and config: its summary and its --out folder (a fresh temp folder). */
-export function cliAnalyze(file: string, config: unknown): { summary: AnalyzeSummary; outDir: string } {
-  const outDir = mkdtempSync(join(tmpdir(), "lockstep-realapp-"));
-  writeFileSync(join(outDir, "config.json"), JSON.stringify(config));
-  execFileSync("node", [join(ROOT, "bin/lockstep.js"), "analyze", file, "--config", join(outDir, "config.json"), "--out", outDir], { stdio: "pipe" });
-  return { summary: JSON.parse(readFileSync(join(outDir, "summary.json"), "utf8")) as AnalyzeSummary, outDir };
-}
-
 /** `lockstep doctor --json` on a file and config: the diagnosis (run in the background). */
 export async function cliDoctor(file: string, config: unknown): Promise<Diagnosis> {
-  const dir = mkdtempSync(join(tmpdir(), "lockstep-realapp-"));
-  writeFileSync(join(dir, "config.json"), JSON.stringify(config));
-  const { stdout } = await promisify(execFile)("node", [join(ROOT, "bin/lockstep.js"), "doctor", file, "--config", join(dir, "config.json"), "--json"], {
+  const { stdout } = await promisify(execFile)("node", [join(ROOT, "bin/lockstep.js"), "doctor", file, "--config", JSON.stringify(config), "--json"], {
     maxBuffer: 64 << 20,
   });
   return JSON.parse(stdout) as Diagnosis;

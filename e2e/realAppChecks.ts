@@ -4,15 +4,7 @@
 import type { Page } from "playwright-core";
 
 import { fusionSummaryCheck } from "./fusionSummaryCheck";
-
-/** What `lockstep analyze` wrote to summary.json (the parts the suite reads). */
-export interface AnalyzeSummary {
-  tuples: number;
-  drops: Record<string, number>;
-  heldAtEnd: number[];
-  topics: Record<string, { messages: number; slot: number; drops: Record<string, number> }>;
-  [key: string]: unknown;
-}
+import type { AnalyzeSummary } from "./setup";
 
 /** What a check gets: the app's page with the analyzed panel, and the CLI's run on the same input. */
 export interface RealAppCheckContext {
@@ -26,8 +18,6 @@ export interface RealAppCheckContext {
   readonly config: unknown;
   /** `lockstep analyze file --config config`'s summary.json. */
   readonly summary: AnalyzeSummary;
-  /** That run's --out folder (summary.json, tuples.jsonl, drops.jsonl, …). */
-  readonly outDir: string;
 }
 
 /**

@@ -9,7 +9,6 @@ import { describe, expect, it } from "vitest";
 
 import {
   addLockstepPanel,
-  cliAnalyze,
   expandNode,
   fieldInput,
   fieldValue,
@@ -30,7 +29,7 @@ import {
   useRealApp,
 } from "./realApp";
 import { REAL_APP_CHECKS } from "./realAppChecks";
-import { ARTIFACTS, HUSKY_PRESET } from "./setup";
+import { ARTIFACTS, cliAnalyze, HUSKY_PRESET } from "./setup";
 
 /** The husky preset as shipped; the test loads it through the sidebar, then edits maxTimespan. */
 const HUSKY = HUSKY_PRESET;
@@ -65,7 +64,7 @@ export function realAppSuite(
         : `${recording.label}: sidebar config, whole-recording numbers equal lockstep analyze`;
       it(testTitle, { timeout: 900_000 }, async () => {
         const file = join(SHARED, "data", recording.relative);
-        const { summary: expected, outDir } = cliAnalyze(file, edited);
+        const expected = cliAnalyze(file, edited);
         expect(expected.tuples).toBeGreaterThan(0);
         // Each test starts from a fresh profile (no installed extension, the app's default layout).
         const context = await session.newContext();
@@ -124,7 +123,7 @@ export function realAppSuite(
         // The other areas' checks (realAppChecks.ts), on the same analyzed panel.
         for (const check of REAL_APP_CHECKS) {
           try {
-            await check.run({ app, page, file, config: edited, summary: expected, outDir });
+            await check.run({ app, page, file, config: edited, summary: expected });
           } catch (e) {
             if (e instanceof Error) {
               e.message = `${check.title}: ${e.message}`;

@@ -1,9 +1,10 @@
 // Shared setup of the browser tests: the built extension (built here when missing or stale), the
 // test host bundle, the husky recording as JSON, a static server on 127.0.0.1, and chromium.
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium, type Browser } from "playwright-core";
 
@@ -39,6 +40,29 @@ export const FOXE = join(ROOT, "lockstep.lockstep-0.1.0.foxe");
 
 function sleepSync(ms: number): void {
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+/** The fields of `lockstep analyze`'s summary.json that the browser tests compare with the panel's. */
+export interface AnalyzeSummary {
+  tuples: number;
+  drops: Record<string, number>;
+  heldAtEnd: number[];
+  topics: Record<string, { messages: number; slot: number; drops: Record<string, number> }>;
+  [key: string]: unknown;
+}
+
+/**
+ * `lockstep analyze` on a file and config, run as a user runs it (bin/lockstep.js): its
+ * summary.json. Its --out folder is a temporary one, removed before this returns.
+ */
+export function cliAnalyze(file: string, config: unknown): AnalyzeSummary {
+  const out = mkdtempSync(join(tmpdir(), "lockstep-analyze-"));
+  try {
+    execFileSync("node", [join(ROOT, "bin/lockstep.js"), "analyze", file, "--config", JSON.stringify(config), "--out", out], { cwd: ROOT, stdio: "pipe" });
+    return JSON.parse(readFileSync(join(out, "summary.json"), "utf8")) as AnalyzeSummary;
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
 }
 
 /**

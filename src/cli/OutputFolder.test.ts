@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 
 import { CliError } from "./CliError";
 import { OutputFolder } from "./OutputFolder";
-import { useTempDir } from "../testing/tempDir";
+import { suiteTempDir } from "../testing/tempDir";
 
 async function openError(dir: string): Promise<CliError> {
   try {
@@ -20,7 +20,7 @@ async function openError(dir: string): Promise<CliError> {
 }
 
 describe("OutputFolder", () => {
-  const tmp = useTempDir("lockstep-outputfolder-");
+  const tmp = suiteTempDir("lockstep-outputfolder-");
 
   it("creates missing parents, writes whole files on commit and removes what an earlier run wrote", async () => {
     const dir = join(tmp.path, "a", "b");

@@ -5,9 +5,7 @@
 import { McapIndexedReader, type McapTypes } from "@mcap/core";
 import { loadDecompressHandlers } from "@mcap/support";
 import Ajv from "ajv";
-import { mkdtempSync } from "node:fs";
 import { readFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 
@@ -15,6 +13,7 @@ import { parseConfig } from "../pipeline";
 import { runAnalyze } from "./commands/analyze";
 import { resultTopics } from "../pipeline/resultMessages";
 import { HUSKY_BAG, REPO_ROOT } from "../recording/testing/paths";
+import { suiteTempDir } from "../testing/tempDir";
 
 const NS = 1_000_000_000n;
 const topics = resultTopics("/lockstep");
@@ -49,9 +48,10 @@ let channels: McapTypes.Channel[];
 let schemas: ReadonlyMap<number, McapTypes.Schema>;
 let profile: string;
 const byTopic = new Map<string, Read[]>();
+const tmp = suiteTempDir("lockstep-results-");
 
 beforeAll(async () => {
-  out = join(mkdtempSync(join(tmpdir(), "lockstep-results-")), "out");
+  out = join(tmp.path, "out");
   const config = parseConfig(JSON.parse(await readFile(join(REPO_ROOT, "config/husky.json"), "utf8")));
   const result = await runAnalyze({ file: HUSKY_BAG, config, out, progress: false });
   expect(result.error).toBeUndefined();

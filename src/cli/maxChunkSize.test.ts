@@ -1,5 +1,4 @@
-import { mkdtemp, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 
@@ -7,6 +6,7 @@ import { startServe } from "./commands/serve";
 import { connectClient } from "./serve/testing/serveClients";
 import { runMain, type MainRun } from "./testing/runMain";
 import { stringMessage, writeDb3 } from "../recording/testing/rosbag2Fixtures";
+import { suiteTempDir } from "../testing/tempDir";
 
 /** `lockstep ARGS…`: its exit code, stdout and stderr. */
 async function run(...args: string[]): Promise<MainRun> {
@@ -17,6 +17,7 @@ const LIMIT_TEXT = "than the limit of 1048576";
 const CONFIG = JSON.stringify({ inputs: [{ topic: "/a" }, { topic: "/b" }], policy: { type: "ros/approximate-time", queueSize: 10 } });
 
 describe("--max-chunk-size in every command that reads a recording", () => {
+  const tmp = suiteTempDir("lockstep-limit-");
   let file: string;
   beforeAll(async () => {
     // /a and /b at 10 Hz; one /b message is 2 MiB, over a limit of 1 MiB but not the default.
@@ -25,7 +26,7 @@ describe("--max-chunk-size in every command that reads a recording", () => {
       timestamp: 1_700_000_000_000_000_000n + BigInt(k) * 50_000_000n,
       data: stringMessage(k === 21 ? "x".repeat(2 * 1024 * 1024) : `m${k}`),
     }));
-    file = join(await mkdtemp(join(tmpdir(), "lockstep-limit-")), "limit.db3");
+    file = join(tmp.path, "limit.db3");
     await writeFile(file, await writeDb3([{ name: "/a", type: "std_msgs/msg/String" }, { name: "/b", type: "std_msgs/msg/String" }], rows));
   });
 

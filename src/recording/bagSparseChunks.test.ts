@@ -121,7 +121,9 @@ describe.each([
           sparser++;
         }
       }),
-      { numRuns: 150 },
+      // A fixed seed, as the count below is of these runs: with a random one, a scan's sparse
+      // reads were 10–16 of 150.
+      { numRuns: 150, seed: 15 },
     );
     // The property holds of the sparse reads themselves, not only of fallbacks to whole chunks. (A
     // scan reads fewer of these small bags sparsely: the chunk defining a connection is read
@@ -151,7 +153,9 @@ describe.each([
           fellBack++;
         }
       }),
-      { numRuns: 200 },
+      // A fixed seed, as the count below is of these runs: with a random one, a scan fell back in
+      // 1–7 of 200 runs, in none about once in 50.
+      { numRuns: 200, seed: 15 },
     );
     // Some damage passed the index data's own checks and was caught only by the records read.
     expect(fellBack).toBeGreaterThan(0);

@@ -8,7 +8,7 @@ import { afterAll, beforeAll } from "vitest";
  * A fresh temporary folder for the enclosing `describe` (or file): made before its first test,
  * removed with its contents after the last. Read `path` inside tests and hooks only.
  */
-export function useTempDir(prefix: string): { readonly path: string } {
+export function suiteTempDir(prefix: string): { readonly path: string } {
   const dir = { path: "" };
   beforeAll(async () => {
     dir.path = await mkdtemp(join(tmpdir(), prefix));

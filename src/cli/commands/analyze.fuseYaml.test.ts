@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 
 import { REPO_ROOT } from "../../recording/testing/paths";
-import { useTempDir } from "../../testing/tempDir";
+import { suiteTempDir } from "../../testing/tempDir";
 import { runCli, type CliRun } from "../testing/runCli";
 
 async function run(args: string[]): Promise<CliRun> {
@@ -11,7 +11,7 @@ async function run(args: string[]): Promise<CliRun> {
 }
 
 describe("lockstep analyze --fusion <fuse.yaml>", () => {
-  const tmp = useTempDir("lockstep-fuse-yaml-");
+  const tmp = suiteTempDir("lockstep-fuse-yaml-");
 
   it("exits 2 naming the file, the key path and the value of a wrong parameter", async () => {
     const yaml = (await readFile(join(REPO_ROOT, "config/husky.fuse.yaml"), "utf8")).replace("orientation_dimensions: [yaw]", "orientation_dimensions: [heading]");

@@ -8,7 +8,7 @@ import { runAnalyze } from "./analyze";
 import { replay } from "./replay";
 import { parseConfig } from "../../pipeline";
 import { HAS_SHARED_DATA, sharedRecording } from "../../recording/testing/paths";
-import { useTempDir } from "../../testing/tempDir";
+import { suiteTempDir } from "../../testing/tempDir";
 
 /**
  * The order a recording's messages must be analyzed in, computed from the file's bytes without the
@@ -108,7 +108,7 @@ describe.skipIf(!HAS_SHARED_DATA)("lockstep analyze on mustang-2014.bag (indexed
     inputs: topics.map((topic) => ({ topic })),
     policy: { type: "fkie/approximate-time", maxQueueSize: 0 },
   });
-  const tmp = useTempDir("lockstep-mustang-");
+  const tmp = suiteTempDir("lockstep-mustang-");
 
   it("gives exactly replay's tuples and drops for the stamps in file order, the 31 backward IMU steps as out-of-order-reset resets", async () => {
     const path = sharedRecording("mustang-2014.bag");

@@ -6,7 +6,7 @@ import { runAnalyze } from "./analyze";
 import { parseConfig } from "../../pipeline";
 import { writeMcap, type FixtureChannel } from "../../recording/testing/mcapFixtures";
 import { descriptorSetOf, foxgloveProtobufRoot } from "../../recording/testing/protobufFixtures";
-import { useTempDir } from "../../testing/tempDir";
+import { suiteTempDir } from "../../testing/tempDir";
 import { replayTuples, sortByArrival, type TraceEvent } from "../testing/replayTuples";
 
 const BASE = 1_700_000_000_000_000_000n;
@@ -40,7 +40,7 @@ async function analyzedTuples(file: string, config: unknown, out: string): Promi
 }
 
 describe("stamp sources and headerless inputs: analyze agrees with replay on the same stamps", () => {
-  const tmp = useTempDir("lockstep-stamps-");
+  const tmp = suiteTempDir("lockstep-stamps-");
 
   it('JSON messages stamped at ".meta.time" (decimal strings and {sec, nanosec})', async () => {
     // Two topics at 10 Hz and 7 Hz; stamps lag the receive time by a varying amount.

@@ -9,7 +9,7 @@ import { parseConfig } from "../../pipeline";
 import { openRecording, ArrayByteSource, type RecordedMessage } from "../../recording";
 import { openRecordingFile } from "../../recording/node";
 import { HUSKY_BAG, REPO_ROOT } from "../../recording/testing/paths";
-import { useTempDir } from "../../testing/tempDir";
+import { suiteTempDir } from "../../testing/tempDir";
 import { CliError } from "../CliError";
 import { runCli, type CliRun } from "../testing/runCli";
 
@@ -20,7 +20,7 @@ async function run(args: string[], stdin?: string): Promise<CliRun> {
 const HUSKY_CONFIG = join(REPO_ROOT, "config/husky.json");
 
 describe("lockstep analyze", () => {
-  const tmp = useTempDir("lockstep-analyze-");
+  const tmp = suiteTempDir("lockstep-analyze-");
 
   it("husky-2015.bag: the same number of tuples as `lockstep replay` on the recording's stamps", async () => {
     const out = join(tmp.path, "husky");

@@ -2,8 +2,7 @@
 // stamps through the real replay command's code, gives exactly the sets the diagnosis predicted.
 
 import fc from "fast-check";
-import { existsSync, mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Readable, Writable } from "node:stream";
 import { beforeAll, describe, expect, it, vi } from "vitest";
@@ -15,6 +14,7 @@ import { parseConfig, Pipeline, type PipelineConfig } from "../../pipeline";
 import { describeDiagnosis, diagnose, DropExplainer, runTrace, StampTrace, TraceRecorder, type Diagnosis } from "../../pipeline/diagnosis";
 import { openRecordingFile } from "../../recording/node";
 import { HAS_SHARED_DATA, REPO_ROOT, sharedRecording } from "../../recording/testing/paths";
+import { suiteTempDir } from "../../testing/tempDir";
 import { main } from "../main";
 import { runMain } from "../testing/runMain";
 
@@ -213,6 +213,8 @@ describe("diagnosis against replay (properties)", () => {
 });
 
 describe("analyze's summary.json carries the diagnosis", () => {
+  const tmp = suiteTempDir("lockstep-doctor-");
+
   it("on the embedded recording: causes and suggestions with complete configs", async () => {
     const config = parseConfig({
       inputs: [{ topic: "/imu/data" }, { topic: "/husky_velocity_controller/odom" }],
@@ -233,7 +235,7 @@ describe("analyze's summary.json carries the diagnosis", () => {
     }
     // `policy` is complete: `lockstep analyze` accepts it as it is, and gives the predicted sets;
     // with --no-diagnosis it writes no diagnosis and no explanations.
-    const out = mkdtempSync(join(tmpdir(), "lockstep-doctor-"));
+    const out = tmp.path;
     const spy = vi.spyOn(process.stdout, "write").mockImplementation(() => true);
     let code: number;
     try {

@@ -1,6 +1,5 @@
 import { statSync } from "node:fs";
-import { mkdir, mkdtemp, readFile, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 
@@ -11,6 +10,7 @@ import { loadSqlJsNode } from "../../recording/sqlJsNode";
 import { writeBag } from "../../recording/testing/bagFixtures";
 import { HAS_SHARED_DATA, REPO_ROOT, sharedRecording } from "../../recording/testing/paths";
 import { stringMessage, writeDb3 } from "../../recording/testing/rosbag2Fixtures";
+import { suiteTempDir } from "../../testing/tempDir";
 import { runMain, type MainRun } from "../testing/runMain";
 
 async function factsOf(path: string): Promise<RecordingFacts> {
@@ -27,9 +27,11 @@ async function runInfo(...args: string[]): Promise<MainRun> {
   return await runMain(["info", ...args]);
 }
 
+const tmp = suiteTempDir("lockstep-info-");
+
 describe("lockstep info on what has no byte offset", () => {
   it("a folder without a bag is named in words, without a byte offset", async () => {
-    const folder = join(await mkdtemp(join(tmpdir(), "lockstep-info-")), "nothing");
+    const folder = join(tmp.path, "nothing");
     await mkdir(folder);
     const r = await runInfo(folder);
     expect(r.code).toBe(1);
@@ -40,7 +42,7 @@ describe("lockstep info on what has no byte offset", () => {
   });
 
   it("a path that does not exist, or a file it may not read, is named in words, not in the file system's codes", async () => {
-    const dir = await mkdtemp(join(tmpdir(), "lockstep-info-"));
+    const dir = tmp.path;
     const missing = join(dir, "no-such.bag");
     let r = await runInfo(missing);
     expect(r.code).toBe(1);
@@ -59,7 +61,7 @@ describe("lockstep info on what has no byte offset", () => {
     const rows = Array.from({ length: 6 }, (_, k) => ({ topicId: 1, timestamp: 1_000_000_000n + BigInt(k), data: stringMessage(`m${k}`) }));
     const db = new SQL.Database(await writeDb3([{ name: "/a", type: "std_msgs/msg/String" }], rows));
     db.exec("UPDATE messages SET topic_id = 99 WHERE id = 2; UPDATE messages SET timestamp = 'notatime' WHERE id = 4;");
-    const path = join(await mkdtemp(join(tmpdir(), "lockstep-info-")), "rows.db3");
+    const path = join(tmp.path, "rows.db3");
     await writeFile(path, db.export());
     db.close();
     const r = await runInfo(path);
@@ -142,7 +144,7 @@ describe.skipIf(!HAS_SHARED_DATA)("lockstep info", () => {
 
   it("a damaged recording: the facts of everything readable around the damage, which is named, and exit 1", async () => {
     const bytes = await readFile(sharedRecording("husky-2015.bag"));
-    const path = join(await mkdtemp(join(tmpdir(), "lockstep-info-")), "cut.bag");
+    const path = join(tmp.path, "cut.bag");
     await writeFile(path, bytes.subarray(0, 800_000));
     const { code, out: text, err } = await runInfo(path);
     expect(code).toBe(1);
@@ -154,7 +156,7 @@ describe.skipIf(!HAS_SHARED_DATA)("lockstep info", () => {
   it("a topic name of control characters is printed with them made visible, in the report and in an error", async () => {
     const evil = "/x\u0000\u001b[2J\u202e";
     const bag = writeBag([{ topic: evil, type: "test_msgs/Value", definition: "uint32 value" }], [{ conn: 0, sec: 100, nsec: 0, data: Uint8Array.of(1, 0, 0, 0) }]);
-    const path = join(await mkdtemp(join(tmpdir(), "lockstep-info-")), "evil.bag");
+    const path = join(tmp.path, "evil.bag");
     await writeFile(path, bag.bytes);
     const { code, out } = await runInfo(path);
     expect(code).toBe(0);

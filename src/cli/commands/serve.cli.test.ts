@@ -1,14 +1,14 @@
 // `lockstep serve` as a process: what only a separate process can show (signals, exit codes, a
 // client that never reads while this process keeps reading). No timing assertions.
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 
 import { openRecordingFile } from "../../recording/node";
 import { writeMcap } from "../../recording/testing/mcapFixtures";
 import { HUSKY_BAG, REPO_ROOT } from "../../recording/testing/paths";
+import { suiteTempDir } from "../../testing/tempDir";
 import { connectClient, rawClient } from "../serve/testing/serveClients";
 
 const NS = 1_000_000_000n;
@@ -81,6 +81,8 @@ function serve(args: string[]): Served {
 }
 
 describe("lockstep serve (process)", () => {
+  const tmp = suiteTempDir("lockstep-serve-");
+
   it("skips and counts what a client that never reads cannot take, while another keeps receiving everything in order", async () => {
     const rec = await openRecordingFile(HUSKY_BAG);
     const pass: { topic: string; t: bigint }[] = [];
@@ -159,7 +161,7 @@ describe("lockstep serve (process)", () => {
       data: new TextEncoder().encode(JSON.stringify({ i })),
     }));
     const whole = await writeMcap(channels, messages, { chunkSize: 512 });
-    const file = join(mkdtempSync(join(tmpdir(), "lockstep-serve-")), "cut.mcap");
+    const file = join(tmp.path, "cut.mcap");
     writeFileSync(file, whole.subarray(0, Math.floor(whole.byteLength / 2)));
     const s = serve([file]);
     const port = await s.port;

@@ -1,6 +1,5 @@
 import { FoxgloveClient } from "@foxglove/ws-protocol";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import WebSocket from "ws";
@@ -9,6 +8,7 @@ import { describeClientMessage, MAX_CLIENT_PAYLOAD_BYTES, portArgument, startSer
 import { openRecordingFile } from "../../recording/node";
 import { writeMcap } from "../../recording/testing/mcapFixtures";
 import { HUSKY_BAG } from "../../recording/testing/paths";
+import { suiteTempDir } from "../../testing/tempDir";
 import { connectClient, rawClient } from "../serve/testing/serveClients";
 
 const BAG = HUSKY_BAG;
@@ -58,6 +58,8 @@ async function jsonMcap(n: number): Promise<Uint8Array> {
 }
 
 describe("lockstep serve", () => {
+  const tmp = suiteTempDir("lockstep-serve-");
+
   it("streams every message of the recording in receive-time order, declares time and broadcasts it first", async () => {
     const expected = await readAll(BAG);
     expect(expected.length).toBe(16806);
@@ -345,7 +347,7 @@ describe("lockstep serve", () => {
   });
 
   it("serves an unindexed (truncated) recording as far as it is readable, then fails naming the offset", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "lockstep-serve-"));
+    const dir = tmp.path;
     const whole = await jsonMcap(400);
     const file = join(dir, "truncated.mcap");
     writeFileSync(file, whole.subarray(0, Math.floor(whole.byteLength * 0.6)));
@@ -372,7 +374,7 @@ describe("lockstep serve", () => {
   });
 
   it("serves a recording with a damaged chunk as far as it is readable, then fails naming the offset", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "lockstep-serve-"));
+    const dir = tmp.path;
     const bytes = new Uint8Array(await jsonMcap(400));
     const all = await (async () => {
       const f = join(dir, "whole.mcap");
