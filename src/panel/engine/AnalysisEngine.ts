@@ -412,16 +412,17 @@ export class AnalysisEngine {
   }
 
   /**
-   * The tuning hints, the host's tie order first when it explains resets; when it explains all of
-   * them, the generic advice about backward stamps (clock jumps) is not given.
+   * The tuning hints, the host's tie order first whenever a tie came in with its stamps backwards
+   * (with resets, as their cause; without, as a reason the sets can differ from the CLI's); when
+   * it explains every reset, the generic advice about backward stamps (clock jumps) is not given.
    */
   #hints(stats: EngineStats): string[] {
     const resets = stats.drops["out-of-order-reset"] ?? 0;
-    const tie = resets > 0 ? this.#ties.hint() : undefined;
+    const tie = this.#ties.hint(resets > 0 ? "resets" : "other-sets");
     if (tie == undefined) {
       return tuningHints(stats, this.#rawPolicy);
     }
-    const rest = this.#tieResets >= resets ? { ...stats, drops: { ...stats.drops, "out-of-order-reset": 0 } } : stats;
+    const rest = resets > 0 && this.#tieResets >= resets ? { ...stats, drops: { ...stats.drops, "out-of-order-reset": 0 } } : stats;
     return [tie, ...tuningHints(rest, this.#rawPolicy)];
   }
 

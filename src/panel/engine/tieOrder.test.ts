@@ -84,6 +84,42 @@ describe.skipIf(!HAS_SHARED_DATA)("messages sharing a receive time, delivered ou
   });
 });
 
+describe.skipIf(!HAS_SHARED_DATA)("a policy that does not reset, on ties delivered out of file order (needs ../shared/data)", () => {
+  // The fuse tutorial's /odom (sim time: receive times on whole milliseconds, many shared) with
+  // /cmd_vel, which has no header, by its receive time, under ROS's approximate time.
+  const config = { inputs: [{ topic: "/odom" }, { topic: "/cmd_vel", stamp: "receive" }], policy: { type: "ros/approximate-time", queueSize: 10 } };
+  const events: EngineInput[] = [];
+  beforeAll(async () => {
+    const rec = await openRecordingFile(sharedRecording("fuse-tutorial-turtlebot3.bag"));
+    for await (const m of rec.messages({ topics: ["/odom", "/cmd_vel"] })) {
+      events.push({ seq: events.length, topic: m.topic, schemaName: m.schemaName, receiveTime: m.receiveTime, message: m.message });
+    }
+    await rec.close();
+  });
+  const run = (input: readonly EngineInput[]): ReturnType<AnalysisEngine["takeDelta"]> => {
+    const engine = new AnalysisEngine(config);
+    engine.ingest(input);
+    engine.finish();
+    return engine.takeDelta();
+  };
+
+  it("in file order: the CLI's 941 sets and no word about delivery order", () => {
+    const d = run(events);
+    expect(d.stats.tuples).toBe(941);
+    expect(d.hints.join(" ")).not.toMatch(/receive time in another order/);
+  });
+
+  it("in the host's order: other sets, no reset, and the hint says why they can differ from the CLI's", () => {
+    const d = run(hostOrder(events));
+    expect(d.stats.drops["out-of-order-reset"] ?? 0).toBe(0);
+    expect(d.stats.tuples).not.toBe(941);
+    const hint = d.hints[0]!;
+    expect(hint).toMatch(/^The host delivered messages with the same receive time in another order than the file: on \/odom \(\d+ of \d+ pairs/);
+    expect(hint).toMatch(/its sets can differ from those of `lockstep analyze`, which reads the recording in file order\.$/);
+    expect(hint).not.toMatch(/reset/);
+  });
+});
+
 describe("receive times at epoch scale", () => {
   const at = (nsec: number, stampNsec: number): EngineInput => ({
     seq: nsec,
@@ -98,9 +134,9 @@ describe("receive times at epoch scale", () => {
     // 10 ns apart: one time as a double's nanoseconds, two times as ROS reads them.
     expect(watch.observe(at(10, 500))).toBe(false);
     expect(watch.observe(at(20, 400))).toBe(false);
-    expect(watch.hint()).toBeUndefined();
+    expect(watch.hint("resets")).toBeUndefined();
     expect(watch.observe(at(20, 300))).toBe(true);
-    expect(watch.hint()).toMatch(/\/odom \(1 of 1 pairs sharing a receive time\)/);
+    expect(watch.hint("resets")).toMatch(/\/odom \(1 of 1 pairs sharing a receive time\)/);
   });
 
   it("sees a stamp going back by a few nanoseconds within a tie", () => {

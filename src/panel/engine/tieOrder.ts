@@ -7,7 +7,8 @@ import { compareRosTimes, type RosTime } from "../../time";
  * consecutive messages of one topic with the same receive time whose header stamps go backwards.
  * A recorder writes such a pair in publish order, and `lockstep analyze` reads the file in that
  * order; a host that breaks receive-time ties otherwise (Foxglove Studio and Lichtblick's preloaded
- * allFrames do) swaps them, and a stamp-ordered policy sees a stamp go backwards and resets. The
+ * allFrames do) swaps them: a stamp-ordered policy sees a stamp go backwards and resets, and a
+ * policy that takes stamps as they come (ROS's approximate time) can form other sets. The
  * watch never reorders anything (the synchronizers see what the host delivered); it only counts,
  * so the panel can name the cause where it shows those resets. Times are compared to the
  * nanosecond (`compareRosTimes`). Cost: one map lookup per message.
@@ -54,12 +55,20 @@ export class TieOrderWatch {
     return parts.length === 0 ? undefined : parts.join(", ");
   }
 
-  /** The hint for the stats view, undefined while no tie came in with its stamps backwards. */
-  public hint(): string | undefined {
+  /**
+   * The hint for the stats view, undefined while no tie came in with its stamps backwards.
+   * `effect`: what the stamps going backwards did, "resets" (the policy reset) or "other-sets"
+   * (the policy took them as they came, so its sets can differ from the CLI's).
+   */
+  public hint(effect: "resets" | "other-sets"): string | undefined {
     const where = this.#reversedText();
-    return where == undefined
-      ? undefined
-      : `The host delivered messages with the same receive time in another order than the file: on ${where} the later stamp came first, so stamps went backwards and the policy reset (out-of-order-reset drops). This is the host's delivery order, not a clock jump: \`lockstep analyze\` reads the recording in file order and has none of these resets.`;
+    if (where == undefined) {
+      return undefined;
+    }
+    const order = `The host delivered messages with the same receive time in another order than the file: on ${where} the later stamp came first`;
+    return effect === "resets"
+      ? `${order}, so stamps went backwards and the policy reset (out-of-order-reset drops). This is the host's delivery order, not a clock jump: \`lockstep analyze\` reads the recording in file order and has none of these resets.`
+      : `${order}, and the policy took those stamps in that order, so its sets can differ from those of \`lockstep analyze\`, which reads the recording in file order.`;
   }
 
   /** What to add to an out-of-order-reset drop's detail, undefined while no tie came in reversed. */
