@@ -60,13 +60,14 @@ export function DiagnosisView(
                     {c.topic == undefined ? "" : ` (${c.topic})`}: {forPanel(c.message, sourceTopics)}
                     {c.stampFix != undefined && (
                       <div data-testid={`diagnosis-stamp-fix-${i}`} data-tuples={c.stampFix.tuples}>
-                        {stampFixText(c.stampFix.stamps)}: {countOf(c.stampFix.tuples, "set")}{" "}
+                        {stampFixText(c.stampFix)}: {countOf(c.stampFix.tuples, "set")}{" "}
                         <button
                           data-testid={`diagnosis-stamp-apply-${i}`}
                           style={button}
                           onClick={() => {
-                            const stamps = c.stampFix!.stamps;
-                            applyFix({ change: stampFixText(stamps), stamps, predicted: c.stampFix!.tuples, before: d.tuples, events: d.events });
+                            const { stamps, policy, tuples } = c.stampFix!;
+                            const fix = { change: stampFixText(c.stampFix!), predicted: tuples, before: d.tuples, events: d.events };
+                            applyFix(policy == undefined ? { ...fix, stamps } : { ...fix, stamps, policy });
                           }}
                         >
                           Apply

@@ -11,19 +11,31 @@ function config(over: Partial<LockstepConfig>): LockstepConfig {
 }
 
 describe("an applied diagnosis fix", () => {
-  it("names a cause's stamp sources as the diagnosis tab does", () => {
-    expect(stampFixText({ "/fix": "receive" })).toBe("/fix stamped by receive time");
-    expect(stampFixText({ "/a": "receive", "/b": "receive" })).toBe("/a and /b stamped by receive time");
+  it("names a cause's stamp sources as the diagnosis tab does, after the policy to switch to when it has one", () => {
+    expect(stampFixText({ stamps: { "/fix": "receive" } })).toBe("/fix stamped by receive time");
+    expect(stampFixText({ stamps: { "/a": "receive", "/b": "receive" } })).toBe("/a and /b stamped by receive time");
+    expect(stampFixText({ stamps: { "/cmd_vel": "receive" }, policy: { type: "ros/approximate-time", queueSize: 10 } })).toBe(
+      "ros/approximate-time, with /cmd_vel stamped by receive time",
+    );
   });
 
   it("is in force while the config has its policy, or every stamp source it set", () => {
     expect(fixInForce(FIX, config({ policy: { ...POLICY } }))).toBe(true);
     expect(fixInForce(FIX, config({ policy: { ...POLICY, maxTimespan: "29ms" } }))).toBe(false);
     expect(fixInForce(FIX, config({ policy: { type: "fkie/approximate-time", maxQueueSize: 20 } }))).toBe(false);
-    const stamps: AppliedFix = { change: stampFixText({ "/fix": "receive" }), stamps: { "/fix": "receive" }, predicted: 900, before: 0, events: 1000 };
+    const stamps: AppliedFix = { change: stampFixText({ stamps: { "/fix": "receive" } }), stamps: { "/fix": "receive" }, predicted: 900, before: 0, events: 1000 };
     expect(fixInForce(stamps, config({ inputs: [{ topic: "/imu/data" }, { topic: "/fix", stamp: "receive" }] }))).toBe(true);
     expect(fixInForce(stamps, config({ inputs: [{ topic: "/imu/data" }, { topic: "/fix" }] }))).toBe(false);
     expect(fixInForce(stamps, config({ inputs: [{ topic: "/imu/data", stamp: "receive" }] }))).toBe(false);
+  });
+
+  it("with both a policy and stamp sources, is in force while the config has both", () => {
+    const policy = { type: "ros/approximate-time", queueSize: 10 };
+    const both: AppliedFix = { change: stampFixText({ stamps: { "/cmd_vel": "receive" }, policy }), policy, stamps: { "/cmd_vel": "receive" }, predicted: 941, before: 0, events: 4000 };
+    const inputs = [{ topic: "/odom" }, { topic: "/cmd_vel", stamp: "receive" }];
+    expect(fixInForce(both, config({ inputs, policy: { ...policy } }))).toBe(true);
+    expect(fixInForce(both, config({ inputs, policy: { type: "ros/exact-time", queueSize: 10 } }))).toBe(false);
+    expect(fixInForce(both, config({ inputs: [{ topic: "/odom" }, { topic: "/cmd_vel" }], policy: { ...policy } }))).toBe(false);
   });
 
   it("sets the whole recording's count beside the prediction once its analysis is done", () => {

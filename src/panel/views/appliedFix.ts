@@ -5,7 +5,8 @@ import type { LockstepConfig } from "../settings/panelConfig";
 /**
  * A fix the diagnosis offered and the user applied ("Apply"), kept so that the diagnosis tab can
  * set what the analysis gives with it beside what the diagnosis predicted: a suggestion's
- * complete `policy`, or a cause's input `stamps` sources by topic.
+ * complete `policy`, or a cause's input `stamps` sources by topic, with a complete `policy` too
+ * when the stamps alone give no set.
  */
 export type AppliedFix = {
   /** What changes, as the diagnosis words it (a suggestion's `change`, "maxTimespan 5ms → 28ms"). */
@@ -17,26 +18,29 @@ export type AppliedFix = {
   /** Input messages the diagnosis covered. */
   readonly events: number;
 } & (
-  | { readonly policy: Record<string, unknown>; readonly stamps?: undefined }
+  | { readonly policy: Record<string, unknown>; readonly stamps?: Readonly<Record<string, string>> }
   | { readonly stamps: Readonly<Record<string, string>>; readonly policy?: undefined }
 );
 
-/** A cause's stamp fix as the diagnosis tab names it: "/fix stamped by receive time". */
-export function stampFixText(stamps: Readonly<Record<string, string>>): string {
-  const sources = [...new Set(Object.values(stamps))];
-  return `${listText(Object.keys(stamps))} stamped by ${sources.length === 1 && sources[0] === "receive" ? "receive time" : `stamp source ${listText(sources)}`}`;
+/**
+ * A cause's stamp fix as the diagnosis tab names it: "/fix stamped by receive time", or with a
+ * policy to switch to as well "ros/approximate-time, with /cmd_vel stamped by receive time".
+ */
+export function stampFixText(fix: { readonly stamps: Readonly<Record<string, string>>; readonly policy?: Record<string, unknown> }): string {
+  const sources = [...new Set(Object.values(fix.stamps))];
+  const stamped = `${listText(Object.keys(fix.stamps))} stamped by ${sources.length === 1 && sources[0] === "receive" ? "receive time" : `stamp source ${listText(sources)}`}`;
+  return fix.policy == undefined ? stamped : `${String(fix.policy.type)}, with ${stamped}`;
 }
 
 /**
- * Whether the panel's config still has the fix: the same policy (as JSON), or every stamp source
- * it set. An edit that undoes or changes it ends the comparison, as the results then answer
+ * Whether the panel's config still has the fix: the same policy (as JSON) and every stamp source
+ * it set, of those it has. An edit that undoes or changes it ends the comparison, as the results then answer
  * another config.
  */
 export function fixInForce(fix: AppliedFix, config: LockstepConfig): boolean {
-  if (fix.policy != undefined) {
-    return JSON.stringify(config.policy) === JSON.stringify(fix.policy);
-  }
-  return Object.entries(fix.stamps).every(([topic, stamp]) => config.inputs.some((i) => i.topic === topic && i.stamp === stamp));
+  const policyKept = fix.policy == undefined || JSON.stringify(config.policy) === JSON.stringify(fix.policy);
+  const stamps = fix.stamps ?? {};
+  return policyKept && Object.entries(stamps).every(([topic, stamp]) => config.inputs.some((i) => i.topic === topic && i.stamp === stamp));
 }
 
 /** What the analysis has given so far with the fix in force. */

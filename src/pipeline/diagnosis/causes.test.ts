@@ -491,8 +491,15 @@ describe("an exact-time policy with an input that has no header (geometry_msgs/T
       expect(top.message).toContain(approximate);
       expect(top.message).toContain(`gives ${alt.tuples} sets`);
       expect(d.headline.startsWith(top.message)).toBe(true);
-      // The receive-time stamps alone give nothing under an exact-time policy: no one-click stamp fix.
-      expect(top.stampFix).toBeUndefined();
+      // The receive-time stamps alone give nothing under an exact-time policy: the one-click fix
+      // switches the policy too, to a complete config that gives the counted sets.
+      const fix = top.stampFix!;
+      expect(fix.stamps).toEqual({ "/topic1": "receive" });
+      expect(fix.policy?.type).toBe(approximate);
+      expect(fix.policy).toHaveProperty(queue); // complete: every parameter written out
+      expect(fix.tuples).toBe(alt.tuples);
+      const switched = parseConfig({ slots: 2, policy: fix.policy });
+      expect(runTrace(switched.policy, trace, { stampOverride: (i) => (trace.kind(i) === "stamped" ? undefined : trace.arrival(i)) }).tuples).toBe(fix.tuples);
     });
   }
 });

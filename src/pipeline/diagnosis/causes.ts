@@ -96,9 +96,15 @@ export interface DiagnosisCause {
   readonly fix?: { readonly policy: Record<string, unknown>; readonly tuples: number };
   /**
    * Input stamp sources that work around it (input topic → `inputs[].stamp`, so far always
-   * "receive"), and the sets the policy then gives: an actual run on the recorded stamps.
+   * "receive"); with `policy`, the complete policy to switch to as well, when the stamps alone
+   * give no set (an exact-time policy, which receive times seldom meet); and the sets the change
+   * gives: an actual run on the recorded stamps.
    */
-  readonly stampFix?: { readonly stamps: Readonly<Record<string, "receive">>; readonly tuples: number };
+  readonly stampFix?: {
+    readonly stamps: Readonly<Record<string, "receive">>;
+    readonly policy?: Record<string, unknown>;
+    readonly tuples: number;
+  };
   /** Policy runs made to count it (dropped from the JSON). */
   readonly runs?: number;
   /** The run of `fix`, when the cause made it itself: a suggestion can be made of it (dropped from the JSON). */
@@ -297,11 +303,14 @@ function dataCauses(input: CauseInput): DiagnosisCause[] {
             ? ""
             : ` "stamp": "receive" on ${listText(unstamped)} stamps ${unstamped.length === 1 ? "it" : "them"} so (in the panel: the input's Stamp source)${worst.offClockStamps > 0 ? ", or put every node on one clock (use_sim_time)" : ""}.`);
     // When every input concerned has no usable stamp (or every input moves to receive times),
-    // their receive-time stamp source gives exactly the repaired run; no stamp fix when that run
-    // gives nothing and only the switch of policy as well does.
+    // their receive-time stamp source gives exactly the repaired run, and with the switch of
+    // policy as well exactly the run that counted the two together.
     const stampFix =
-      together == undefined && (everyInput || unstamped.length === missing.length)
-        ? { stamps: Object.fromEntries(fixed.map((t) => [t, "receive" as const])), tuples: repaired.tuples }
+      everyInput || unstamped.length === missing.length
+        ? {
+            stamps: Object.fromEntries(fixed.map((t) => [t, "receive" as const])),
+            ...(together == undefined ? { tuples: repaired.tuples } : { policy: together.policy, tuples: together.tuples }),
+          }
         : undefined;
     out.push({
       id: "missing-stamps",
@@ -453,11 +462,14 @@ function withoutSlots(trace: StampTrace, keep: readonly number[]): StampTrace {
 
 /**
  * The family's approximate-time policy (started as an alternative is, `alternativeStart`) run on
- * the stamps `stampOverride` repairs, for an exact-time policy: its type and sets. Undefined when
- * the configured policy is not exact-time, the family has no approximate-time policy, or it gives
- * no set (python's, whose slop starts at 0, gives none).
+ * the stamps `stampOverride` repairs, for an exact-time policy: its type, its complete config
+ * (`policyJson`) and its sets. Undefined when the configured policy is not exact-time, the family
+ * has no approximate-time policy, or it gives no set (python's, whose slop starts at 0, gives none).
  */
-function approximateOnRepaired(input: CauseInput, stampOverride: (i: number) => number | undefined): { type: string; tuples: number } | undefined {
+function approximateOnRepaired(
+  input: CauseInput,
+  stampOverride: (i: number) => number | undefined,
+): { type: string; policy: Record<string, unknown>; tuples: number } | undefined {
   const { trace, facts, policy } = input;
   if (!policy.type.endsWith("exact-time")) {
     return undefined;
@@ -473,5 +485,5 @@ function approximateOnRepaired(input: CauseInput, stampOverride: (i: number) => 
   } catch {
     return undefined; // it cannot run on these inputs
   }
-  return tuples > 0 ? { type: space.type, tuples } : undefined;
+  return tuples > 0 ? { type: space.type, policy: policyJson(start, space, trace.slots), tuples } : undefined;
 }
