@@ -34,8 +34,8 @@ export function stampFixText(fix: { readonly stamps: Readonly<Record<string, str
 
 /**
  * Whether the panel's config still has the fix: the same policy (as JSON) and every stamp source
- * it set, of those it has. An edit that undoes or changes it ends the comparison, as the results then answer
- * another config.
+ * it set, of those it has. An edit that undoes or changes it ends the comparison, as the results
+ * then answer another config.
  */
 export function fixInForce(fix: AppliedFix, config: LockstepConfig): boolean {
   const policyKept = fix.policy == undefined || JSON.stringify(config.policy) === JSON.stringify(fix.policy);
