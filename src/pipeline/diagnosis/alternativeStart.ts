@@ -17,12 +17,15 @@ export function alternativeStart(alt: SearchablePolicy, from: PolicyConfig, fact
   const maxPeriod = Math.max(1_000_000, ...facts.topics.map((t) => t.period?.median ?? 0));
   const out: Record<string, unknown> = { type: alt.type };
   for (const p of alt.parameters) {
-    if (p.required !== true) {
-      continue;
-    }
+    // A count is a queue size (queueSize, maxQueueSize): the configured one whenever there is one,
+    // optional or not; else 10 where the alternative needs one.
     if (p.kind === "count") {
-      out[p.name] = queue != undefined && queue >= (p.minimum ?? 0) && queue > 0 ? queue : 10;
-    } else if (p.kind === "duration") {
+      if (queue != undefined && queue >= (p.minimum ?? 0) && queue > 0) {
+        out[p.name] = queue;
+      } else if (p.required === true) {
+        out[p.name] = 10;
+      }
+    } else if (p.kind === "duration" && p.required === true) {
       out[p.name] = TIMESPAN_LIMITS.has(p.name) ? 0 : roundDuration(0.5 * maxPeriod);
     }
   }
