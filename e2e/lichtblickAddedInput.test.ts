@@ -9,7 +9,7 @@ import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 
-import { addInputTopics, APPS, chooseOption, openPanelSettings, openRecordingWithPanel, panelNumber, realAppSkipReason, SHARED, useRealApp } from "./realApp";
+import { addInputTopics, analyzeWholeRecording, APPS, chooseOption, openPanelSettings, openRecordingWithPanel, panelNumber, realAppSkipReason, SHARED, useRealApp } from "./realApp";
 import { ARTIFACTS, cliAnalyze, type AnalyzeSummary } from "./setup";
 
 const RECORDING = "ros2/husky-2015.mcap";
@@ -39,15 +39,13 @@ describe.skipIf(skip != undefined)(`An input added after a whole-recording analy
     await openPanelSettings(page);
     await addInputTopics(page, TWO.map((t) => new RegExp(`^${t}\\b`)));
     await chooseOption(page, "Type", "fkie/approximate-time");
-    await page.locator('[data-testid="analyze-button"]').click();
-    await page.locator('[data-testid="analysis-done"]').waitFor({ timeout: 600_000 });
+    await analyzeWholeRecording(page);
     await expect.poll(async () => await panelNumber(page, "ingested"), { timeout: 60_000 }).toBe(messagesOf(two));
     expect(await panelNumber(page, "tuple-count")).toBe(two.tuples);
 
     await addInputTopics(page, [new RegExp(`^${THREE[2]}\\b`)], 2);
     await page.locator('[data-testid="analysis-stale"]').waitFor({ timeout: 60_000 });
-    await page.locator('[data-testid="analyze-button"]').click();
-    await page.locator('[data-testid="analysis-done"]').waitFor({ timeout: 600_000 });
+    await analyzeWholeRecording(page);
     await page.screenshot({ path: join(ARTIFACTS, "lichtblick-added-input.png") });
     expect(await panelNumber(page, "ingested")).toBe(messagesOf(three));
     expect(await panelNumber(page, "tuple-count")).toBe(three.tuples);

@@ -13,8 +13,10 @@ import type { Page } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
 
 import {
+  analyzeWholeRecording,
   APPS,
   cliDoctor,
+  diagnoseInPanel,
   expandNode,
   fieldValue,
   loadPresetInSidebar,
@@ -76,8 +78,7 @@ describe.skipIf(skip != undefined)(`The Diagnosis tab in Lichtblick 1.10.0 (real
     const first = d.suggestions[0]!;
     expect(first.tuples).toBeGreaterThan(d.tuples);
 
-    await page.locator('[data-testid="analyze-button"]').click();
-    await page.locator('[data-testid="analysis-done"]').waitFor({ timeout: 600_000 });
+    await analyzeWholeRecording(page);
     await expect.poll(async () => await panelNumber(page, "tuple-count")).toBe(d.tuples);
 
     // Click-to-explain: the first drop of the first explained reason, as explanations.jsonl says.
@@ -92,10 +93,7 @@ describe.skipIf(skip != undefined)(`The Diagnosis tab in Lichtblick 1.10.0 (real
     expect(await explanation.textContent()).toContain(x.topic);
     await page.screenshot({ path: join(ARTIFACTS, "lichtblick-drop-explanation.png") });
 
-    await page.locator('[data-testid="tab-diagnosis"]').click();
-    await page.locator('[data-testid="diagnosis-run"]').click();
-    const headline = page.locator('[data-testid="diagnosis-headline"]');
-    await headline.waitFor({ timeout: 300_000 });
+    const headline = await diagnoseInPanel(page);
     expect(await headline.textContent()).toBe(d.headline);
     const suggestion = page.locator('[data-testid="diagnosis-suggestion-0"]');
     expect(await suggestion.getAttribute("data-tuples")).toBe(String(first.tuples));
@@ -113,8 +111,7 @@ describe.skipIf(skip != undefined)(`The Diagnosis tab in Lichtblick 1.10.0 (real
     await expandNode(page, "Sync policy", "Max timespan");
     await expect.poll(async () => await fieldValue(page, "Max timespan")).toBe(first.policy.maxTimespan);
     expect(await page.locator('[data-testid="analyze-button"]').textContent()).toMatch(/Re-run/);
-    await page.locator('[data-testid="analyze-button"]').click();
-    await page.locator('[data-testid="analysis-done"]').waitFor({ timeout: 600_000 });
+    await analyzeWholeRecording(page);
     await expect.poll(async () => await panelNumber(page, "tuple-count")).toBe(first.tuples);
     await expect.poll(async () => await applied.getAttribute("data-whole")).toBe("done");
     expect(await applied.getAttribute("data-sets")).toBe(String(first.tuples));

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
 
-import { addInputTopics, addLockstepPanel, APPS, chooseOption, cliDoctor, fieldValue, installExtension, openPanelSettings, openRecording, panelNumber, realAppSkipReason, SHARED, useRealApp } from "./realApp";
+import { addInputTopics, addLockstepPanel, analyzeWholeRecording, APPS, chooseOption, cliDoctor, diagnoseInPanel, fieldValue, installExtension, openPanelSettings, openRecording, panelNumber, realAppSkipReason, SHARED, useRealApp } from "./realApp";
 import { ARTIFACTS } from "./setup";
 import type { Diagnosis } from "../src/pipeline/diagnosis";
 
@@ -47,13 +47,9 @@ describe.skipIf(skip != undefined)(`The Diagnosis tab on inputs without header s
     const promised = d.causes[0]!.setsLost;
     expect(promised).toBeGreaterThan(0);
 
-    await page.locator('[data-testid="analyze-button"]').click();
-    await page.locator('[data-testid="analysis-done"]').waitFor({ timeout: 600_000 });
+    await analyzeWholeRecording(page);
     await expect.poll(async () => await panelNumber(page, "tuple-count")).toBe(0);
-    await page.locator('[data-testid="tab-diagnosis"]').click();
-    await page.locator('[data-testid="diagnosis-run"]').click();
-    const headline = page.locator('[data-testid="diagnosis-headline"]');
-    await headline.waitFor({ timeout: 300_000 });
+    const headline = await diagnoseInPanel(page);
     expect(await headline.textContent()).toBe(d.headline);
     expect(d.headline).toContain('"stamp": "receive" on /rosout and /topic');
     await page.screenshot({ path: join(ARTIFACTS, "lichtblick-diagnosis-headerless.png") });
@@ -68,8 +64,7 @@ describe.skipIf(skip != undefined)(`The Diagnosis tab on inputs without header s
     expect(await applied.textContent()).toContain("Applied /rosout and /topic stamped by receive time:");
     await expect.poll(async () => await fieldValue(page, "Stamp source", 0)).toBe("Receive time");
     await expect.poll(async () => await fieldValue(page, "Stamp source", 1)).toBe("Receive time");
-    await page.locator('[data-testid="analyze-button"]').click();
-    await page.locator('[data-testid="analysis-done"]').waitFor({ timeout: 600_000 });
+    await analyzeWholeRecording(page);
     await expect.poll(async () => await panelNumber(page, "tuple-count")).toBe(promised);
     await expect.poll(async () => await applied.getAttribute("data-whole")).toBe("done");
     expect(await applied.getAttribute("data-sets")).toBe(String(promised));

@@ -300,6 +300,21 @@ export async function panelNumber(page: Page, testId: string): Promise<number> {
   return Number(await page.locator(`[data-testid="${testId}"]`).first().textContent());
 }
 
+/** Clicks the panel's "Analyze whole recording" and waits until that analysis is done. */
+export async function analyzeWholeRecording(page: Page): Promise<void> {
+  await page.locator('[data-testid="analyze-button"]').click();
+  await page.locator('[data-testid="analysis-done"]').waitFor({ timeout: 600_000 });
+}
+
+/** Opens the panel's Diagnosis tab, clicks "Diagnose" and waits for the diagnosis: its headline. */
+export async function diagnoseInPanel(page: Page): Promise<Locator> {
+  await page.locator('[data-testid="tab-diagnosis"]').click();
+  await page.locator('[data-testid="diagnosis-run"]').click();
+  const headline = page.locator('[data-testid="diagnosis-headline"]');
+  await headline.waitFor({ timeout: 300_000 });
+  return headline;
+}
+
 /**
  * Points the default layout's Raw Messages panel at a topic (its message-path input), so the app
  * subscribes to it: the app counts messages only of topics some panel subscribes to.

@@ -9,14 +9,15 @@ import { describe, expect, it } from "vitest";
 
 import {
   addLockstepPanel,
+  analyzeWholeRecording,
   expandNode,
   fieldInput,
   fieldValue,
   installExtension,
   loadPresetInSidebar,
-  openRecordingWithPanel,
   openLive,
   openPanelSettings,
+  openRecordingWithPanel,
   openTopicList,
   panelNumber,
   realAppSkipReason,
@@ -94,8 +95,7 @@ export function realAppSuite(
         }
 
         // Whole-recording analysis: every number equals the CLI's on the same file and config.
-        await page.locator('[data-testid="analyze-button"]').click();
-        await page.locator('[data-testid="analysis-done"]').waitFor({ timeout: 600_000 });
+        await analyzeWholeRecording(page);
         const dropsTotal = Object.values(expected.drops).reduce((a, b) => a + b, 0);
         const held = expected.heldAtEnd.reduce((a, b) => a + b, 0);
         const messages = Object.values(expected.topics).reduce((a, t) => a + t.messages, 0);

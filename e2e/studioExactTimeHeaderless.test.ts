@@ -11,7 +11,7 @@ import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
 
-import { addInputTopics, APPS, chooseOption, cliDoctor, fieldValue, openPanelSettings, openRecordingWithPanel, panelNumber, realAppSkipReason, SHARED, useRealApp } from "./realApp";
+import { addInputTopics, analyzeWholeRecording, APPS, chooseOption, cliDoctor, diagnoseInPanel, fieldValue, openPanelSettings, openRecordingWithPanel, panelNumber, realAppSkipReason, SHARED, useRealApp } from "./realApp";
 import { ARTIFACTS } from "./setup";
 import type { Diagnosis } from "../src/pipeline/diagnosis";
 
@@ -50,13 +50,9 @@ describe.skipIf(skip != undefined)(`The Diagnosis tab on an exact-time policy be
     expect(fix.tuples).toBe(cause.setsLost);
     expect(fix.tuples).toBeGreaterThan(0);
 
-    await page.locator('[data-testid="analyze-button"]').click();
-    await page.locator('[data-testid="analysis-done"]').waitFor({ timeout: 600_000 });
+    await analyzeWholeRecording(page);
     await expect.poll(async () => await panelNumber(page, "tuple-count")).toBe(0);
-    await page.locator('[data-testid="tab-diagnosis"]').click();
-    await page.locator('[data-testid="diagnosis-run"]').click();
-    const headline = page.locator('[data-testid="diagnosis-headline"]');
-    await headline.waitFor({ timeout: 300_000 });
+    const headline = await diagnoseInPanel(page);
     const offered = page.locator('[data-testid="diagnosis-stamp-fix-0"]');
     const promised = Number(await offered.getAttribute("data-tuples"));
     expect(promised).toBeGreaterThan(0.9 * fix.tuples);
@@ -71,8 +67,7 @@ describe.skipIf(skip != undefined)(`The Diagnosis tab on an exact-time policy be
     const applied = page.locator('[data-testid="diagnosis-applied"]');
     expect(await applied.getAttribute("data-predicted")).toBe(String(promised));
 
-    await page.locator('[data-testid="analyze-button"]').click();
-    await page.locator('[data-testid="analysis-done"]').waitFor({ timeout: 600_000 });
+    await analyzeWholeRecording(page);
     await expect.poll(async () => await panelNumber(page, "tuple-count")).toBe(promised);
     await expect.poll(async () => await applied.getAttribute("data-whole")).toBe("done");
     expect(await applied.getAttribute("data-sets")).toBe(String(promised));
