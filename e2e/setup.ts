@@ -1,5 +1,6 @@
 // Shared setup of the browser tests: the built extension (built here when missing or stale), the
-// test host bundle, the husky recording as JSON, a static server on 127.0.0.1, and chromium.
+// test host bundle, the husky recording as JSON, a static server on 127.0.0.1, chromium, and
+// `lockstep analyze`'s summary as the reference the panel's numbers are compared with.
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { createServer, type Server } from "node:http";
