@@ -176,8 +176,8 @@ export class AnalysisEngine {
   #compareFromTrace = false;
   /** The trace-run statistics and the message count they cover (recomputed when it grew). */
   #traceCompare: { ingested: number; stats: EngineStats } | undefined;
-  /** Receive-time ties the host delivered out of file order (named where the resets show). */
-  readonly #ties = new TieOrderWatch();
+  /** Receive-time ties the host delivered out of file order (named in the hints and the resets). */
+  readonly #ties: TieOrderWatch;
   /** Set while the pipeline takes a message that came in as a reversed tie (its drops name it). */
   #pushingReversedTie = false;
   /** Out-of-order-reset drops set off by a reversed tie (since the reset). */
@@ -203,6 +203,7 @@ export class AnalysisEngine {
    */
   public constructor(configJson: unknown, comparePolicyJson?: unknown) {
     this.#config = parseConfig(configJson);
+    this.#ties = new TieOrderWatch(this.#config.inputs);
     this.#rawPolicy = isRecord(configJson) && isRecord(configJson.policy) ? configJson.policy : {};
     this.#compareConfig = this.#parseCompare(comparePolicyJson);
     this.#build();

@@ -1,22 +1,37 @@
 import type { EngineInput } from "./engineTypes";
-import { stampOf } from "../../pipeline";
+import { stampReaderFor, stampSourceProblem, type StampReader } from "../../messages/stampSources";
 import { compareRosTimes, type RosTime } from "../../time";
+
+const HEADER = stampReaderFor("header");
 
 /**
  * Watches the order messages arrive in for one tell-tale of a host's delivery order: two
- * consecutive messages of one topic with the same receive time whose header stamps go backwards.
+ * consecutive messages of one topic with the same receive time whose stamps go backwards (each
+ * input's stamps as the pipeline reads them, from its stamp source: header stamps by default;
+ * an input stamped by receive time never has such a pair).
  * A recorder writes such a pair in publish order, and `lockstep analyze` reads the file in that
  * order; a host that breaks receive-time ties otherwise (Foxglove Studio and Lichtblick's preloaded
  * allFrames do) swaps them: a stamp-ordered policy sees a stamp go backwards and resets, and a
  * policy that takes stamps as they come (ROS's approximate time) can form other sets. The
  * watch never reorders anything (the synchronizers see what the host delivered); it only counts,
  * so the panel can name the cause where it shows those resets. Times are compared to the
- * nanosecond (`compareRosTimes`). Cost: one map lookup per message.
+ * nanosecond (`compareRosTimes`). Cost: two map lookups per message.
  */
 export class TieOrderWatch {
+  /** Per input topic, its stamp source's reader; other topics are read by their header stamp. */
+  readonly #readers = new Map<string, StampReader>();
   readonly #last = new Map<string, { receive: RosTime; stamp: RosTime | undefined }>();
   /** Per topic: consecutive pairs sharing a receive time, and those whose stamps went backwards. */
   readonly #byTopic = new Map<string, { ties: number; reversed: number }>();
+
+  /** @param inputs the config's inputs: each topic's stamp source (`inputs[].stamp`, default the header). */
+  public constructor(inputs: readonly { readonly topic: string; readonly stamp?: string }[] = []) {
+    for (const input of inputs) {
+      const source = input.stamp ?? "header";
+      // A bad source is the pipeline's config error; the watch then reads the header.
+      this.#readers.set(input.topic, stampReaderFor(stampSourceProblem(source) == undefined ? source : "header"));
+    }
+  }
 
   /**
    * Looks at one delivered message (in delivery order); true when it shares its receive time with
@@ -24,7 +39,8 @@ export class TieOrderWatch {
    */
   public observe(ev: EngineInput): boolean {
     const receive = ev.receiveTime;
-    const stamp = stampOf(ev.message);
+    const read = (this.#readers.get(ev.topic) ?? HEADER)(ev);
+    const stamp = typeof read === "string" ? undefined : read;
     const prev = this.#last.get(ev.topic);
     let reversed = false;
     if (prev != undefined && compareRosTimes(prev.receive, receive) === 0) {
