@@ -68,7 +68,7 @@ export {
 } from "../filters/policies/PolicyDescriptor";
 export { BUFFER_PARAMETERS } from "../filters/bufferParameters";
 export { INPUT_PARAMETERS } from "./inputParameters";
-export { STAMP_SOURCES, stampSourceProblem, type StampSourceDescriptor } from "../messages/stampSources";
+export { STAMP_SOURCES, stampReaderFor, stampSourceProblem, type StampReader, type StampSourceDescriptor } from "../messages/stampSources";
 export { pipelineSchema } from "./configSchema";
 export { ConfigLoadError, loadConfig, type LoadConfigOptions } from "./loadConfig";
 export { FuseYamlError, fusionFromFuseYaml, type FuseYamlImport, type FuseYamlIssue } from "../fusion/config";

@@ -1,5 +1,5 @@
 import type { EngineInput } from "./engineTypes";
-import { stampReaderFor, stampSourceProblem, type StampReader } from "../../messages/stampSources";
+import { stampReaderFor, stampSourceProblem, type StampReader } from "../../pipeline";
 import { compareRosTimes, type RosTime } from "../../time";
 
 const HEADER = stampReaderFor("header");
