@@ -6,7 +6,6 @@
 // the compare column, picked afterwards, runs over the same messages (the configured policy
 // against itself gives the same sets; ros/latest-time gives the CLI's figure).
 import { join } from "node:path";
-import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 
 import { addInputTopics, analyzeWholeRecording, APPS, chooseOption, openPanelSettings, openRecordingWithPanel, panelNumber, realAppSkipReason, SHARED, useRealApp } from "./realApp";
@@ -30,10 +29,7 @@ describe.skipIf(skip != undefined)(`An input added after a whole-recording analy
     const latest = cliAnalyze(file, config(THREE, { type: "ros/latest-time" }));
     expect(messagesOf(three)).toBeGreaterThan(messagesOf(two));
 
-    const context = await app.newContext();
-    const page: Page = await context.newPage();
-    const errors: string[] = [];
-    page.on("pageerror", (e) => errors.push(e.message));
+    const { context, page, errors } = await app.newPage();
     await openRecordingWithPanel(page, app.server(), RECORDING, app.foxe());
 
     await openPanelSettings(page);

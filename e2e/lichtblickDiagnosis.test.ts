@@ -9,7 +9,6 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import type { Page } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
 
 import {
@@ -64,10 +63,7 @@ describe.skipIf(skip != undefined)(`The Diagnosis tab in Lichtblick 1.10.0 (real
   }, 600_000);
 
   it("husky MCAP, maxTimespan 5ms: a clicked drop is explained; Diagnose shows doctor's headline; Apply + re-run gives the predicted sets", { timeout: 900_000 }, async () => {
-    const context = await app.newContext();
-    const page: Page = await context.newPage();
-    const errors: string[] = [];
-    page.on("pageerror", (e) => errors.push(e.message));
+    const { context, page, errors } = await app.newPage();
     await openRecordingWithPanel(page, app.server(), RECORDING, app.foxe());
 
     await loadPresetInSidebar(page, /husky/);

@@ -5,7 +5,6 @@
 // re-run gives the sets the diagnosis promised. The expected headline and count come from `lockstep doctor --json`
 // on the same file and config.
 import { join } from "node:path";
-import type { Page } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
 
 import { addInputTopics, addLockstepPanel, analyzeWholeRecording, APPS, chooseOption, cliDoctor, diagnoseInPanel, fieldValue, installExtension, openPanelSettings, openRecording, panelNumber, realAppSkipReason, SHARED, useRealApp } from "./realApp";
@@ -27,10 +26,7 @@ describe.skipIf(skip != undefined)(`The Diagnosis tab on inputs without header s
   }, 600_000);
 
   it("talker MCAP: no set; Diagnose names the missing stamps and the fix; Apply (Receive time on both inputs) gives the promised sets", { timeout: 900_000 }, async () => {
-    const context = await app.newContext();
-    const page: Page = await context.newPage();
-    const errors: string[] = [];
-    page.on("pageerror", (e) => errors.push(e.message));
+    const { context, page, errors } = await app.newPage();
     await openRecording(page, app.server(), app.server().dataUrl(RECORDING));
     await installExtension(page, app.foxe());
     await addLockstepPanel(page);

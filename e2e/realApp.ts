@@ -114,8 +114,11 @@ export interface RealAppSession {
   server(): AppServer;
   /** The packaged extension to install. */
   foxe(): string;
-  /** A fresh browser profile (the app's storage is per context) at the tests' window size. */
-  newContext(): Promise<BrowserContext>;
+  /**
+   * A page in a fresh browser profile (the app's storage is per context) at the tests' window
+   * size; `errors` collects the page's uncaught errors. Close `context` at the end of the test.
+   */
+  newPage(): Promise<{ context: BrowserContext; page: Page; errors: string[] }>;
 }
 
 /**
@@ -144,7 +147,13 @@ export function useRealApp(app: string): RealAppSession {
   return {
     server: () => started(server, `the ${app} server`),
     foxe: () => started(foxe, "the packaged .foxe"),
-    newContext: async () => await started(browser, "Chromium").newContext({ viewport: { width: 1400, height: 900 } }),
+    newPage: async () => {
+      const context = await started(browser, "Chromium").newContext({ viewport: { width: 1400, height: 900 } });
+      const page = await context.newPage();
+      const errors: string[] = [];
+      page.on("pageerror", (e) => errors.push(e.message));
+      return { context, page, errors };
+    },
   };
 }
 

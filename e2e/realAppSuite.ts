@@ -4,7 +4,6 @@
 // and compare every number with `lockstep analyze` on the same file, run realAppChecks.ts, edit the
 // publish settings (results kept), reload (state kept); then live against `lockstep serve`.
 import { join } from "node:path";
-import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 
 import {
@@ -68,10 +67,7 @@ export function realAppSuite(
         const expected = cliAnalyze(file, edited);
         expect(expected.tuples).toBeGreaterThan(0);
         // Each test starts from a fresh profile (no installed extension, the app's default layout).
-        const context = await session.newContext();
-        const page: Page = await context.newPage();
-        const errors: string[] = [];
-        page.on("pageerror", (e) => errors.push(e.message));
+        const { context, page, errors } = await session.newPage();
         await openRecordingWithPanel(page, session.server(), recording.relative, session.foxe());
         // A new panel: no red error, the data source's stamped topics and the matching preset.
         expect(await page.locator('[data-testid="config-error"]').count()).toBe(0);
@@ -168,10 +164,7 @@ export function realAppSuite(
     it("live against lockstep serve: publishing switched on keeps the results; sets, transactions and a fused pose; the namespaced topics in the app's topic list, with messages", { timeout: 600_000 }, async () => {
       const serve = await startServe(join(SHARED, "data/husky-2015.bag"));
       try {
-        const context = await session.newContext();
-        const page = await context.newPage();
-        const errors: string[] = [];
-        page.on("pageerror", (e) => errors.push(e.message));
+        const { context, page, errors } = await session.newPage();
         await openLive(page, session.server(), serve.url);
         await installExtension(page, session.foxe());
         await addLockstepPanel(page);

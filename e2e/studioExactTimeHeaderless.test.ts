@@ -8,7 +8,6 @@
 // milliseconds) partly out of file order, and ROS's approximate time forms other sets from them
 // than from the file's order, which the stats tab says.
 import { join } from "node:path";
-import type { Page } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
 
 import { addInputTopics, analyzeWholeRecording, APPS, chooseOption, cliDoctor, diagnoseInPanel, fieldValue, openPanelSettings, openRecordingWithPanel, panelNumber, realAppSkipReason, SHARED, useRealApp } from "./realApp";
@@ -30,10 +29,7 @@ describe.skipIf(skip != undefined)(`The Diagnosis tab on an exact-time policy be
   });
 
   it("fuse tutorial: no set; Diagnose names both changes; one Apply switches the policy and stamps /cmd_vel by receive time, giving the promised sets", { timeout: 900_000 }, async () => {
-    const context = await app.newContext();
-    const page: Page = await context.newPage();
-    const errors: string[] = [];
-    page.on("pageerror", (e) => errors.push(e.message));
+    const { context, page, errors } = await app.newPage();
     await openRecordingWithPanel(page, app.server(), RECORDING, app.foxe());
 
     await openPanelSettings(page);

@@ -379,7 +379,6 @@ function lagVariant(
   };
 }
 
-
 function headlineOf(
   policy: PolicyConfig,
   own: PolicySearchResult,
