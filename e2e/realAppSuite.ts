@@ -190,6 +190,13 @@ export function realAppSuite(
         await page.locator('[data-testid="tab-trajectory"]').click();
         await expect.poll(async () => Number(await page.locator('[data-testid="trajectory"]').getAttribute("data-fused")), { timeout: 180_000 }).toBeGreaterThan(0);
         await page.screenshot({ path: join(ARTIFACTS, `${app}-live.png`) });
+        // Joined mid-run, fuse starts from its ignition pose while the odometry is metres along:
+        // aligned, the raw track starts on the fused one.
+        const trajectory = page.locator('[data-testid="trajectory"]');
+        await page.locator('[data-testid="trajectory-align"]').check({ timeout: 120_000 });
+        await expect.poll(async () => await trajectory.getAttribute("data-aligned")).toBe("true");
+        expect(Number(await trajectory.getAttribute("data-start-gap"))).toBeLessThan(0.01);
+        await page.screenshot({ path: join(ARTIFACTS, `${app}-live-aligned.png`) });
 
         // The app's own Raw Messages panel subscribes to the fused poses the panel publishes
         // (serve relays them as a server channel); the app's topic list counts what arrives.

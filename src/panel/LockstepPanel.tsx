@@ -11,6 +11,7 @@ import { analysisKey } from "./settings/analysisKey";
 import { publishNamespace } from "./settings/panelConfig";
 import { MessageCache } from "./state/MessageCache";
 import { publishUnavailableReason, type TuplePublisher } from "./state/Publisher";
+import type { RawPlacement } from "./state/startAlignment";
 import { Header } from "./views/Header";
 import type { ViewProps } from "./views/PanelView";
 import { fixInForce, type AppliedFix } from "./views/appliedFix";
@@ -41,6 +42,7 @@ function LockstepPanel({ context }: { context: PanelExtensionContext }): ReactEl
   const publisher = useRef<TuplePublisher | undefined>(undefined);
   const [tab, setTab] = useState(VIEWS[0]!.id);
   const [compareType, setCompareType] = useState("ros/approximate-time");
+  const [rawPlacement, setRawPlacement] = useState<RawPlacement>("as-recorded");
   const [applied, setApplied] = useState<AppliedFix | undefined>(undefined);
   const { config, issues, setPolicy, setStampSources } = usePanelSettings(context, { topics: host.topics, publishReason: publishUnavailableReason(context) });
   const key = issues.length === 0 ? analysisKey(config) : undefined;
@@ -88,6 +90,7 @@ function LockstepPanel({ context }: { context: PanelExtensionContext }): ReactEl
             context.setPreviewTime(stamp == undefined ? undefined : secondsAfterStart(stamp, baseSec, host.start!));
           },
     compare: { type: compareType, setType: setCompareType },
+    trajectory: { rawPlacement, setRawPlacement },
     diagnose: () => {
       analysis.engine.diagnose();
     },

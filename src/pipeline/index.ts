@@ -80,5 +80,7 @@ export type { FusedPose, TransactionRecord } from "../fusion/runner";
 export { dropCountText, finalPoseText, transactionCountText } from "../fusion/runner";
 export type { FusionDrop, TransactionJson } from "../fusion/core";
 export { motionModelDescriptors, sensorDescriptors } from "../fusion/registry";
+/** Angles wrapped into [−π, π) as fuse wraps them, for the panel's trajectory alignment. */
+export { wrapAngle } from "../fusion/math/angles";
 export { quaternionAt, stampOf, yawOf } from "../messages";
 export { matchedTime, tupleMemberTime } from "./matchedTime";

@@ -1,4 +1,5 @@
 import { RingBuffer } from "./RingBuffer";
+import { rawReaches, START_POSES, startAnchor, type StartAnchor } from "./startAlignment";
 import type { DropReason, TransactionJson } from "../../pipeline";
 import type { Diagnosis, DropExplanation } from "../../pipeline/diagnosis";
 import type { DropRow, EngineDelta, EngineStats, FusedPose, FusionSummary, Pose2D, TupleRow } from "../engine/engineTypes";
@@ -49,6 +50,15 @@ export class ViewStore {
   public readonly rawPoses = new RingBuffer<Pose2D>(CAPS.poses);
   public readonly fusedPoses = new RingBuffer<FusedPose>(CAPS.poses);
   public readonly transactions = new RingBuffer<TransactionJson>(CAPS.transactions);
+  /** The first START_POSES fused poses since the reset (kept when the pose ring wraps). */
+  public readonly fusedStarts: FusedPose[] = [];
+  /**
+   * Where raw odometry meets the fused start (see `startAnchor`): chosen again on each delta until
+   * every one of `fusedStarts` is in and reached by a raw pose, then fixed, so that the alignment
+   * of the raw track stays put while both rings wrap.
+   */
+  public startAnchor: StartAnchor | undefined;
+  #startAnchorFixed = false;
   public stats: EngineStats | undefined;
   /** The fusion run as a whole (counts, drops, final pose, warnings), when fusion is on. */
   public fusion: FusionSummary | undefined;
@@ -104,7 +114,15 @@ export class ViewStore {
       this.rawPoses.push(p);
     }
     for (const p of delta.fusedPoses) {
+      if (this.fusedStarts.length < START_POSES) {
+        this.fusedStarts.push(p);
+      }
       this.fusedPoses.push(p);
+    }
+    if (!this.#startAnchorFixed && this.fusedStarts.length > 0) {
+      this.startAnchor = startAnchor(this.rawPoses, this.fusedStarts);
+      this.#startAnchorFixed =
+        this.fusedStarts.length === START_POSES && this.fusedStarts.every((p) => rawReaches(this.rawPoses, p.stamp));
     }
     for (const t of delta.transactions) {
       this.transactions.push(t);
@@ -130,6 +148,9 @@ export class ViewStore {
     this.marks.length = 0;
     this.rawPoses.clear();
     this.fusedPoses.clear();
+    this.fusedStarts.length = 0;
+    this.startAnchor = undefined;
+    this.#startAnchorFixed = false;
     this.transactions.clear();
     this.stats = undefined;
     this.fusion = undefined;

@@ -5,6 +5,7 @@ import type { Theme } from "./theme";
 import type { WholeRecording } from "../hooks/useAnalysis";
 import type { LockstepConfig } from "../settings/panelConfig";
 import type { ViewStore } from "../state/ViewStore";
+import type { RawPlacement } from "../state/startAlignment";
 
 /** Everything a view may read: the accumulated results, the config, the host's state and size. */
 export interface ViewProps {
@@ -33,6 +34,8 @@ export interface ViewProps {
   readonly preview: ((stamp: number | undefined) => void) | undefined;
   /** The policy run beside the configured one, and how to change it (never resets the results). */
   readonly compare: { readonly type: string; readonly setType: (type: string) => void };
+  /** Where the trajectory tab draws raw odometry, and how to change it (never resets the results). */
+  readonly trajectory: { readonly rawPlacement: RawPlacement; readonly setRawPlacement: (placement: RawPlacement) => void };
   /** Asks for a diagnosis of the results so far (it arrives in `store.diagnosis`). */
   readonly diagnose: () => void;
   /** Asks what decided the drop of the message on `slot` with this stamp (it arrives in `store.explanation`). */

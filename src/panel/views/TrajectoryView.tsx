@@ -1,10 +1,11 @@
-import type { ReactElement } from "react";
+import { useMemo, type ReactElement } from "react";
 
 import { FitCanvas, type Size } from "./FitCanvas";
 import type { PanelView, ViewProps } from "./PanelView";
 import { valueRange } from "./valueRange";
 import type { Pose2D } from "../engine/engineTypes";
-import type { RingBuffer } from "../state/RingBuffer";
+import { RingBuffer } from "../state/RingBuffer";
+import { alignToStart, poseAt, startGap, type RawPlacement, type StartAnchor } from "../state/startAlignment";
 
 /** Bounds of several pose sets with equal x/y scale ([minX, minY, maxX, maxY]), or undefined. */
 export function poseBounds(sets: readonly RingBuffer<Pose2D>[]): [number, number, number, number] | undefined {
@@ -13,15 +14,47 @@ export function poseBounds(sets: readonly RingBuffer<Pose2D>[]): [number, number
   return minX <= maxX ? [minX, minY, maxX, maxY] : undefined;
 }
 
+/** Start gaps below this (m) are not worth a word: odometry and the ignition pose agree. */
+const NOTABLE_GAP = 1;
+
+/** The raw track as drawn: `raw` itself, or each pose moved by the start alignment (when known). */
+export function shownRaw(raw: RingBuffer<Pose2D>, anchor: StartAnchor | undefined, placement: RawPlacement): RingBuffer<Pose2D> {
+  if (placement === "as-recorded" || anchor == undefined || raw.size === 0) {
+    return raw;
+  }
+  const align = alignToStart(anchor);
+  const out = new RingBuffer<Pose2D>(raw.size);
+  for (let i = 0; i < raw.size; i++) {
+    out.push(align(raw.at(i)!));
+  }
+  return out;
+}
+
 /**
  * Raw odometry (from the input topics) and the fused trajectory, top-down, equal axes, centred in
  * the room the panel gives the view (measured, redrawn on resize), so that the whole path, its end
- * markers and the scale label are always in view.
+ * markers and the scale label are always in view. Once both tracks have a common stamp
+ * (`anchor`), a check box moves the raw track rigidly so that it starts where the fused one
+ * starts, to compare their shapes when fuse started from its ignition pose away from where the
+ * robot's odometry was.
  */
 export function TrajectoryView(
-  props: { raw: RingBuffer<Pose2D>; fused: RingBuffer<Pose2D> } & Pick<ViewProps, "theme" | "width" | "height" | "version">,
+  props: {
+    raw: RingBuffer<Pose2D>;
+    fused: RingBuffer<Pose2D>;
+    anchor: StartAnchor | undefined;
+    placement: RawPlacement;
+    setPlacement: (placement: RawPlacement) => void;
+  } & Pick<ViewProps, "theme" | "width" | "height" | "version">,
 ): ReactElement {
-  const { raw, fused, theme, width, height, version } = props;
+  const { fused, anchor, placement, setPlacement, theme, width, height, version } = props;
+  const aligned = placement === "fused-start";
+  // Rebuilt when the store changes (`version`), not on every render.
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  const raw = useMemo(() => shownRaw(props.raw, anchor, placement), [props.raw, anchor, placement, version]);
+  // Where the drawn raw track is at the fused start: 0 m when aligned, the start gap otherwise.
+  const rawAtStart = anchor && poseAt(raw, anchor.fused.stamp);
+  const shownGap = anchor && rawAtStart ? startGap({ raw: rawAtStart, fused: anchor.fused }) : undefined;
   const draw = (ctx: CanvasRenderingContext2D, size: Size): void => {
     const b = poseBounds([raw, fused]);
     if (!b) {
@@ -66,20 +99,52 @@ export function TrajectoryView(
     line(raw, theme.raw);
     line(fused, theme.fused);
     ctx.fillStyle = theme.raw;
-    ctx.fillText(`raw odometry (${raw.size})`, 10, 16);
+    ctx.fillText(`raw odometry (${raw.size})${raw === props.raw ? "" : ", aligned to the fused start"}`, 10, 16);
     ctx.fillStyle = theme.fused;
     ctx.fillText(`fused (${fused.size})`, 10, 30);
     ctx.fillStyle = theme.muted;
     ctx.fillText(`${(maxX - minX).toFixed(1)} m × ${(maxY - minY).toFixed(1)} m`, 10, size.height - 6);
   };
+  const gap = anchor && startGap(anchor);
   return (
-    <FitCanvas
-      fallback={{ width, height }}
-      background={theme.panel}
-      draw={draw}
-      deps={[raw, fused, theme, version]}
-      attrs={{ "data-testid": "trajectory", "data-raw": raw.size, "data-fused": fused.size }}
-    />
+    <div style={{ display: "flex", flexDirection: "column", height: "100%" }}>
+      {anchor && gap != undefined && (
+        <div style={{ fontSize: 12, padding: "0 0 4px" }}>
+          <label>
+            <input
+              type="checkbox"
+              data-testid="trajectory-align"
+              checked={aligned}
+              onChange={(e) => {
+                setPlacement(e.target.checked ? "fused-start" : "as-recorded");
+              }}
+            />{" "}
+            align raw odometry to the fused start
+          </label>
+          {(aligned || gap >= NOTABLE_GAP) && (
+            <span style={{ color: theme.muted }}>
+              {" "}
+              ({aligned ? "moved" : "it starts"} {gap.toFixed(1)} m {aligned ? "onto it" : "away"}: fuse starts from its initial state, not from where the odometry is)
+            </span>
+          )}
+        </div>
+      )}
+      <div style={{ flex: 1, minHeight: 0 }}>
+        <FitCanvas
+          fallback={{ width, height }}
+          background={theme.panel}
+          draw={draw}
+          deps={[raw, fused, theme, version, aligned]}
+          attrs={{
+            "data-testid": "trajectory",
+            "data-raw": raw.size,
+            "data-fused": fused.size,
+            "data-aligned": String(raw !== props.raw),
+            "data-start-gap": shownGap == undefined ? "" : shownGap.toFixed(3),
+          }}
+        />
+      </div>
+    </div>
   );
 }
 
@@ -88,5 +153,17 @@ export const trajectoryView: PanelView = {
   id: "trajectory",
   label: "trajectory",
   scrolls: false,
-  render: (p) => <TrajectoryView raw={p.store.rawPoses} fused={p.store.fusedPoses} theme={p.theme} width={p.width} height={p.height} version={p.version} />,
+  render: (p) => (
+    <TrajectoryView
+      raw={p.store.rawPoses}
+      fused={p.store.fusedPoses}
+      anchor={p.store.startAnchor}
+      placement={p.trajectory.rawPlacement}
+      setPlacement={p.trajectory.setRawPlacement}
+      theme={p.theme}
+      width={p.width}
+      height={p.height}
+      version={p.version}
+    />
+  ),
 };
