@@ -103,7 +103,11 @@ function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v != undefined && !Array.isArray(v);
 }
 
-/** The 2D pose of a nav_msgs/Odometry-like message (pose.pose.position / orientation), if any. */
+/**
+ * The 2D pose of a nav_msgs/Odometry-like message (pose.pose.position / orientation), if any:
+ * undefined as well when x, y or a part of the orientation is not a finite number, since one such
+ * pose would leave the trajectory tab without bounds to draw any track in.
+ */
 export function odometryPose(message: unknown): { x: number; y: number; yaw: number } | undefined {
   if (!isRecord(message) || !isRecord(message.pose) || !isRecord(message.pose.pose)) {
     return undefined;
@@ -113,6 +117,9 @@ export function odometryPose(message: unknown): { x: number; y: number; yaw: num
     return undefined;
   }
   const q = quaternionAt(message, "pose", "pose", "orientation");
+  if (!Number.isFinite(p.x) || !Number.isFinite(p.y) || (q && ![q.x, q.y, q.z, q.w].every(Number.isFinite))) {
+    return undefined;
+  }
   return { x: p.x, y: p.y, yaw: q ? yawOf(q) : 0 };
 }
 
