@@ -3,19 +3,19 @@ import { wrapAngle } from "../../pipeline";
 import type { Pose2D } from "../engine/engineTypes";
 
 /**
- * Where raw odometry and the fused trajectory meet for a comparison of their shapes: the fused
- * trajectory's first pose since the results were reset, and the raw odometry's pose at that
- * pose's stamp. fuse starts from its ignition pose (the origin in the presets) wherever the robot
- * is, so on a robot that has already moved (a live session joined mid-run) the two tracks start
- * metres apart; mapping the raw pose here onto the fused one, as `evo --align_origin` does,
- * overlays them.
+ * Where raw odometry and the fused trajectory meet for a comparison of their shapes: one of the
+ * fused trajectory's first poses since the results were reset (see `startAnchor`), and the raw
+ * odometry's pose at that pose's stamp. fuse starts from its ignition pose (the origin in the
+ * presets) wherever the robot is, so on a robot that has already moved (a live session joined
+ * mid-run) the two tracks start metres apart; mapping the raw pose here onto the fused one, as
+ * `evo --align_origin` does, overlays them.
  */
 export interface StartAnchor {
   readonly raw: Pose2D;
   readonly fused: Pose2D;
 }
 
-/** Where the trajectory tab draws raw odometry: where it was recorded, or moved to start on the fused start. */
+/** Where the trajectory tab draws raw odometry: where it was recorded, or moved rigidly onto the fused start. */
 export type RawPlacement = "as-recorded" | "fused-start";
 
 /**
