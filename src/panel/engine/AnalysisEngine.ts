@@ -6,7 +6,7 @@ import type {
   FusedPose,
   FusionSummary,
   MarkBatch,
-  Pose2D,
+  RawPose,
   TupleRow,
 } from "./engineTypes";
 import { tuningHints } from "./hints";
@@ -192,7 +192,7 @@ export class AnalysisEngine {
   #tuples: TupleRow[] = [];
   #drops: DropRow[] = [];
   #marks: MarkBatch = { slots: [], stamps: [], codes: [] };
-  #rawPoses: Pose2D[] = [];
+  #rawPoses: RawPose[] = [];
   #ingested = 0;
   /** Messages the pipeline refused (it threw): counted as drops, never lost. */
   #rejected = 0;
@@ -268,7 +268,7 @@ export class AnalysisEngine {
         if (ev.slots.length > 0) {
           const pose = odometryPose(ev.input.message);
           if (pose) {
-            this.#rawPoses.push({ stamp: ev.stamp, ...pose });
+            this.#rawPoses.push({ stamp: ev.stamp, slot: ev.slots[0]!, ...pose });
           }
         }
       },

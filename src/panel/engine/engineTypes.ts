@@ -78,6 +78,11 @@ export interface Pose2D {
   readonly yaw: number;
 }
 
+/** A raw odometry pose and the input slot it came in on (each input is a track of its own). */
+export interface RawPose extends Pose2D {
+  readonly slot: number;
+}
+
 /**
  * A fused pose (the fusion runner's Odometry publisher output after a cycle): a 2D pose plus
  * height and attitude (z, roll and pitch are 0 for a 2D fusion config).
@@ -121,7 +126,7 @@ export interface EngineDelta {
   readonly tuples: TupleRow[];
   readonly drops: DropRow[];
   readonly marks: MarkBatch;
-  readonly rawPoses: Pose2D[];
+  readonly rawPoses: RawPose[];
   readonly fusedPoses: FusedPose[];
   /** Transactions as DESIGN §3.4 JSON. */
   readonly transactions: TransactionJson[];

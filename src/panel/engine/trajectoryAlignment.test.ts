@@ -37,7 +37,9 @@ describe("raw odometry aligned to the fused start, on the husky recording joined
   // −3.09 rad; fuse's first published pose heads 0 (its ignition) either way.
   it.each([100, 200])("joined %i s in: the tracks start metres apart; aligned, raw odometry follows the fused track", (from) => {
     const store = joinedAt(from, 8);
-    const anchor = store.startAnchor!;
+    // The preset's odometry is its second input (slot 1); the IMU and GPS inputs carry no pose.
+    expect([...store.rawTracks.keys()]).toEqual([1]);
+    const anchor = store.startAnchors.get(1)!;
     expect(anchor).toBeDefined();
     expect(startGap(anchor)).toBeGreaterThan(1);
     const align = alignToStart(anchor);
@@ -46,7 +48,7 @@ describe("raw odometry aligned to the fused start, on the husky recording joined
     let offset = 0;
     let turn = 0;
     for (const f of fused) {
-      const a = align(poseAt(store.rawPoses, f.stamp)!);
+      const a = align(poseAt(store.rawTracks.get(1)!, f.stamp)!);
       offset = Math.max(offset, Math.hypot(a.x - f.x, a.y - f.y));
       turn = Math.max(turn, Math.abs(Math.atan2(Math.sin(a.yaw - f.yaw), Math.cos(a.yaw - f.yaw))));
     }

@@ -8,7 +8,8 @@ import type { DropRow, EngineDelta, EngineStats, FusedPose, FusionSummary, Pose2
  * Caps of the panel's stores (items). With them the panel holds a fixed amount whatever the
  * recording length or live duration: timeline marks 4 × 50k × 8 B = 1.6 MB per input slot
  * (Float64Array, allocated when the slot first appears), tuples 10k × ~250 B, drops 5k × ~150 B,
- * poses 2 × 20k × ~60 B, transactions 500 × a few kB: about 20 MB at 8 slots.
+ * poses 20k × ~60 B for the fused track and for each input's raw odometry, transactions 500 × a
+ * few kB: about 20 MB at 8 slots (30 MB if all 8 carry odometry).
  */
 export const CAPS = {
   tuples: 10_000,
@@ -47,18 +48,19 @@ export class ViewStore {
   public readonly drops = new RingBuffer<DropRow>(CAPS.drops);
   public readonly dropExamples = new Map<DropReason, DropRow[]>();
   public readonly marks: SlotMarks[] = [];
-  public readonly rawPoses = new RingBuffer<Pose2D>(CAPS.poses);
+  /** Raw odometry by the input slot it came in on (a ring of CAPS.poses each, made when the slot's first pose arrives). */
+  public readonly rawTracks = new Map<number, RingBuffer<Pose2D>>();
   public readonly fusedPoses = new RingBuffer<FusedPose>(CAPS.poses);
   public readonly transactions = new RingBuffer<TransactionJson>(CAPS.transactions);
   /** The first START_POSES fused poses since the reset (kept when the pose ring wraps). */
   public readonly fusedStarts: FusedPose[] = [];
   /**
-   * Where raw odometry meets the fused start (see `startAnchor`): chosen again on each delta until
-   * every one of `fusedStarts` is in and reached by a raw pose, then fixed, so that the alignment
-   * of the raw track stays put while both rings wrap.
+   * Where each raw track meets the fused start (see `startAnchor`), by input slot: chosen again on
+   * each delta until every one of `fusedStarts` is in and reached by a pose of that track, then
+   * fixed, so that the alignment of the raw track stays put while the rings wrap.
    */
-  public startAnchor: StartAnchor | undefined;
-  #startAnchorFixed = false;
+  public readonly startAnchors = new Map<number, StartAnchor>();
+  readonly #fixedAnchors = new Set<number>();
   public stats: EngineStats | undefined;
   /** The fusion run as a whole (counts, drops, final pose, warnings), when fusion is on. */
   public fusion: FusionSummary | undefined;
@@ -111,7 +113,12 @@ export class ViewStore {
       }
     }
     for (const p of delta.rawPoses) {
-      this.rawPoses.push(p);
+      let track = this.rawTracks.get(p.slot);
+      if (track == undefined) {
+        track = new RingBuffer<Pose2D>(CAPS.poses);
+        this.rawTracks.set(p.slot, track);
+      }
+      track.push(p);
     }
     for (const p of delta.fusedPoses) {
       if (this.fusedStarts.length < START_POSES) {
@@ -119,10 +126,17 @@ export class ViewStore {
       }
       this.fusedPoses.push(p);
     }
-    if (!this.#startAnchorFixed && this.fusedStarts.length > 0) {
-      this.startAnchor = startAnchor(this.rawPoses, this.fusedStarts);
-      this.#startAnchorFixed =
-        this.fusedStarts.length === START_POSES && this.fusedStarts.every((p) => rawReaches(this.rawPoses, p.stamp));
+    for (const [slot, track] of this.rawTracks) {
+      if (this.fusedStarts.length === 0 || this.#fixedAnchors.has(slot)) {
+        continue;
+      }
+      const anchor = startAnchor(track, this.fusedStarts);
+      if (anchor) {
+        this.startAnchors.set(slot, anchor);
+      }
+      if (this.fusedStarts.length === START_POSES && this.fusedStarts.every((p) => rawReaches(track, p.stamp))) {
+        this.#fixedAnchors.add(slot);
+      }
     }
     for (const t of delta.transactions) {
       this.transactions.push(t);
@@ -146,11 +160,11 @@ export class ViewStore {
     this.drops.clear();
     this.dropExamples.clear();
     this.marks.length = 0;
-    this.rawPoses.clear();
+    this.rawTracks.clear();
     this.fusedPoses.clear();
     this.fusedStarts.length = 0;
-    this.startAnchor = undefined;
-    this.#startAnchorFixed = false;
+    this.startAnchors.clear();
+    this.#fixedAnchors.clear();
     this.transactions.clear();
     this.stats = undefined;
     this.fusion = undefined;

@@ -5,7 +5,7 @@ import { BACKLOG_WAIT_MS, FrameHandler, type FrameSink } from "./FrameHandler";
 import { MessageCache } from "./MessageCache";
 import { outputTopic, publishUnavailableReason, toPlainJson, TuplePublisher } from "./Publisher";
 import { CAPS, ViewStore } from "./ViewStore";
-import type { EngineDelta, EngineInput, FusedPose, Pose2D, TupleRow } from "../engine/engineTypes";
+import type { EngineDelta, EngineInput, FusedPose, RawPose, TupleRow } from "../engine/engineTypes";
 
 function msg(topic: string, sec: number, nsec = 0): MessageEvent {
   // eslint-disable-next-line @typescript-eslint/no-deprecated -- a required field of the type
@@ -161,30 +161,45 @@ describe("ViewStore", () => {
     const store = new ViewStore();
     // Odometry 10 m along the x axis, heading +y; fused poses from the origin heading +x, after an
     // ignition pose heading −x; both every 100 ms.
-    const raw = (k: number): Pose2D => ({ stamp: k * 1e8, x: 10, y: k, yaw: Math.PI / 2 });
+    const raw = (k: number): RawPose => ({ stamp: k * 1e8, slot: 1, x: 10, y: k, yaw: Math.PI / 2 });
     const fused = (k: number): FusedPose => ({ stamp: k * 1e8, x: k, y: 0, yaw: k === 2 ? -Math.PI : 0, z: 0, roll: 0, pitch: 0 });
     store.apply({ ...delta(0, 0), rawPoses: [raw(0), raw(1)] });
-    expect(store.startAnchor).toBeUndefined();
+    expect(store.startAnchors.size).toBe(0);
     // A fused pose no raw pose has reached yet: nothing to anchor to.
     store.apply({ ...delta(0, 0), fusedPoses: [fused(2)] });
     expect(store.fusedStarts).toEqual([fused(2)]);
-    expect(store.startAnchor).toBeUndefined();
+    expect(store.startAnchors.size).toBe(0);
     // Reached, the only pose there is anchors (the ignition's heading), until more arrive.
     store.apply({ ...delta(0, 0), rawPoses: [raw(2), raw(3)], fusedPoses: [fused(3)] });
-    expect(store.startAnchor?.fused).toEqual(fused(2));
+    expect(store.startAnchors.get(1)?.fused).toEqual(fused(2));
     const more = [4, 5, 6, 7, 8];
     store.apply({ ...delta(0, 0), rawPoses: more.map(raw), fusedPoses: more.map(fused) });
     expect(store.fusedStarts).toEqual([2, 3, 4, 5, 6].map(fused));
-    const fixed = store.startAnchor!;
+    const fixed = store.startAnchors.get(1)!;
     expect(fixed.fused.yaw).toBe(0);
     expect(fixed.fused.yaw - fixed.raw.yaw).toBeCloseTo(-Math.PI / 2, 12);
     const later = Array.from({ length: CAPS.poses + 10 }, (_, k) => k + 9);
     store.apply({ ...delta(0, 0), rawPoses: later.map(raw), fusedPoses: later.map(fused) });
-    expect(store.rawPoses.at(0)!.stamp).toBeGreaterThan(fixed.fused.stamp);
-    expect(store.startAnchor).toBe(fixed);
+    expect(store.rawTracks.get(1)!.at(0)!.stamp).toBeGreaterThan(fixed.fused.stamp);
+    expect(store.startAnchors.get(1)).toBe(fixed);
     store.clear();
-    expect(store.startAnchor).toBeUndefined();
+    expect(store.startAnchors.size + store.rawTracks.size).toBe(0);
     expect(store.fusedStarts).toEqual([]);
+  });
+
+  it("keeps each input's odometry as a track of its own, each with its own anchor", () => {
+    const store = new ViewStore();
+    // Two odometry inputs, interleaved as they arrive, in frames 5 m apart and a quarter turn.
+    const wheel = (k: number): RawPose => ({ stamp: k * 1e8, slot: 0, x: k, y: 0, yaw: 0 });
+    const visual = (k: number): RawPose => ({ stamp: k * 1e8 + 1, slot: 2, x: 5, y: k, yaw: Math.PI / 2 });
+    const fused = (k: number): FusedPose => ({ stamp: k * 1e8, x: k, y: 0, yaw: 0, z: 0, roll: 0, pitch: 0 });
+    const ks = [0, 1, 2, 3, 4, 5, 6];
+    store.apply({ ...delta(0, 0), rawPoses: ks.flatMap((k) => [wheel(k), visual(k)]), fusedPoses: ks.map(fused) });
+    expect([...store.rawTracks.keys()].sort()).toEqual([0, 2]);
+    expect(store.rawTracks.get(0)!.toArray()).toEqual(ks.map(wheel));
+    expect(store.rawTracks.get(2)!.toArray()).toEqual(ks.map(visual));
+    expect(store.startAnchors.get(0)!.raw).toMatchObject({ x: store.startAnchors.get(0)!.fused.x, y: 0, yaw: 0 });
+    expect(store.startAnchors.get(2)!.raw).toMatchObject({ x: 5, yaw: Math.PI / 2 });
   });
 });
 

@@ -23,9 +23,10 @@ function render(placement: RawPlacement): string {
   const { raw, fused } = tracks();
   return renderToStaticMarkup(
     createElement(TrajectoryView, {
-      raw,
+      raw: new Map([[1, raw]]),
       fused,
-      anchor: startAnchor(raw, fused.toArray()),
+      anchors: new Map([[1, startAnchor(raw, fused.toArray())!]]),
+      topics: ["/imu/data", "/odom"],
       placement,
       setPlacement: () => undefined,
       theme: themeFor("light"),
@@ -64,11 +65,47 @@ describe("TrajectoryView", () => {
 
   it("without raw odometry there is nothing to align: no check box", () => {
     const { fused } = tracks();
-    const raw = new RingBuffer<Pose2D>(4);
     const html = renderToStaticMarkup(
-      createElement(TrajectoryView, { raw, fused, anchor: startAnchor(raw, fused.toArray()), placement: "as-recorded", setPlacement: () => undefined, theme: themeFor("light"), width: 400, height: 300, version: 1 }),
+      createElement(TrajectoryView, { raw: new Map(), fused, anchors: new Map(), topics: [], placement: "as-recorded", setPlacement: () => undefined, theme: themeFor("light"), width: 400, height: 300, version: 1 }),
     );
     expect(html).not.toContain("trajectory-align");
     expect(attr(html, "data-start-gap")).toBe("");
+    expect(attr(html, "data-raw-tracks")).toBe("0");
+  });
+
+  it("draws each odometry input as a track of its own, aligned by its own anchor", () => {
+    const { raw, fused } = tracks();
+    const other = new RingBuffer<Pose2D>(100);
+    for (let k = 0; k <= 5; k++) {
+      other.push({ stamp: k * 1e8, x: -3, y: -k, yaw: -Math.PI / 2 });
+    }
+    const html = renderToStaticMarkup(
+      createElement(TrajectoryView, {
+        raw: new Map([
+          [2, other],
+          [1, raw],
+        ]),
+        fused,
+        anchors: new Map([
+          [1, startAnchor(raw, fused.toArray())!],
+          [2, startAnchor(other, fused.toArray())!],
+        ]),
+        topics: ["/imu/data", "/odom", "/vo"],
+        placement: "fused-start",
+        setPlacement: () => undefined,
+        theme: themeFor("light"),
+        width: 400,
+        height: 300,
+        version: 1,
+      }),
+    );
+    expect(attr(html, "data-raw-tracks")).toBe("2");
+    expect(attr(html, "data-raw")).toBe("12");
+    expect(attr(html, "data-start-gap")).toBe("0.000");
+    // Aligned by their own anchors, both tracks lie on the fused one.
+    for (const track of [raw, other]) {
+      const [minX, minY, maxX, maxY] = poseBounds([shownRaw(track, startAnchor(track, fused.toArray()), "fused-start")])!;
+      expect([minX, minY, maxX, maxY].map((v) => (Math.abs(v) < 1e-12 ? 0 : v))).toEqual([0, 0, 5, 0]);
+    }
   });
 });

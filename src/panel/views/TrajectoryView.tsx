@@ -30,33 +30,49 @@ export function shownRaw(raw: RingBuffer<Pose2D>, anchor: StartAnchor | undefine
   return out;
 }
 
+/** The dash pattern of the n-th raw track (solid first), so that several odometry inputs stay apart. */
+const RAW_DASHES: readonly (readonly number[])[] = [[], [8, 4], [2, 3], [8, 3, 2, 3]];
+
 /**
- * Raw odometry (from the input topics) and the fused trajectory, top-down, equal axes, centred in
- * the room the panel gives the view (measured, redrawn on resize), so that the whole path, its end
- * markers and the scale label are always in view. Once both tracks have a common stamp
- * (`anchor`), a check box moves the raw track rigidly so that it starts where the fused one
- * starts, to compare their shapes when fuse started from its ignition pose away from where the
- * robot's odometry was.
+ * Raw odometry (one track per input that carries it) and the fused trajectory, top-down, equal
+ * axes, centred in the room the panel gives the view (measured, redrawn on resize), so that the
+ * whole path, its end markers and the scale label are always in view. Once a raw track and the
+ * fused one share a stamp (`anchors`), a check box moves each raw track rigidly so that it starts
+ * where the fused one starts, to compare their shapes when fuse started from its ignition pose
+ * away from where the robot's odometry was.
  */
 export function TrajectoryView(
   props: {
-    raw: RingBuffer<Pose2D>;
+    /** Raw odometry by input slot. */
+    raw: ReadonlyMap<number, RingBuffer<Pose2D>>;
     fused: RingBuffer<Pose2D>;
-    anchor: StartAnchor | undefined;
+    /** Where each raw track meets the fused start, by input slot. */
+    anchors: ReadonlyMap<number, StartAnchor>;
+    /** Input topics in slot order (the legend's names). */
+    topics: readonly string[];
     placement: RawPlacement;
     setPlacement: (placement: RawPlacement) => void;
   } & Pick<ViewProps, "theme" | "width" | "height" | "version">,
 ): ReactElement {
-  const { fused, anchor, placement, setPlacement, theme, width, height, version } = props;
+  const { fused, anchors, topics, placement, setPlacement, theme, width, height, version } = props;
   const aligned = placement === "fused-start";
+  const slots = [...props.raw.keys()].sort((a, b) => a - b);
   // Rebuilt when the store changes (`version`), not on every render.
-  // eslint-disable-next-line react-hooks/exhaustive-deps
-  const raw = useMemo(() => shownRaw(props.raw, anchor, placement), [props.raw, anchor, placement, version]);
-  // Where the drawn raw track is at the fused start: 0 m when aligned, the start gap otherwise.
-  const rawAtStart = anchor && poseAt(raw, anchor.fused.stamp);
+  const tracks = useMemo(
+    () => slots.map((slot) => ({ slot, poses: shownRaw(props.raw.get(slot)!, anchors.get(slot), placement) })),
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [props.raw, anchors, placement, version],
+  );
+  const rawCount = tracks.reduce((n, t) => n + t.poses.size, 0);
+  const moved = tracks.some((t) => t.poses !== props.raw.get(t.slot));
+  // The first anchored track: its gap is the one the tab states, and (as drawn) the one exposed
+  // for tests: 0 m when aligned, the start gap otherwise.
+  const first = tracks.find((t) => anchors.has(t.slot));
+  const anchor = first && anchors.get(first.slot);
+  const rawAtStart = first && anchor && poseAt(first.poses, anchor.fused.stamp);
   const shownGap = anchor && rawAtStart ? startGap({ raw: rawAtStart, fused: anchor.fused }) : undefined;
   const draw = (ctx: CanvasRenderingContext2D, size: Size): void => {
-    const b = poseBounds([raw, fused]);
+    const b = poseBounds([...tracks.map((t) => t.poses), fused]);
     if (!b) {
       ctx.fillStyle = theme.muted;
       ctx.fillText("No odometry (nav_msgs/Odometry) on the inputs and no fusion output yet.", 10, 20);
@@ -74,12 +90,13 @@ export function TrajectoryView(
     const oy = top + (h - (maxY - minY) * scale) / 2;
     const px = (x: number): number => ox + (x - minX) * scale;
     const py = (y: number): number => oy + (maxY - y) * scale;
-    const line = (ring: RingBuffer<Pose2D>, color: string): void => {
+    const line = (ring: RingBuffer<Pose2D>, color: string, dash: readonly number[]): void => {
       if (ring.size === 0) {
         return;
       }
       ctx.strokeStyle = color;
       ctx.lineWidth = 2;
+      ctx.setLineDash(dash);
       ctx.beginPath();
       for (let i = 0; i < ring.size; i++) {
         const p = ring.at(i)!;
@@ -90,16 +107,23 @@ export function TrajectoryView(
         }
       }
       ctx.stroke();
+      ctx.setLineDash([]);
       const last = ring.last()!;
       ctx.fillStyle = color;
       ctx.beginPath();
       ctx.arc(px(last.x), py(last.y), 4, 0, 2 * Math.PI);
       ctx.fill();
     };
-    line(raw, theme.raw);
-    line(fused, theme.fused);
+    tracks.forEach((t, i) => {
+      line(t.poses, theme.raw, RAW_DASHES[i % RAW_DASHES.length]!);
+    });
+    line(fused, theme.fused, []);
     ctx.fillStyle = theme.raw;
-    ctx.fillText(`raw odometry (${raw.size})${raw === props.raw ? "" : ", aligned to the fused start"}`, 10, 16);
+    const counts =
+      tracks.length > 1
+        ? `: ${tracks.map((t, i) => `${topics[t.slot] ?? `slot ${t.slot}`} (${t.poses.size}${RAW_DASHES[i % RAW_DASHES.length]!.length === 0 ? ", solid" : ", dashed"})`).join(", ")}`
+        : ` (${rawCount})`;
+    ctx.fillText(`raw odometry${counts}${moved ? ", aligned to the fused start" : ""}`, 10, 16);
     ctx.fillStyle = theme.fused;
     ctx.fillText(`fused (${fused.size})`, 10, 30);
     ctx.fillStyle = theme.muted;
@@ -134,12 +158,13 @@ export function TrajectoryView(
           fallback={{ width, height }}
           background={theme.panel}
           draw={draw}
-          deps={[raw, fused, theme, version, aligned]}
+          deps={[tracks, fused, theme, version, aligned]}
           attrs={{
             "data-testid": "trajectory",
-            "data-raw": raw.size,
+            "data-raw": rawCount,
+            "data-raw-tracks": tracks.length,
             "data-fused": fused.size,
-            "data-aligned": String(raw !== props.raw),
+            "data-aligned": String(moved),
             "data-start-gap": shownGap == undefined ? "" : shownGap.toFixed(3),
           }}
         />
@@ -155,9 +180,10 @@ export const trajectoryView: PanelView = {
   scrolls: false,
   render: (p) => (
     <TrajectoryView
-      raw={p.store.rawPoses}
+      raw={p.store.rawTracks}
       fused={p.store.fusedPoses}
-      anchor={p.store.startAnchor}
+      anchors={p.store.startAnchors}
+      topics={p.topics}
       placement={p.trajectory.rawPlacement}
       setPlacement={p.trajectory.setRawPlacement}
       theme={p.theme}
