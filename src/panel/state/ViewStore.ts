@@ -126,6 +126,9 @@ export class ViewStore {
       }
       this.fusedPoses.push(p);
     }
+    // A track that reaches the latest of all START_POSES fused starts reaches every one of them.
+    const complete = this.fusedStarts.length === START_POSES;
+    const latestStart = Math.max(...this.fusedStarts.map((p) => p.stamp));
     for (const [slot, track] of this.rawTracks) {
       if (this.fusedStarts.length === 0 || this.#fixedAnchors.has(slot)) {
         continue;
@@ -134,7 +137,7 @@ export class ViewStore {
       if (anchor) {
         this.startAnchors.set(slot, anchor);
       }
-      if (this.fusedStarts.length === START_POSES && this.fusedStarts.every((p) => rawReaches(track, p.stamp))) {
+      if (complete && rawReaches(track, latestStart)) {
         this.#fixedAnchors.add(slot);
       }
     }
