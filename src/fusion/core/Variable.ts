@@ -142,8 +142,3 @@ export class Variable {
     return new Variable(this);
   }
 }
-
-/** wrap(a) = a − 2π·floor((a + π) / 2π), in [-π, π) (fuse_core::wrapAngle2D). */
-export function wrapAngle(angle: number): number {
-  return angle - 2 * Math.PI * Math.floor((angle + Math.PI) / (2 * Math.PI));
-}

@@ -94,6 +94,6 @@ export {
   VARIABLE_TYPES,
   VELOCITY_ANGULAR_2D,
   VELOCITY_LINEAR_2D,
-  wrapAngle,
   type VariableTypeInfo,
 } from "./Variable";
+export { wrapAngle } from "../math/angles";
