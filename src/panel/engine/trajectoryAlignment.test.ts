@@ -43,7 +43,7 @@ describe("raw odometry aligned to the fused start, on the husky recording joined
     expect(anchor).toBeDefined();
     expect(startGap(anchor)).toBeGreaterThan(1);
     const align = alignToStart(anchor);
-    const fused = store.fusedPoses.toArray().filter((p) => p.stamp >= anchor.fused.stamp);
+    const fused = store.fusedPoses.toArray().filter((p) => p.stamp >= anchor.target.stamp);
     expect(fused.length).toBeGreaterThan(40);
     let offset = 0;
     let turn = 0;

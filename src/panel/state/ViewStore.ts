@@ -1,5 +1,5 @@
 import { RingBuffer } from "./RingBuffer";
-import { rawReaches, START_POSES, startAnchor, type StartAnchor } from "./startAlignment";
+import { rawReaches, START_POSES, startAnchor, trackAnchor, type StartAnchor } from "./startAlignment";
 import type { DropReason, TransactionJson } from "../../pipeline";
 import type { Diagnosis, DropExplanation } from "../../pipeline/diagnosis";
 import type { DropRow, EngineDelta, EngineStats, FusedPose, FusionSummary, Pose2D, TupleRow } from "../engine/engineTypes";
@@ -55,12 +55,16 @@ export class ViewStore {
   /** The first START_POSES fused poses since the reset (kept when the pose ring wraps). */
   public readonly fusedStarts: FusedPose[] = [];
   /**
-   * Where each raw track meets the fused start (see `startAnchor`), by input slot: chosen again on
-   * each delta until every one of `fusedStarts` is in and reached by a pose of that track, then
-   * fixed, so that the alignment of the raw track stays put while the rings wrap.
+   * Where each raw track meets the track it is compared with, by input slot. With fusion, the
+   * fused start (see `startAnchor`): chosen again on each delta until every one of `fusedStarts`
+   * is in and reached by a pose of that track, then fixed, so that the alignment of the raw track
+   * stays put while the rings wrap. Without fusion, the lowest slot's raw track (see
+   * `trackAnchor`), fixed once found; that track itself has no anchor.
    */
   public readonly startAnchors = new Map<number, StartAnchor>();
   readonly #fixedAnchors = new Set<number>();
+  /** Without fusion, the slot whose track the others are anchored to (−1 before there is one). */
+  #referenceSlot = -1;
   public stats: EngineStats | undefined;
   /** The fusion run as a whole (counts, drops, final pose, warnings), when fusion is on. */
   public fusion: FusionSummary | undefined;
@@ -126,20 +130,10 @@ export class ViewStore {
       }
       this.fusedPoses.push(p);
     }
-    // A track that reaches the latest of all START_POSES fused starts reaches every one of them.
-    const complete = this.fusedStarts.length === START_POSES;
-    const latestStart = Math.max(...this.fusedStarts.map((p) => p.stamp));
-    for (const [slot, track] of this.rawTracks) {
-      if (this.fusedStarts.length === 0 || this.#fixedAnchors.has(slot)) {
-        continue;
-      }
-      const anchor = startAnchor(track, this.fusedStarts);
-      if (anchor) {
-        this.startAnchors.set(slot, anchor);
-      }
-      if (complete && rawReaches(track, latestStart)) {
-        this.#fixedAnchors.add(slot);
-      }
+    if (delta.fusion == undefined) {
+      this.#anchorToFirstTrack();
+    } else {
+      this.#anchorToFusedStart();
     }
     for (const t of delta.transactions) {
       this.transactions.push(t);
@@ -155,6 +149,46 @@ export class ViewStore {
     return this;
   }
 
+  #anchorToFusedStart(): void {
+    // A track that reaches the latest of all START_POSES fused starts reaches every one of them.
+    const complete = this.fusedStarts.length === START_POSES;
+    const latestStart = Math.max(...this.fusedStarts.map((p) => p.stamp));
+    for (const [slot, track] of this.rawTracks) {
+      if (this.fusedStarts.length === 0 || this.#fixedAnchors.has(slot)) {
+        continue;
+      }
+      const anchor = startAnchor(track, this.fusedStarts);
+      if (anchor) {
+        this.startAnchors.set(slot, anchor);
+      }
+      if (complete && rawReaches(track, latestStart)) {
+        this.#fixedAnchors.add(slot);
+      }
+    }
+  }
+
+  #anchorToFirstTrack(): void {
+    if (this.rawTracks.size < 2) {
+      return;
+    }
+    const first = Math.min(...this.rawTracks.keys());
+    if (first !== this.#referenceSlot) {
+      // A lower slot's first pose came in after others had met: every track now meets that one.
+      this.startAnchors.clear();
+      this.#referenceSlot = first;
+    }
+    const reference = this.rawTracks.get(first)!;
+    for (const [slot, track] of this.rawTracks) {
+      if (slot === first || this.startAnchors.has(slot)) {
+        continue;
+      }
+      const anchor = trackAnchor(track, reference);
+      if (anchor) {
+        this.startAnchors.set(slot, anchor);
+      }
+    }
+  }
+
   /** Forgets everything (seek, new config, new analysis). */
   public clear(): this {
     this.diagnosis = undefined;
@@ -168,6 +202,7 @@ export class ViewStore {
     this.fusedStarts.length = 0;
     this.startAnchors.clear();
     this.#fixedAnchors.clear();
+    this.#referenceSlot = -1;
     this.transactions.clear();
     this.stats = undefined;
     this.fusion = undefined;

@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 
 import { RingBuffer } from "./RingBuffer";
-import { alignToStart, poseAt, START_POSES, startAnchor, startGap } from "./startAlignment";
+import { alignToStart, poseAt, START_POSES, startAnchor, startGap, trackAnchor } from "./startAlignment";
 import type { Pose2D } from "../engine/engineTypes";
 
 const ring = (poses: readonly Pose2D[], capacity = Math.max(1, poses.length)): RingBuffer<Pose2D> => {
@@ -57,7 +57,7 @@ describe("raw odometry aligned to the fused start", () => {
         const raw = fused.map((p) => moved(p, m));
         const first = at % fused.length;
         const anchor = startAnchor(ring(raw), fused.slice(first, first + START_POSES))!;
-        const k = fused.indexOf(anchor.fused);
+        const k = fused.indexOf(anchor.target);
         expect(k).toBeGreaterThanOrEqual(first);
         const align = alignToStart(anchor);
         for (let i = 0; i < fused.length; i++) {
@@ -100,7 +100,7 @@ describe("raw odometry aligned to the fused start", () => {
     const raw = ring([{ stamp: 400, x: 10, y: 0, yaw: 0 }], 4);
     expect(startAnchor(raw, [start])).toBeUndefined();
     raw.push({ stamp: 600, x: 12, y: 0, yaw: 0 });
-    expect(startAnchor(raw, [start])).toEqual({ raw: { stamp: 500, x: 11, y: 0, yaw: 0 }, fused: start });
+    expect(startAnchor(raw, [start])).toEqual({ raw: { stamp: 500, x: 11, y: 0, yaw: 0 }, target: start });
     expect(startAnchor(ring([]), [start])).toBeUndefined();
     expect(startAnchor(raw, [])).toBeUndefined();
   });
@@ -118,5 +118,37 @@ describe("raw odometry aligned to the fused start", () => {
         }
       }),
     );
+  });
+
+  it("without fusion: a track that is the reference track moved rigidly, from any later start, is aligned back onto it", () => {
+    fc.assert(
+      fc.property(track, motion, fc.nat(), (reference, m, at) => {
+        // The moved track begins later (at some pose of the reference) and keeps its stamps.
+        const later = at % reference.length;
+        const raw = reference.slice(later).map((p) => moved(p, m));
+        const anchor = trackAnchor(ring(raw), ring(reference))!;
+        expect(anchor.target.stamp).toBe(reference[later]!.stamp);
+        const align = alignToStart(anchor);
+        for (let i = later; i < reference.length; i++) {
+          const a = align(raw[i - later]!);
+          expect(Math.hypot(a.x - reference[i]!.x, a.y - reference[i]!.y)).toBeLessThan(1e-6);
+          expect(angleDiff(a.yaw, reference[i]!.yaw)).toBeLessThan(1e-9);
+        }
+        // The same with the roles swapped: the reference starts later than the track.
+        const swapped = trackAnchor(ring(reference), ring(raw))!;
+        expect(swapped.raw.stamp).toBe(reference[later]!.stamp);
+      }),
+    );
+  });
+
+  it("without fusion: waits until both tracks reach the later first stamp, and has none for an empty track", () => {
+    const reference = ring([{ stamp: 100, x: 0, y: 0, yaw: 0 }], 4);
+    const raw = ring([{ stamp: 300, x: 7, y: 7, yaw: 1 }], 4);
+    // The reference has nothing at or after 300 ns yet.
+    expect(trackAnchor(raw, reference)).toBeUndefined();
+    reference.push({ stamp: 500, x: 4, y: 0, yaw: 0 });
+    expect(trackAnchor(raw, reference)).toEqual({ raw: { stamp: 300, x: 7, y: 7, yaw: 1 }, target: { stamp: 300, x: 2, y: 0, yaw: 0 } });
+    expect(trackAnchor(ring([]), reference)).toBeUndefined();
+    expect(trackAnchor(raw, ring([]))).toBeUndefined();
   });
 });

@@ -3,20 +3,26 @@ import { wrapAngle } from "../../pipeline";
 import type { Pose2D } from "../engine/engineTypes";
 
 /**
- * Where raw odometry and the fused trajectory meet for a comparison of their shapes: one of the
- * fused trajectory's first poses since the results were reset (see `startAnchor`), and the raw
- * odometry's pose at that pose's stamp. fuse starts from its ignition pose (the origin in the
- * presets) wherever the robot is, so on a robot that has already moved (a live session joined
- * mid-run) the two tracks start metres apart; mapping the raw pose here onto the fused one, as
- * `evo --align_origin` does, overlays them.
+ * Where a raw odometry track meets the track it is compared with, for a comparison of their
+ * shapes: a pose of that track (`target`) and the raw track's pose at the same stamp (`raw`).
+ * With fusion, the target is one of the fused trajectory's first poses since the results were
+ * reset (see `startAnchor`): fuse starts from its ignition pose (the origin in the presets)
+ * wherever the robot is, so on a robot that has already moved (a live session joined mid-run) the
+ * two tracks start metres apart. Without fusion, it is the first odometry input's pose where both
+ * tracks have begun (see `trackAnchor`): two odometry sources seldom share a frame (wheel odometry
+ * in `odom`, visual odometry in UTM). Mapping `raw` onto `target`, as `evo --align_origin` does,
+ * overlays them.
  */
 export interface StartAnchor {
   readonly raw: Pose2D;
-  readonly fused: Pose2D;
+  readonly target: Pose2D;
 }
 
-/** Where the trajectory tab draws raw odometry: where it was recorded, or moved rigidly onto the fused start. */
-export type RawPlacement = "as-recorded" | "fused-start";
+/**
+ * Where the trajectory tab draws raw odometry: where it was recorded, or moved rigidly onto the
+ * start of the track it is compared with (the fused one, or without fusion the first odometry input).
+ */
+export type RawPlacement = "as-recorded" | "start-aligned";
 
 /**
  * The pose at `stamp` (relative ns) from `poses`: interpolated between the nearest poses before and
@@ -77,10 +83,10 @@ export function startAnchor(raw: RingBuffer<Pose2D>, fusedStarts: readonly Pose2
   for (const fused of fusedStarts.slice(0, START_POSES)) {
     const at = rawReaches(raw, fused.stamp) ? poseAt(raw, fused.stamp) : undefined;
     if (at) {
-      pairs.push({ raw: at, fused });
+      pairs.push({ raw: at, target: fused });
     }
   }
-  const turns = pairs.map((p) => p.fused.yaw - p.raw.yaw);
+  const turns = pairs.map((p) => p.target.yaw - p.raw.yaw);
   let best: StartAnchor | undefined;
   let bestSpread = Infinity;
   pairs.forEach((pair, i) => {
@@ -93,23 +99,53 @@ export function startAnchor(raw: RingBuffer<Pose2D>, fusedStarts: readonly Pose2
   return best;
 }
 
+/** The earliest stamp in `poses` (they need not be in order); undefined when there are none. */
+function firstStamp(poses: RingBuffer<Pose2D>): number | undefined {
+  let first: number | undefined;
+  for (let i = 0; i < poses.size; i++) {
+    const stamp = poses.at(i)!.stamp;
+    if (first == undefined || stamp < first) {
+      first = stamp;
+    }
+  }
+  return first;
+}
+
 /**
- * The rigid motion of the plane that takes `anchor.raw` onto `anchor.fused` (position and yaw),
+ * Without fusion: where `raw` meets `reference` (the first odometry input's track), at the later
+ * of the two tracks' first stamps, so that neither pose is extrapolated; undefined until both
+ * tracks hold a pose at or after that stamp (until then a later pose could still move it).
+ */
+export function trackAnchor(raw: RingBuffer<Pose2D>, reference: RingBuffer<Pose2D>): StartAnchor | undefined {
+  const rawFirst = firstStamp(raw);
+  const referenceFirst = firstStamp(reference);
+  if (rawFirst == undefined || referenceFirst == undefined) {
+    return undefined;
+  }
+  const stamp = Math.max(rawFirst, referenceFirst);
+  if (!rawReaches(raw, stamp) || !rawReaches(reference, stamp)) {
+    return undefined;
+  }
+  return { raw: poseAt(raw, stamp)!, target: poseAt(reference, stamp)! };
+}
+
+/**
+ * The rigid motion of the plane that takes `anchor.raw` onto `anchor.target` (position and yaw),
  * applied to a raw pose: distances and turns along the raw track are kept.
  */
 export function alignToStart(anchor: StartAnchor): (p: Pose2D) => Pose2D {
-  const turn = anchor.fused.yaw - anchor.raw.yaw;
+  const turn = anchor.target.yaw - anchor.raw.yaw;
   const c = Math.cos(turn);
   const s = Math.sin(turn);
-  const { raw, fused } = anchor;
+  const { raw, target } = anchor;
   return (p) => {
     const dx = p.x - raw.x;
     const dy = p.y - raw.y;
-    return { stamp: p.stamp, x: fused.x + c * dx - s * dy, y: fused.y + s * dx + c * dy, yaw: wrapAngle(p.yaw + turn) };
+    return { stamp: p.stamp, x: target.x + c * dx - s * dy, y: target.y + s * dx + c * dy, yaw: wrapAngle(p.yaw + turn) };
   };
 }
 
-/** How far apart (m) the two tracks start: the anchor's raw and fused positions. */
+/** How far apart (m) the two tracks start: the anchor's raw and target positions. */
 export function startGap(anchor: StartAnchor): number {
-  return Math.hypot(anchor.raw.x - anchor.fused.x, anchor.raw.y - anchor.fused.y);
+  return Math.hypot(anchor.raw.x - anchor.target.x, anchor.raw.y - anchor.target.y);
 }

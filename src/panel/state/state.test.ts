@@ -130,6 +130,11 @@ function delta(tuples: number, marks: number): EngineDelta {
   };
 }
 
+/** A delta of a run with a fusion section (the summary's numbers do not matter here). */
+function fusionDelta(): EngineDelta {
+  return { ...delta(0, 0), fusion: { transactions: 0, transactionsBySensor: [], drops: [], latestDrops: [], finalPose: undefined, warnings: [] } };
+}
+
 describe("ViewStore", () => {
   it("stays within its caps whatever arrives, and clears", () => {
     const store = new ViewStore();
@@ -163,24 +168,24 @@ describe("ViewStore", () => {
     // ignition pose heading −x; both every 100 ms.
     const raw = (k: number): RawPose => ({ stamp: k * 1e8, slot: 1, x: 10, y: k, yaw: Math.PI / 2 });
     const fused = (k: number): FusedPose => ({ stamp: k * 1e8, x: k, y: 0, yaw: k === 2 ? -Math.PI : 0, z: 0, roll: 0, pitch: 0 });
-    store.apply({ ...delta(0, 0), rawPoses: [raw(0), raw(1)] });
+    store.apply({ ...fusionDelta(), rawPoses: [raw(0), raw(1)] });
     expect(store.startAnchors.size).toBe(0);
     // A fused pose no raw pose has reached yet: nothing to anchor to.
-    store.apply({ ...delta(0, 0), fusedPoses: [fused(2)] });
+    store.apply({ ...fusionDelta(), fusedPoses: [fused(2)] });
     expect(store.fusedStarts).toEqual([fused(2)]);
     expect(store.startAnchors.size).toBe(0);
     // Reached, the only pose there is anchors (the ignition's heading), until more arrive.
-    store.apply({ ...delta(0, 0), rawPoses: [raw(2), raw(3)], fusedPoses: [fused(3)] });
-    expect(store.startAnchors.get(1)?.fused).toEqual(fused(2));
+    store.apply({ ...fusionDelta(), rawPoses: [raw(2), raw(3)], fusedPoses: [fused(3)] });
+    expect(store.startAnchors.get(1)?.target).toEqual(fused(2));
     const more = [4, 5, 6, 7, 8];
-    store.apply({ ...delta(0, 0), rawPoses: more.map(raw), fusedPoses: more.map(fused) });
+    store.apply({ ...fusionDelta(), rawPoses: more.map(raw), fusedPoses: more.map(fused) });
     expect(store.fusedStarts).toEqual([2, 3, 4, 5, 6].map(fused));
     const fixed = store.startAnchors.get(1)!;
-    expect(fixed.fused.yaw).toBe(0);
-    expect(fixed.fused.yaw - fixed.raw.yaw).toBeCloseTo(-Math.PI / 2, 12);
+    expect(fixed.target.yaw).toBe(0);
+    expect(fixed.target.yaw - fixed.raw.yaw).toBeCloseTo(-Math.PI / 2, 12);
     const later = Array.from({ length: CAPS.poses + 10 }, (_, k) => k + 9);
-    store.apply({ ...delta(0, 0), rawPoses: later.map(raw), fusedPoses: later.map(fused) });
-    expect(store.rawTracks.get(1)!.at(0)!.stamp).toBeGreaterThan(fixed.fused.stamp);
+    store.apply({ ...fusionDelta(), rawPoses: later.map(raw), fusedPoses: later.map(fused) });
+    expect(store.rawTracks.get(1)!.at(0)!.stamp).toBeGreaterThan(fixed.target.stamp);
     expect(store.startAnchors.get(1)).toBe(fixed);
     store.clear();
     expect(store.startAnchors.size + store.rawTracks.size).toBe(0);
@@ -194,12 +199,41 @@ describe("ViewStore", () => {
     const visual = (k: number): RawPose => ({ stamp: k * 1e8 + 1, slot: 2, x: 5, y: k, yaw: Math.PI / 2 });
     const fused = (k: number): FusedPose => ({ stamp: k * 1e8, x: k, y: 0, yaw: 0, z: 0, roll: 0, pitch: 0 });
     const ks = [0, 1, 2, 3, 4, 5, 6];
-    store.apply({ ...delta(0, 0), rawPoses: ks.flatMap((k) => [wheel(k), visual(k)]), fusedPoses: ks.map(fused) });
+    store.apply({ ...fusionDelta(), rawPoses: ks.flatMap((k) => [wheel(k), visual(k)]), fusedPoses: ks.map(fused) });
     expect([...store.rawTracks.keys()].sort()).toEqual([0, 2]);
     expect(store.rawTracks.get(0)!.toArray()).toEqual(ks.map(wheel));
     expect(store.rawTracks.get(2)!.toArray()).toEqual(ks.map(visual));
-    expect(store.startAnchors.get(0)!.raw).toMatchObject({ x: store.startAnchors.get(0)!.fused.x, y: 0, yaw: 0 });
+    expect(store.startAnchors.get(0)!.raw).toMatchObject({ x: store.startAnchors.get(0)!.target.x, y: 0, yaw: 0 });
     expect(store.startAnchors.get(2)!.raw).toMatchObject({ x: 5, yaw: Math.PI / 2 });
+  });
+
+  it("without fusion, anchors each odometry track to the lowest slot's, where both have begun, and starts over when a lower slot's first pose comes in", () => {
+    const store = new ViewStore();
+    // Wheel odometry on slot 1 from 0.5 s; visual odometry on slot 2 from 0 s, in a frame 5 km
+    // away and turned a quarter; both every 100 ms.
+    const wheel = (k: number): RawPose => ({ stamp: 5e8 + k * 1e8, slot: 1, x: k, y: 0, yaw: 0 });
+    const visual = (k: number): RawPose => ({ stamp: k * 1e8, slot: 2, x: 5000, y: k, yaw: Math.PI / 2 });
+    store.apply({ ...delta(0, 0), rawPoses: [0, 1, 2, 3, 4].map(visual) });
+    expect(store.startAnchors.size).toBe(0);
+    // The wheel track begins at 0.5 s, which the visual track has not reached yet.
+    store.apply({ ...delta(0, 0), rawPoses: [wheel(0)] });
+    expect(store.startAnchors.size).toBe(0);
+    store.apply({ ...delta(0, 0), rawPoses: [visual(5), visual(6), wheel(1)] });
+    expect([...store.startAnchors.keys()]).toEqual([2]);
+    const anchor = store.startAnchors.get(2)!;
+    expect(anchor.target).toEqual({ stamp: 5e8, x: 0, y: 0, yaw: 0 });
+    expect(anchor.raw).toEqual({ stamp: 5e8, x: 5000, y: 5, yaw: Math.PI / 2 });
+    // Fixed: later poses leave it as it is.
+    store.apply({ ...delta(0, 0), rawPoses: [visual(7), wheel(2)] });
+    expect(store.startAnchors.get(2)).toBe(anchor);
+    // A slot below both starts: the tracks are anchored to it instead.
+    const first = (k: number): RawPose => ({ stamp: 6e8 + k * 1e8, slot: 0, x: -3, y: k, yaw: -Math.PI / 2 });
+    store.apply({ ...delta(0, 0), rawPoses: [first(0), first(1)] });
+    expect([...store.startAnchors.keys()].sort()).toEqual([1, 2]);
+    expect(store.startAnchors.get(1)!.target).toEqual({ stamp: 6e8, x: -3, y: 0, yaw: -Math.PI / 2 });
+    expect(store.startAnchors.get(2)!.target.stamp).toBe(6e8);
+    store.clear();
+    expect(store.startAnchors.size).toBe(0);
   });
 });
 

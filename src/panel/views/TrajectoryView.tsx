@@ -17,6 +17,11 @@ export function poseBounds(sets: readonly RingBuffer<Pose2D>[]): [number, number
 /** Start gaps below this (m) are not worth a word: odometry and the ignition pose agree. */
 const NOTABLE_GAP = 1;
 
+/** A distance for the tab's text: metres, or kilometres from 1 km (frames such as UTM lie megametres apart). */
+export function distanceText(metres: number): string {
+  return metres >= 1000 ? `${(metres / 1000).toFixed(1)} km` : `${metres.toFixed(1)} m`;
+}
+
 /** The raw track as drawn: `raw` itself, or each pose moved by the start alignment (when known). */
 export function shownRaw(raw: RingBuffer<Pose2D>, anchor: StartAnchor | undefined, placement: RawPlacement): RingBuffer<Pose2D> {
   if (placement === "as-recorded" || anchor == undefined || raw.size === 0) {
@@ -37,9 +42,10 @@ const RAW_DASHES: readonly (readonly number[])[] = [[], [8, 4], [2, 3], [8, 3, 2
  * Raw odometry (one track per input that carries it) and the fused trajectory, top-down, equal
  * axes, centred in the room the panel gives the view (measured, redrawn on resize), so that the
  * whole path, its end markers and the scale label are always in view. Once a raw track and the
- * fused one share a stamp (`anchors`), a check box moves each raw track rigidly so that it starts
- * where the fused one starts, to compare their shapes when fuse started from its ignition pose
- * away from where the robot's odometry was.
+ * track it is compared with share a stamp (`anchors`), a check box moves each raw track rigidly so
+ * that it starts where that one starts, to compare their shapes: with fusion the fused track
+ * (fuse started from its ignition pose away from where the robot's odometry was), without it the
+ * first odometry input's (odometry sources seldom share a frame).
  */
 export function TrajectoryView(
   props: {
@@ -50,12 +56,16 @@ export function TrajectoryView(
     anchors: ReadonlyMap<number, StartAnchor>;
     /** Input topics in slot order (the legend's names). */
     topics: readonly string[];
+    /** Without fusion, the slot whose track the others are aligned to; undefined with fusion. */
+    reference: number | undefined;
     placement: RawPlacement;
     setPlacement: (placement: RawPlacement) => void;
   } & Pick<ViewProps, "theme" | "width" | "height" | "version">,
 ): ReactElement {
-  const { fused, anchors, topics, placement, setPlacement, theme, width, height, version } = props;
-  const aligned = placement === "fused-start";
+  const { fused, anchors, topics, reference, placement, setPlacement, theme, width, height, version } = props;
+  const aligned = placement === "start-aligned";
+  const topicOf = (slot: number): string => topics[slot] ?? `slot ${slot}`;
+  const target = reference == undefined ? "the fused start" : `${topicOf(reference)}'s start`;
   const slots = [...props.raw.keys()].sort((a, b) => a - b);
   // Rebuilt when the store changes (`version`), not on every render.
   const tracks = useMemo(
@@ -69,8 +79,8 @@ export function TrajectoryView(
   // for tests: 0 m when aligned, the start gap otherwise.
   const first = tracks.find((t) => anchors.has(t.slot));
   const anchor = first && anchors.get(first.slot);
-  const rawAtStart = first && anchor && poseAt(first.poses, anchor.fused.stamp);
-  const shownGap = anchor && rawAtStart ? startGap({ raw: rawAtStart, fused: anchor.fused }) : undefined;
+  const rawAtStart = first && anchor && poseAt(first.poses, anchor.target.stamp);
+  const shownGap = anchor && rawAtStart ? startGap({ raw: rawAtStart, target: anchor.target }) : undefined;
   const draw = (ctx: CanvasRenderingContext2D, size: Size): void => {
     const b = poseBounds([...tracks.map((t) => t.poses), fused]);
     if (!b) {
@@ -121,11 +131,16 @@ export function TrajectoryView(
     ctx.fillStyle = theme.raw;
     const counts =
       tracks.length > 1
-        ? `: ${tracks.map((t, i) => `${topics[t.slot] ?? `slot ${t.slot}`} (${t.poses.size}${RAW_DASHES[i % RAW_DASHES.length]!.length === 0 ? ", solid" : ", dashed"})`).join(", ")}`
+        ? `: ${tracks.map((t, i) => `${topicOf(t.slot)} (${t.poses.size}${RAW_DASHES[i % RAW_DASHES.length]!.length === 0 ? ", solid" : ", dashed"})`).join(", ")}`
         : ` (${rawCount})`;
-    ctx.fillText(`raw odometry${counts}${moved ? ", aligned to the fused start" : ""}`, 10, 16);
-    ctx.fillStyle = theme.fused;
-    ctx.fillText(`fused (${fused.size})`, 10, 30);
+    // Without fusion the second line, otherwise the fused track's, says what the tracks are aligned to.
+    ctx.fillText(`raw odometry${counts}${moved && reference == undefined ? `, aligned to ${target}` : ""}`, 10, 16);
+    if (reference == undefined) {
+      ctx.fillStyle = theme.fused;
+      ctx.fillText(`fused (${fused.size})`, 10, 30);
+    } else if (moved) {
+      ctx.fillText(`aligned to ${target}`, 10, 30);
+    }
     ctx.fillStyle = theme.muted;
     ctx.fillText(`${(maxX - minX).toFixed(1)} m × ${(maxY - minY).toFixed(1)} m`, 10, size.height - 6);
   };
@@ -140,15 +155,17 @@ export function TrajectoryView(
               data-testid="trajectory-align"
               checked={aligned}
               onChange={(e) => {
-                setPlacement(e.target.checked ? "fused-start" : "as-recorded");
+                setPlacement(e.target.checked ? "start-aligned" : "as-recorded");
               }}
             />{" "}
-            align raw odometry to the fused start
+            {reference == undefined ? "align raw odometry to the fused start" : `align the other odometry to ${target}`}
           </label>
           {(aligned || gap >= NOTABLE_GAP) && (
             <span style={{ color: theme.muted }}>
               {" "}
-              ({aligned ? "moved" : "it starts"} {gap.toFixed(1)} m {aligned ? "onto it" : "away"}: fuse starts from its initial state, not from where the odometry is)
+              ({reference == undefined ? (aligned ? "moved" : "it starts") : `${topicOf(first.slot)} ${aligned ? "moved" : "starts"}`} {distanceText(gap)}{" "}
+              {aligned ? "onto it" : "away"}:{" "}
+              {reference == undefined ? "fuse starts from its initial state, not from where the odometry is" : "the odometry frames have different origins"})
             </span>
           )}
         </div>
@@ -184,6 +201,7 @@ export const trajectoryView: PanelView = {
       fused={p.store.fusedPoses}
       anchors={p.store.startAnchors}
       topics={p.topics}
+      reference={p.store.fusion == undefined && p.store.rawTracks.size > 0 ? Math.min(...p.store.rawTracks.keys()) : undefined}
       placement={p.trajectory.rawPlacement}
       setPlacement={p.trajectory.setRawPlacement}
       theme={p.theme}
