@@ -63,7 +63,7 @@ export class ViewStore {
    */
   public readonly startAnchors = new Map<number, StartAnchor>();
   readonly #fixedAnchors = new Set<number>();
-  /** Without fusion, the slot whose track the others are anchored to (−1 before there is one). */
+  /** The `referenceSlot` the anchors in `startAnchors` were made against, without fusion (−1 before any). */
   #referenceSlot = -1;
   public stats: EngineStats | undefined;
   /** The fusion run as a whole (counts, drops, final pose, warnings), when fusion is on. */
@@ -130,11 +130,6 @@ export class ViewStore {
       }
       this.fusedPoses.push(p);
     }
-    if (delta.fusion == undefined) {
-      this.#anchorToFirstTrack();
-    } else {
-      this.#anchorToFusedStart();
-    }
     for (const t of delta.transactions) {
       this.transactions.push(t);
     }
@@ -145,8 +140,22 @@ export class ViewStore {
     this.hints = delta.hints;
     this.ingested = delta.ingested;
     this.rejected = delta.rejected;
+    if (this.fusion == undefined) {
+      this.#anchorToFirstTrack();
+    } else {
+      this.#anchorToFusedStart();
+    }
     this.version++;
     return this;
+  }
+
+  /**
+   * Without fusion, the slot whose raw track the others are aligned to: the lowest slot that
+   * carries odometry. Undefined with fusion (the tracks are aligned to the fused start) and before
+   * any odometry.
+   */
+  public get referenceSlot(): number | undefined {
+    return this.fusion == undefined && this.rawTracks.size > 0 ? Math.min(...this.rawTracks.keys()) : undefined;
   }
 
   #anchorToFusedStart(): void {
@@ -168,10 +177,10 @@ export class ViewStore {
   }
 
   #anchorToFirstTrack(): void {
-    if (this.rawTracks.size < 2) {
+    const first = this.referenceSlot;
+    if (first == undefined || this.rawTracks.size < 2) {
       return;
     }
-    const first = Math.min(...this.rawTracks.keys());
     if (first !== this.#referenceSlot) {
       // A lower slot's first pose came in after others had met: every track now meets that one.
       this.startAnchors.clear();

@@ -170,6 +170,7 @@ describe("ViewStore", () => {
     const fused = (k: number): FusedPose => ({ stamp: k * 1e8, x: k, y: 0, yaw: k === 2 ? -Math.PI : 0, z: 0, roll: 0, pitch: 0 });
     store.apply({ ...fusionDelta(), rawPoses: [raw(0), raw(1)] });
     expect(store.startAnchors.size).toBe(0);
+    expect(store.referenceSlot).toBeUndefined();
     // A fused pose no raw pose has reached yet: nothing to anchor to.
     store.apply({ ...fusionDelta(), fusedPoses: [fused(2)] });
     expect(store.fusedStarts).toEqual([fused(2)]);
@@ -215,10 +216,12 @@ describe("ViewStore", () => {
     const visual = (k: number): RawPose => ({ stamp: k * 1e8, slot: 2, x: 5000, y: k, yaw: Math.PI / 2 });
     store.apply({ ...delta(0, 0), rawPoses: [0, 1, 2, 3, 4].map(visual) });
     expect(store.startAnchors.size).toBe(0);
+    expect(store.referenceSlot).toBe(2);
     // The wheel track begins at 0.5 s, which the visual track has not reached yet.
     store.apply({ ...delta(0, 0), rawPoses: [wheel(0)] });
     expect(store.startAnchors.size).toBe(0);
     store.apply({ ...delta(0, 0), rawPoses: [visual(5), visual(6), wheel(1)] });
+    expect(store.referenceSlot).toBe(1);
     expect([...store.startAnchors.keys()]).toEqual([2]);
     const anchor = store.startAnchors.get(2)!;
     expect(anchor.target).toEqual({ stamp: 5e8, x: 0, y: 0, yaw: 0 });
@@ -234,6 +237,7 @@ describe("ViewStore", () => {
     expect(store.startAnchors.get(2)!.target.stamp).toBe(6e8);
     store.clear();
     expect(store.startAnchors.size).toBe(0);
+    expect(store.referenceSlot).toBeUndefined();
   });
 });
 

@@ -142,7 +142,7 @@ export function TrajectoryView(
       ctx.fillText(`aligned to ${target}`, 10, 30);
     }
     ctx.fillStyle = theme.muted;
-    ctx.fillText(`${(maxX - minX).toFixed(1)} m × ${(maxY - minY).toFixed(1)} m`, 10, size.height - 6);
+    ctx.fillText(`${distanceText(maxX - minX)} × ${distanceText(maxY - minY)}`, 10, size.height - 6);
   };
   const gap = anchor && startGap(anchor);
   return (
@@ -201,7 +201,7 @@ export const trajectoryView: PanelView = {
       fused={p.store.fusedPoses}
       anchors={p.store.startAnchors}
       topics={p.topics}
-      reference={p.store.fusion == undefined && p.store.rawTracks.size > 0 ? Math.min(...p.store.rawTracks.keys()) : undefined}
+      reference={p.store.referenceSlot}
       placement={p.trajectory.rawPlacement}
       setPlacement={p.trajectory.setRawPlacement}
       theme={p.theme}
