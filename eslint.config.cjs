@@ -5,7 +5,7 @@ const tseslint = require("typescript-eslint");
 
 module.exports = tseslint.config(
   {
-    ignores: ["dist/**", "build/**", "node_modules/**", "e2e/artifacts/**", "out/**", "**/*.cjs", "bin/**"],
+    ignores: ["dist/**", "build/**", "node_modules/**", "e2e/artifacts/**", "out/**", "**/*.cjs", "bin/**", "assembly/**"],
   },
   {
     files: ["src/**/*.ts", "src/**/*.tsx", "bench/**/*.ts", "e2e/**/*.ts", "e2e/**/*.tsx"],

@@ -141,8 +141,11 @@ export function envelopeCholesky(
   return a < n ? factorRow(l, a, first, rowBase, inv) : true;
 }
 
+/** A function computing `envelopeCholesky`'s factor (the JavaScript one, or its WebAssembly build). */
+export type EnvelopeFactorization = (l: Float64Array, n: number, first: Int32Array, rowBase: Int32Array, inv: Float64Array) => boolean;
+
 /**
- * `envelopeCholesky` over a narrower envelope: each row starts at its first non-zero entry at or
+ * `envelopeCholesky` (or `factorize`, which computes the same) over a narrower envelope: each row starts at its first non-zero entry at or
  * after `first[i]` (written to `start`), so the leading zeros of a row are neither computed nor
  * read. Requires that no entry of the envelope is −0 (true of sums begun at +0, such as JᵀJ
  * assembled from a zero fill). Then the result is `envelopeCholesky(l, n, first, …)`'s bit for
@@ -162,6 +165,7 @@ export function envelopeCholeskyTrimmed(
   rowBase: Int32Array,
   inv: Float64Array,
   start: Int32Array,
+  factorize: EnvelopeFactorization = envelopeCholesky,
 ): boolean {
   for (let i = 0; i < n; i++) {
     const ri = rowBase[i]!;
@@ -171,7 +175,7 @@ export function envelopeCholeskyTrimmed(
     }
     start[i] = j;
   }
-  return envelopeCholesky(l, n, start, rowBase, inv);
+  return factorize(l, n, start, rowBase, inv);
 }
 
 /** Row i of L from the rows before it, then its pivot; false when the pivot is not finite > 0. */
