@@ -57,7 +57,12 @@ export const fusionInChromiumBenchmark: Benchmark = {
             { workerJs: source, streamJson: inputJson },
           );
           const timed = runs[1]!;
-          return { ...result(timed.elapsedMs * 1e6, data, timed.transactions, timed.finalPose), ok: runs[0]!.transactions === timed.transactions };
+          const figures = result(timed.elapsedMs * 1e6, data, timed.transactions, timed.finalPose);
+          return {
+            ...figures,
+            extra: { ...figures.extra, wasmFactorization: timed.wasmFactorization },
+            ok: runs[0]!.transactions === timed.transactions,
+          };
         } finally {
           await browser.close();
         }
