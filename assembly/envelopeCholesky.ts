@@ -1,5 +1,5 @@
 // The envelope Cholesky factorization of src/fusion/math/envelopeCholesky.ts in AssemblyScript,
-// compiled to WebAssembly by scripts/build-wasm.mjs (which writes
+// compiled to WebAssembly by scripts/build-wasm.ts (which writes
 // src/fusion/math/envelopeCholeskyWasm.bytes.ts). The same schedule and every term in the same
 // order as `envelopeCholesky`, so the factor is the same bit for bit (a test checks it against the
 // JavaScript function); what differs is the machine code each compiles to: over 64 factorizations

@@ -145,9 +145,9 @@ export function envelopeCholesky(
 export type EnvelopeFactorization = (l: Float64Array, n: number, first: Int32Array, rowBase: Int32Array, inv: Float64Array) => boolean;
 
 /**
- * `envelopeCholesky` (or `factorize`, which computes the same) over a narrower envelope: each row starts at its first non-zero entry at or
- * after `first[i]` (written to `start`), so the leading zeros of a row are neither computed nor
- * read. Requires that no entry of the envelope is −0 (true of sums begun at +0, such as JᵀJ
+ * `envelopeCholesky` (or `factorize`, which computes the same) over a narrower envelope: each row
+ * starts at its first non-zero entry at or after `first[i]` (written to `start`), so the leading
+ * zeros of a row are neither computed nor read. Requires that no entry of the envelope is −0 (true of sums begun at +0, such as JᵀJ
  * assembled from a zero fill). Then the result is `envelopeCholesky(l, n, first, …)`'s bit for
  * bit, the skipped entries keeping the +0 the wider factorization computes for them, and the
  * return value is the same.

@@ -62,7 +62,12 @@ export function envelopeCholeskyWasm(l: Float64Array, n: number, first: Int32Arr
   const rowBaseAt = firstAt + n * 4;
   const bytes = rowBaseAt + n * 4;
   if (memory.buffer.byteLength < bytes) {
-    memory.grow(Math.ceil((bytes - memory.buffer.byteLength) / PAGE));
+    try {
+      memory.grow(Math.ceil((bytes - memory.buffer.byteLength) / PAGE));
+    } catch {
+      // The engine would not give the module that much memory; the caller's arrays hold it.
+      return envelopeCholesky(l, n, first, rowBase, inv);
+    }
   }
   if (doubles.buffer !== memory.buffer) {
     doubles = new Float64Array(memory.buffer);

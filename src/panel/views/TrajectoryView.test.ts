@@ -19,6 +19,9 @@ function tracks(): { raw: RingBuffer<Pose2D>; fused: RingBuffer<Pose2D> } {
   return { raw, fused };
 }
 
+/** The props every rendering here shares: the panel's frame and a placement setter nobody calls. */
+const FRAME = { setPlacement: (): void => undefined, theme: themeFor("light"), width: 400, height: 300, version: 1 };
+
 function render(placement: RawPlacement): string {
   const { raw, fused } = tracks();
   return renderToStaticMarkup(
@@ -29,11 +32,7 @@ function render(placement: RawPlacement): string {
       topics: ["/imu/data", "/odom"],
       reference: undefined,
       placement,
-      setPlacement: () => undefined,
-      theme: themeFor("light"),
-      width: 400,
-      height: 300,
-      version: 1,
+      ...FRAME,
     }),
   );
 }
@@ -67,7 +66,7 @@ describe("TrajectoryView", () => {
   it("without raw odometry there is nothing to align: no check box", () => {
     const { fused } = tracks();
     const html = renderToStaticMarkup(
-      createElement(TrajectoryView, { raw: new Map(), fused, anchors: new Map(), topics: [], reference: undefined, placement: "as-recorded", setPlacement: () => undefined, theme: themeFor("light"), width: 400, height: 300, version: 1 }),
+      createElement(TrajectoryView, { raw: new Map(), fused, anchors: new Map(), topics: [], reference: undefined, placement: "as-recorded", ...FRAME }),
     );
     expect(html).not.toContain("trajectory-align");
     expect(attr(html, "data-start-gap")).toBe("");
@@ -94,11 +93,7 @@ describe("TrajectoryView", () => {
         topics: ["/imu/data", "/odom", "/vo"],
         reference: undefined,
         placement: "start-aligned",
-        setPlacement: () => undefined,
-        theme: themeFor("light"),
-        width: 400,
-        height: 300,
-        version: 1,
+        ...FRAME,
       }),
     );
     expect(attr(html, "data-raw-tracks")).toBe("2");
@@ -132,11 +127,7 @@ describe("TrajectoryView", () => {
           topics: ["/imu", "/wheel_odometry", "/stereo_odometer/odometry"],
           reference: 1,
           placement,
-          setPlacement: () => undefined,
-          theme: themeFor("light"),
-          width: 400,
-          height: 300,
-          version: 1,
+          ...FRAME,
         }),
       );
     const apart = view("as-recorded");
