@@ -1,10 +1,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
 
-import { AnalysisEngine } from "./AnalysisEngine";
 import type { EngineInput } from "./engineTypes";
-import { recordingEvents } from "./testing";
+import { recordingEvents, storeAfter } from "./testing";
 import { HAS_SHARED_DATA, sharedRecording } from "../../recording/testing/paths";
-import { ViewStore } from "../state/ViewStore";
 import { alignToStart, poseAt, startGap } from "../state/startAlignment";
 
 // The mustang recording carries two odometry sources in frames megametres apart: wheel odometry
@@ -25,12 +23,7 @@ beforeAll(async () => {
 
 describe.skipIf(!HAS_SHARED_DATA)("two odometry inputs without fusion, on the mustang recording (../shared/data)", () => {
   it("the visual odometry starts thousands of km from the wheel odometry; aligned to its start, it follows the wheel track", () => {
-    const engine = new AnalysisEngine(CONFIG);
-    const store = new ViewStore();
-    for (let i = 0; i < events.length; i += 500) {
-      engine.ingest(events.slice(i, i + 500));
-      store.apply(engine.takeDelta());
-    }
+    const store = storeAfter(CONFIG, events, 500);
     expect([...store.rawTracks.keys()]).toEqual([0, 1]);
     expect([...store.startAnchors.keys()]).toEqual([1]);
     const anchor = store.startAnchors.get(1)!;

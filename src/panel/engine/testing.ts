@@ -1,8 +1,10 @@
 import type { Immutable, MessageEvent } from "@foxglove/extension";
 
+import { AnalysisEngine } from "./AnalysisEngine";
 import type { EngineInput } from "./engineTypes";
 import { findRangeSubscribe } from "./rangeAnalysis";
 import { openRecordingFile } from "../../recording/node";
+import { ViewStore } from "../state/ViewStore";
 
 /** Test helper: every message of the recording at `path` as the engine's input, in read order. */
 export async function recordingEvents(path: string): Promise<EngineInput[]> {
@@ -36,4 +38,18 @@ export function hostRangeSubscribe(byTopic: ReadonlyMap<string, Immutable<Messag
     },
   };
   return findRangeSubscribe(ctx as never)!;
+}
+
+/**
+ * Test helper: the panel's stores after `config` ran over `events`, handed to the engine in
+ * batches of `batch` with a delta taken after each, as the panel's render loop does.
+ */
+export function storeAfter(config: unknown, events: readonly EngineInput[], batch: number): ViewStore {
+  const engine = new AnalysisEngine(config);
+  const store = new ViewStore();
+  for (let i = 0; i < events.length; i += batch) {
+    engine.ingest(events.slice(i, i + batch));
+    store.apply(engine.takeDelta());
+  }
+  return store;
 }

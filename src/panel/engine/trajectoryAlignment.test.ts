@@ -2,10 +2,9 @@ import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
 
-import { AnalysisEngine } from "./AnalysisEngine";
 import type { EngineInput } from "./engineTypes";
-import { recordingEvents } from "./testing";
-import { ViewStore } from "../state/ViewStore";
+import { recordingEvents, storeAfter } from "./testing";
+import type { ViewStore } from "../state/ViewStore";
 import { alignToStart, poseAt, startGap } from "../state/startAlignment";
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
@@ -23,13 +22,7 @@ function joinedAt(from: number, seconds: number): ViewStore {
   const t = (e: EngineInput): number => e.receiveTime.sec + e.receiveTime.nsec / 1e9;
   const t0 = t(events[0]!);
   const stretch = events.filter((e) => t(e) - t0 >= from && t(e) - t0 < from + seconds).map((e, seq) => ({ ...e, seq }));
-  const engine = new AnalysisEngine(HUSKY);
-  const store = new ViewStore();
-  for (let i = 0; i < stretch.length; i += 200) {
-    engine.ingest(stretch.slice(i, i + 200));
-    store.apply(engine.takeDelta());
-  }
-  return store;
+  return storeAfter(HUSKY, stretch, 200);
 }
 
 describe("raw odometry aligned to the fused start, on the husky recording joined mid-run", () => {

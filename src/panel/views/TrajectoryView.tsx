@@ -52,7 +52,7 @@ export function TrajectoryView(
     /** Raw odometry by input slot. */
     raw: ReadonlyMap<number, RingBuffer<Pose2D>>;
     fused: RingBuffer<Pose2D>;
-    /** Where each raw track meets the fused start, by input slot. */
+    /** Where each raw track meets the track it is compared with (see `ViewStore.startAnchors`), by input slot. */
     anchors: ReadonlyMap<number, StartAnchor>;
     /** Input topics in slot order (the legend's names). */
     topics: readonly string[];
