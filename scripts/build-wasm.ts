@@ -1,6 +1,7 @@
-// Compiles assembly/envelopeCholesky.ts (AssemblyScript) to WebAssembly and writes the module as
-// src/fusion/math/envelopeCholeskyWasm.bytes.ts. Run with `npm run build:wasm` after changing the
-// AssemblyScript source; a test fails while the file on disk differs from what this writes.
+// Compiles assembly/envelopeCholesky.ts and assembly/envelopeSolve.ts (AssemblyScript) into one
+// WebAssembly module and writes it as src/fusion/math/envelopeCholeskyWasm.bytes.ts. Run with
+// `npm run build:wasm` after changing the AssemblyScript sources; a test fails while the file on
+// disk differs from what this writes.
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 

@@ -3,10 +3,8 @@ import { PatternProducts } from "./PatternProducts";
 import type { Problem } from "./Problem";
 import { Corrector } from "../math/Corrector";
 import type { CostFunction } from "../math/CostFunction";
+import { EnvelopeCholeskyWorkspace } from "../math/EnvelopeCholeskyWorkspace";
 import { jacobianPatternOf, type JacobianPattern, type PatternedCost } from "../math/JacobianPattern";
-import { envelopeCholeskyTrimmed } from "../math/envelopeCholesky";
-import { envelopeCholeskyWasm } from "../math/envelopeCholeskyWasm";
-import { envelopeSolve } from "../math/envelopeSolve";
 
 /** Solver options, named after Ceres' `Solver::Options` (and with its defaults). */
 export interface SolverOptions {
@@ -93,16 +91,14 @@ export class LevenbergMarquardt {
   /** Per block, where its stored values go in #backup (−1 for constant blocks). */
   #ambientOffsets = new Int32Array(0);
   #first = new Int32Array(0);
-  /** JᵀJ (lower envelope, skyline storage) and its factor. */
+  /** JᵀJ (lower envelope, skyline storage). */
   #h = new Float64Array(0);
-  #l = new Float64Array(0);
+  /** The damped JᵀJ's factor, its inverse pivots and the rows' first non-zero columns. */
+  readonly #factorSpace = new EnvelopeCholeskyWorkspace();
   #g = new Float64Array(0);
   #delta = new Float64Array(0);
   #backup = new Float64Array(0);
-  #invDiag = new Float64Array(0);
-  /** Per row of the factor, its first non-zero column (the factorization's narrower envelope). */
-  #start = new Int32Array(0);
-  /** Skyline row offsets: element (i, j) of #h / #l is at #rowBase[i] + j. */
+  /** Skyline row offsets: element (i, j) of #h and of the factor is at #rowBase[i] + j. */
   #rowBase = new Int32Array(0);
   /** Number of stored envelope entries. */
   #envelope = 0;
@@ -314,8 +310,8 @@ export class LevenbergMarquardt {
   #trailingInverse(from: number): Float64Array {
     const n = this.#n;
     const t = n - from;
-    const l = this.#l;
-    const inv = this.#invDiag;
+    const l = this.#factorSpace.l;
+    const inv = this.#factorSpace.inv;
     const x = new Float64Array(t * t);
     for (let c = 0; c < t; c++) {
       x[c * t + c] = inv[from + c]!;
@@ -498,8 +494,8 @@ export class LevenbergMarquardt {
     this.#envelope = envelope;
     if (this.#h.length < envelope) {
       this.#h = new Float64Array(Math.max(envelope, 2 * this.#h.length));
-      this.#l = new Float64Array(this.#h.length);
     }
+    this.#factorSpace.setEnvelope(n, first, this.#rowBase, envelope);
     if (this.#residuals.length < maxM) {
       this.#residuals = new Float64Array(maxM);
     }
@@ -737,15 +733,14 @@ export class LevenbergMarquardt {
   }
 
   /**
-   * Envelope Cholesky of H + diag(clamp(diag H))/radius into #l (radius Infinity: of H itself,
-   * the damping term being exactly 0); #invDiag gets 1/L_ii.
+   * Envelope Cholesky of H + diag(clamp(diag H))/radius into #factorSpace (radius Infinity: of H
+   * itself, the damping term being exactly 0).
    */
   #factor(radius: number): boolean {
     const n = this.#n;
     const h = this.#h;
-    const l = this.#l;
+    const l = this.#factorSpace.l;
     const o = this.#o;
-    const first = this.#first;
     const rowBase = this.#rowBase;
     l.set(h.subarray(0, this.#envelope));
     for (let i = 0; i < n; i++) {
@@ -753,25 +748,21 @@ export class LevenbergMarquardt {
       const d = Math.min(o.maxLmDiagonal, Math.max(o.minLmDiagonal, h[at]!));
       l[at] = h[at]! + d / radius;
     }
-    if (this.#invDiag.length < n) {
-      this.#invDiag = new Float64Array(this.#first.length);
-      this.#start = new Int32Array(this.#first.length);
-    }
     // Rows of H often begin with zeros inside the envelope (a state's columns meet the previous
     // state's in a few places only); no entry of H is −0 (a sum begun at +0), as the trimmed
     // factorization requires, so L is bit for bit the full envelope's. WebAssembly computes the
     // same factor where the runtime allows it (jackal 3D: 100 µs a factorization against 140).
-    return envelopeCholeskyTrimmed(l, n, first, rowBase, this.#invDiag, this.#start, envelopeCholeskyWasm);
+    return this.#factorSpace.factor();
   }
 
-  /** Solves L·Lᵀ·x = b in place with the envelope factor in #l (and #invDiag). */
+  /** Solves L·Lᵀ·x = b in place with the last factor. */
   #solveFactored(b: Float64Array): void {
-    envelopeSolve(this.#l, this.#n, this.#first, this.#rowBase, this.#invDiag, b);
+    this.#factorSpace.solve(b);
   }
 
   /**
    * Predicted decrease −(gᵀδ + ½δᵀHδ) of the undamped model, right after a successful
-   * #computeStep. Row i's products start at #start[i] (where that step's factorization found
+   * #computeStep. Row i's products start at the factor's start[i] (where that step's factorization found
    * H's first non-zero): the ones before are (+0)·δ_j with δ finite, ±0, which leave a sum begun
    * at +0 as it was.
    */
@@ -780,7 +771,7 @@ export class LevenbergMarquardt {
     const h = this.#h;
     const g = this.#g;
     const d = this.#delta;
-    const first = this.#start;
+    const first = this.#factorSpace.start;
     let lin = 0;
     let quad = 0;
     for (let i = 0; i < n; i++) {
