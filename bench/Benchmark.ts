@@ -29,7 +29,7 @@ export interface Benchmark {
 export interface BenchmarkCase {
   /** Messages delivered per run (the divisor of ns/msg). */
   readonly n: number;
-  /** Untimed warm-up runs before the measured ones. Default 1. */
+  /** Untimed warm-up runs before the measured ones. Default 2. */
   readonly warmups?: number;
   /** Measured runs; the median is reported. Default 5. */
   readonly runs?: number;
