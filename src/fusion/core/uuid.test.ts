@@ -110,6 +110,40 @@ describe("uuid5 against the uuid package", () => {
   });
 });
 
+describe("StampedUuids' memory", () => {
+  it("answers every call of a long run as a fresh generator would: repeats in a row, other devices, −0, and stamps forgotten and asked again", () => {
+    const base = TimeBase.forFirstSecNsec(1_432_235_000, 0);
+    const types = ["fuse_variables::Position3DStamped", "fuse_variables::Orientation3DStamped", "fuse_variables::VelocityLinear3DStamped"];
+    const devices = [NIL_UUID, "6f1c2c4e-0000-4000-8000-000000000001"];
+    // More distinct stamps than the generator keeps per type and device (1,024 to 2,048), so that
+    // some are forgotten and asked for again.
+    const call = fc.record({
+      type: fc.constantFrom(...types),
+      stamp: fc.oneof(fc.integer({ min: 0, max: 2_500 }).map((k) => k * 10_000_000), fc.constant(-0)),
+      device: fc.constantFrom(...devices),
+      repeat: fc.integer({ min: 1, max: 3 }),
+    });
+    fc.assert(
+      fc.property(fc.constantFrom("ros1" as const, "ros2" as const), fc.array(call, { minLength: 12_000, maxLength: 15_000 }), (recipe, calls) => {
+        const ids = new StampedUuids(base, recipe);
+        const fresh = new Map<string, string>();
+        for (const { type, stamp, device, repeat } of calls) {
+          const key = `${type} ${stamp} ${device}`;
+          let expected = fresh.get(key);
+          if (expected == undefined) {
+            expected = new StampedUuids(base, recipe).uuid(type, stamp, device);
+            fresh.set(key, expected);
+          }
+          for (let i = 0; i < repeat; i++) {
+            expect(ids.uuid(type, stamp, device)).toBe(expected);
+          }
+        }
+      }),
+      { numRuns: 6 },
+    );
+  });
+});
+
 describe("uuid5's hash", () => {
   it("hashes through the platform's one-shot SHA-1 where there is one (here, in Node)", async () => {
     const spy = vi.spyOn(process, "getBuiltinModule");
