@@ -111,7 +111,7 @@ describe("uuid5 against the uuid package", () => {
 });
 
 describe("StampedUuids' memory", () => {
-  it("answers every call of a long run as a fresh generator would: repeats in a row, other devices, −0, and stamps forgotten and asked again", () => {
+  it("answers every call of a long run as a fresh generator would: repeats, other devices, −0, and stamps forgotten and asked again", () => {
     const base = TimeBase.forFirstSecNsec(1_432_235_000, 0);
     const types = ["fuse_variables::Position3DStamped", "fuse_variables::Orientation3DStamped", "fuse_variables::VelocityLinear3DStamped"];
     const devices = [NIL_UUID, "6f1c2c4e-0000-4000-8000-000000000001"];

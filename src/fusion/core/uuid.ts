@@ -202,11 +202,8 @@ export class StampedUuids {
   public readonly timeBase: TimeBase;
   /** The stamp encoding. */
   public readonly recipe: UuidRecipe;
-  /**
-   * Per type: the namespace bytes and, per device, the recently generated UUIDs by stamp; the NIL
-   * device's (the usual one) also held apart, which saves a lookup by a 36-character key.
-   */
-  readonly #types = new Map<string, { readonly ns: Uint8Array; readonly devices: Map<string, RecentUuids>; nil: RecentUuids | undefined }>();
+  /** Per type: the namespace bytes and, per device, the recently generated UUIDs by stamp. */
+  readonly #types = new Map<string, { readonly ns: Uint8Array; readonly devices: Map<string, RecentUuids> }>();
 
   public constructor(timeBase: TimeBase, recipe: UuidRecipe) {
     this.timeBase = timeBase;
@@ -221,26 +218,16 @@ export class StampedUuids {
   public uuid(type: string, stamp: Stamp, deviceId: string = NIL_UUID): string {
     let entry = this.#types.get(type);
     if (entry == undefined) {
-      entry = { ns: uuidBytes(uuidFromName(type)), devices: new Map(), nil: undefined };
+      entry = { ns: uuidBytes(uuidFromName(type)), devices: new Map() };
       this.#types.set(type, entry);
     }
-    let recent = deviceId === NIL_UUID ? entry.nil : entry.devices.get(deviceId);
+    let recent = entry.devices.get(deviceId);
     if (recent == undefined) {
       recent = new RecentUuids(entry.ns, uuidBytes(deviceId));
       entry.devices.set(deviceId, recent);
-      if (deviceId === NIL_UUID) {
-        entry.nil = recent;
-      }
-    }
-    // The same stamp is asked for again and again in a row (a sensor model creates a variable,
-    // the motion model then connects it, the runner reads it back): no lookup for that one.
-    if (stamp === recent.lastStamp) {
-      return recent.lastUuid;
     }
     const hit = recent.current.get(stamp) ?? recent.previous.get(stamp);
     if (hit != undefined) {
-      recent.lastStamp = stamp;
-      recent.lastUuid = hit;
       return hit;
     }
     // Split the relative stamp into whole seconds and nanoseconds (exact: |stamp| < 2^52).
@@ -261,8 +248,6 @@ export class StampedUuids {
       recent.current = new Map();
     }
     recent.current.set(stamp, uuid);
-    recent.lastStamp = stamp;
-    recent.lastUuid = uuid;
     return uuid;
   }
 }
@@ -280,9 +265,6 @@ const STAMP_AT = 16;
 class RecentUuids {
   public current = new Map<Stamp, string>();
   public previous = new Map<Stamp, string>();
-  /** The stamp last asked for (NaN, which no stamp equals, before the first) and its UUID. */
-  public lastStamp: Stamp = NaN;
-  public lastUuid = "";
   public readonly input = new Uint8Array(STAMP_AT + 8 + 16);
   public readonly stampView = new DataView(this.input.buffer);
 
