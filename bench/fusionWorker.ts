@@ -6,7 +6,7 @@
 
 import { feedRunner } from "./feedRunner";
 import { presetTransforms } from "./presetTransforms";
-import { envelopeCholeskyWasmAvailable } from "../src/fusion/math/envelopeCholeskyWasm";
+import { EnvelopeCholeskyWorkspace } from "../src/fusion/math/EnvelopeCholeskyWorkspace";
 import { FusionRunner } from "../src/fusion/runner";
 import { PANEL_FUSION_RETENTION } from "../src/panel/engine/AnalysisEngine";
 import type { TransformConfig } from "../src/pipeline";
@@ -25,7 +25,7 @@ export interface FusionWorkerRun {
   readonly elapsedMs: number;
   readonly transactions: number;
   readonly finalPose: { stamp: Stamp; x: number; y: number; yaw: number } | undefined;
-  /** Whether the solver factorized with WebAssembly in this worker (else with JavaScript). */
+  /** Whether a solver's factor workspace runs as WebAssembly in this worker (else as JavaScript). */
   readonly wasmFactorization: boolean;
 }
 
@@ -41,6 +41,6 @@ self.onmessage = (event: MessageEvent<FusionWorkerInput | "run">): void => {
   runner.start({ timeBase: new TimeBase(data.baseSec), transforms: presetTransforms(data.transforms) });
   const t0 = performance.now();
   feedRunner(runner, data.messages);
-  const run: FusionWorkerRun = { elapsedMs: performance.now() - t0, transactions: runner.transactionCount, finalPose: runner.finalPose, wasmFactorization: envelopeCholeskyWasmAvailable() };
+  const run: FusionWorkerRun = { elapsedMs: performance.now() - t0, transactions: runner.transactionCount, finalPose: runner.finalPose, wasmFactorization: new EnvelopeCholeskyWorkspace().webAssembly };
   self.postMessage(run);
 };

@@ -44,9 +44,3 @@ export function instantiateEnvelopeCholesky(): EnvelopeCholeskyExports | undefin
     return undefined;
   }
 }
-
-/** Whether this realm factorizes and solves with WebAssembly (false: with the JavaScript functions). */
-export function envelopeCholeskyWasmAvailable(): boolean {
-  compiled ??= compile();
-  return compiled !== "unavailable";
-}
