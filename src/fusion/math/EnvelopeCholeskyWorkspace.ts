@@ -27,12 +27,9 @@ const PAGE = 65536;
  * ```
  */
 export class EnvelopeCholeskyWorkspace {
-  /** The matrix, then its factor (skyline storage over `setEnvelope`'s layout). */
-  public l = new Float64Array(0);
-  /** 1/L_ii after a factorization. */
-  public inv = new Float64Array(0);
-  /** Per row, the factorization's first column: its first non-zero at or after first[i]. */
-  public start = new Int32Array(0);
+  #l = new Float64Array(0);
+  #inv = new Float64Array(0);
+  #start = new Int32Array(0);
   #first = new Int32Array(0);
   #rowBase = new Int32Array(0);
   /** The right-hand side being solved (WebAssembly only: b is copied in and out). */
@@ -46,7 +43,7 @@ export class EnvelopeCholeskyWorkspace {
   #rowBaseAt = 0;
   #startAt = 0;
   readonly #factorize = (l: Float64Array, n: number, first: Int32Array, rowBase: Int32Array, inv: Float64Array): boolean =>
-    this.#wasm != undefined && l === this.l && first === this.start && rowBase === this.#rowBase && inv === this.inv
+    this.#wasm != undefined && l === this.#l && first === this.#start && rowBase === this.#rowBase && inv === this.#inv
       ? this.#wasm.factor(0, n, this.#startAt, this.#rowBaseAt, this.#invAt) !== 0
       : envelopeCholesky(l, n, first, rowBase, inv);
 
@@ -54,6 +51,21 @@ export class EnvelopeCholeskyWorkspace {
   // eslint-disable-next-line @foxglove/no-boolean-parameters -- a single option
   public constructor(webAssembly = true) {
     this.#wasm = webAssembly ? instantiateEnvelopeCholesky() : undefined;
+  }
+
+  /** The matrix, then its factor (skyline storage over `setEnvelope`'s layout). */
+  public get l(): Float64Array {
+    return this.#l;
+  }
+
+  /** 1/L_ii after a factorization. */
+  public get inv(): Float64Array {
+    return this.#inv;
+  }
+
+  /** Per row, the factorization's first column: its first non-zero at or after first[i]. */
+  public get start(): Int32Array {
+    return this.#start;
   }
 
   /** Whether the factorization and the solves run as WebAssembly. */
@@ -84,14 +96,14 @@ export class EnvelopeCholeskyWorkspace {
    * entry is −0); false at the first pivot that is not a finite number > 0 (L partly written).
    */
   public factor(): boolean {
-    return envelopeCholeskyTrimmed(this.l, this.#n, this.#first, this.#rowBase, this.inv, this.start, this.#factorize);
+    return envelopeCholeskyTrimmed(this.#l, this.#n, this.#first, this.#rowBase, this.#inv, this.#start, this.#factorize);
   }
 
   /** Solves L·Lᵀ·x = b in place with the last factor (`envelopeSolve` over the full envelope). */
   public solve(b: Float64Array): void {
     const n = this.#n;
     if (this.#wasm == undefined) {
-      envelopeSolve(this.l, n, this.#first, this.#rowBase, this.inv, b);
+      envelopeSolve(this.#l, n, this.#first, this.#rowBase, this.#inv, b);
       return;
     }
     this.#x.set(b.subarray(0, n));
@@ -100,18 +112,18 @@ export class EnvelopeCholeskyWorkspace {
   }
 
   #reserve(n: number, entries: number): void {
-    if (n <= this.#first.length && entries <= this.l.length) {
+    if (n <= this.#first.length && entries <= this.#l.length) {
       return;
     }
     const rows = Math.max(n, 2 * this.#first.length);
-    const values = Math.max(entries, 2 * this.l.length);
+    const values = Math.max(entries, 2 * this.#l.length);
     if (this.#wasm != undefined && this.#layOut(rows, values)) {
       return;
     }
     this.#wasm = undefined;
-    this.l = new Float64Array(values);
-    this.inv = new Float64Array(rows);
-    this.start = new Int32Array(rows);
+    this.#l = new Float64Array(values);
+    this.#inv = new Float64Array(rows);
+    this.#start = new Int32Array(rows);
     this.#first = new Int32Array(rows);
     this.#rowBase = new Int32Array(rows);
     this.#x = new Float64Array(0);
@@ -136,12 +148,12 @@ export class EnvelopeCholeskyWorkspace {
       }
     }
     const buffer = memory.buffer;
-    this.l = new Float64Array(buffer, 0, values);
-    this.inv = new Float64Array(buffer, this.#invAt, rows);
+    this.#l = new Float64Array(buffer, 0, values);
+    this.#inv = new Float64Array(buffer, this.#invAt, rows);
     this.#x = new Float64Array(buffer, this.#xAt, rows);
     this.#first = new Int32Array(buffer, this.#firstAt, rows);
     this.#rowBase = new Int32Array(buffer, this.#rowBaseAt, rows);
-    this.start = new Int32Array(buffer, this.#startAt, rows);
+    this.#start = new Int32Array(buffer, this.#startAt, rows);
     return true;
   }
 }
