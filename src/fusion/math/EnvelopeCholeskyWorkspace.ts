@@ -1,4 +1,4 @@
-import { envelopeCholesky, envelopeCholeskyTrimmed } from "./envelopeCholesky";
+import { envelopeCholesky, trimmedStarts } from "./envelopeCholesky";
 import { type EnvelopeCholeskyExports, instantiateEnvelopeCholesky } from "./envelopeCholeskyWasm";
 import { envelopeSolve } from "./envelopeSolve";
 
@@ -42,10 +42,6 @@ export class EnvelopeCholeskyWorkspace {
   #firstAt = 0;
   #rowBaseAt = 0;
   #startAt = 0;
-  readonly #factorize = (l: Float64Array, n: number, first: Int32Array, rowBase: Int32Array, inv: Float64Array): boolean =>
-    this.#wasm != undefined && l === this.#l && first === this.#start && rowBase === this.#rowBase && inv === this.#inv
-      ? this.#wasm.factor(0, n, this.#startAt, this.#rowBaseAt, this.#invAt) !== 0
-      : envelopeCholesky(l, n, first, rowBase, inv);
 
   /** @param webAssembly false to use the JavaScript functions even where WebAssembly is available */
   // eslint-disable-next-line @foxglove/no-boolean-parameters -- a single option
@@ -96,7 +92,12 @@ export class EnvelopeCholeskyWorkspace {
    * entry is −0); false at the first pivot that is not a finite number > 0 (L partly written).
    */
   public factor(): boolean {
-    return envelopeCholeskyTrimmed(this.#l, this.#n, this.#first, this.#rowBase, this.#inv, this.#start, this.#factorize);
+    const n = this.#n;
+    trimmedStarts(this.#l, n, this.#first, this.#rowBase, this.#start);
+    if (this.#wasm == undefined) {
+      return envelopeCholesky(this.#l, n, this.#start, this.#rowBase, this.#inv);
+    }
+    return this.#wasm.factor(0, n, this.#startAt, this.#rowBaseAt, this.#invAt) !== 0;
   }
 
   /** Solves L·Lᵀ·x = b in place with the last factor (`envelopeSolve` over the full envelope). */

@@ -141,16 +141,13 @@ export function envelopeCholesky(
   return a < n ? factorRow(l, a, first, rowBase, inv) : true;
 }
 
-/** A function computing `envelopeCholesky`'s factor (the JavaScript one, or its WebAssembly build). */
-export type EnvelopeFactorization = (l: Float64Array, n: number, first: Int32Array, rowBase: Int32Array, inv: Float64Array) => boolean;
-
 /**
- * `envelopeCholesky` (or `factorize`, which computes the same) over a narrower envelope: each row
- * starts at its first non-zero entry at or after `first[i]` (written to `start`), so the leading
- * zeros of a row are neither computed nor read. Requires that no entry of the envelope is −0 (true of sums begun at +0, such as JᵀJ
- * assembled from a zero fill). Then the result is `envelopeCholesky(l, n, first, …)`'s bit for
- * bit, the skipped entries keeping the +0 the wider factorization computes for them, and the
- * return value is the same.
+ * `envelopeCholesky` over a narrower envelope: each row starts at its first non-zero entry at or
+ * after `first[i]` (written to `start` by `trimmedStarts`), so the leading zeros of a row are
+ * neither computed nor read. Requires that no entry of the envelope is −0 (true of sums begun at
+ * +0, such as JᵀJ assembled from a zero fill). Then the result is `envelopeCholesky(l, n, first,
+ * …)`'s bit for bit, the skipped entries keeping the +0 the wider factorization computes for them,
+ * and the return value is the same.
  *
  * Why: an entry before a row's first non-zero is (+0 − Σ (+0)·L_jk)·(1/L_jj) = +0, as the rows
  * before are finite when reached; every other sum only loses terms (+0)·x or x·(+0) with x
@@ -165,8 +162,16 @@ export function envelopeCholeskyTrimmed(
   rowBase: Int32Array,
   inv: Float64Array,
   start: Int32Array,
-  factorize: EnvelopeFactorization = envelopeCholesky,
 ): boolean {
+  trimmedStarts(l, n, first, rowBase, start);
+  return envelopeCholesky(l, n, start, rowBase, inv);
+}
+
+/**
+ * The narrower envelope `envelopeCholeskyTrimmed` factorizes: per row, the column of its first
+ * non-zero entry at or after `first[i]` (i when there is none before the diagonal), into `start`.
+ */
+export function trimmedStarts(l: Float64Array, n: number, first: Int32Array, rowBase: Int32Array, start: Int32Array): void {
   for (let i = 0; i < n; i++) {
     const ri = rowBase[i]!;
     let j = first[i]!;
@@ -175,7 +180,6 @@ export function envelopeCholeskyTrimmed(
     }
     start[i] = j;
   }
-  return factorize(l, n, start, rowBase, inv);
 }
 
 /** Row i of L from the rows before it, then its pivot; false when the pivot is not finite > 0. */

@@ -762,9 +762,9 @@ export class LevenbergMarquardt {
 
   /**
    * Predicted decrease −(gᵀδ + ½δᵀHδ) of the undamped model, right after a successful
-   * #computeStep. Row i's products start at the factor's start[i] (where that step's factorization found
-   * H's first non-zero): the ones before are (+0)·δ_j with δ finite, ±0, which leave a sum begun
-   * at +0 as it was.
+   * #computeStep. Row i's products start at the factor's start[i] (where that step's
+   * factorization found H's first non-zero): the ones before are (+0)·δ_j with δ finite, ±0,
+   * which leave a sum begun at +0 as it was.
    */
   #modelDecrease(): number {
     const n = this.#n;
