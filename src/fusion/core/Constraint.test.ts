@@ -61,3 +61,31 @@ describe("whiten", () => {
     expect(bits(c.sqrtInformation.data)).toEqual(bits(reference(spd(2, stream(3)), [2, 0], 3).a.data));
   });
 });
+
+describe("Constraint.covariance", () => {
+  const base = {
+    type: "t",
+    source: "s",
+    variables: ["00000000-0000-0000-0000-000000000001"],
+    mean: [0, 0],
+    sqrtInformation: { rows: 2, cols: 2, data: Float64Array.of(1, 0, 0, 2) },
+  };
+
+  it("is the matrix given, or the given function's result, computed once on the first read", () => {
+    const given: Matrix = { rows: 2, cols: 2, data: Float64Array.of(1, 0, 0, 0.25) };
+    expect(new Constraint({ ...base, covariance: given }).covariance).toBe(given);
+    let calls = 0;
+    const lazy = new Constraint({
+      ...base,
+      covariance: () => {
+        calls++;
+        return { rows: 2, cols: 2, data: Float64Array.of(1, 0, 0, 0.25) };
+      },
+    });
+    expect(calls).toBe(0);
+    const first = lazy.covariance;
+    expect(lazy.covariance).toBe(first);
+    expect(calls).toBe(1);
+    expect(Array.from(first.data)).toEqual([1, 0, 0, 0.25]);
+  });
+});

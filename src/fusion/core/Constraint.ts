@@ -59,8 +59,12 @@ export interface ConstraintInit {
   mean: ArrayLike<number>;
   /** Whitening matrix A (rows = residual dimension, cols = mean length). */
   sqrtInformation: Matrix;
-  /** Full-size covariance (cols × cols), zero rows/columns for unmeasured slots. */
-  covariance: Matrix;
+  /**
+   * Full-size covariance (cols × cols), zero rows/columns for unmeasured slots; or a function
+   * that computes it, called once, on the first read of `covariance` (for a constraint whose
+   * covariance is derived work that the solver never reads, only the JSON).
+   */
+  covariance: Matrix | (() => Matrix);
   loss?: LossConfig | null;
   /** Type-specific fields written into the JSON next to the standard ones (e.g. `{dt: 0.1}`). */
   extra?: Readonly<Record<string, unknown>>;
@@ -82,7 +86,7 @@ export class Constraint {
   public readonly variables: readonly string[];
   public readonly mean: Float64Array;
   public readonly sqrtInformation: Matrix;
-  public readonly covariance: Matrix;
+  #covariance: Matrix | (() => Matrix);
   public readonly loss: LossConfig | null;
   public readonly extra: Readonly<Record<string, unknown>> | undefined;
 
@@ -93,9 +97,20 @@ export class Constraint {
     this.variables = [...init.variables];
     this.mean = copyNumbers(init.mean);
     this.sqrtInformation = init.sqrtInformation;
-    this.covariance = init.covariance;
+    this.#covariance = init.covariance;
     this.loss = init.loss ?? null;
     this.extra = init.extra;
+  }
+
+  /** Full-size covariance (cols × cols), zero rows/columns for unmeasured slots. */
+  public get covariance(): Matrix {
+    const c = this.#covariance;
+    if (typeof c === "function") {
+      const computed = c();
+      this.#covariance = computed;
+      return computed;
+    }
+    return c;
   }
 
   /**

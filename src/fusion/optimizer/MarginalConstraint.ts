@@ -11,7 +11,8 @@ import { quaternionLog } from "../math/manifold";
  * `linearizationPoints[i]` the values x̄_i at marginalization, `angular[i]` which components use
  * the wrapping (Orientation2D) manifold. For the generic Constraint fields: `mean` is the
  * concatenated x̄, `sqrtInformation` the concatenated `[A_1 … A_n]`, `covariance` `(AᵀA)⁻¹` when
- * it exists (zeros otherwise); JSON also carries `b` and `linearizationPoints`.
+ * it exists (zeros otherwise), worked out on its first read; JSON also carries `b` and
+ * `linearizationPoints`.
  */
 export class MarginalConstraint extends Constraint {
   public readonly a: readonly Matrix[];
@@ -71,7 +72,8 @@ export class MarginalConstraint extends Constraint {
       variables: init.variables,
       mean,
       sqrtInformation: full,
-      covariance: informationInverse(full),
+      // (AᵀA)⁻¹ is for the JSON only (the solver reads A and b): computed when first read.
+      covariance: () => informationInverse(full),
       extra: {
         b: Array.from(init.b),
         linearizationPoints: init.linearizationPoints.map((p) => Array.from(p)),

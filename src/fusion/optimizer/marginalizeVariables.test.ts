@@ -9,6 +9,7 @@ import { linearStep, position, testContext } from "./testing";
 import {
   ABSOLUTE_POSE_2D,
   Constraint,
+  constraintToJson,
   diagonal,
   Graph,
   MARGINAL,
@@ -17,6 +18,7 @@ import {
   RELATIVE_POSE_2D,
   Variable,
 } from "../core";
+import { inverse, multiply, transpose } from "../core/linalg";
 import { wrapAngle } from "../math/angles";
 
 const TIGHT = { functionTolerance: 0, parameterTolerance: 1e-14, gradientTolerance: 1e-14 };
@@ -64,6 +66,11 @@ describe("marginalizeVariables", () => {
     expect(marginal.type).toBe(MARGINAL);
     expect(marginal.source).toBe("fixed_lag_smoother");
     expect(marginal.variables).toEqual([position(part.ids, 3 * S).uuid]);
+    // Its covariance, worked out when first read, is (AᵀA)⁻¹, and the JSON carries it.
+    const a = marginal.sqrtInformation;
+    const wantMarginalCov = inverse(multiply(transpose(a), a))!;
+    marginal.covariance.data.forEach((v, i) => { expect(v).toBeCloseTo(wantMarginalCov.data[i]!, 12); });
+    expect(constraintToJson(marginal).covariance.flat()).toEqual(Array.from(marginal.covariance.data));
     part.graph.update(tx);
     expect(part.graph.variableCount).toBe(3);
     const partProblem = new GraphProblem(part.graph);
