@@ -75,8 +75,11 @@ export interface ConstraintInit {
  * blocks), the measured mean, the whitening matrix `A = chol_upper(Σ⁻¹)` (scattered columns for a
  * partial measurement, reference/fuse.md §2.2), the reconstructed covariance and an optional loss.
  *
- * Guarantees: immutable after construction; residual math is the optimizer's business (it
- * dispatches on `type`). Subclasses may add fields and put them in `extra` for JSON.
+ * Guarantees: immutable after construction (a covariance given as a function is worked out on
+ * its first read and kept, the same matrix on every read); residual math is the optimizer's
+ * business (it dispatches on `type`). Subclasses may add fields and put them in `extra` for JSON.
+ * `covariance` is a getter, so a spread or structured clone of a constraint leaves it out:
+ * serialize with `constraintToJson`.
  */
 export class Constraint {
   public readonly uuid: string;
