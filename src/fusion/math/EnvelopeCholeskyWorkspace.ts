@@ -1,4 +1,4 @@
-import { envelopeCholesky, trimmedStarts } from "./envelopeCholesky";
+import { envelopeCholeskyTrimmed, trimmedStarts } from "./envelopeCholesky";
 import { type EnvelopeCholeskyExports, instantiateEnvelopeCholesky } from "./envelopeCholeskyWasm";
 import { envelopeSolve } from "./envelopeSolve";
 
@@ -93,10 +93,10 @@ export class EnvelopeCholeskyWorkspace {
    */
   public factor(): boolean {
     const n = this.#n;
-    trimmedStarts(this.#l, n, this.#first, this.#rowBase, this.#start);
     if (this.#wasm == undefined) {
-      return envelopeCholesky(this.#l, n, this.#start, this.#rowBase, this.#inv);
+      return envelopeCholeskyTrimmed(this.#l, n, this.#first, this.#rowBase, this.#inv, this.#start);
     }
+    trimmedStarts(this.#l, n, this.#first, this.#rowBase, this.#start);
     return this.#wasm.factor(0, n, this.#startAt, this.#rowBaseAt, this.#invAt) !== 0;
   }
 
