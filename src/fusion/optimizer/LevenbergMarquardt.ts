@@ -286,7 +286,7 @@ export class LevenbergMarquardt {
         if (full == undefined) {
           column.fill(0, 0, n);
           column[oj + cj] = 1;
-          this.#solveFactored(column);
+          this.#factorSpace.solve(column);
         }
         let row = 0;
         for (const bi of blockIndices) {
@@ -723,7 +723,7 @@ export class LevenbergMarquardt {
     for (let i = 0; i < n; i++) {
       delta[i] = -this.#g[i]!;
     }
-    this.#solveFactored(delta);
+    this.#factorSpace.solve(delta);
     for (let i = 0; i < n; i++) {
       if (!Number.isFinite(delta[i])) {
         return false;
@@ -753,11 +753,6 @@ export class LevenbergMarquardt {
     // factorization requires, so L is bit for bit the full envelope's. WebAssembly computes the
     // same factor where the runtime allows it (jackal 3D: 100 µs a factorization against 140).
     return this.#factorSpace.factor();
-  }
-
-  /** Solves L·Lᵀ·x = b in place with the last factor. */
-  #solveFactored(b: Float64Array): void {
-    this.#factorSpace.solve(b);
   }
 
   /**
