@@ -1,3 +1,4 @@
+import type { JacobianPattern, PatternedCost } from "./JacobianPattern";
 import { WhitenedCost } from "./WhitenedCost";
 import { wrapAngle } from "./angles";
 import { eulerRateMatrix, rpyOfQuaternion } from "./rotation3d";
@@ -10,6 +11,14 @@ const LOCAL = [3];
  * a 9-entry typed array is allocated outside V8's heap, one per constraint otherwise).
  */
 const RATE = new Float64Array(9);
+/**
+ * Which Jacobian entries a diagonal A can make other than ±0: row q is A[q, q] times row q of the
+ * Euler-rate matrix E, whose first column is [1, 0, 0] whatever the angles.
+ */
+const DIAGONAL_PATTERN: JacobianPattern = Object.freeze({
+  numResiduals: 3,
+  rowMasks: Object.freeze([Object.freeze([0b001, 0b111, 0b111])]),
+});
 
 /**
  * Cost of fuse's AbsoluteOrientation3DStampedEulerConstraint over [Orientation3D]: the raw error
@@ -17,8 +26,14 @@ const RATE = new Float64Array(9);
  * analytic Jacobian on the tangent step is the Euler-rate matrix E(roll, pitch) (singular at
  * pitch = ±π/2, where Euler angles are).
  */
-export class AbsoluteOrientation3DEulerCost extends WhitenedCost {
+export class AbsoluteOrientation3DEulerCost extends WhitenedCost implements PatternedCost {
   readonly #mean: Float64Array;
+  /**
+   * With A diagonal (all three axes, a diagonal covariance), which entries can be non-zero (the
+   * others are written as ±0 whatever the orientation), so the solver forms JᵀJ from those alone;
+   * undefined for any other A.
+   */
+  public readonly jacobianPattern: JacobianPattern | undefined;
 
   /** @param mean roll, pitch, yaw; @param sqrtInformation k × 3. */
   public constructor(mean: ArrayLike<number>, sqrtInformation: ArrayLike<number>) {
@@ -27,6 +42,7 @@ export class AbsoluteOrientation3DEulerCost extends WhitenedCost {
       throw new RangeError(`AbsoluteOrientation3DEulerCost: the mean has ${mean.length} values, expected 3`);
     }
     this.#mean = copyNumbers(mean);
+    this.jacobianPattern = this.whitener.diagonal == null ? undefined : DIAGONAL_PATTERN;
   }
 
   protected computeError(parameters: readonly Float64Array[], wanted: readonly boolean[] | null): boolean {

@@ -186,6 +186,68 @@ describe("Omnidirectional3D kinematic: the Jacobian pattern it states", () => {
   });
 });
 
+describe("AbsoluteOrientation3DEuler: the Jacobian pattern it states", () => {
+  const diagonal = fc.array(fc.oneof(fc.double({ min: 1e-6, max: 30, noNaN: true }), fc.double({ min: -30, max: -1e-6, noNaN: true })), {
+    minLength: 3,
+    maxLength: 3,
+  });
+  const mean = fc.tuple(roll, pitch, roll);
+
+  it("with a diagonal A, every Jacobian entry outside the pattern is ±0, whatever the orientation (Euler singularity, ±π and NaN included)", () => {
+    const anyRot = fc.oneof(rot, rotNearSingular, fc.constant(Float64Array.of(NaN, 0, 0, 0)), fc.constant(quat(0.3, Math.PI / 2, -1)));
+    fc.assert(
+      fc.property(diagonal, mean, anyRot, (d, m, q) => {
+        const a = new Float64Array(9);
+        d.forEach((v, i) => (a[i * 4] = v));
+        const cost = new AbsoluteOrientation3DEulerCost(m, a);
+        const pattern = cost.jacobianPattern!;
+        expect(pattern.numResiduals).toBe(3);
+        const j = new Float64Array(9).fill(NaN);
+        expect(cost.evaluate([q], new Float64Array(3), [j])).toBe(true);
+        for (let row = 0; row < 3; row++) {
+          for (let c = 0; c < 3; c++) {
+            const inside = ((pattern.rowMasks[0]![c]! >>> row) & 1) === 1;
+            if (!inside && j[row * 3 + c] !== 0) {
+              expect.fail(`(${row}, ${c}) = ${j[row * 3 + c]!} outside the pattern`);
+            }
+          }
+        }
+      }),
+      RUNS,
+    );
+  });
+
+  it("names no entry that is zero for every orientation (each mask bit is reached by some orientation)", () => {
+    const cost = new AbsoluteOrientation3DEulerCost([0.1, -0.2, 2.9], sqrtInfoIdentity(3));
+    const reached = [0, 0, 0];
+    fc.assert(
+      fc.property(rot, (q) => {
+        const j = new Float64Array(9);
+        cost.evaluate([q], new Float64Array(3), [j]);
+        for (let row = 0; row < 3; row++) {
+          for (let c = 0; c < 3; c++) {
+            if (j[row * 3 + c] !== 0) {
+              reached[c] = reached[c]! | (1 << row);
+            }
+          }
+        }
+      }),
+      RUNS,
+    );
+    expect([reached]).toEqual(cost.jacobianPattern!.rowMasks);
+  });
+
+  it("states none for a dense A, a partial (two-axis) A, or a zero on the diagonal", () => {
+    const dense = sqrtInfoIdentity(3);
+    dense[1] = 0.5;
+    expect(new AbsoluteOrientation3DEulerCost([0, 0, 0], dense).jacobianPattern).toBeUndefined();
+    expect(new AbsoluteOrientation3DEulerCost([0, 0, 0], Float64Array.of(1, 0, 0, 0, 0, 1)).jacobianPattern).toBeUndefined();
+    const zero = sqrtInfoIdentity(3);
+    zero[4] = 0;
+    expect(new AbsoluteOrientation3DEulerCost([0, 0, 0], zero).jacobianPattern).toBeUndefined();
+  });
+});
+
 describe("quaternion manifold", () => {
   it("keeps the norm at 1 over many steps, and minus inverts plus", () => {
     const q = quat(0.3, 0.2, -1);
