@@ -160,9 +160,13 @@ describe("Lockstep panel in chromium (built bundle)", () => {
       await page.locator('[data-testid="trajectory-align"]').check();
       await expect.poll(async () => await trajectory.getAttribute("data-aligned")).toBe("true");
       expect(Number(await trajectory.getAttribute("data-start-gap"))).toBeLessThan(0.01);
+      // The choice and the open tab are saved with the layout; the pipeline's part is as it was.
+      s = await summary(page);
+      expect(s.savedState).toEqual({ ...HUSKY, view: { tab: "trajectory", rawPlacement: "start-aligned" } });
       await page.screenshot({ path: join(ARTIFACTS, "recording-trajectory-aligned.png") });
       await page.locator('[data-testid="trajectory-align"]').uncheck();
       await expect.poll(async () => await trajectory.getAttribute("data-aligned")).toBe("false");
+      expect(((await summary(page)).savedState as { view?: unknown }).view).toEqual({ tab: "trajectory", rawPlacement: "as-recorded" });
 
       await page.click('[data-testid="tab-transactions"]');
       await page.waitForSelector('[data-testid="transaction"]', { timeout: 60_000 });
@@ -189,6 +193,24 @@ describe("Lockstep panel in chromium (built bundle)", () => {
     expect(s.errors).toEqual([]);
     expect(s.hasAdvertise).toBe(false);
     expect(s.settings.publish?.fields?.enabled?.disabled).toBe(true);
+    await page.close();
+  });
+
+  it("a layout saved with the trajectory tab open and aligned reopens so", { timeout: 300_000 }, async () => {
+    if (HUSKY.fusion == undefined) {
+      return;
+    }
+    const initialState = { ...HUSKY, view: { tab: "trajectory", rawPlacement: "start-aligned" } };
+    const page = await openHost({ mode: "recording", publish: false, initialState, colorScheme: "light", recordingUrl: "/husky.json" });
+    const trajectory = page.locator('[data-testid="trajectory"]');
+    await trajectory.waitFor();
+    await page.click('[data-testid="analyze-button"]');
+    await page.waitForSelector('[data-testid="analysis-done"]', { timeout: 240_000 });
+    await expect.poll(async () => await trajectory.getAttribute("data-aligned"), { timeout: 30_000 }).toBe("true");
+    expect(await page.locator('[data-testid="trajectory-align"]').isChecked()).toBe(true);
+    const s = await summary(page);
+    expect(s.savedState).toEqual(initialState);
+    expect(s.errors).toEqual([]);
     await page.close();
   });
 

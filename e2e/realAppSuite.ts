@@ -2,7 +2,7 @@
 // server per file, a fresh browser profile per test): install the .foxe, add the panel, configure
 // it in the app's sidebar (husky preset, then an edit), play and seek, analyze the whole recording
 // and compare every number with `lockstep analyze` on the same file, run realAppChecks.ts, edit the
-// publish settings (results kept), reload (state kept); then live against `lockstep serve`.
+// publish settings (results kept), reload (state and open tab kept); then live against `lockstep serve`.
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 
@@ -142,6 +142,9 @@ export function realAppSuite(
           expect(await page.locator('[data-testid="analyze-button"]').textContent()).toMatch(/Re-run/);
           await typeInField(page, "Max timespan", EDITED_TIMESPAN);
           await expect.poll(async () => await fieldValue(page, "Max timespan"), { timeout: 30_000 }).toBe(EDITED_TIMESPAN);
+          // The open tab is saved with the layout too.
+          await page.locator('[data-testid="tab-trajectory"]').click();
+          await expect.poll(async () => await page.locator('[data-testid="panel-view"]').getAttribute("data-view")).toBe("trajectory");
           // The app writes the layout (panel state included) on a debounce after the last edit: give
           // it time to persist before reloading, or the reload shows the edit before the last one.
           await page.waitForTimeout(3_000);
@@ -155,6 +158,8 @@ export function realAppSuite(
           await expandNode(page, "Sync policy", "Max timespan");
           expect(await fieldValue(page, "Max timespan")).toBe(EDITED_TIMESPAN);
           expect(await page.locator('[data-testid="config-error"]').count()).toBe(0);
+          expect(await page.locator('[data-testid="panel-view"]').getAttribute("data-view")).toBe("trajectory");
+          await page.screenshot({ path: join(ARTIFACTS, `${app}-${index}-reloaded.png`) });
         }
         expect(errors).toEqual([]);
         await context.close();

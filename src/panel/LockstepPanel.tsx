@@ -2,6 +2,7 @@ import type { PanelExtensionContext } from "@foxglove/extension";
 import { useEffect, useMemo, useRef, useState, type ReactElement } from "react";
 import { createRoot } from "react-dom/client";
 
+import { RAW_PLACEMENTS } from "../pipeline";
 import { useAnalysis } from "./hooks/useAnalysis";
 import { useHostState } from "./hooks/useHostState";
 import { usePanelSettings } from "./hooks/usePanelSettings";
@@ -9,9 +10,9 @@ import { usePublishing } from "./hooks/usePublishing";
 import { useRenderLoop } from "./hooks/useRenderLoop";
 import { analysisKey } from "./settings/analysisKey";
 import { publishNamespace } from "./settings/panelConfig";
+import { DEFAULT_COMPARE_TYPE } from "./settings/viewChoices";
 import { MessageCache } from "./state/MessageCache";
 import { publishUnavailableReason, type TuplePublisher } from "./state/Publisher";
-import type { RawPlacement } from "./state/startAlignment";
 import { Header } from "./views/Header";
 import type { ViewProps } from "./views/PanelView";
 import { fixInForce, type AppliedFix } from "./views/appliedFix";
@@ -40,11 +41,12 @@ function LockstepPanel({ context }: { context: PanelExtensionContext }): ReactEl
   const { host, onChanges } = useHostState();
   const cache = useMemo(() => new MessageCache(), []);
   const publisher = useRef<TuplePublisher | undefined>(undefined);
-  const [tab, setTab] = useState(VIEWS[0]!.id);
-  const [compareType, setCompareType] = useState("ros/approximate-time");
-  const [rawPlacement, setRawPlacement] = useState<RawPlacement>("as-recorded");
   const [applied, setApplied] = useState<AppliedFix | undefined>(undefined);
-  const { config, issues, setPolicy, setStampSources } = usePanelSettings(context, { topics: host.topics, publishReason: publishUnavailableReason(context) });
+  const { config, issues, setPolicy, setStampSources, setView } = usePanelSettings(context, { topics: host.topics, publishReason: publishUnavailableReason(context) });
+  // The view choices live in the config, so the layout keeps them.
+  const tab = config.view?.tab ?? VIEWS[0]!.id;
+  const compareType = config.view?.compare ?? DEFAULT_COMPARE_TYPE;
+  const rawPlacement = config.view?.rawPlacement ?? RAW_PLACEMENTS[0];
   const key = issues.length === 0 ? analysisKey(config) : undefined;
   const analysis = useAnalysis({ context, key, compareType, start: host.start, end: host.end, onHostChanges: onChanges, publisher, cache });
   useRenderLoop(context, analysis.handler);
@@ -89,8 +91,18 @@ function LockstepPanel({ context }: { context: PanelExtensionContext }): ReactEl
         : (stamp) => {
             context.setPreviewTime(stamp == undefined ? undefined : secondsAfterStart(stamp, baseSec, host.start!));
           },
-    compare: { type: compareType, setType: setCompareType },
-    trajectory: { rawPlacement, setRawPlacement },
+    compare: {
+      type: compareType,
+      setType: (type) => {
+        setView({ compare: type });
+      },
+    },
+    trajectory: {
+      rawPlacement,
+      setRawPlacement: (placement) => {
+        setView({ rawPlacement: placement });
+      },
+    },
     diagnose: () => {
       analysis.engine.diagnose();
     },
@@ -122,7 +134,7 @@ function LockstepPanel({ context }: { context: PanelExtensionContext }): ReactEl
             key={v.id}
             data-testid={`tab-${v.id}`}
             onClick={() => {
-              setTab(v.id);
+              setView({ tab: v.id });
             }}
             style={{ background: v.id === view.id ? theme.accent : theme.panel, color: v.id === view.id ? theme.background : theme.text, border: `1px solid ${theme.border}`, borderRadius: 4, padding: "2px 8px", cursor: "pointer" }}
           >
@@ -130,7 +142,9 @@ function LockstepPanel({ context }: { context: PanelExtensionContext }): ReactEl
           </button>
         ))}
       </div>
-      <div style={{ flex: 1, overflow: view.scrolls ? "auto" : "hidden", padding: "0 8px 8px" }}>{view.render(props)}</div>
+      <div data-testid="panel-view" data-view={view.id} style={{ flex: 1, overflow: view.scrolls ? "auto" : "hidden", padding: "0 8px 8px" }}>
+        {view.render(props)}
+      </div>
     </div>
   );
 }

@@ -82,6 +82,13 @@ export interface PublishConfig {
 }
 
 /**
+ * Where the panel's trajectory tab can draw raw odometry (the config's `view.rawPlacement`): where
+ * it was recorded (the default, first), or moved rigidly onto the start of the track it is
+ * compared with. Only the panel reads it.
+ */
+export const RAW_PLACEMENTS = ["as-recorded", "start-aligned"] as const;
+
+/**
  * A validated pipeline config. `slots` is always set: the number of inputs, or the `slots` given
  * for `replay` (then `inputs` is absent). Sections the user left out are absent, except `publish`,
  * which carries its defaults.

@@ -1,3 +1,4 @@
+import { RAW_PLACEMENTS } from "./config";
 import { INPUT_PARAMETERS } from "./inputParameters";
 import { BUFFER_PARAMETERS } from "../filters/bufferParameters";
 import { defaultTextOf, type ParameterDescriptor } from "../filters/policies/PolicyDescriptor";
@@ -19,7 +20,7 @@ export function pipelineSchema(): Json {
     $schema: "http://json-schema.org/draft-07/schema#",
     title: "Lockstep pipeline config",
     description:
-      'One pipeline: inputs (slot order), combiner policy, buffer, static transforms, fusion and publishing (DESIGN.md §3.2). Durations are strings with a unit ("250ns", "40us", "33ms", "1.5s") or integer nanoseconds; null means unlimited where allowed. Policy parameters left out take the library\'s own default.',
+      'One pipeline: inputs (slot order), combiner policy, buffer, static transforms, fusion, publishing and the panel\'s view choices (DESIGN.md §3.2). Durations are strings with a unit ("250ns", "40us", "33ms", "1.5s") or integer nanoseconds; null means unlimited where allowed. Policy parameters left out take the library\'s own default.',
     type: "object",
     additionalProperties: false,
     required: ["policy"],
@@ -94,6 +95,24 @@ export function pipelineSchema(): Json {
             type: "string",
             pattern: "^/([A-Za-z_][A-Za-z0-9_]*(/[A-Za-z_][A-Za-z0-9_]*)*)?$",
             description: 'Default "/lockstep".',
+          },
+        },
+      },
+      view: {
+        description:
+          "The panel's view choices, saved with its layout: they change what it shows, never what is computed, and everything else ignores them.",
+        type: "object",
+        additionalProperties: false,
+        properties: {
+          tab: { type: "string", minLength: 1, maxLength: 64, description: "The open tab's id." },
+          compare: {
+            description: "The policy the Compare tab runs beside the configured one (library defaults).",
+            enum: POLICY_DESCRIPTORS.map((d) => d.type),
+          },
+          rawPlacement: {
+            description:
+              "Where the trajectory tab draws raw odometry: as recorded (the default) or moved onto the start of the track it is compared with.",
+            enum: [...RAW_PLACEMENTS],
           },
         },
       },

@@ -19,6 +19,7 @@ export {
   type RosExactTimeConfig,
   type RosLatestTimeConfig,
   type TransformConfig,
+  RAW_PLACEMENTS,
 } from "./config";
 export { topicGuess } from "./closestName";
 export { ConfigError, type ConfigIssue } from "./ConfigError";

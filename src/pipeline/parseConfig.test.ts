@@ -234,7 +234,7 @@ describe("parseConfig: rejected configs name the field", () => {
       {
         path: "/polcy",
         message:
-          'unknown key "polcy"; did you mean "policy"? allowed here: $schema, description, inputs, slots, policy, buffer, transforms, fusion, publish',
+          'unknown key "polcy"; did you mean "policy"? allowed here: $schema, description, inputs, slots, policy, buffer, transforms, fusion, publish, view',
       },
     ]);
     expect(
@@ -243,6 +243,17 @@ describe("parseConfig: rejected configs name the field", () => {
     expect(pathsOf({ slots: 1, policy: { type: "fkie/fifo" }, publish: { enable: true } })).toEqual(
       ["/publish/enable"],
     );
+  });
+
+  it("accepts the panel's view choices and checks them like every other section", () => {
+    const view = { tab: "trajectory", compare: "fkie/exact-time", rawPlacement: "start-aligned" };
+    const parsed = parseConfig({ slots: 1, policy: { type: "fkie/fifo" }, view });
+    expect(parsed).not.toHaveProperty("view");
+    expect(parsed.policy.type).toBe("fkie/fifo");
+    expect(pathsOf({ slots: 1, policy: { type: "fkie/fifo" }, view: { ...view, rawPlacement: "sideways" } })).toEqual(["/view/rawPlacement"]);
+    expect(pathsOf({ slots: 1, policy: { type: "fkie/fifo" }, view: { ...view, compare: "ros/nearest" } })).toEqual(["/view/compare"]);
+    expect(pathsOf({ slots: 1, policy: { type: "fkie/fifo" }, view: { ...view, tabs: "x" } })).toEqual(["/view/tabs"]);
+    expect(pathsOf({ slots: 1, policy: { type: "fkie/fifo" }, view: { tab: "" } })).toEqual(["/view/tab"]);
   });
 
   it("wrong types and out-of-range values", () => {

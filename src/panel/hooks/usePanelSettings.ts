@@ -10,6 +10,7 @@ import { panelIssues, supersededByPanelIssue } from "../settings/panelIssues";
 import { PRESETS } from "../settings/presets";
 import { applySettingsAction } from "../settings/settingsActions";
 import { ACTION, buildSettingsNodes } from "../settings/settingsTree";
+import type { ViewChoices } from "../settings/viewChoices";
 
 /**
  * Asks the user for a text file (the browser's file chooser) and hands its name and text to
@@ -66,6 +67,7 @@ export function usePanelSettings(
   issues: readonly ConfigIssue[];
   setPolicy: (policy: Record<string, unknown>) => void;
   setStampSources: (stamps: Readonly<Record<string, string>>) => void;
+  setView: (choices: ViewChoices) => void;
 } {
   const { topics, publishReason } = env;
   const [config, setConfig] = useState<LockstepConfig>(() => configFromState(context.initialState));
@@ -114,5 +116,9 @@ export function usePanelSettings(
   const setStampSources = useCallback((stamps: Readonly<Record<string, string>>) => {
     setConfig((prev) => ({ ...prev, inputs: prev.inputs.map((input) => (input.topic in stamps ? { ...input, stamp: stamps[input.topic] } : input)) }));
   }, []);
-  return { config, issues, setPolicy, setStampSources };
+  // A view choice (tab, compared policy, raw placement): saved with the layout, never re-analyzed.
+  const setView = useCallback((choices: ViewChoices) => {
+    setConfig((prev) => ({ ...prev, view: { ...prev.view, ...choices } }));
+  }, []);
+  return { config, issues, setPolicy, setStampSources, setView };
 }

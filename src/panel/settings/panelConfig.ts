@@ -1,3 +1,5 @@
+import { viewChoicesOf, type ViewChoices } from "./viewChoices";
+
 /**
  * The panel's saved state: exactly the pipeline config JSON of DESIGN §3.2 (the same file the CLI
  * reads and the presets are). The panel keeps it as plain JSON — including values the user typed
@@ -12,6 +14,8 @@ export interface LockstepConfig {
   transforms?: unknown[];
   fusion?: Record<string, unknown>;
   publish?: { enabled?: boolean; namespace?: string } & Record<string, unknown>;
+  /** The panel's view choices (see ViewChoices). */
+  view?: ViewChoices;
   [key: string]: unknown;
 }
 
@@ -34,7 +38,8 @@ function isRecord(v: unknown): v is Record<string, unknown> {
 /**
  * The config to start from, given the host's `initialState` (whatever a layout saved, possibly
  * from an older version or hand-edited): a deep copy of it when it is an object, with `inputs` and
- * `policy` filled in when missing or malformed; the default config otherwise. Never throws.
+ * `policy` filled in when missing or malformed and `view` reduced to the choices that still mean
+ * something (`viewChoicesOf`); the default config otherwise. Never throws.
  */
 export function configFromState(state: unknown): LockstepConfig {
   if (!isRecord(state)) {
@@ -48,7 +53,9 @@ export function configFromState(state: unknown): LockstepConfig {
     isRecord(copy.policy) && typeof copy.policy.type === "string"
       ? (copy.policy as LockstepConfig["policy"])
       : { type: "fkie/approximate-time" };
-  return { ...copy, inputs, policy };
+  const view = viewChoicesOf(copy.view);
+  delete copy.view;
+  return { ...copy, inputs, policy, ...(view == undefined ? {} : { view }) };
 }
 
 /** The namespace to publish under (config value or the default), without a trailing slash. */

@@ -1,6 +1,7 @@
 import type { SettingsTreeAction, SettingsTreeField, SettingsTreeNode, Topic } from "@foxglove/extension";
 import { describe, expect, it } from "vitest";
 
+import { analysisKey } from "./analysisKey";
 import { locateIssue, splitJsonPath } from "./configErrors";
 import { configFromState, defaultConfig, type LockstepConfig } from "./panelConfig";
 import { POLICY_PARAMS, POLICY_TYPES } from "./policyParams";
@@ -54,6 +55,31 @@ describe("settings tree ↔ config", () => {
     expect(c.policy).toEqual({ type: "ros/exact-time", queueSize: 3 });
     expect(c.extra).toBe(1);
     expect(c.policy).not.toBe(saved.policy);
+  });
+
+  it("keeps the saved view choices that still mean something, and leaves the rest to their defaults", () => {
+    const base = { inputs: [{ topic: "/a" }], policy: { type: "fkie/fifo" } };
+    const kept = configFromState({ ...base, view: { tab: "trajectory", compare: "ros/exact-time", rawPlacement: "start-aligned" } });
+    expect(kept.view).toEqual({ tab: "trajectory", compare: "ros/exact-time", rawPlacement: "start-aligned" });
+    const partly = configFromState({ ...base, view: { tab: 7, compare: "ros/nearest", rawPlacement: "start-aligned", zoom: 3 } });
+    expect(partly.view).toEqual({ rawPlacement: "start-aligned" });
+    expect(issuesOf(partly)).toEqual([]);
+    for (const junk of [{ tab: "", rawPlacement: "sideways" }, "trajectory", null, [1]]) {
+      const c = configFromState({ ...base, view: junk });
+      expect(c).not.toHaveProperty("view");
+      expect(c).toEqual(configFromState(base));
+    }
+  });
+
+  it("view choices never change what is computed, and a preset keeps them", () => {
+    const c = { ...twoInputs(), view: { tab: "drops", rawPlacement: "start-aligned" as const } };
+    expect(analysisKey(c)).toBe(analysisKey(twoInputs()));
+    expect(analysisKey({ ...c, view: { tab: "tuples", compare: "fkie/fifo" } })).toBe(analysisKey(c));
+    const preset = { inputs: [{ topic: "/x" }], policy: { type: "fkie/fifo" } };
+    const loaded = applySettingsAction(c, update(["general", "preset"], "select", "p"), { presets: { p: preset } });
+    expect(loaded.inputs).toEqual([{ topic: "/x" }]);
+    expect(loaded.view).toEqual(c.view);
+    expect(loaded.view).not.toBe(c.view);
   });
 
   it("adds, edits, moves and removes input slots (per-slot arrays follow)", () => {

@@ -222,6 +222,10 @@ export function applySettingsAction(config: LockstepConfig, action: SettingsTree
         const preset = clone(env.presets[value]) as LockstepConfig;
         preset.publish = { ...(isRecord(preset.publish) ? preset.publish : {}), enabled: false };
         preset.publish.namespace ??= DEFAULT_NAMESPACE;
+        // A new pipeline, the same view: the open tab and the other view choices stay.
+        if (config.view != undefined) {
+          preset.view = clone(config.view);
+        }
         return preset;
       }
       return config;

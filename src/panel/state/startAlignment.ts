@@ -1,5 +1,5 @@
 import type { RingBuffer } from "./RingBuffer";
-import { wrapAngle } from "../../pipeline";
+import { wrapAngle, type RAW_PLACEMENTS } from "../../pipeline";
 import type { Pose2D } from "../engine/engineTypes";
 
 /**
@@ -19,10 +19,11 @@ export interface StartAnchor {
 }
 
 /**
- * Where the trajectory tab draws raw odometry: where it was recorded, or moved rigidly onto the
- * start of the track it is compared with (the fused one, or without fusion the first odometry input).
+ * Where the trajectory tab draws raw odometry (one of the pipeline config's `RAW_PLACEMENTS`):
+ * where it was recorded, or moved rigidly onto the start of the track it is compared with (the
+ * fused one, or without fusion the first odometry input).
  */
-export type RawPlacement = "as-recorded" | "start-aligned";
+export type RawPlacement = (typeof RAW_PLACEMENTS)[number];
 
 /**
  * The pose at `stamp` (relative ns) from `poses`: interpolated between the nearest poses before and
