@@ -104,7 +104,7 @@ export function pipelineSchema(): Json {
         type: "object",
         additionalProperties: false,
         properties: {
-          tab: { type: "string", minLength: 1, maxLength: 64, description: "The open tab's id." },
+          tab: { type: "string", minLength: 1, description: "The open tab's id." },
           compare: {
             description: "The policy the Compare tab runs beside the configured one (library defaults).",
             enum: POLICY_DESCRIPTORS.map((d) => d.type),

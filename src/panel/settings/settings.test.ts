@@ -1,4 +1,5 @@
 import type { SettingsTreeAction, SettingsTreeField, SettingsTreeNode, Topic } from "@foxglove/extension";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 
 import { analysisKey } from "./analysisKey";
@@ -69,6 +70,25 @@ describe("settings tree ↔ config", () => {
       expect(c).not.toHaveProperty("view");
       expect(c).toEqual(configFromState(base));
     }
+  });
+
+  it("whatever a layout saved as its view, the config the panel starts from has no issue there", () => {
+    const base = { inputs: [{ topic: "/a" }], policy: { type: "fkie/fifo" } };
+    const anyView = fc.oneof(
+      fc.jsonValue(),
+      fc.record(
+        { tab: fc.oneof(fc.string(), fc.jsonValue()), compare: fc.oneof(fc.constantFrom(...POLICY_TYPES, "ros/nearest"), fc.jsonValue()), rawPlacement: fc.oneof(fc.constantFrom("as-recorded", "start-aligned", "sideways"), fc.jsonValue()) },
+        { requiredKeys: [] },
+      ),
+    );
+    fc.assert(
+      fc.property(anyView, (view) => {
+        const c = configFromState({ ...base, view });
+        expect(issuesOf(c)).toEqual([]);
+        expect(c.policy).toEqual(base.policy);
+      }),
+      { seed: 11, numRuns: 300 },
+    );
   });
 
   it("view choices never change what is computed, and a preset keeps them", () => {
