@@ -261,7 +261,7 @@ describe("LevenbergMarquardt", () => {
     expect(lm.covariance(problem, [b])).toBeUndefined();
   });
 
-  it("takes a cost's Jacobian pattern to the same bits as the general path (shuffled blocks, a held one)", () => {
+  it("takes a cost's Jacobian pattern to the same bits as the general path (shuffled blocks, a held one, a block named twice)", () => {
     // A chain of Unicycle2D states, its blocks added in a shuffled order (so a residual block's
     // columns neither ascend nor stay together), with priors on the first state (AbsoluteCost,
     // dense A on the 2-vectors), relative constraints between the states' velocities
@@ -339,6 +339,8 @@ describe("LevenbergMarquardt", () => {
                 [index[5 * s + 2]!, index[5 * s + 7]!],
               );
             }
+            // A patterned cost naming one block twice: the general path, as with its pattern hidden.
+            problem.addResidualBlock(wrap(new RelativeCost([0.1, -0.2], [2, 0, -0.5, 1.5])), undefined, [index[2]!, index[2]!]);
             // Absolute poses: yaw only (A's position columns zero), and all three components.
             problem.addResidualBlock(wrap(new AbsolutePose2DCost([0.2, -0.1, 0.3], [0, 0, 2])), undefined, [index[5]!, index[6]!]);
             problem.addResidualBlock(

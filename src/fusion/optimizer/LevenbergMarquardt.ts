@@ -393,10 +393,19 @@ export class LevenbergMarquardt {
     }
     const colStart = this.#colStart;
     const offsets = this.#offsets;
-    // One pass over the residual blocks: each one's columns, their slots and the envelope's first
-    // columns, while its blocks' offsets and sizes are loaded (a pass for each costs about 1 % of
-    // a husky run more, loading them three times).
+    const patterned = this.#patterned;
+    patterned.length = residualBlocks.length;
+    const evaluatesPattern = this.#evaluatesPattern;
+    evaluatesPattern.length = residualBlocks.length;
+    if (this.#positionStart.length < residualBlocks.length) {
+      this.#positionStart = new Int32Array(Math.max(residualBlocks.length, 2 * this.#positionStart.length));
+    }
+    const positionStart = this.#positionStart;
+    // One pass over the residual blocks: each one's columns, their slots, the envelope's first
+    // columns and whether it takes its pattern's products, while its blocks' offsets and sizes are
+    // loaded (a pass for each costs about 2 % of a husky run more, loading them four times).
     let totalCols = 0;
+    let totalPositions = 0;
     for (let k = 0; k < residualBlocks.length; k++) {
       const rb = residualBlocks[k]!;
       const idx = rb.blockIndices;
@@ -436,6 +445,31 @@ export class LevenbergMarquardt {
         blockStart[a] = at;
         at += blocks[idx[a]!]!.localSize;
       }
+      // Its pattern's products when its cost states a pattern it fits: no loss, every block free,
+      // and each block once (so that each entry of JᵀJ gets one sum; in offset order a repeated
+      // block shows as two equal offsets side by side).
+      const pattern = rb.loss ? undefined : jacobianPatternOf(rb.cost);
+      let products: PatternProducts | undefined;
+      if (
+        pattern != undefined &&
+        free === idx.length &&
+        pattern.numResiduals === rb.cost.numResiduals &&
+        pattern.numResiduals <= 32 &&
+        pattern.rowMasks.length === idx.length
+      ) {
+        let usable = true;
+        for (let t = 0; usable && t < free; t++) {
+          const a = blockOrder[t]!;
+          usable =
+            pattern.rowMasks[a]!.length === blocks[idx[a]!]!.localSize &&
+            (t === 0 || offsets[idx[blockOrder[t - 1]!]!]! !== offsets[idx[a]!]!);
+        }
+        products = usable ? this.#productsOf(pattern) : undefined;
+      }
+      patterned[k] = products;
+      evaluatesPattern[k] = products != undefined && typeof (rb.cost as Partial<PatternedCost>).evaluatePattern === "function";
+      positionStart[k] = totalPositions;
+      totalPositions += products?.positionCount ?? 0;
       totalCols += at;
       if (this.#cols.length < totalCols) {
         const grown = new Int32Array(Math.max(totalCols, 2 * this.#cols.length));
@@ -494,55 +528,19 @@ export class LevenbergMarquardt {
       this.#jacobians = Array.from({ length: count }, () => new Float64Array(size));
       this.#jacPointers = new Array<Float64Array | null>(count).fill(null);
     }
-    this.#preparePatterns(problem, maxBlocks * maxSize);
+    this.#preparePositions(problem, maxBlocks * maxSize, totalPositions);
   }
 
-  /** Which residual blocks take their pattern's products (see #patterned). */
-  #preparePatterns(problem: Problem, maxColumns: number): void {
+  /**
+   * Where each patterned residual block's sums go in g and h (the same for every linearization of
+   * this problem, so worked out here once); `total` is their number.
+   */
+  #preparePositions(problem: Problem, maxColumns: number, total: number): void {
     if (this.#globals.length < maxColumns) {
       this.#globals = new Int32Array(maxColumns);
     }
     const residualBlocks = problem.residualBlocks;
     const patterned = this.#patterned;
-    patterned.length = residualBlocks.length;
-    const evaluatesPattern = this.#evaluatesPattern;
-    evaluatesPattern.length = residualBlocks.length;
-    const blocks = problem.blocks;
-    const offsets = this.#offsets;
-    for (let k = 0; k < residualBlocks.length; k++) {
-      const rb = residualBlocks[k]!;
-      const pattern = rb.loss ? undefined : jacobianPatternOf(rb.cost);
-      if (
-        pattern?.numResiduals !== rb.cost.numResiduals ||
-        pattern.numResiduals > 32 ||
-        pattern.rowMasks.length !== rb.blockIndices.length
-      ) {
-        patterned[k] = undefined;
-        continue;
-      }
-      // Every block free, and each one once (so that each entry of JᵀJ gets one sum).
-      const idx = rb.blockIndices;
-      let usable = true;
-      for (let a = 0; usable && a < idx.length; a++) {
-        const b = idx[a]!;
-        usable = offsets[b]! >= 0 && pattern.rowMasks[a]!.length === blocks[b]!.localSize;
-        for (let e = 0; usable && e < a; e++) {
-          usable = idx[e] !== b;
-        }
-      }
-      patterned[k] = usable ? this.#productsOf(pattern) : undefined;
-      evaluatesPattern[k] = usable && typeof (rb.cost as Partial<PatternedCost>).evaluatePattern === "function";
-    }
-    // Where each patterned block's sums go in g and h (the same for every linearization of
-    // this problem, so worked out here once).
-    if (this.#positionStart.length < residualBlocks.length) {
-      this.#positionStart = new Int32Array(Math.max(residualBlocks.length, 2 * this.#positionStart.length));
-    }
-    let total = 0;
-    for (let k = 0; k < residualBlocks.length; k++) {
-      this.#positionStart[k] = total;
-      total += patterned[k]?.positionCount ?? 0;
-    }
     if (this.#positions.length < total) {
       this.#positions = new Int32Array(Math.max(total, 2 * this.#positions.length));
     }
