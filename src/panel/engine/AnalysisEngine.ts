@@ -26,6 +26,7 @@ import { ConfigError, DROP_REASONS, type DropReason, type FusionDrop,
 } from "../../pipeline";
 import { diagnose, DropExplainer, TraceRecorder, type Diagnosis, type DropExplanation } from "../../pipeline/diagnosis";
 import { StampRangeError } from "../../time";
+import { isRecord } from "../settings/isRecord";
 
 /** Longest row lists handed out in one delta; older rows of a huge batch are skipped (counted in stats). */
 export const DELTA_CAP = 20_000;
@@ -97,10 +98,6 @@ const REASON_CODE = new Map<DropReason, number>(DROP_REASONS.map((r, i) => [r, i
 /** Timeline code of a drop reason (2 + its index in DROP_REASONS). */
 export function dropCode(reason: DropReason): number {
   return REASON_CODE.get(reason) ?? 2;
-}
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v != undefined && !Array.isArray(v);
 }
 
 /**

@@ -1,3 +1,4 @@
+import { isRecord } from "./isRecord";
 import type { LockstepConfig } from "./panelConfig";
 import { FuseYamlError, fusionFromFuseYaml } from "../../pipeline";
 
@@ -9,10 +10,6 @@ export interface FuseYamlNotice {
   readonly error?: string;
   /** Keys of the file Lockstep ignores, each "key.path: what". */
   readonly warnings: readonly string[];
-}
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v != undefined && !Array.isArray(v);
 }
 
 /**

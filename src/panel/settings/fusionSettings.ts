@@ -2,6 +2,7 @@ import type { SettingsTreeChildren, SettingsTreeField, SettingsTreeFields, Setti
 
 import type { FuseYamlNotice } from "./fuseYamlImport";
 import { fusionFieldLabel } from "./fusionLabels";
+import { isRecord } from "./isRecord";
 import type { LockstepConfig } from "./panelConfig";
 import { motionModelDescriptors, sensorDescriptors } from "../../pipeline";
 
@@ -14,10 +15,6 @@ export const SENSOR_TYPES: readonly string[] = sensorDescriptors()
 export const MOTION_MODEL_TYPES: readonly string[] = motionModelDescriptors().map((d) => d.type);
 
 type Grouped = Map<string, { nodeError?: string; fields: Map<string, string> }>;
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v != undefined && !Array.isArray(v);
-}
 
 /**
  * The field that edits one scalar or list value of a fusion object generically: strings,

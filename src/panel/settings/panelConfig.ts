@@ -1,3 +1,4 @@
+import { isRecord } from "./isRecord";
 import { viewChoicesOf, type ViewChoices } from "./viewChoices";
 
 /**
@@ -29,10 +30,6 @@ export function defaultConfig(): LockstepConfig {
     policy: { type: "fkie/approximate-time" },
     publish: { enabled: false, namespace: DEFAULT_NAMESPACE },
   };
-}
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v != undefined && !Array.isArray(v);
 }
 
 /**

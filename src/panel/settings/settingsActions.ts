@@ -1,6 +1,7 @@
 import type { SettingsTreeAction } from "@foxglove/extension";
 
 import { parseGenericText, SENSOR_TYPES } from "./fusionSettings";
+import { isRecord } from "./isRecord";
 import { DEFAULT_NAMESPACE, type LockstepConfig } from "./panelConfig";
 import { defaultPolicy, POLICY_PARAMS, type ParamSpec } from "./policyParams";
 import { ACTION, STAMP_PATH_CHOICE, stampChoice } from "./settingsTree";
@@ -15,10 +16,6 @@ export interface ActionEnv {
 
 function clone<T>(v: T): T {
   return JSON.parse(JSON.stringify(v)) as T;
-}
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v != undefined && !Array.isArray(v);
 }
 
 function slotIndex(key: string | undefined): number | undefined {

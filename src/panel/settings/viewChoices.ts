@@ -1,3 +1,4 @@
+import { isRecord } from "./isRecord";
 import { POLICY_TYPES } from "./policyParams";
 import { RAW_PLACEMENTS } from "../../pipeline";
 import type { RawPlacement } from "../state/startAlignment";
@@ -26,10 +27,10 @@ export const DEFAULT_COMPARE_TYPE = "ros/approximate-time";
  * panel. Undefined when nothing is left. Never throws.
  */
 export function viewChoicesOf(saved: unknown): ViewChoices | undefined {
-  if (typeof saved !== "object" || saved == undefined || Array.isArray(saved)) {
+  if (!isRecord(saved)) {
     return undefined;
   }
-  const { tab, compare, rawPlacement } = saved as Record<string, unknown>;
+  const { tab, compare, rawPlacement } = saved;
   const out: { tab?: string; compare?: string; rawPlacement?: RawPlacement } = {};
   if (typeof tab === "string" && tab !== "") {
     out.tab = tab;
